@@ -1,0 +1,1 @@
+//! Vertices: deform offsets, skinning and world vertices of attachments.

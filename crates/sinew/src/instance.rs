@@ -1,0 +1,352 @@
+//! Instance: every per-character buffer, allocated once by [`Instance::new`].
+//!
+//! The rig is shared and immutable; an instance holds the pose being animated (bone locals,
+//! slot state, constraint mixes, physics state, draw order) and the results of a frame
+//! (world transforms). After [`Instance::new`] and the first frames, updating allocates
+//! nothing.
+
+use crate::constraint::path::PathScratch;
+use crate::ids::*;
+use crate::math::WorldTransform;
+use crate::physics::spine::PhysicsState;
+use crate::rig::{AttachmentKind, ConstraintRef, LocalPose, PathMix, Rig, TransformMix};
+use crate::skeleton::plan::PlanOp;
+use crate::types::{Color, Inherit};
+
+/// Animatable IK constraint state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkState {
+    /// Mix.
+    pub mix: f64,
+    /// Softness.
+    pub softness: f64,
+    /// Bend direction, +1 or -1.
+    pub bend_direction: i8,
+    /// Compress.
+    pub compress: bool,
+    /// Stretch.
+    pub stretch: bool,
+}
+
+/// The skin an instance shows: one skin, or several combined (later ones win).
+#[derive(Debug, Clone, Default)]
+pub struct ActiveSkin {
+    /// The skins combined, in order.
+    pub skins: Vec<SkinId>,
+    /// (slot, key, attachment) sorted by (slot, key), duplicates resolved.
+    pub entries: Vec<(SlotId, NameId, AttachmentId)>,
+    /// Skin-required bones the skin activates.
+    pub bones: Vec<BoneId>,
+    /// Skin-required constraints the skin activates.
+    pub constraints: Vec<ConstraintRef>,
+}
+
+impl ActiveSkin {
+    /// The attachment for a slot and key, if this skin has one.
+    pub fn get(&self, slot: SlotId, key: NameId) -> Option<AttachmentId> {
+        self.entries
+            .binary_search_by(|e| (e.0, e.1).cmp(&(slot, key)))
+            .ok()
+            .map(|i| self.entries[i].2)
+    }
+}
+
+/// Per-slot state.
+#[derive(Debug, Clone, Default)]
+pub struct SlotState {
+    /// Tint colour.
+    pub color: Vec<Color>,
+    /// Dark colour (tint black); meaningful only for slots whose data has one.
+    pub dark: Vec<Color>,
+    /// Current attachment.
+    pub attachment: Vec<Option<AttachmentId>>,
+    /// Current sequence index (-1: the sequence's setup index).
+    pub sequence_index: Vec<i32>,
+    /// Start of each slot's deform buffer in `deform`.
+    pub deform_start: Vec<u32>,
+    /// Current deform length per slot (0: no deform).
+    pub deform_len: Vec<u32>,
+    /// Deform values of all slots (Spine `slot.deform`), each slot at `deform_start`.
+    pub deform: Vec<f64>,
+}
+
+impl SlotState {
+    /// The current deform values of a slot (empty when none).
+    #[inline]
+    pub fn deform(&self, slot: SlotId) -> &[f64] {
+        let s = self.deform_start[slot.index()] as usize;
+        &self.deform[s..s + self.deform_len[slot.index()] as usize]
+    }
+}
+
+/// Per-character state.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// Bone local poses (what animation writes).
+    pub pose: Vec<LocalPose>,
+    /// Current inherit mode per bone (animatable).
+    pub inherit: Vec<Inherit>,
+    /// Applied local poses (what constraints leave; Spine `ax`, `arotation`, ...).
+    pub applied: Vec<LocalPose>,
+    /// World transforms.
+    pub world: Vec<WorldTransform>,
+    /// Whether each bone is active under the current skin.
+    pub bone_active: Vec<bool>,
+    /// Skeleton world position x.
+    pub x: f64,
+    /// Skeleton world position y.
+    pub y: f64,
+    /// Skeleton scale x.
+    pub scale_x: f64,
+    /// Skeleton scale y.
+    pub scale_y: f64,
+    /// Skeleton clock in seconds (advanced by [`Instance::advance_time`]; physics reads it).
+    pub time: f64,
+    /// Slot state.
+    pub slots: SlotState,
+    /// Current draw order.
+    pub draw_order: Vec<SlotId>,
+    /// IK state per constraint.
+    pub ik: Vec<IkState>,
+    /// Transform constraint mixes.
+    pub transforms: Vec<TransformMix>,
+    /// Path constraint state.
+    pub paths: Vec<PathMix>,
+    /// Physics constraint state.
+    pub physics: Vec<PhysicsState>,
+    /// Whether each constraint is active (indexed like `rig.constraint_order`'s kinds).
+    pub ik_active: Vec<bool>,
+    /// Transform constraints active.
+    pub transform_active: Vec<bool>,
+    /// Path constraints active.
+    pub path_active: Vec<bool>,
+    /// Physics constraints active.
+    pub physics_active: Vec<bool>,
+    /// The skin shown.
+    pub skin: Option<ActiveSkin>,
+    /// Update plan for the current skin (bones and constraints in Spine's order).
+    pub plan: Vec<PlanOp>,
+    /// Scratch buffers for path constraints.
+    pub path_scratch: PathScratch,
+}
+
+impl Instance {
+    /// Creates an instance in the setup pose with the default skin.
+    pub fn new(rig: &Rig) -> Self {
+        let nb = rig.bones.len();
+        let ns = rig.slots.len();
+        let mut deform_start = Vec::with_capacity(ns);
+        let mut total = 0u32;
+        for s in 0..ns {
+            deform_start.push(total);
+            total += rig.slot_deform_capacity.get(s).copied().unwrap_or(0);
+        }
+        let mut inst = Instance {
+            pose: rig.bones.iter().map(|b| b.setup).collect(),
+            inherit: rig.bones.iter().map(|b| b.inherit).collect(),
+            applied: rig.bones.iter().map(|b| b.setup).collect(),
+            world: vec![WorldTransform::IDENTITY; nb],
+            bone_active: vec![true; nb],
+            x: 0.0,
+            y: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            time: 0.0,
+            slots: SlotState {
+                color: rig.slots.iter().map(|s| s.color).collect(),
+                dark: rig.slots.iter().map(|s| s.dark.unwrap_or(Color::BLACK)).collect(),
+                attachment: vec![None; ns],
+                sequence_index: vec![-1; ns],
+                deform_start,
+                deform_len: vec![0; ns],
+                deform: vec![0.0; total as usize],
+            },
+            draw_order: (0..ns).map(|i| SlotId(i as u16)).collect(),
+            ik: rig
+                .ik
+                .iter()
+                .map(|c| IkState {
+                    mix: c.mix,
+                    softness: c.softness,
+                    bend_direction: c.bend_direction,
+                    compress: c.compress,
+                    stretch: c.stretch,
+                })
+                .collect(),
+            transforms: rig.transforms.iter().map(|c| c.mix).collect(),
+            paths: rig.paths.iter().map(|c| c.setup).collect(),
+            physics: rig.physics.iter().map(PhysicsState::new).collect(),
+            ik_active: vec![true; rig.ik.len()],
+            transform_active: vec![true; rig.transforms.len()],
+            path_active: vec![true; rig.paths.len()],
+            physics_active: vec![true; rig.physics.len()],
+            skin: None,
+            plan: Vec::with_capacity(nb * 2 + rig.constraint_order.len()),
+            path_scratch: PathScratch::new(rig),
+        };
+        let default: Vec<SkinId> = rig.default_skin.into_iter().collect();
+        inst.set_skins(rig, &default);
+        inst.set_to_setup_pose(rig);
+        inst
+    }
+
+    /// Shows the given skins combined in order (Spine `Skin.addSkin` into a new skin, then
+    /// `setSkin`), or no skin for an empty list. Recomputes the update plan (allocates).
+    pub fn set_skins(&mut self, rig: &Rig, skins: &[SkinId]) {
+        let new_skin = if skins.is_empty() {
+            None
+        } else {
+            let mut s = ActiveSkin { skins: skins.to_vec(), ..Default::default() };
+            for &id in skins {
+                let data = &rig.skins[id.index()];
+                for b in &data.bones {
+                    if !s.bones.contains(b) {
+                        s.bones.push(*b);
+                    }
+                }
+                for c in &data.constraints {
+                    if !s.constraints.contains(c) {
+                        s.constraints.push(*c);
+                    }
+                }
+                s.entries.extend_from_slice(&data.entries);
+            }
+            // Stable sort keeps file/skin order among equal keys; the last one wins.
+            s.entries.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+            let mut dedup: Vec<(SlotId, NameId, AttachmentId)> = Vec::with_capacity(s.entries.len());
+            for e in s.entries.drain(..) {
+                match dedup.last_mut() {
+                    Some(last) if (last.0, last.1) == (e.0, e.1) => *last = e,
+                    _ => dedup.push(e),
+                }
+            }
+            s.entries = dedup;
+            Some(s)
+        };
+        if let Some(new) = &new_skin {
+            match self.skin.take() {
+                Some(old) => {
+                    // Spine `Skin.attachAll`: where a slot shows the old skin's attachment,
+                    // switch to the new skin's attachment of the same key.
+                    for &(slot, key, old_att) in &old.entries {
+                        if self.slots.attachment[slot.index()] == Some(old_att) {
+                            if let Some(att) = new.get(slot, key) {
+                                self.set_attachment(rig, slot, Some(att));
+                            }
+                        }
+                    }
+                }
+                None => {
+                    for (i, sd) in rig.slots.iter().enumerate() {
+                        if let Some(key) = sd.attachment {
+                            if let Some(att) = new.get(SlotId(i as u16), key) {
+                                self.set_attachment(rig, SlotId(i as u16), Some(att));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.skin = new_skin;
+        crate::skeleton::plan::update_cache(rig, self);
+    }
+
+    /// The attachment a slot would show for a key: the current skin's, else the default
+    /// skin's (Spine `Skeleton.getAttachment`).
+    pub fn find_attachment(&self, rig: &Rig, slot: SlotId, key: NameId) -> Option<AttachmentId> {
+        if let Some(skin) = &self.skin {
+            if let Some(a) = skin.get(slot, key) {
+                return Some(a);
+            }
+        }
+        rig.default_skin.and_then(|d| rig.skins[d.index()].get(slot, key))
+    }
+
+    /// Sets a slot's attachment, clearing its deform when the new attachment does not share
+    /// the old one's deform timelines, and resetting the sequence index (Spine
+    /// `Slot.setAttachment`).
+    pub fn set_attachment(&mut self, rig: &Rig, slot: SlotId, attachment: Option<AttachmentId>) {
+        let i = slot.index();
+        let old = self.slots.attachment[i];
+        if old == attachment {
+            return;
+        }
+        let is_vertex = |a: Option<AttachmentId>| {
+            a.map(|id| {
+                let att = &rig.attachments[id.index()];
+                !matches!(att.kind, AttachmentKind::Region(_) | AttachmentKind::Point { .. })
+            })
+            .unwrap_or(false)
+        };
+        let same_timelines = match (old, attachment) {
+            (Some(o), Some(n)) => {
+                rig.attachments[o.index()].timeline_attachment
+                    == rig.attachments[n.index()].timeline_attachment
+            }
+            _ => false,
+        };
+        if !is_vertex(attachment) || !is_vertex(old) || !same_timelines {
+            self.slots.deform_len[i] = 0;
+        }
+        self.slots.attachment[i] = attachment;
+        self.slots.sequence_index[i] = -1;
+    }
+
+    /// Resets bones, constraints, slots and draw order to the setup pose.
+    pub fn set_to_setup_pose(&mut self, rig: &Rig) {
+        self.set_bones_to_setup_pose(rig);
+        self.set_slots_to_setup_pose(rig);
+    }
+
+    /// Resets bone locals, inherit modes and constraint state to the setup pose.
+    pub fn set_bones_to_setup_pose(&mut self, rig: &Rig) {
+        for (i, b) in rig.bones.iter().enumerate() {
+            self.pose[i] = b.setup;
+            self.inherit[i] = b.inherit;
+        }
+        for (i, c) in rig.ik.iter().enumerate() {
+            self.ik[i] = IkState {
+                mix: c.mix,
+                softness: c.softness,
+                bend_direction: c.bend_direction,
+                compress: c.compress,
+                stretch: c.stretch,
+            };
+        }
+        for (i, c) in rig.transforms.iter().enumerate() {
+            self.transforms[i] = c.mix;
+        }
+        for (i, c) in rig.paths.iter().enumerate() {
+            self.paths[i] = c.setup;
+        }
+        for (i, c) in rig.physics.iter().enumerate() {
+            self.physics[i].params = c.setup;
+        }
+    }
+
+    /// Resets slot colours, attachments and the draw order to the setup pose.
+    pub fn set_slots_to_setup_pose(&mut self, rig: &Rig) {
+        for (i, sd) in rig.slots.iter().enumerate() {
+            let slot = SlotId(i as u16);
+            self.draw_order[i] = slot;
+            self.slots.color[i] = sd.color;
+            self.slots.dark[i] = sd.dark.unwrap_or(Color::BLACK);
+            match sd.attachment {
+                None => self.set_attachment(rig, slot, None),
+                Some(key) => {
+                    // Spine clears the attachment first so the deform is always reset.
+                    self.slots.attachment[i] = None;
+                    let att = self.find_attachment(rig, slot, key);
+                    self.set_attachment(rig, slot, att);
+                    self.slots.deform_len[i] = 0;
+                    self.slots.sequence_index[i] = -1;
+                }
+            }
+        }
+    }
+
+    /// Advances the skeleton clock (Spine `Skeleton.update`); physics reads it.
+    pub fn advance_time(&mut self, dt: f64) {
+        self.time += dt;
+    }
+}

@@ -1,0 +1,63 @@
+//! Math conventions: y up, angles in degrees where Spine keeps degrees, column vectors.
+//!
+//! A [`WorldTransform`] maps bone space to world space: `world = [a b; c d] * p + (x, y)`,
+//! so `(a, c)` is the bone's x axis in world space and `(b, d)` its y axis.
+
+/// Degrees to radians.
+pub const DEG_RAD: f64 = std::f64::consts::PI / 180.0;
+/// Radians to degrees.
+pub const RAD_DEG: f64 = 180.0 / std::f64::consts::PI;
+
+/// A bone's world transform: 2x2 linear part plus translation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldTransform {
+    /// x axis, x component.
+    pub a: f64,
+    /// y axis, x component.
+    pub b: f64,
+    /// x axis, y component.
+    pub c: f64,
+    /// y axis, y component.
+    pub d: f64,
+    /// World x of the origin.
+    pub x: f64,
+    /// World y of the origin.
+    pub y: f64,
+}
+
+impl WorldTransform {
+    /// The identity.
+    pub const IDENTITY: WorldTransform = WorldTransform { a: 1.0, b: 0.0, c: 0.0, d: 1.0, x: 0.0, y: 0.0 };
+
+    /// Maps a bone-space point to world space.
+    #[inline]
+    pub fn apply(&self, px: f64, py: f64) -> (f64, f64) {
+        (self.a * px + self.b * py + self.x, self.c * px + self.d * py + self.y)
+    }
+}
+
+impl Default for WorldTransform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// Wraps degrees to [-180, 180] the way the Spine runtimes do
+/// (COMPAT(spine): `r - ceil(r / 360 - 0.5) * 360`).
+#[inline]
+pub fn wrap_degrees(r: f64) -> f64 {
+    r - ((r / 360.0 - 0.5).ceil()) * 360.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_degrees_stays_in_range() {
+        assert_eq!(wrap_degrees(190.0), -170.0);
+        assert_eq!(wrap_degrees(-190.0), 170.0);
+        assert_eq!(wrap_degrees(45.0), 45.0);
+        assert!((wrap_degrees(720.0 + 10.0) - 10.0).abs() < 1e-12);
+    }
+}

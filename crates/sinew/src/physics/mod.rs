@@ -1,0 +1,3 @@
+//! Secondary motion: Spine 4.2 physics constraints.
+
+pub mod spine;

@@ -1,0 +1,467 @@
+//! RawRig: the authoring form every loader produces.
+//!
+//! References between items are by name (bones, slots, skins, constraints) exactly as the
+//! source file spells them; [`crate::build::build_rig`] resolves them into a [`crate::Rig`]
+//! and reports every problem at once. Units follow the Spine convention that the runtime
+//! keeps for exactness: lengths in rig units (y up), angles in degrees, times in seconds.
+
+mod anim;
+pub use anim::*;
+
+use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingMode};
+
+/// A whole rig in authoring form.
+#[derive(Debug, Clone, Default)]
+pub struct RawRig {
+    /// Where the rig came from (a file name), used in messages.
+    pub source: String,
+    /// Editor version string as written in the file (e.g. `4.2.22`).
+    pub version: String,
+    /// Content hash written by the editor, if any.
+    pub hash: String,
+    /// Setup-pose bounds `[x, y, width, height]` as written by the editor.
+    pub bounds: [f64; 4],
+    /// Physics reference scale (Spine `referenceScale`, default 100).
+    pub reference_scale: f64,
+    /// Bones, parent before child.
+    pub bones: Vec<RawBone>,
+    /// Slots in setup draw order.
+    pub slots: Vec<RawSlot>,
+    /// IK constraints.
+    pub ik: Vec<RawIk>,
+    /// Transform constraints.
+    pub transforms: Vec<RawTransform>,
+    /// Path constraints.
+    pub paths: Vec<RawPath>,
+    /// Physics constraints.
+    pub physics: Vec<RawPhysics>,
+    /// Skins; the one named `default` is the default skin.
+    pub skins: Vec<RawSkin>,
+    /// Event definitions.
+    pub events: Vec<RawEvent>,
+    /// Animation clips.
+    pub clips: Vec<RawClip>,
+}
+
+/// A bone's setup pose and options.
+#[derive(Debug, Clone)]
+pub struct RawBone {
+    /// Unique bone name (may contain `/`).
+    pub name: String,
+    /// Parent bone name; `None` only for the root.
+    pub parent: Option<String>,
+    /// Bone length in rig units.
+    pub length: f64,
+    /// Local x.
+    pub x: f64,
+    /// Local y.
+    pub y: f64,
+    /// Local rotation, degrees.
+    pub rotation: f64,
+    /// Local scale x.
+    pub scale_x: f64,
+    /// Local scale y.
+    pub scale_y: f64,
+    /// Local shear x, degrees.
+    pub shear_x: f64,
+    /// Local shear y, degrees.
+    pub shear_y: f64,
+    /// How the bone inherits its parent's transform.
+    pub inherit: Inherit,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+}
+
+impl RawBone {
+    /// A bone with the identity local pose.
+    pub fn new(name: &str, parent: Option<&str>) -> Self {
+        RawBone {
+            name: name.to_owned(),
+            parent: parent.map(str::to_owned),
+            length: 0.0,
+            x: 0.0,
+            y: 0.0,
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            shear_x: 0.0,
+            shear_y: 0.0,
+            inherit: Inherit::Normal,
+            skin_required: false,
+        }
+    }
+}
+
+/// A slot: a draw-order entry attached to a bone.
+#[derive(Debug, Clone)]
+pub struct RawSlot {
+    /// Unique slot name.
+    pub name: String,
+    /// Bone the slot follows.
+    pub bone: String,
+    /// Setup tint colour.
+    pub color: Color,
+    /// Setup dark colour (two-colour tint); `None` when the slot has no tint black.
+    pub dark: Option<Color>,
+    /// Setup attachment key.
+    pub attachment: Option<String>,
+    /// Blend mode.
+    pub blend: BlendMode,
+    /// Editor visibility flag (nonessential).
+    pub visible: bool,
+}
+
+/// An IK constraint.
+#[derive(Debug, Clone)]
+pub struct RawIk {
+    /// Constraint name.
+    pub name: String,
+    /// Position in the global constraint order (0..N-1 over all kinds).
+    pub order: u32,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// One or two bones (parent, child).
+    pub bones: Vec<String>,
+    /// Target bone.
+    pub target: String,
+    /// Mix 0..1.
+    pub mix: f64,
+    /// Softness in rig units.
+    pub softness: f64,
+    /// Bend direction: `true` = +1.
+    pub bend_positive: bool,
+    /// Scale the bone down when the target is closer than its length (one bone only).
+    pub compress: bool,
+    /// Scale the bone up when the target is beyond reach.
+    pub stretch: bool,
+    /// Scale y along with x when compressing/stretching.
+    pub uniform: bool,
+}
+
+/// A transform constraint.
+#[derive(Debug, Clone)]
+pub struct RawTransform {
+    /// Constraint name.
+    pub name: String,
+    /// Position in the global constraint order.
+    pub order: u32,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Constrained bones.
+    pub bones: Vec<String>,
+    /// Target bone.
+    pub target: String,
+    /// Work on local (applied) values instead of world matrices.
+    pub local: bool,
+    /// Add to the bones' values instead of replacing them.
+    pub relative: bool,
+    /// Offsets: rotation (deg), x, y, scale x, scale y, shear y (deg).
+    pub offset_rotation: f64,
+    /// Offset x.
+    pub offset_x: f64,
+    /// Offset y.
+    pub offset_y: f64,
+    /// Offset scale x.
+    pub offset_scale_x: f64,
+    /// Offset scale y.
+    pub offset_scale_y: f64,
+    /// Offset shear y, degrees.
+    pub offset_shear_y: f64,
+    /// Mixes 0..1.
+    pub mix_rotate: f64,
+    /// Mix x.
+    pub mix_x: f64,
+    /// Mix y.
+    pub mix_y: f64,
+    /// Mix scale x.
+    pub mix_scale_x: f64,
+    /// Mix scale y.
+    pub mix_scale_y: f64,
+    /// Mix shear y.
+    pub mix_shear_y: f64,
+}
+
+/// A path constraint.
+#[derive(Debug, Clone)]
+pub struct RawPath {
+    /// Constraint name.
+    pub name: String,
+    /// Position in the global constraint order.
+    pub order: u32,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Constrained bones.
+    pub bones: Vec<String>,
+    /// Target slot whose current attachment must be a path.
+    pub target: String,
+    /// How `position` is measured.
+    pub position_mode: PositionMode,
+    /// How `spacing` is measured.
+    pub spacing_mode: SpacingMode,
+    /// How bones are rotated.
+    pub rotate_mode: RotateMode,
+    /// Rotation offset, degrees.
+    pub offset_rotation: f64,
+    /// Position along the path.
+    pub position: f64,
+    /// Spacing between bones.
+    pub spacing: f64,
+    /// Mixes.
+    pub mix_rotate: f64,
+    /// Mix x.
+    pub mix_x: f64,
+    /// Mix y.
+    pub mix_y: f64,
+}
+
+/// A Spine 4.2 physics constraint.
+#[derive(Debug, Clone)]
+pub struct RawPhysics {
+    /// Constraint name.
+    pub name: String,
+    /// Position in the global constraint order.
+    pub order: u32,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Constrained bone.
+    pub bone: String,
+    /// How strongly each property is driven (0 = not at all).
+    pub x: f64,
+    /// Y drive.
+    pub y: f64,
+    /// Rotation drive.
+    pub rotate: f64,
+    /// Scale x drive.
+    pub scale_x: f64,
+    /// Shear x drive.
+    pub shear_x: f64,
+    /// Maximum speed, units per second.
+    pub limit: f64,
+    /// Fixed step in seconds (1 / fps).
+    pub step: f64,
+    /// Inertia 0..1.
+    pub inertia: f64,
+    /// Spring strength.
+    pub strength: f64,
+    /// Damping 0..1 (per 1/60 s).
+    pub damping: f64,
+    /// Inverse of the mass.
+    pub mass_inverse: f64,
+    /// Wind force.
+    pub wind: f64,
+    /// Gravity force.
+    pub gravity: f64,
+    /// Mix 0..1.
+    pub mix: f64,
+    /// Whether global (unnamed) timelines drive inertia.
+    pub inertia_global: bool,
+    /// ... strength.
+    pub strength_global: bool,
+    /// ... damping.
+    pub damping_global: bool,
+    /// ... mass.
+    pub mass_global: bool,
+    /// ... wind.
+    pub wind_global: bool,
+    /// ... gravity.
+    pub gravity_global: bool,
+    /// ... mix.
+    pub mix_global: bool,
+}
+
+/// A skin: attachments per (slot, key) plus skin-scoped bones and constraints.
+#[derive(Debug, Clone, Default)]
+pub struct RawSkin {
+    /// Skin name (`default` for the default skin).
+    pub name: String,
+    /// Skin-required bones this skin activates.
+    pub bones: Vec<String>,
+    /// Skin-required IK constraints this skin activates.
+    pub ik: Vec<String>,
+    /// Skin-required transform constraints this skin activates.
+    pub transforms: Vec<String>,
+    /// Skin-required path constraints this skin activates.
+    pub paths: Vec<String>,
+    /// Skin-required physics constraints this skin activates.
+    pub physics: Vec<String>,
+    /// Attachments, in file order.
+    pub attachments: Vec<RawSkinEntry>,
+}
+
+/// One attachment of a skin.
+#[derive(Debug, Clone)]
+pub struct RawSkinEntry {
+    /// Slot name.
+    pub slot: String,
+    /// Attachment key within the slot (what timelines and the slot's setup name).
+    pub key: String,
+    /// The attachment.
+    pub attachment: RawAttachment,
+}
+
+/// An attachment with its real name (the file's `name`, else the key).
+#[derive(Debug, Clone)]
+pub struct RawAttachment {
+    /// Attachment name.
+    pub name: String,
+    /// What it is.
+    pub kind: RawAttachmentKind,
+}
+
+/// Vertices of a vertex attachment, in Spine's layout.
+///
+/// Unweighted: `bones` is empty and `values` holds x,y per vertex (slot-bone space).
+/// Weighted: `bones` holds, per vertex, an influence count n followed by n bone indices
+/// (into the rig's bone list); `values` holds x, y (bone space), weight per influence.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Vertices {
+    /// Number of vertices (world x,y pairs produced).
+    pub count: u32,
+    /// Influence counts and bone indices; empty when unweighted.
+    pub bones: Vec<u32>,
+    /// Coordinates (and weights when weighted).
+    pub values: Vec<f32>,
+}
+
+impl Vertices {
+    /// Whether the vertices are weighted to several bones.
+    pub fn is_weighted(&self) -> bool {
+        !self.bones.is_empty()
+    }
+}
+
+/// A texture-sequence description (Spine `sequence`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sequence {
+    /// Number of regions.
+    pub count: u32,
+    /// Number appended to the path for the first region.
+    pub start: u32,
+    /// Zero-padding width of the number.
+    pub digits: u32,
+    /// Region index shown in the setup pose.
+    pub setup_index: u32,
+}
+
+/// The kinds of attachment.
+#[derive(Debug, Clone)]
+pub enum RawAttachmentKind {
+    /// A textured quad.
+    Region {
+        /// Atlas path (defaults to the name).
+        path: String,
+        /// Offset x in bone space.
+        x: f64,
+        /// Offset y.
+        y: f64,
+        /// Scale x.
+        scale_x: f64,
+        /// Scale y.
+        scale_y: f64,
+        /// Rotation, degrees.
+        rotation: f64,
+        /// Width in rig units.
+        width: f64,
+        /// Height.
+        height: f64,
+        /// Attachment colour.
+        color: Color,
+        /// Texture sequence.
+        sequence: Option<Sequence>,
+    },
+    /// A textured triangle mesh.
+    Mesh {
+        /// Atlas path.
+        path: String,
+        /// Attachment colour.
+        color: Color,
+        /// Vertices.
+        vertices: Vertices,
+        /// UVs normalised to the region, 2 per vertex.
+        uvs: Vec<f32>,
+        /// Triangle vertex indices.
+        triangles: Vec<u16>,
+        /// Number of hull vertices.
+        hull: u32,
+        /// Edge pairs (nonessential).
+        edges: Vec<u16>,
+        /// Width (nonessential).
+        width: f64,
+        /// Height (nonessential).
+        height: f64,
+        /// Texture sequence.
+        sequence: Option<Sequence>,
+    },
+    /// A mesh that shares the geometry of another mesh.
+    LinkedMesh {
+        /// Atlas path.
+        path: String,
+        /// Attachment colour.
+        color: Color,
+        /// Key of the parent mesh in the same slot.
+        parent: String,
+        /// Skin of the parent (`None`: the default skin).
+        skin: Option<String>,
+        /// Use the parent's deform and sequence timelines.
+        inherit_timelines: bool,
+        /// Width.
+        width: f64,
+        /// Height.
+        height: f64,
+        /// Texture sequence.
+        sequence: Option<Sequence>,
+    },
+    /// A polygon for hit testing.
+    BoundingBox {
+        /// Vertices.
+        vertices: Vertices,
+        /// Editor colour.
+        color: Color,
+    },
+    /// A cubic Bezier spline for path constraints.
+    Path {
+        /// Whether the path closes on itself.
+        closed: bool,
+        /// Whether positions are arc-length corrected.
+        constant_speed: bool,
+        /// Vertices: 3 per control point (in-handle, point, out-handle).
+        vertices: Vertices,
+        /// Cumulative curve lengths, one per curve.
+        lengths: Vec<f32>,
+    },
+    /// A point with a rotation.
+    Point {
+        /// X in bone space.
+        x: f64,
+        /// Y.
+        y: f64,
+        /// Rotation, degrees.
+        rotation: f64,
+    },
+    /// A clipping polygon.
+    Clipping {
+        /// Slot where clipping ends (inclusive).
+        end: Option<String>,
+        /// Vertices.
+        vertices: Vertices,
+    },
+}
+
+/// An event definition.
+#[derive(Debug, Clone, Default)]
+pub struct RawEvent {
+    /// Event name.
+    pub name: String,
+    /// Default integer payload.
+    pub int: i32,
+    /// Default float payload.
+    pub float: f32,
+    /// Default string payload.
+    pub string: String,
+    /// Audio file path, if any.
+    pub audio: Option<String>,
+    /// Default volume.
+    pub volume: f32,
+    /// Default balance.
+    pub balance: f32,
+}

@@ -1,0 +1,405 @@
+//! Rig: the immutable, shareable form of a character (tables indexed by dense ids).
+//!
+//! Built from a [`crate::raw::RawRig`] by [`crate::build::build_rig`], which has already
+//! checked every index, so per-frame code indexes these tables without further checks.
+
+mod attachment;
+pub use attachment::*;
+
+use crate::ids::*;
+use crate::raw::Sequence;
+use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingMode};
+use std::collections::HashMap;
+
+/// An immutable character definition, shared (`Arc`) by any number of instances.
+#[derive(Debug, Clone, Default)]
+pub struct Rig {
+    /// Where the rig came from.
+    pub source: String,
+    /// Editor version string.
+    pub version: String,
+    /// Editor hash.
+    pub hash: String,
+    /// Setup bounds `[x, y, width, height]`.
+    pub bounds: [f64; 4],
+    /// Physics reference scale.
+    pub reference_scale: f64,
+    /// Bones, parent-first.
+    pub bones: Vec<BoneData>,
+    /// Slots in setup draw order.
+    pub slots: Vec<SlotData>,
+    /// IK constraints.
+    pub ik: Vec<IkData>,
+    /// Transform constraints.
+    pub transforms: Vec<TransformData>,
+    /// Path constraints.
+    pub paths: Vec<PathData>,
+    /// Physics constraints.
+    pub physics: Vec<PhysicsData>,
+    /// Every constraint in update order (`order` 0..N-1).
+    pub constraint_order: Vec<ConstraintRef>,
+    /// Every attachment of every skin (linked meshes resolved to full meshes).
+    pub attachments: Vec<Attachment>,
+    /// Interned attachment keys; [`NameId`] indexes this.
+    pub attachment_keys: Vec<String>,
+    /// Skins.
+    pub skins: Vec<SkinData>,
+    /// The skin named `default`, if any.
+    pub default_skin: Option<SkinId>,
+    /// Event definitions.
+    pub events: Vec<EventData>,
+    /// Animation clips.
+    pub clips: Vec<crate::anim::Clip>,
+    /// For each slot, the largest deform buffer (floats) any attachment it can show needs.
+    pub slot_deform_capacity: Vec<u32>,
+    /// Name lookups (edges only; never used per frame).
+    pub names: NameMaps,
+}
+
+/// Name-to-id maps for the edges of the API.
+#[derive(Debug, Clone, Default)]
+pub struct NameMaps {
+    /// Bones by name.
+    pub bones: HashMap<String, BoneId>,
+    /// Slots by name.
+    pub slots: HashMap<String, SlotId>,
+    /// Skins by name.
+    pub skins: HashMap<String, SkinId>,
+    /// Clips by name.
+    pub clips: HashMap<String, ClipId>,
+    /// Events by name.
+    pub events: HashMap<String, EventId>,
+    /// IK constraints by name.
+    pub ik: HashMap<String, IkId>,
+    /// Transform constraints by name.
+    pub transforms: HashMap<String, TransformId>,
+    /// Path constraints by name.
+    pub paths: HashMap<String, PathId>,
+    /// Physics constraints by name.
+    pub physics: HashMap<String, PhysicsId>,
+    /// Attachment keys by name.
+    pub attachment_keys: HashMap<String, NameId>,
+}
+
+impl Rig {
+    /// Finds a bone by name.
+    pub fn bone(&self, name: &str) -> Option<BoneId> {
+        self.names.bones.get(name).copied()
+    }
+    /// Finds a slot by name.
+    pub fn slot(&self, name: &str) -> Option<SlotId> {
+        self.names.slots.get(name).copied()
+    }
+    /// Finds a skin by name.
+    pub fn skin(&self, name: &str) -> Option<SkinId> {
+        self.names.skins.get(name).copied()
+    }
+    /// Finds a clip by name.
+    pub fn clip(&self, name: &str) -> Option<ClipId> {
+        self.names.clips.get(name).copied()
+    }
+}
+
+/// A bone's setup data.
+#[derive(Debug, Clone)]
+pub struct BoneData {
+    /// Name.
+    pub name: String,
+    /// Parent (always a smaller id).
+    pub parent: Option<BoneId>,
+    /// Length.
+    pub length: f64,
+    /// Setup local pose.
+    pub setup: LocalPose,
+    /// Setup inherit mode.
+    pub inherit: Inherit,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+}
+
+/// A bone's local transform: translation, rotation, scale and shear (angles in degrees,
+/// as Spine keeps them; COMPAT(spine): degrees keep the official wrap arithmetic exact).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LocalPose {
+    /// X in parent space.
+    pub x: f64,
+    /// Y in parent space.
+    pub y: f64,
+    /// Rotation, degrees.
+    pub rotation: f64,
+    /// Scale x.
+    pub scale_x: f64,
+    /// Scale y.
+    pub scale_y: f64,
+    /// Shear x, degrees.
+    pub shear_x: f64,
+    /// Shear y, degrees.
+    pub shear_y: f64,
+}
+
+impl LocalPose {
+    /// The identity pose.
+    pub const IDENTITY: LocalPose = LocalPose {
+        x: 0.0,
+        y: 0.0,
+        rotation: 0.0,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        shear_x: 0.0,
+        shear_y: 0.0,
+    };
+}
+
+impl Default for LocalPose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// A slot's setup data.
+#[derive(Debug, Clone)]
+pub struct SlotData {
+    /// Name.
+    pub name: String,
+    /// Bone.
+    pub bone: BoneId,
+    /// Setup colour.
+    pub color: Color,
+    /// Setup dark colour (tint black), if the slot has one (alpha unused).
+    pub dark: Option<Color>,
+    /// Setup attachment key.
+    pub attachment: Option<NameId>,
+    /// Blend mode.
+    pub blend: BlendMode,
+    /// Editor visibility.
+    pub visible: bool,
+}
+
+/// A reference to one constraint of any kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstraintRef {
+    /// IK.
+    Ik(IkId),
+    /// Transform.
+    Transform(TransformId),
+    /// Path.
+    Path(PathId),
+    /// Physics.
+    Physics(PhysicsId),
+}
+
+/// An IK constraint.
+#[derive(Debug, Clone)]
+pub struct IkData {
+    /// Name.
+    pub name: String,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// One or two bones.
+    pub bones: Vec<BoneId>,
+    /// Target bone.
+    pub target: BoneId,
+    /// Setup mix.
+    pub mix: f64,
+    /// Setup softness.
+    pub softness: f64,
+    /// Setup bend direction (+1 or -1).
+    pub bend_direction: i8,
+    /// Setup compress.
+    pub compress: bool,
+    /// Setup stretch.
+    pub stretch: bool,
+    /// Uniform scaling.
+    pub uniform: bool,
+}
+
+/// Transform constraint mixes (animatable).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TransformMix {
+    /// Rotation mix.
+    pub rotate: f64,
+    /// X mix.
+    pub x: f64,
+    /// Y mix.
+    pub y: f64,
+    /// Scale x mix.
+    pub scale_x: f64,
+    /// Scale y mix.
+    pub scale_y: f64,
+    /// Shear y mix.
+    pub shear_y: f64,
+}
+
+/// A transform constraint.
+#[derive(Debug, Clone)]
+pub struct TransformData {
+    /// Name.
+    pub name: String,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Constrained bones.
+    pub bones: Vec<BoneId>,
+    /// Target bone.
+    pub target: BoneId,
+    /// Local space.
+    pub local: bool,
+    /// Relative.
+    pub relative: bool,
+    /// Offset rotation, degrees.
+    pub offset_rotation: f64,
+    /// Offset x.
+    pub offset_x: f64,
+    /// Offset y.
+    pub offset_y: f64,
+    /// Offset scale x.
+    pub offset_scale_x: f64,
+    /// Offset scale y.
+    pub offset_scale_y: f64,
+    /// Offset shear y, degrees.
+    pub offset_shear_y: f64,
+    /// Setup mixes.
+    pub mix: TransformMix,
+}
+
+/// Path constraint animatable state.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PathMix {
+    /// Position along the path.
+    pub position: f64,
+    /// Spacing.
+    pub spacing: f64,
+    /// Rotation mix.
+    pub mix_rotate: f64,
+    /// X mix.
+    pub mix_x: f64,
+    /// Y mix.
+    pub mix_y: f64,
+}
+
+/// A path constraint.
+#[derive(Debug, Clone)]
+pub struct PathData {
+    /// Name.
+    pub name: String,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Constrained bones.
+    pub bones: Vec<BoneId>,
+    /// Target slot.
+    pub target: SlotId,
+    /// Position mode.
+    pub position_mode: PositionMode,
+    /// Spacing mode.
+    pub spacing_mode: SpacingMode,
+    /// Rotate mode.
+    pub rotate_mode: RotateMode,
+    /// Rotation offset, degrees.
+    pub offset_rotation: f64,
+    /// Setup values.
+    pub setup: PathMix,
+}
+
+/// Physics constraint animatable parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PhysicsParams {
+    /// Inertia.
+    pub inertia: f64,
+    /// Strength.
+    pub strength: f64,
+    /// Damping.
+    pub damping: f64,
+    /// Inverse mass.
+    pub mass_inverse: f64,
+    /// Wind.
+    pub wind: f64,
+    /// Gravity.
+    pub gravity: f64,
+    /// Mix.
+    pub mix: f64,
+}
+
+/// A Spine 4.2 physics constraint.
+#[derive(Debug, Clone)]
+pub struct PhysicsData {
+    /// Name.
+    pub name: String,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// Bone.
+    pub bone: BoneId,
+    /// Drive x.
+    pub x: f64,
+    /// Drive y.
+    pub y: f64,
+    /// Drive rotation.
+    pub rotate: f64,
+    /// Drive scale x.
+    pub scale_x: f64,
+    /// Drive shear x.
+    pub shear_x: f64,
+    /// Speed limit.
+    pub limit: f64,
+    /// Fixed step, seconds.
+    pub step: f64,
+    /// Setup parameters.
+    pub setup: PhysicsParams,
+    /// Global flags: inertia, strength, damping, mass, wind, gravity, mix.
+    pub inertia_global: bool,
+    /// Strength global.
+    pub strength_global: bool,
+    /// Damping global.
+    pub damping_global: bool,
+    /// Mass global.
+    pub mass_global: bool,
+    /// Wind global.
+    pub wind_global: bool,
+    /// Gravity global.
+    pub gravity_global: bool,
+    /// Mix global.
+    pub mix_global: bool,
+}
+
+/// A skin: attachment table plus skin-scoped bones and constraints.
+#[derive(Debug, Clone, Default)]
+pub struct SkinData {
+    /// Name.
+    pub name: String,
+    /// (slot, key, attachment), sorted by (slot, key) for binary search.
+    pub entries: Vec<(SlotId, NameId, AttachmentId)>,
+    /// Skin-required bones activated.
+    pub bones: Vec<BoneId>,
+    /// Skin-required constraints activated.
+    pub constraints: Vec<ConstraintRef>,
+}
+
+impl SkinData {
+    /// The attachment this skin has for a slot and key.
+    pub fn get(&self, slot: SlotId, key: NameId) -> Option<AttachmentId> {
+        self.entries
+            .binary_search_by(|e| (e.0, e.1).cmp(&(slot, key)))
+            .ok()
+            .map(|i| self.entries[i].2)
+    }
+}
+
+/// An event definition.
+#[derive(Debug, Clone, Default)]
+pub struct EventData {
+    /// Name.
+    pub name: String,
+    /// Default int.
+    pub int: i32,
+    /// Default float.
+    pub float: f32,
+    /// Default string.
+    pub string: String,
+    /// Audio path.
+    pub audio: Option<String>,
+    /// Default volume.
+    pub volume: f32,
+    /// Default balance.
+    pub balance: f32,
+}
+
+/// Region/sequence helper re-exported for attachments.
+pub type SequenceData = Sequence;
