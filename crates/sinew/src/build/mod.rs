@@ -1,5 +1,7 @@
 //! RawRig -> Rig: name resolution, validation, curve compilation. Returns every problem.
 
+pub mod clips;
+
 use crate::raw::RawRig;
 use crate::rig::Rig;
 
