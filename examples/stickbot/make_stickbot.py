@@ -239,7 +239,7 @@ turn = {
         "root": {"scale": [{"curve": [0.2, 1, 0.4, 1, 0.2, 1, 0.4, 1]}, {"time": 0.6, "x": -1}]},
         "head": {"rotate": rotate_keys([0, 12, 0], 0.6)},
     },
-    "drawOrder": [{"time": 0.3, "offsets": [{"slot": "arm-back", "offset": 13}, {"slot": "forearm-back", "offset": 12}]}],
+    "drawOrder": [{"time": 0.3, "offsets": [{"slot": "arm-back", "offset": 12}, {"slot": "forearm-back", "offset": 12}]}],
     "attachments": {"default": {"visor-glow": {"glow": {"deform": []}}}},
 }
 del turn["attachments"]
