@@ -1,1 +1,14 @@
+//! sinew-formats: loaders that turn files into a [`sinew::RawRig`], plus texture atlases.
+//!
+//! - [`spine`]: Spine 4.2 JSON exports ([`spine::load_spine_json`], [`spine::parse_spine_json`]).
+//! - [`atlas`]: the libgdx/Spine `.atlas` text format and [`atlas::bind_atlas`], which puts an
+//!   atlas's real regions into a built [`sinew::Rig`].
+//!
+//! Every loader returns a [`LoadError`] naming the file, the place and the culprit, and
+//! never panics on bad input (checked by property tests and a fuzz target).
 
+pub mod atlas;
+mod error;
+pub mod spine;
+
+pub use error::LoadError;

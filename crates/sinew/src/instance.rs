@@ -126,6 +126,8 @@ pub struct Instance {
     pub skin: Option<ActiveSkin>,
     /// Update plan for the current skin (bones and constraints in Spine's order).
     pub plan: Vec<PlanOp>,
+    /// Scratch "sorted" flag per bone, used only while the plan is rebuilt.
+    pub plan_sorted: Vec<bool>,
     /// Scratch buffers for path constraints.
     pub path_scratch: PathScratch,
 }
@@ -182,6 +184,7 @@ impl Instance {
             physics_active: vec![true; rig.physics.len()],
             skin: None,
             plan: Vec::with_capacity(nb * 2 + rig.constraint_order.len()),
+            plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
         };
         let default: Vec<SkinId> = rig.default_skin.into_iter().collect();

@@ -1,1 +1,11 @@
 //! Vertices: deform offsets, skinning and world vertices of attachments.
+
+pub mod vertices;
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+pub use vertices::{
+    compute_world_vertices, compute_world_vertices_f64, point_world, sequence_region_index,
+    world_vertex_count,
+};

@@ -8,6 +8,18 @@ pub const DEG_RAD: f64 = std::f64::consts::PI / 180.0;
 /// Radians to degrees.
 pub const RAD_DEG: f64 = 180.0 / std::f64::consts::PI;
 
+/// Spine's pi (`MathUtils.PI`), rounded to float precision.
+/// COMPAT(spine): spine-ts derives `degRad`/`radDeg` and its wrap limits from this value,
+/// so pose math that must match the official runtime bit for bit uses these constants.
+#[allow(clippy::approx_constant)]
+pub const SPINE_PI: f64 = 3.1415927;
+/// Spine's `2 * MathUtils.PI`.
+pub const SPINE_PI2: f64 = SPINE_PI * 2.0;
+/// Spine's degrees-to-radians factor (`MathUtils.degRad`).
+pub const SPINE_DEG_RAD: f64 = SPINE_PI / 180.0;
+/// Spine's radians-to-degrees factor (`MathUtils.radDeg`).
+pub const SPINE_RAD_DEG: f64 = 180.0 / SPINE_PI;
+
 /// A bone's world transform: 2x2 linear part plus translation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WorldTransform {

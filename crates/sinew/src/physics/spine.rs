@@ -1,17 +1,399 @@
-//! Spine 4.2 physics constraints.
+//! Spine 4.2 physics constraints: a damped spring per driven property, integrated at a
+//! fixed step and applied to one bone's world transform.
+//!
+//! Follows spine.md §6.5 and matches spine-ts 4.2 `PhysicsConstraint.update` operation for
+//! operation (f64 math, Spine's float-rounded pi). The translation spring moves the bone's
+//! world origin; the rotation spring turns its axes (shearX turns only the x axis); the
+//! scale spring stretches its x axis. Time comes from the skeleton clock
+//! ([`Instance::time`]); the steps not yet taken are carried in
+//! [`PhysicsState::remaining`], so results depend only on the sequence of clock values.
+//!
+//! Verified by the unit tests in `physics/spine_tests.rs`: closed forms (a bone without
+//! input stays put, a lone step of the x spring, geometric damping of the velocity, the
+//! limit clamp) and per-step oracle values from `dump.mjs` on small hand-written rigs.
 
-use crate::rig::{PhysicsData, PhysicsParams};
+use crate::ids::PhysicsId;
+use crate::instance::Instance;
+use crate::math::{SPINE_DEG_RAD, SPINE_PI2};
+use crate::rig::{PhysicsData, PhysicsParams, Rig};
+use crate::types::Physics;
 
-/// Per-instance state of one physics constraint.
+/// Per-instance state of one physics constraint (Spine `PhysicsConstraint` fields).
 #[derive(Debug, Clone)]
 pub struct PhysicsState {
     /// Animatable parameters.
     pub params: PhysicsParams,
+    /// The next update only records the bone position (set by [`PhysicsState::reset`]).
+    pub needs_reset: bool,
+    /// Last unconstrained bone world x (Spine `ux`), world units.
+    pub ux: f64,
+    /// Last unconstrained bone world y (Spine `uy`).
+    pub uy: f64,
+    /// Last constrained bone world x (Spine `cx`).
+    pub cx: f64,
+    /// Last constrained bone world y (Spine `cy`).
+    pub cy: f64,
+    /// Bone tip vector x, `length * a` after the last update (Spine `tx`).
+    pub tx: f64,
+    /// Bone tip vector y, `length * c` (Spine `ty`).
+    pub ty: f64,
+    /// Translation spring offset x, world units.
+    pub x_offset: f64,
+    /// Translation spring velocity x, world units per second.
+    pub x_velocity: f64,
+    /// Translation spring offset y.
+    pub y_offset: f64,
+    /// Translation spring velocity y.
+    pub y_velocity: f64,
+    /// Rotation spring offset, radians.
+    pub rotate_offset: f64,
+    /// Rotation spring velocity, radians per second.
+    pub rotate_velocity: f64,
+    /// Scale spring offset (fraction of the bone's x scale).
+    pub scale_offset: f64,
+    /// Scale spring velocity.
+    pub scale_velocity: f64,
+    /// Time not yet simulated, seconds (less than one step after an update).
+    pub remaining: f64,
+    /// Skeleton clock at the last update or reset, seconds.
+    pub last_time: f64,
 }
 
 impl PhysicsState {
-    /// State for a constraint in its setup pose.
+    /// State for a constraint in its setup pose: at rest, waiting for its first update.
     pub fn new(data: &PhysicsData) -> Self {
-        PhysicsState { params: data.setup }
+        PhysicsState {
+            params: data.setup,
+            needs_reset: true,
+            ux: 0.0,
+            uy: 0.0,
+            cx: 0.0,
+            cy: 0.0,
+            tx: 0.0,
+            ty: 0.0,
+            x_offset: 0.0,
+            x_velocity: 0.0,
+            y_offset: 0.0,
+            y_velocity: 0.0,
+            rotate_offset: 0.0,
+            rotate_velocity: 0.0,
+            scale_offset: 0.0,
+            scale_velocity: 0.0,
+            remaining: 0.0,
+            last_time: 0.0,
+        }
+    }
+
+    /// Spine `PhysicsConstraint.reset` when the skeleton clock has not moved since the last
+    /// physics update (the usual frame: animations, including reset keys, are applied before
+    /// [`Instance::advance_time`]). Keeps `last_time`; use [`PhysicsState::reset_at`] to
+    /// reset at any other clock value.
+    pub fn reset(&mut self) {
+        let t = self.last_time;
+        self.reset_at(t);
+    }
+
+    /// Spine `PhysicsConstraint.reset`: zeroes the springs and the carried time, records the
+    /// skeleton clock `time` (seconds), and makes the next update only record the bone
+    /// position.
+    pub fn reset_at(&mut self, time: f64) {
+        self.remaining = 0.0;
+        self.last_time = time;
+        self.needs_reset = true;
+        self.x_offset = 0.0;
+        self.x_velocity = 0.0;
+        self.y_offset = 0.0;
+        self.y_velocity = 0.0;
+        self.rotate_offset = 0.0;
+        self.rotate_velocity = 0.0;
+        self.scale_offset = 0.0;
+        self.scale_velocity = 0.0;
+    }
+
+    /// Spine `PhysicsConstraint.translate`: the next update reacts as if the bone had moved
+    /// by an extra (x, y) world units.
+    pub fn translate(&mut self, x: f64, y: f64) {
+        self.ux -= x;
+        self.uy -= y;
+        self.cx -= x;
+        self.cy -= y;
+    }
+
+    /// Spine `PhysicsConstraint.rotate`: the next update reacts as if the bone had rotated
+    /// by `degrees` around the world point (x, y).
+    pub fn rotate(&mut self, x: f64, y: f64, degrees: f64) {
+        let r = degrees * SPINE_DEG_RAD;
+        let (sin, cos) = r.sin_cos();
+        let dx = self.cx - x;
+        let dy = self.cy - y;
+        self.translate(dx * cos - dy * sin - dx, dx * sin + dy * cos - dy);
     }
 }
+
+/// Spine `Skeleton.physicsTranslate`: [`PhysicsState::translate`] on every constraint.
+pub fn physics_translate(inst: &mut Instance, x: f64, y: f64) {
+    for s in &mut inst.physics {
+        s.translate(x, y);
+    }
+}
+
+/// Spine `Skeleton.physicsRotate`: [`PhysicsState::rotate`] on every constraint.
+pub fn physics_rotate(inst: &mut Instance, x: f64, y: f64, degrees: f64) {
+    for s in &mut inst.physics {
+        s.rotate(x, y, degrees);
+    }
+}
+
+/// Clamps `v` to `[-q, q]` the way Spine writes it (a NaN `v` passes through).
+#[inline]
+fn clamp_sym(v: f64, q: f64) -> f64 {
+    if v > q {
+        q
+    } else if v < -q {
+        -q
+    } else {
+        v
+    }
+}
+
+/// Runs one physics constraint (Spine `PhysicsConstraint.update(physics)`): steps its
+/// springs from the bone's current world transform (in `Update`/`Reset` mode), applies the
+/// offsets to the bone's world transform, then updates the bone's applied pose.
+pub fn apply_physics_constraint(rig: &Rig, inst: &mut Instance, id: PhysicsId, mode: Physics) {
+    let data = &rig.physics[id.index()];
+    let bone_id = data.bone;
+    let time = inst.time;
+    let (sx, sy) = (inst.scale_x, inst.scale_y);
+    let mut bone = inst.world[bone_id.index()];
+    let state = &mut inst.physics[id.index()];
+    let mix = state.params.mix;
+    if mix == 0.0 {
+        return;
+    }
+    let x = data.x > 0.0;
+    let y = data.y > 0.0;
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let l = rig.bones[bone_id.index()].length;
+
+    match mode {
+        Physics::None => return,
+        Physics::Reset | Physics::Update => {
+            if mode == Physics::Reset {
+                state.reset_at(time);
+            }
+            let delta = (time - state.last_time).max(0.0);
+            state.remaining += delta;
+            state.last_time = time;
+            if state.needs_reset {
+                // The first update after a reset only records where the bone is.
+                state.needs_reset = false;
+                state.ux = bone.x;
+                state.uy = bone.y;
+            } else {
+                step(
+                    data,
+                    state,
+                    &mut bone,
+                    l,
+                    delta,
+                    rig.reference_scale,
+                    sx,
+                    sy,
+                );
+            }
+            state.cx = bone.x;
+            state.cy = bone.y;
+        }
+        Physics::Pose => {
+            if x {
+                bone.x += state.x_offset * mix * data.x;
+            }
+            if y {
+                bone.y += state.y_offset * mix * data.y;
+            }
+        }
+    }
+
+    if rotate_or_shear_x {
+        let o = state.rotate_offset * mix;
+        if data.shear_x > 0.0 {
+            // shearX turns only the x axis; rotate (if driven) turns both.
+            let mut r = 0.0;
+            if data.rotate > 0.0 {
+                r = o * data.rotate;
+                let (s, c) = r.sin_cos();
+                let b = bone.b;
+                bone.b = c * b - s * bone.d;
+                bone.d = s * b + c * bone.d;
+            }
+            r += o * data.shear_x;
+            let (s, c) = r.sin_cos();
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+        } else {
+            let (s, c) = (o * data.rotate).sin_cos();
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+            let b = bone.b;
+            bone.b = c * b - s * bone.d;
+            bone.d = s * b + c * bone.d;
+        }
+    }
+    if scale_x {
+        let s = 1.0 + state.scale_offset * mix * data.scale_x;
+        bone.a *= s;
+        bone.c *= s;
+    }
+    if mode != Physics::Pose {
+        state.tx = l * bone.a;
+        state.ty = l * bone.c;
+    }
+    inst.world[bone_id.index()] = bone;
+    crate::skeleton::update_applied_transform(rig, inst, bone_id);
+}
+
+/// The simulating half of an update: feeds the bone's motion into the springs, takes the
+/// fixed steps `remaining` allows, and moves the bone's origin by the translation offsets.
+#[allow(clippy::too_many_arguments)]
+fn step(
+    data: &PhysicsData,
+    state: &mut PhysicsState,
+    bone: &mut crate::math::WorldTransform,
+    l: f64,
+    delta: f64,
+    reference_scale: f64,
+    sx: f64,
+    sy: f64,
+) {
+    let x = data.x > 0.0;
+    let y = data.y > 0.0;
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let p = state.params;
+    let mix = p.mix;
+    let t = data.step;
+    let i = p.inertia;
+    let f = reference_scale;
+    let mut a = state.remaining;
+    // COMPAT(spine): -1 means "damping factor not computed yet", as in spine-ts.
+    let mut d = -1.0;
+    let qx = data.limit * delta * sx.abs();
+    let qy = data.limit * delta * sy.abs();
+
+    if x || y {
+        if x {
+            let u = (state.ux - bone.x) * i;
+            state.x_offset += clamp_sym(u, qx);
+            state.ux = bone.x;
+        }
+        if y {
+            let u = (state.uy - bone.y) * i;
+            state.y_offset += clamp_sym(u, qy);
+            state.uy = bone.y;
+        }
+        if a >= t {
+            d = p.damping.powf(60.0 * t);
+            let m = p.mass_inverse * t;
+            let e = p.strength;
+            let w = p.wind * f * sx;
+            // Skeleton scale y is y-up here (spine-ts negates it only in y-down mode).
+            let g = p.gravity * f * sy;
+            loop {
+                if x {
+                    state.x_velocity += (w - state.x_offset * e) * m;
+                    state.x_offset += state.x_velocity * t;
+                    state.x_velocity *= d;
+                }
+                if y {
+                    state.y_velocity -= (g + state.y_offset * e) * m;
+                    state.y_offset += state.y_velocity * t;
+                    state.y_velocity *= d;
+                }
+                a -= t;
+                if a < t {
+                    break;
+                }
+            }
+        }
+        if x {
+            bone.x += state.x_offset * mix * data.x;
+        }
+        if y {
+            bone.y += state.y_offset * mix * data.y;
+        }
+    }
+
+    if rotate_or_shear_x || scale_x {
+        let ca = bone.c.atan2(bone.a);
+        let mut mr = 0.0;
+        let dx = clamp_sym(state.cx - bone.x, qx);
+        let dy = clamp_sym(state.cy - bone.y, qy);
+        let mut c;
+        let mut s;
+        if rotate_or_shear_x {
+            mr = (data.rotate + data.shear_x) * mix;
+            let r = (dy + state.ty).atan2(dx + state.tx) - ca - state.rotate_offset * mr;
+            // COMPAT(spine): wrap to ±pi with Spine's float-rounded 2pi.
+            state.rotate_offset += (r - (r * (1.0 / SPINE_PI2) - 0.5).ceil() * SPINE_PI2) * i;
+            let r = state.rotate_offset * mr + ca;
+            (s, c) = r.sin_cos();
+            if scale_x {
+                let r = l * len2(bone.a, bone.c);
+                if r > 0.0 {
+                    state.scale_offset += (dx * c + dy * s) * i / r;
+                }
+            }
+        } else {
+            (s, c) = ca.sin_cos();
+            let r = l * len2(bone.a, bone.c);
+            if r > 0.0 {
+                state.scale_offset += (dx * c + dy * s) * i / r;
+            }
+        }
+        a = state.remaining;
+        if a >= t {
+            if d == -1.0 {
+                d = p.damping.powf(60.0 * t);
+            }
+            let m = p.mass_inverse * t;
+            let e = p.strength;
+            let w = p.wind;
+            let g = p.gravity;
+            let h = l / f;
+            loop {
+                a -= t;
+                if scale_x {
+                    state.scale_velocity += (w * c - g * s - state.scale_offset * e) * m;
+                    state.scale_offset += state.scale_velocity * t;
+                    state.scale_velocity *= d;
+                }
+                if rotate_or_shear_x {
+                    state.rotate_velocity -= ((w * s + g * c) * h + state.rotate_offset * e) * m;
+                    state.rotate_offset += state.rotate_velocity * t;
+                    state.rotate_velocity *= d;
+                    if a < t {
+                        break;
+                    }
+                    let r = state.rotate_offset * mr + ca;
+                    (s, c) = r.sin_cos();
+                } else if a < t {
+                    break;
+                }
+            }
+        }
+    }
+    state.remaining = a;
+}
+
+/// `sqrt(a² + c²)` as Spine computes it (not `hypot`, which rounds differently).
+#[inline]
+fn len2(a: f64, c: f64) -> f64 {
+    (a * a + c * c).sqrt()
+}
+
+#[cfg(test)]
+#[path = "spine_tests.rs"]
+mod tests;

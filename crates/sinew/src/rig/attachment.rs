@@ -129,6 +129,9 @@ pub struct MeshAttachment {
     pub sequence: Option<Sequence>,
     /// One region per sequence frame (or exactly one).
     pub regions: Vec<TextureRegion>,
+    /// Texture UVs per region (Spine `MeshAttachment.updateRegion`): `region_uvs.len()`
+    /// floats for each entry of `regions`, in the same order.
+    pub uvs: Vec<f32>,
     /// The mesh whose geometry this linked mesh shares (`None` unless linked).
     pub parent_mesh: Option<AttachmentId>,
 }

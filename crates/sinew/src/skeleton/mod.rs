@@ -1,27 +1,47 @@
-//! Bones: local to world transforms in one parent-first pass, with Spine's inherit modes,
-//! and the update plan (Spine's update cache).
+//! Bones: local to world transforms with Spine's inherit modes, the update plan (Spine's
+//! update cache) and the world-transform driver that runs it.
+//!
+//! Follows spine.md §5 (update order) and §6.1 (bone math), matching spine-ts 4.2. Verified
+//! by the unit tests in `skeleton/tests.rs` (closed forms, property tests and oracle values
+//! generated with `dump.mjs` on `synthetic/constraints-lab.json`) and by the setup-pose
+//! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
 
 pub mod plan;
+mod world;
 
-use crate::ids::BoneId;
+#[cfg(test)]
+mod oracle_edge_tests;
+#[cfg(test)]
+mod oracle_tests;
+#[cfg(test)]
+pub(crate) mod testrig;
+#[cfg(test)]
+mod tests;
+
+pub use world::{update_applied_transform, update_bone_world, update_bone_world_with};
+
 use crate::instance::Instance;
 use crate::rig::Rig;
+use crate::skeleton::plan::PlanOp;
 use crate::types::Physics;
 
-/// Poses the skeleton: copies locals to applied, then runs the update plan (bones and
-/// constraints) (Spine `Skeleton.updateWorldTransform(physics)`).
+/// Poses the skeleton (Spine `Skeleton.updateWorldTransform(physics)`): copies every bone's
+/// local pose into its applied pose, then runs the update plan in order: bones compute
+/// their world transforms, constraints adjust them. Inactive bones and constraints are not
+/// in the plan (see [`plan::update_cache`]), so they are skipped. Allocation-free.
 pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
-    let _ = (rig, inst, physics);
-}
-
-/// Computes one bone's world transform from its applied local pose (Spine
-/// `Bone.updateWorldTransformWith(ax, ...)`).
-pub fn update_bone_world(rig: &Rig, inst: &mut Instance, bone: BoneId) {
-    let _ = (rig, inst, bone);
-}
-
-/// Recomputes a bone's applied local pose from its world transform (Spine
-/// `Bone.updateAppliedTransform`), after a constraint changed the world transform.
-pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
-    let _ = (rig, inst, bone);
+    inst.applied.copy_from_slice(&inst.pose);
+    for i in 0..inst.plan.len() {
+        match inst.plan[i] {
+            PlanOp::Bone(b) => update_bone_world(rig, inst, b),
+            PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
+            PlanOp::Transform(id) => {
+                crate::constraint::transform::apply_transform_constraint(rig, inst, id)
+            }
+            PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
+            PlanOp::Physics(id) => {
+                crate::physics::spine::apply_physics_constraint(rig, inst, id, physics)
+            }
+        }
+    }
 }

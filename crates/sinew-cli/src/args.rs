@@ -1,0 +1,168 @@
+//! Command-line forms of the `sinew` tool (clap derive). The `dump` options mirror the
+//! oracle's `dump.mjs` exactly, so a golden case's argument list parses unchanged.
+
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The `sinew` command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sinew",
+    version,
+    about = "Inspect, validate, pose and benchmark Spine 4.2 rigs"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Pose a skeleton at given times and print bones and slot vertices as JSON
+    /// (the schema of the oracle's dump.mjs).
+    Dump(DumpArgs),
+    /// Print a summary: bones, slots, skins, animations, constraints.
+    Info(InfoArgs),
+    /// Load and build a rig; print `ok: ...` or a one-line error (exit 1).
+    Validate(ValidateArgs),
+    /// Measure the cost of a skeleton-frame over many instances.
+    Bench(BenchArgs),
+}
+
+/// How the animation is driven (`--mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// AnimationState on track 0 (official track and mix semantics).
+    State,
+    /// Setup pose, then the clip applied with MixBlend.setup every step.
+    Apply,
+}
+
+impl Mode {
+    /// The name the oracle prints in `meta.mode`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::State => "state",
+            Mode::Apply => "apply",
+        }
+    }
+}
+
+/// Physics mode of the world-transform update (`--physics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PhysicsArg {
+    /// Step and apply physics.
+    Update,
+    /// Apply the last simulated state without stepping.
+    Pose,
+    /// Physics off.
+    None,
+    /// Reset, then update.
+    Reset,
+}
+
+impl PhysicsArg {
+    /// The name the oracle prints in `meta.physics`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PhysicsArg::Update => "update",
+            PhysicsArg::Pose => "pose",
+            PhysicsArg::None => "none",
+            PhysicsArg::Reset => "reset",
+        }
+    }
+}
+
+/// `sinew dump` options (those of dump.mjs; `--atlas`, `--scale`, `--uvs` are not offered).
+#[derive(Debug, Clone, Parser)]
+#[command(name = "dump")]
+pub struct DumpArgs {
+    /// Spine 4.2 skeleton JSON.
+    pub file: PathBuf,
+    /// Animation to play (omit for the setup pose only).
+    #[arg(long)]
+    pub anim: Option<String>,
+    /// Sample times in seconds: a comma list whose items may be `a:b:step` ranges.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    pub times: String,
+    /// Simulation step rate: the clock advances in steps of 1/fps seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f64,
+    /// Skin name, or a comma list of skins combined in order.
+    #[arg(long)]
+    pub skin: Option<String>,
+    /// state (AnimationState) or apply (Animation.apply on the setup pose).
+    #[arg(long, value_enum, default_value_t = Mode::State)]
+    pub mode: Mode,
+    /// Physics mode for the world-transform update.
+    #[arg(long, value_enum, default_value_t = PhysicsArg::Update)]
+    pub physics: PhysicsArg,
+    /// Crossfade test (state mode): play this animation looping from t = 0 and queue --anim.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Delay of the queued --anim after --from starts, seconds.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub at: f64,
+    /// Mix duration of the crossfade, seconds.
+    #[arg(long, default_value_t = 0.0)]
+    pub mix: f64,
+    /// Loop the animation.
+    #[arg(long = "loop", default_value_t = true, action = ArgAction::Set)]
+    pub looping: bool,
+    /// Round every number to N decimals.
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// Omit world vertices.
+    #[arg(long)]
+    pub no_vertices: bool,
+    /// Also dump local and applied bone values.
+    #[arg(long)]
+    pub local: bool,
+}
+
+/// `sinew info` options.
+#[derive(Debug, Clone, Args)]
+pub struct InfoArgs {
+    /// Spine 4.2 skeleton JSON.
+    pub file: PathBuf,
+    /// Machine-readable JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `sinew validate` options.
+#[derive(Debug, Clone, Args)]
+pub struct ValidateArgs {
+    /// Spine 4.2 skeleton JSON.
+    pub file: PathBuf,
+}
+
+/// `sinew bench` options.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Spine 4.2 skeleton JSON.
+    pub file: PathBuf,
+    /// Animation every instance plays (looping).
+    #[arg(long)]
+    pub anim: String,
+    /// Number of instances, staggered in time (instance i starts i*7 ms in).
+    #[arg(long, default_value_t = 100)]
+    pub instances: u32,
+    /// Measured frames.
+    #[arg(long, default_value_t = 600)]
+    pub frames: u32,
+    /// Unmeasured warm-up frames.
+    #[arg(long, default_value_t = 60)]
+    pub warmup: u32,
+    /// Frame rate (dt = 1/fps).
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f64,
+    /// Skin name, or a comma list of skins combined in order.
+    #[arg(long)]
+    pub skin: Option<String>,
+    /// Physics mode for the world-transform update.
+    #[arg(long, value_enum, default_value_t = PhysicsArg::Update)]
+    pub physics: PhysicsArg,
+}

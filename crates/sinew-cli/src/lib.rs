@@ -1,0 +1,54 @@
+//! The `sinew` command-line tool as a library: `dump` (the oracle's pose dump schema),
+//! `info`, `validate` and `bench`, so tests can call the commands in-process.
+//!
+//! Module map: [`args`] (command-line forms), [`stepping`] (sample times and the step
+//! schedule), [`schema`] (JS-compatible JSON numbers), [`pose`] (the only module that calls
+//! the runtime), and one module per command. Verified by unit tests beside the code, the
+//! golden suite (`tests/golden.rs`) and the binary tests (`tests/cli.rs`).
+
+pub mod args;
+pub mod bench;
+pub mod dump;
+pub mod info;
+pub mod pose;
+pub mod schema;
+pub mod stepping;
+pub mod validate;
+
+use anyhow::Result;
+use args::{Cli, Command};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Runs a parsed command and returns what to print on stdout.
+pub fn run(cli: &Cli) -> Result<String> {
+    match &cli.command {
+        Command::Dump(a) => {
+            let mut s = dump::dump(a)?.to_string();
+            s.push('\n');
+            Ok(s)
+        }
+        Command::Info(a) => info::info(a),
+        Command::Validate(a) => validate::validate(a),
+        Command::Bench(a) => bench::bench(a),
+    }
+}
+
+/// Runs a command, turning a panic anywhere below into an "internal error" instead of an
+/// abort with a backtrace (the last line of defence: loaders and stages must not panic).
+pub fn run_guarded(cli: &Cli) -> Result<String> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(|| run(cli)));
+    std::panic::set_hook(previous);
+    match result {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            Err(anyhow::anyhow!("internal error (please report): {msg}"))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The loaders' error type: every message names the file, where in it, and the culprit.
+//!
+//! Verified by the bad-input tests in `tests/errors.rs`, which assert that the JSON path and
+//! the offending name appear in each message.
+
+/// Why a file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Io {
+        /// File name.
+        file: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The text is not valid JSON.
+    #[error("{file}: invalid JSON at line {line}, column {column}: {message}")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON parser said.
+        message: String,
+    },
+    /// The file was written by a Spine version sinew does not read.
+    #[error("{file}: unsupported Spine version {version} (sinew reads 4.2)")]
+    Version {
+        /// File name.
+        file: String,
+        /// The `skeleton.spine` string.
+        version: String,
+    },
+    /// Valid JSON whose content is wrong (a bad type, an unknown name, a count that
+    /// disagrees with the data, a limit exceeded).
+    #[error("{file}: {path}{}: {message}", name_suffix(.name))]
+    Invalid {
+        /// File name.
+        file: String,
+        /// JSON path of the offending value, e.g. `$.slots[3]`.
+        path: String,
+        /// Name of the item the path is in, when it has one.
+        name: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+    /// A malformed `.atlas` line.
+    #[error("{file}: line {line}: {message}")]
+    Atlas {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An attachment names an atlas region the atlas lacks.
+    #[error("atlas has no region `{region}` (attachment `{attachment}`)")]
+    MissingRegion {
+        /// Region name looked up.
+        region: String,
+        /// Attachment that needs it.
+        attachment: String,
+    },
+}
+
+fn name_suffix(name: &Option<String>) -> String {
+    match name {
+        Some(n) => format!(" (`{n}`)"),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,490 @@
+//! `animations` of a Spine 4.2 JSON file into [`RawClip`]s, with the official key defaults.
+//!
+//! Timelines come out in spine-ts `readAnimation` order (slots, bones, ik, transform, path,
+//! physics, attachments, drawOrder, events), each section in file order. Curves stay as
+//! written: `[cx1, cy1, cx2, cy2]` per interpolated value (absolute seconds, value units);
+//! the curve of a timeline's last key is dropped as the official loader ignores it.
+//! Draw-order keys are checked to describe a permutation and deform keys to fit their
+//! attachment. Verified by the fixture tests (timeline counts against the JSON) and
+//! `tests/errors.rs`.
+
+use super::attachments::{Shape, Shapes, resolve_shape};
+use super::json_util::*;
+use super::skeleton::{Names, find, parse_inherit};
+use serde_json::Value;
+use sinew::raw::*;
+
+/// How keys interpolate: held, or with `n` curve values per key.
+#[derive(Clone, Copy)]
+enum Interp {
+    Stepped,
+    Curves(usize),
+}
+
+/// Everything a clip reader needs.
+struct Ctx<'r, 'j> {
+    names: &'r Names<'j>,
+    shapes: &'r Shapes<'j>,
+    slot_count: usize,
+}
+
+/// Reads `animations`.
+pub(crate) fn read_animations(root: &Obj, rig: &mut RawRig, names: &Names, shapes: &Shapes, at: &Loc) -> R<()> {
+    let Some(map) = obj_opt(root, "animations", at)? else { return Ok(()) };
+    let at = at.key("animations");
+    let ctx = Ctx { names, shapes, slot_count: rig.slots.len() };
+    for (name, v) in map {
+        let at = at.key(name).named(name);
+        let m = as_obj(v, &at)?;
+        let mut clip = RawClip { name: name.clone(), timelines: Vec::new() };
+        for key in m.keys() {
+            if !matches!(
+                key.as_str(),
+                "slots" | "bones" | "ik" | "transform" | "path" | "physics" | "attachments" | "drawOrder" | "events"
+            ) {
+                return at.key(key).err(format!("unknown animation section `{key}`"));
+            }
+        }
+        read_slot_timelines(&ctx, m, &mut clip, &at)?;
+        read_bone_timelines(&ctx, m, &mut clip, &at)?;
+        read_constraint_timelines(&ctx, m, &mut clip, &at)?;
+        read_attachment_timelines(&ctx, m, &mut clip, &at)?;
+        read_draw_order(&ctx, m, &mut clip, &at)?;
+        read_events(&ctx, m, &mut clip, &at)?;
+        rig.clips.push(clip);
+    }
+    Ok(())
+}
+
+/// Reads a key list: `f` fills each key's values and returns its payload.
+fn read_keys(
+    v: &Value,
+    at: &Loc,
+    interp: Interp,
+    mut f: impl FnMut(&Obj, &Loc, &mut Vec<f32>) -> R<RawKeyData>,
+) -> R<Vec<RawKey>> {
+    let list = as_array(v, at)?;
+    let mut keys = Vec::with_capacity(list.len());
+    let mut last_time = f32::NEG_INFINITY;
+    for (i, kv) in list.iter().enumerate() {
+        let at = at.index(i);
+        let m = as_obj(kv, &at)?;
+        let time = f32_or(m, "time", 0.0, &at)?;
+        if time < last_time {
+            return at.key("time").err(format!("key time {time} is before the previous key's {last_time}"));
+        }
+        last_time = time;
+        let mut values = Vec::new();
+        let data = f(m, &at, &mut values)?;
+        let curve = match interp {
+            Interp::Stepped => RawCurve::Stepped,
+            Interp::Curves(_) if i + 1 == list.len() => RawCurve::Linear,
+            Interp::Curves(n) => read_curve(m, n, &at)?,
+        };
+        keys.push(RawKey { time, values, curve, data });
+    }
+    Ok(keys)
+}
+
+/// Reads a key's `curve`: absent = linear, `"stepped"`, or 4 numbers per value.
+fn read_curve(m: &Obj, n: usize, at: &Loc) -> R<RawCurve> {
+    let Some(c) = member(m, "curve") else { return Ok(RawCurve::Linear) };
+    let at = at.key("curve");
+    match c {
+        Value::String(s) if s == "stepped" => Ok(RawCurve::Stepped),
+        Value::Array(list) => {
+            if list.len() < 4 * n {
+                return at.err(format!("curve needs {} numbers ({n} values), found {}", 4 * n, list.len()));
+            }
+            let mut out = Vec::with_capacity(4 * n);
+            for (i, v) in list[..4 * n].iter().enumerate() {
+                let at = at.index(i);
+                out.push(to_f32(as_f64(v, &at)?, &at)?);
+            }
+            Ok(RawCurve::Bezier(out))
+        }
+        _ => at.err("expected \"stepped\" or an array of bezier numbers"),
+    }
+}
+
+/// Pushes a timeline unless it has no keys.
+fn push(clip: &mut RawClip, target: RawTarget, keys: Vec<RawKey>) {
+    if !keys.is_empty() {
+        clip.timelines.push(RawTimeline { target, keys });
+    }
+}
+
+/// One-value keys: `value` (default `default`).
+fn keys1(v: &Value, at: &Loc, default: f32) -> R<Vec<RawKey>> {
+    read_keys(v, at, Interp::Curves(1), |m, at, out| {
+        out.push(f32_or(m, "value", default, at)?);
+        Ok(RawKeyData::None)
+    })
+}
+
+/// Two-value keys: `x`, `y` (default `default`).
+fn keys2(v: &Value, at: &Loc, default: f32) -> R<Vec<RawKey>> {
+    read_keys(v, at, Interp::Curves(2), |m, at, out| {
+        out.push(f32_or(m, "x", default, at)?);
+        out.push(f32_or(m, "y", default, at)?);
+        Ok(RawKeyData::None)
+    })
+}
+
+/// A required colour of a key, pushing `channels` of r, g, b, a.
+fn key_color(m: &Obj, key: &str, channels: usize, at: &Loc, out: &mut Vec<f32>) -> R<()> {
+    let Some(s) = str_opt(m, key, at)? else { return at.err(format!("missing `{key}`")) };
+    let c = parse_color(s, &at.key(key))?;
+    out.extend_from_slice(&[c.r, c.g, c.b, c.a][..channels]);
+    Ok(())
+}
+
+fn read_slot_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(slots) = obj_opt(m, "slots", at)? else { return Ok(()) };
+    let at = at.key("slots");
+    for (slot, tm) in slots {
+        let at = at.key(slot).named(slot);
+        find(&ctx.names.slots, slot, "slot", &at)?;
+        for (tl, v) in as_obj(tm, &at)? {
+            let at = at.key(tl);
+            let (property, keys) = match tl.as_str() {
+                "attachment" => (
+                    SlotProperty::Attachment,
+                    read_keys(v, &at, Interp::Stepped, |m, at, _| {
+                        Ok(RawKeyData::Attachment(str_opt(m, "name", at)?.map(str::to_owned)))
+                    })?,
+                ),
+                "rgba" => (
+                    SlotProperty::Rgba,
+                    read_keys(v, &at, Interp::Curves(4), |m, at, out| {
+                        key_color(m, "color", 4, at, out)?;
+                        Ok(RawKeyData::None)
+                    })?,
+                ),
+                "rgb" => (
+                    SlotProperty::Rgb,
+                    read_keys(v, &at, Interp::Curves(3), |m, at, out| {
+                        key_color(m, "color", 3, at, out)?;
+                        Ok(RawKeyData::None)
+                    })?,
+                ),
+                "alpha" => (SlotProperty::Alpha, keys1(v, &at, 0.0)?),
+                "rgba2" => (
+                    SlotProperty::Rgba2,
+                    read_keys(v, &at, Interp::Curves(7), |m, at, out| {
+                        key_color(m, "light", 4, at, out)?;
+                        key_color(m, "dark", 3, at, out)?;
+                        Ok(RawKeyData::None)
+                    })?,
+                ),
+                "rgb2" => (
+                    SlotProperty::Rgb2,
+                    read_keys(v, &at, Interp::Curves(6), |m, at, out| {
+                        key_color(m, "light", 3, at, out)?;
+                        key_color(m, "dark", 3, at, out)?;
+                        Ok(RawKeyData::None)
+                    })?,
+                ),
+                other => return at.err(format!("unknown slot timeline `{other}`")),
+            };
+            push(clip, RawTarget::Slot { slot: slot.clone(), property }, keys);
+        }
+    }
+    Ok(())
+}
+
+fn read_bone_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(bones) = obj_opt(m, "bones", at)? else { return Ok(()) };
+    let at = at.key("bones");
+    for (bone, tm) in bones {
+        let at = at.key(bone).named(bone);
+        find(&ctx.names.bones, bone, "bone", &at)?;
+        for (tl, v) in as_obj(tm, &at)? {
+            let at = at.key(tl);
+            use BoneProperty as P;
+            let (property, keys) = match tl.as_str() {
+                "rotate" => (P::Rotate, keys1(v, &at, 0.0)?),
+                "translate" => (P::Translate, keys2(v, &at, 0.0)?),
+                "translatex" => (P::TranslateX, keys1(v, &at, 0.0)?),
+                "translatey" => (P::TranslateY, keys1(v, &at, 0.0)?),
+                "scale" => (P::Scale, keys2(v, &at, 1.0)?),
+                "scalex" => (P::ScaleX, keys1(v, &at, 1.0)?),
+                "scaley" => (P::ScaleY, keys1(v, &at, 1.0)?),
+                "shear" => (P::Shear, keys2(v, &at, 0.0)?),
+                "shearx" => (P::ShearX, keys1(v, &at, 0.0)?),
+                "sheary" => (P::ShearY, keys1(v, &at, 0.0)?),
+                "inherit" => (
+                    P::Inherit,
+                    read_keys(v, &at, Interp::Stepped, |m, at, _| {
+                        let mode = match str_opt(m, "inherit", at)? {
+                            Some(s) => parse_inherit(s, &at.key("inherit"))?,
+                            None => sinew::types::Inherit::Normal,
+                        };
+                        Ok(RawKeyData::Inherit(mode))
+                    })?,
+                ),
+                other => return at.err(format!("unknown bone timeline `{other}`")),
+            };
+            push(clip, RawTarget::Bone { bone: bone.clone(), property }, keys);
+        }
+    }
+    Ok(())
+}
+
+fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    if let Some(ik) = obj_opt(m, "ik", at)? {
+        let at = at.key("ik");
+        for (name, v) in ik {
+            let at = at.key(name).named(name);
+            find(&ctx.names.ik, name, "IK constraint", &at)?;
+            let keys = read_keys(v, &at, Interp::Curves(2), |m, at, out| {
+                out.push(f32_or(m, "mix", 1.0, at)?);
+                out.push(f32_or(m, "softness", 0.0, at)?);
+                Ok(RawKeyData::IkFlags {
+                    bend_positive: bool_or(m, "bendPositive", true, at)?,
+                    compress: bool_or(m, "compress", false, at)?,
+                    stretch: bool_or(m, "stretch", false, at)?,
+                })
+            })?;
+            push(clip, RawTarget::Ik(name.clone()), keys);
+        }
+    }
+    if let Some(tc) = obj_opt(m, "transform", at)? {
+        let at = at.key("transform");
+        for (name, v) in tc {
+            let at = at.key(name).named(name);
+            find(&ctx.names.transforms, name, "transform constraint", &at)?;
+            let keys = read_keys(v, &at, Interp::Curves(6), |m, at, out| {
+                let mix_x = f32_or(m, "mixX", 1.0, at)?;
+                let mix_scale_x = f32_or(m, "mixScaleX", 1.0, at)?;
+                out.extend_from_slice(&[
+                    f32_or(m, "mixRotate", 1.0, at)?,
+                    mix_x,
+                    f32_or(m, "mixY", mix_x, at)?,
+                    mix_scale_x,
+                    f32_or(m, "mixScaleY", mix_scale_x, at)?,
+                    f32_or(m, "mixShearY", 1.0, at)?,
+                ]);
+                Ok(RawKeyData::None)
+            })?;
+            push(clip, RawTarget::Transform(name.clone()), keys);
+        }
+    }
+    if let Some(paths) = obj_opt(m, "path", at)? {
+        let at = at.key("path");
+        for (name, tm) in paths {
+            let at = at.key(name).named(name);
+            find(&ctx.names.paths, name, "path constraint", &at)?;
+            for (tl, v) in as_obj(tm, &at)? {
+                let at = at.key(tl);
+                let (target, keys) = match tl.as_str() {
+                    "position" => (RawTarget::PathPosition(name.clone()), keys1(v, &at, 0.0)?),
+                    "spacing" => (RawTarget::PathSpacing(name.clone()), keys1(v, &at, 0.0)?),
+                    "mix" => {
+                        let keys = read_keys(v, &at, Interp::Curves(3), |m, at, out| {
+                            let mix_x = f32_or(m, "mixX", 1.0, at)?;
+                            out.extend_from_slice(&[f32_or(m, "mixRotate", 1.0, at)?, mix_x, f32_or(m, "mixY", mix_x, at)?]);
+                            Ok(RawKeyData::None)
+                        })?;
+                        (RawTarget::PathMix(name.clone()), keys)
+                    }
+                    other => return at.err(format!("unknown path timeline `{other}`")),
+                };
+                push(clip, target, keys);
+            }
+        }
+    }
+    if let Some(physics) = obj_opt(m, "physics", at)? {
+        let at = at.key("physics");
+        for (name, tm) in physics {
+            let at = at.key(name).named(name);
+            // The empty name addresses the constraints whose `*Global` flag is set.
+            let constraint = if name.is_empty() {
+                None
+            } else {
+                find(&ctx.names.physics, name, "physics constraint", &at)?;
+                Some(name.clone())
+            };
+            for (tl, v) in as_obj(tm, &at)? {
+                let at = at.key(tl);
+                use PhysicsProperty as P;
+                let property = match tl.as_str() {
+                    "inertia" => P::Inertia,
+                    "strength" => P::Strength,
+                    "damping" => P::Damping,
+                    "mass" => P::Mass,
+                    "wind" => P::Wind,
+                    "gravity" => P::Gravity,
+                    "mix" => P::Mix,
+                    "reset" => P::Reset,
+                    // COMPAT(spine): the official loaders skip unknown physics timelines.
+                    _ => continue,
+                };
+                let keys = if property == P::Reset {
+                    read_keys(v, &at, Interp::Stepped, |_, _, _| Ok(RawKeyData::None))?
+                } else {
+                    keys1(v, &at, 0.0)?
+                };
+                push(clip, RawTarget::Physics { constraint: constraint.clone(), property }, keys);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(skins) = obj_opt(m, "attachments", at)? else { return Ok(()) };
+    let at = at.key("attachments");
+    for (skin, sv) in skins {
+        let at = at.key(skin).named(skin);
+        let si = find(&ctx.names.skins, skin, "skin", &at)?;
+        for (slot, slv) in as_obj(sv, &at)? {
+            let at = at.key(slot).named(slot);
+            let slot_index = find(&ctx.names.slots, slot, "slot", &at)?;
+            for (att, av) in as_obj(slv, &at)? {
+                let at = at.key(att).named(att);
+                if !ctx.shapes.contains_key(&(si, slot_index, att.as_str())) {
+                    return at.err(format!("skin `{skin}` has no attachment `{att}` in slot `{slot}`"));
+                }
+                let shape = resolve_shape(ctx.names, ctx.shapes, si, slot_index, att).or_else(|e| at.err(e))?;
+                for (tl, v) in as_obj(av, &at)? {
+                    let at = at.key(tl);
+                    let target = match tl.as_str() {
+                        "deform" => {
+                            let Shape::Vertex { floats, .. } = shape else {
+                                return at.err(format!("`{att}` has no vertices to deform"));
+                            };
+                            let keys = read_keys(v, &at, Interp::Curves(1), |m, at, _| deform_key(m, floats, at))?;
+                            let target = RawTarget::Deform { skin: skin.clone(), slot: slot.clone(), attachment: att.clone() };
+                            (target, keys)
+                        }
+                        "sequence" => {
+                            if !matches!(shape, Shape::Region | Shape::Vertex { mesh: true, .. }) {
+                                return at.err(format!("`{att}` is neither a region nor a mesh"));
+                            }
+                            let mut last_delay = 0.0;
+                            let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
+                                let key = sequence_key(m, last_delay, at)?;
+                                if let RawKeyData::Sequence { delay, .. } = key {
+                                    last_delay = delay;
+                                }
+                                Ok(key)
+                            })?;
+                            let target = RawTarget::Sequence { skin: skin.clone(), slot: slot.clone(), attachment: att.clone() };
+                            (target, keys)
+                        }
+                        other => return at.err(format!("unknown attachment timeline `{other}`")),
+                    };
+                    push(clip, target.0, target.1);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A deform key: `offset` (0) and `vertices` (deltas; absent = none), which must fit in the
+/// attachment's `floats` deform values.
+fn deform_key(m: &Obj, floats: usize, at: &Loc) -> R<RawKeyData> {
+    let offset = uint_or(m, "offset", 0, u64::from(u32::MAX), at)? as usize;
+    let mut vertices = Vec::new();
+    if let Some(list) = array_opt(m, "vertices", at)? {
+        if offset.saturating_add(list.len()) > floats {
+            return at.key("vertices").err(format!(
+                "{} deform values at offset {offset} run past the attachment's {floats}",
+                list.len()
+            ));
+        }
+        vertices.reserve(list.len());
+        for (i, v) in list.iter().enumerate() {
+            let at = at.key("vertices");
+            let at = at.index(i);
+            vertices.push(to_f32(as_f64(v, &at)?, &at)?);
+        }
+    }
+    Ok(RawKeyData::Deform { offset: offset as u32, vertices })
+}
+
+/// A sequence key: `mode` (hold), `index` (0), `delay` (the previous key's).
+fn sequence_key(m: &Obj, last_delay: f32, at: &Loc) -> R<RawKeyData> {
+    let mode = match str_opt(m, "mode", at)?.unwrap_or("hold") {
+        "hold" => SequenceMode::Hold,
+        "once" => SequenceMode::Once,
+        "loop" => SequenceMode::Loop,
+        "pingpong" => SequenceMode::Pingpong,
+        "onceReverse" => SequenceMode::OnceReverse,
+        "loopReverse" => SequenceMode::LoopReverse,
+        "pingpongReverse" => SequenceMode::PingpongReverse,
+        other => return at.key("mode").err(format!("unknown sequence mode `{other}`")),
+    };
+    let index = match member(m, "index") {
+        Some(v) => as_i32(v, &at.key("index"))?,
+        None => 0,
+    };
+    Ok(RawKeyData::Sequence { mode, index, delay: f32_or(m, "delay", last_delay, at)? })
+}
+
+fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(v) = member(m, "drawOrder") else { return Ok(()) };
+    let at = at.key("drawOrder");
+    // Scratch for the permutation check, sized by the slots that exist.
+    let mut taken = vec![false; ctx.slot_count];
+    let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
+        let Some(list) = array_opt(m, "offsets", at)? else { return Ok(RawKeyData::DrawOrder(None)) };
+        let at = at.key("offsets");
+        taken.iter_mut().for_each(|t| *t = false);
+        let mut next_original = 0usize;
+        let mut out = Vec::with_capacity(list.len().min(ctx.slot_count));
+        for (i, ov) in list.iter().enumerate() {
+            let at = at.index(i);
+            let om = as_obj(ov, &at)?;
+            let slot = str_req(om, "slot", &at)?;
+            let at = at.named(slot);
+            let index = find(&ctx.names.slots, slot, "slot", &at.key("slot"))?;
+            if index < next_original {
+                return at.err(format!("slot `{slot}` is out of order (offsets list slots in setup order once each)"));
+            }
+            let offset = match member(om, "offset") {
+                Some(v) => as_i32(v, &at.key("offset"))?,
+                None => 0,
+            };
+            let target = index as i64 + i64::from(offset);
+            if target < 0 || target >= ctx.slot_count as i64 || taken[target as usize] {
+                return at.key("offset").err(format!("offset {offset} moves slot `{slot}` to an invalid or taken position {target}"));
+            }
+            taken[target as usize] = true;
+            next_original = index + 1;
+            out.push((slot.to_owned(), offset));
+        }
+        Ok(RawKeyData::DrawOrder(Some(out)))
+    })?;
+    push(clip, RawTarget::DrawOrder, keys);
+    Ok(())
+}
+
+fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(v) = member(m, "events") else { return Ok(()) };
+    let at = at.key("events");
+    let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
+        let name = str_req(m, "name", at)?;
+        let at = at.named(name);
+        let index = find(&ctx.names.events, name, "event", &at.key("name"))?;
+        let has_audio = ctx.names.event_audio.get(index).copied().unwrap_or(false);
+        // COMPAT(spine): keys of events with audio always set volume (1) and balance (0).
+        let (volume, balance) = if has_audio {
+            (Some(f32_or(m, "volume", 1.0, &at)?), Some(f32_or(m, "balance", 0.0, &at)?))
+        } else {
+            (None, None)
+        };
+        Ok(RawKeyData::Event {
+            name: name.to_owned(),
+            int: member(m, "int").map(|v| as_i32(v, &at.key("int"))).transpose()?,
+            float: member(m, "float").map(|v| to_f32(as_f64(v, &at.key("float"))?, &at.key("float"))).transpose()?,
+            string: str_opt(m, "string", &at)?.map(str::to_owned),
+            volume,
+            balance,
+        })
+    })?;
+    push(clip, RawTarget::Event, keys);
+    Ok(())
+}

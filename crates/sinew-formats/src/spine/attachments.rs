@@ -1,0 +1,374 @@
+//! `skins` of a Spine 4.2 JSON file: skin-scoped bones/constraints and attachments of all
+//! seven kinds (region, mesh, linked mesh, bounding box, path, point, clipping).
+//!
+//! Follows spine-ts `SkeletonJson.readAttachment`/`readVertices`: a vertex list whose length
+//! equals the expected float count is unweighted, otherwise it is weighted
+//! (`[n, (bone, x, y, weight) x n]` per vertex). Every count is checked against the data
+//! actually present, so nothing is allocated for a count the file merely declares.
+//! Verified by the fixture tests and `tests/errors.rs`.
+
+use super::json_util::*;
+use super::limits::*;
+use super::skeleton::{Names, find, name_list};
+use serde_json::Value;
+use sinew::raw::*;
+use sinew::types::Color;
+use std::collections::HashMap;
+
+/// What later sections need to know about an attachment (deform and sequence timelines).
+#[derive(Clone, Copy)]
+pub(crate) enum Shape<'j> {
+    /// A vertex attachment whose deform keys hold `floats` values.
+    Vertex { floats: usize, mesh: bool },
+    /// A linked mesh: its geometry is its parent's.
+    Linked { skin: Option<&'j str>, parent: &'j str },
+    /// A region.
+    Region,
+    /// A point.
+    Point,
+}
+
+/// Attachments by (skin index, slot index, key).
+pub(crate) type Shapes<'j> = HashMap<(usize, usize, &'j str), Shape<'j>>;
+
+/// Reads `skins`.
+pub(crate) fn read_skins<'j>(
+    root: &'j Obj,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    shapes: &mut Shapes<'j>,
+    at: &Loc,
+) -> R<()> {
+    let Some(list) = array_opt(root, "skins", at)? else { return Ok(()) };
+    let at = at.key("skins");
+    check_len(list.len(), MAX_SKINS, "skins", &at)?;
+    for (si, v) in list.iter().enumerate() {
+        let at = at.index(si);
+        let m = as_obj(v, &at)?;
+        let name = str_req(m, "name", &at)?;
+        let at = at.named(name);
+        if names.skins.insert(name, si).is_some() {
+            return at.err(format!("duplicate skin name `{name}`"));
+        }
+        let mut skin = RawSkin {
+            name: name.to_owned(),
+            bones: name_list(m, "bones", &names.bones, "bone", &at)?,
+            ik: name_list(m, "ik", &names.ik, "IK constraint", &at)?,
+            transforms: name_list(m, "transform", &names.transforms, "transform constraint", &at)?,
+            paths: name_list(m, "path", &names.paths, "path constraint", &at)?,
+            physics: name_list(m, "physics", &names.physics, "physics constraint", &at)?,
+            attachments: Vec::new(),
+        };
+        if let Some(slots) = obj_opt(m, "attachments", &at)? {
+            let at = at.key("attachments");
+            for (slot_name, sv) in slots {
+                let at = at.key(slot_name);
+                let slot = find(&names.slots, slot_name, "slot", &at)?;
+                for (key, av) in as_obj(sv, &at)? {
+                    let at = at.key(key).named(key);
+                    let am = as_obj(av, &at)?;
+                    let (attachment, shape) = read_attachment(am, key, rig.bones.len(), &at)?;
+                    shapes.insert((si, slot, key.as_str()), shape);
+                    skin.attachments.push(RawSkinEntry {
+                        slot: slot_name.clone(),
+                        key: key.clone(),
+                        attachment,
+                    });
+                }
+            }
+        }
+        rig.skins.push(skin);
+    }
+    check_linked_meshes(rig, names, shapes)
+}
+
+/// Every linked mesh names an existing mesh of the same slot in its skin (or the default
+/// skin), following chains of linked meshes without looping. Checked in file order so the
+/// first problem reported is stable.
+fn check_linked_meshes(rig: &RawRig, names: &Names, shapes: &Shapes) -> R<()> {
+    for (si, skin) in rig.skins.iter().enumerate() {
+        for e in &skin.attachments {
+            if !matches!(e.attachment.kind, RawAttachmentKind::LinkedMesh { .. }) {
+                continue;
+            }
+            let slot = names.slots.get(e.slot.as_str()).copied().unwrap_or(usize::MAX);
+            if let Err(msg) = resolve_shape(names, shapes, si, slot, &e.key) {
+                let root = Loc::root();
+                let skins = root.key("skins");
+                let s = skins.index(si).named(&skin.name);
+                let a = s.key("attachments");
+                let sl = a.key(&e.slot);
+                let k = sl.key(&e.key).named(&e.key);
+                return k.key("parent").err(msg);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The geometry shape of an attachment, following linked meshes to their source mesh.
+pub(crate) fn resolve_shape<'j>(
+    names: &Names,
+    shapes: &Shapes<'j>,
+    skin: usize,
+    slot: usize,
+    key: &str,
+) -> Result<Shape<'j>, String> {
+    let mut cur = match shapes.get(&(skin, slot, key)) {
+        Some(s) => *s,
+        None => return Err(format!("unknown attachment `{key}`")),
+    };
+    // A chain longer than the number of attachments must loop.
+    for _ in 0..=shapes.len() {
+        let Shape::Linked { skin: parent_skin, parent } = cur else { return Ok(cur) };
+        let skin_index = match parent_skin {
+            Some(s) => match names.skins.get(s) {
+                Some(&i) => i,
+                None => return Err(format!("unknown skin `{s}`")),
+            },
+            None => match names.skins.get("default") {
+                Some(&i) => i,
+                None => return Err(format!("parent mesh `{parent}`: no default skin")),
+            },
+        };
+        cur = match shapes.get(&(skin_index, slot, parent)) {
+            Some(Shape::Vertex { mesh: false, .. } | Shape::Region | Shape::Point) => {
+                return Err(format!("parent `{parent}` is not a mesh"));
+            }
+            Some(s) => *s,
+            None => return Err(format!("unknown parent mesh `{parent}` in the same slot")),
+        };
+    }
+    Err(format!("linked meshes form a cycle through `{key}`"))
+}
+
+/// Reads one attachment; `key` is its skin key, also its default name.
+fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) -> R<(RawAttachment, Shape<'j>)> {
+    let name = str_opt(m, "name", at)?.unwrap_or(key);
+    let ty = str_opt(m, "type", at)?.unwrap_or("region");
+    let color = color_opt(m, "color", at)?.unwrap_or(Color::WHITE);
+    let path = || -> R<String> { Ok(str_opt(m, "path", at)?.unwrap_or(name).to_owned()) };
+    let (kind, shape) = match ty {
+        "region" => (
+            RawAttachmentKind::Region {
+                path: path()?,
+                x: f64_or(m, "x", 0.0, at)?,
+                y: f64_or(m, "y", 0.0, at)?,
+                scale_x: f64_or(m, "scaleX", 1.0, at)?,
+                scale_y: f64_or(m, "scaleY", 1.0, at)?,
+                rotation: f64_or(m, "rotation", 0.0, at)?,
+                width: f64_or(m, "width", 0.0, at)?,
+                height: f64_or(m, "height", 0.0, at)?,
+                color,
+                sequence: read_sequence(m, at)?,
+            },
+            Shape::Region,
+        ),
+        "mesh" | "linkedmesh" => {
+            let sequence = read_sequence(m, at)?;
+            let width = f64_or(m, "width", 0.0, at)?;
+            let height = f64_or(m, "height", 0.0, at)?;
+            // COMPAT(spine): the presence of `parent` (not the type) makes a linked mesh.
+            if let Some(parent) = str_opt(m, "parent", at)? {
+                let skin = str_opt(m, "skin", at)?.filter(|s| !s.is_empty());
+                let kind = RawAttachmentKind::LinkedMesh {
+                    path: path()?,
+                    color,
+                    parent: parent.to_owned(),
+                    skin: skin.map(str::to_owned),
+                    inherit_timelines: bool_or(m, "timelines", true, at)?,
+                    width,
+                    height,
+                    sequence,
+                };
+                (kind, Shape::Linked { skin, parent })
+            } else {
+                let Some(uv_list) = array_opt(m, "uvs", at)? else { return at.err("missing `uvs`") };
+                let uvs = f32_list(uv_list, &at.key("uvs"))?;
+                if uvs.len() % 2 != 0 {
+                    return at.key("uvs").err(format!("odd number of uv floats: {}", uvs.len()));
+                }
+                check_len(uvs.len() / 2, MAX_VERTICES, "vertices", &at.key("uvs"))?;
+                let vertices = read_vertices(m, uvs.len(), bone_count, at)?;
+                let count = vertices.count as usize;
+                let Some(tri_list) = array_opt(m, "triangles", at)? else {
+                    return at.err("missing `triangles`");
+                };
+                let triangles = index_list(tri_list, count, &at.key("triangles"))?;
+                if triangles.len() % 3 != 0 {
+                    return at.key("triangles").err(format!(
+                        "triangle index count {} is not a multiple of 3",
+                        triangles.len()
+                    ));
+                }
+                let hull = uint_or(m, "hull", 0, count as u64, at)? as u32;
+                let edges = match array_opt(m, "edges", at)? {
+                    Some(e) => index_list(e, count * 2, &at.key("edges"))?,
+                    None => Vec::new(),
+                };
+                let floats = deform_floats(&vertices);
+                let kind = RawAttachmentKind::Mesh {
+                    path: path()?,
+                    color,
+                    vertices,
+                    uvs,
+                    triangles,
+                    hull,
+                    edges,
+                    width,
+                    height,
+                    sequence,
+                };
+                (kind, Shape::Vertex { floats, mesh: true })
+            }
+        }
+        "boundingbox" => {
+            let vertices = read_counted_vertices(m, bone_count, at)?;
+            let floats = deform_floats(&vertices);
+            (RawAttachmentKind::BoundingBox { vertices, color }, Shape::Vertex { floats, mesh: false })
+        }
+        "path" => {
+            let vertices = read_counted_vertices(m, bone_count, at)?;
+            if vertices.count % 3 != 0 {
+                return at.key("vertexCount").err(format!(
+                    "path vertex count {} is not a multiple of 3",
+                    vertices.count
+                ));
+            }
+            // COMPAT(spine): one length per 3 vertices, zero-filled past the file's list.
+            let wanted = vertices.count as usize / 3;
+            let mut lengths = match array_opt(m, "lengths", at)? {
+                Some(l) => f32_list(&l[..l.len().min(wanted)], &at.key("lengths"))?,
+                None => Vec::new(),
+            };
+            lengths.resize(wanted, 0.0);
+            let floats = deform_floats(&vertices);
+            let kind = RawAttachmentKind::Path {
+                closed: bool_or(m, "closed", false, at)?,
+                constant_speed: bool_or(m, "constantSpeed", true, at)?,
+                vertices,
+                lengths,
+            };
+            (kind, Shape::Vertex { floats, mesh: false })
+        }
+        "point" => (
+            RawAttachmentKind::Point {
+                x: f64_or(m, "x", 0.0, at)?,
+                y: f64_or(m, "y", 0.0, at)?,
+                rotation: f64_or(m, "rotation", 0.0, at)?,
+            },
+            Shape::Point,
+        ),
+        "clipping" => {
+            let end = str_opt(m, "end", at)?.filter(|s| !s.is_empty()).map(str::to_owned);
+            let vertices = read_counted_vertices(m, bone_count, at)?;
+            let floats = deform_floats(&vertices);
+            (RawAttachmentKind::Clipping { end, vertices }, Shape::Vertex { floats, mesh: false })
+        }
+        other => return at.key("type").err(format!("unknown attachment type `{other}`")),
+    };
+    Ok((RawAttachment { name: name.to_owned(), kind }, shape))
+}
+
+/// Floats in a deform key for these vertices: x,y per vertex, or per influence when weighted.
+pub(crate) fn deform_floats(v: &Vertices) -> usize {
+    if v.is_weighted() { v.values.len() / 3 * 2 } else { v.values.len() }
+}
+
+/// Reads `sequence {count, start (1), digits (0), setup (0)}`.
+fn read_sequence(m: &Obj, at: &Loc) -> R<Option<Sequence>> {
+    let Some(s) = obj_opt(m, "sequence", at)? else { return Ok(None) };
+    let at = at.key("sequence");
+    let count = uint_or(s, "count", 0, MAX_SEQUENCE_FRAMES as u64, &at)? as u32;
+    if count == 0 {
+        return at.err("a sequence needs at least one frame (`count`)");
+    }
+    Ok(Some(Sequence {
+        count,
+        start: uint_or(s, "start", 1, u64::from(MAX_SEQUENCE_START), &at)? as u32,
+        digits: uint_or(s, "digits", 0, MAX_SEQUENCE_DIGITS as u64, &at)? as u32,
+        setup_index: uint_or(s, "setup", 0, u64::from(u32::MAX), &at)? as u32,
+    }))
+}
+
+/// Numbers as f32.
+fn f32_list(list: &[Value], at: &Loc) -> R<Vec<f32>> {
+    let mut out = Vec::with_capacity(list.len());
+    for (i, v) in list.iter().enumerate() {
+        let at = at.index(i);
+        out.push(to_f32(as_f64(v, &at)?, &at)?);
+    }
+    Ok(out)
+}
+
+/// Whole numbers below `bound` as u16 (triangle and edge indices).
+fn index_list(list: &[Value], bound: usize, at: &Loc) -> R<Vec<u16>> {
+    let mut out = Vec::with_capacity(list.len());
+    for (i, v) in list.iter().enumerate() {
+        let at = at.index(i);
+        let x = as_uint(v, u64::from(u16::MAX), &at)? as usize;
+        if x >= bound {
+            return at.err(format!("index {x} out of range (must be below {bound})"));
+        }
+        out.push(x as u16);
+    }
+    Ok(out)
+}
+
+/// Reads `vertexCount` and `vertices` (bounding box, path, clipping).
+fn read_counted_vertices(m: &Obj, bone_count: usize, at: &Loc) -> R<Vertices> {
+    let Some(v) = member(m, "vertexCount") else { return at.err("missing `vertexCount`") };
+    let count = as_uint(v, MAX_VERTICES as u64, &at.key("vertexCount"))? as usize;
+    read_vertices(m, count * 2, bone_count, at)
+}
+
+/// Reads `vertices` expecting `floats` coordinates (2 per vertex) when unweighted.
+fn read_vertices(m: &Obj, floats: usize, bone_count: usize, at: &Loc) -> R<Vertices> {
+    let Some(list) = array_opt(m, "vertices", at)? else { return at.err("missing `vertices`") };
+    let at = at.key("vertices");
+    let count = floats / 2;
+    if list.len() == floats {
+        return Ok(Vertices { count: count as u32, bones: Vec::new(), values: f32_list(list, &at)? });
+    }
+    let mut bones = Vec::new();
+    let mut values = Vec::new();
+    let mut read = 0usize;
+    let mut i = 0usize;
+    while i < list.len() {
+        if read == count {
+            return at.index(i).err(format!(
+                "weighted vertex data continues past the {count} vertices expected"
+            ));
+        }
+        let n = as_uint(&list[i], MAX_INFLUENCES as u64, &at.index(i))? as usize;
+        bones.push(n as u32);
+        i += 1;
+        if list.len() - i < n * 4 {
+            return at.index(list.len()).err(format!(
+                "weighted vertex {read} needs {n} influences but the data ends"
+            ));
+        }
+        for _ in 0..n {
+            let bat = at.index(i);
+            let b = as_uint(&list[i], u64::from(u32::MAX), &bat)? as usize;
+            if b >= bone_count {
+                return bat.err(format!("bone index {b} out of range ({bone_count} bones)"));
+            }
+            bones.push(b as u32);
+            for k in 1..4 {
+                let vat = at.index(i + k);
+                values.push(to_f32(as_f64(&list[i + k], &vat)?, &vat)?);
+            }
+            i += 4;
+        }
+        read += 1;
+    }
+    if read != count {
+        return at.err(format!(
+            "vertex data has {} floats: neither {floats} unweighted nor {count} weighted vertices \
+             (found {read})",
+            list.len()
+        ));
+    }
+    Ok(Vertices { count: count as u32, bones, values })
+}

@@ -1,0 +1,412 @@
+//! AnimationState: tracks of queued clips with crossfades, a port of spine-ts 4.2
+//! `AnimationState` (tracks, `setAnimation`/`addAnimation` with delays, mix durations from a
+//! mix table, mixing-from chains weighted by mixTime/mixDuration, per-timeline hold modes,
+//! rotation mixing with direction memory, attachment/draw-order/event thresholds, events).
+//!
+//! Lifecycle and key events are pushed, in the official order, to [`AnimationState::events`]
+//! for the caller to drain. Entries come from a pool and keep their per-timeline buffers, so
+//! steady-state `update` + `apply` allocate nothing.
+//!
+//! Files: `entry.rs` (entries and pool), `update.rs` (time), `apply.rs` (posing), `hold.rs`
+//! (timeline modes). Verified by the unit tests in `tests.rs` (hand-computed crossfades,
+//! queue delays, events, holds) and by the oracle crossfade test in
+//! `crates/sinew-formats/tests/anim_local.rs`.
+
+mod apply;
+mod entry;
+mod hold;
+#[cfg(test)]
+mod tests;
+mod update;
+
+pub use entry::{EntryId, TrackEntry};
+
+use super::{EMPTY_CLIP, FiredEvent, clip_data};
+use crate::ids::ClipId;
+use crate::rig::Rig;
+use entry::{NONE, link};
+
+/// What happened to a track entry (Spine `EventType` plus the key events).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StateEventKind {
+    /// The entry became current.
+    Start,
+    /// Another entry replaced it.
+    Interrupt,
+    /// The entry is no longer applied (it is also disposed).
+    End,
+    /// The entry was discarded without ever starting.
+    Dispose,
+    /// The entry reached the end of its clip (each loop, when looping).
+    Complete,
+    /// A key event fired.
+    Event(FiredEvent),
+}
+
+/// One lifecycle or key event, with the entry it concerns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateEvent {
+    /// What happened.
+    pub kind: StateEventKind,
+    /// The entry (may be stale once it has ended).
+    pub entry: EntryId,
+    /// The entry's track.
+    pub track: usize,
+    /// The entry's clip.
+    pub clip: ClipId,
+}
+
+/// Tracks of queued and mixing clips for one character (Spine `AnimationState` plus its
+/// `AnimationStateData` mix table).
+#[derive(Debug, Clone)]
+pub struct AnimationState {
+    /// Speed multiplier for every track.
+    pub time_scale: f64,
+    /// Mix duration used when the mix table has no entry for a pair of clips, seconds.
+    pub default_mix: f64,
+    /// Lifecycle and key events, in order; drain them with [`AnimationState::drain_events`].
+    pub events: Vec<StateEvent>,
+    mixes: Vec<(ClipId, ClipId, f64)>,
+    entries: Vec<TrackEntry>,
+    free: Vec<u32>,
+    pending_free: Vec<u32>,
+    tracks: Vec<u32>,
+    fired: Vec<FiredEvent>,
+    attachment_state: Vec<u64>,
+    unkeyed_state: u64,
+    property_stamp: Vec<u32>,
+    stamp: u32,
+    animations_changed: bool,
+}
+
+impl AnimationState {
+    /// An empty state for instances of `rig` (buffers sized from the rig).
+    pub fn new(rig: &Rig) -> Self {
+        let props = rig.clips.iter().filter_map(|c| c.property_ids.last()).max().map_or(0, |&m| m as usize + 1);
+        AnimationState {
+            time_scale: 1.0,
+            default_mix: 0.0,
+            events: Vec::with_capacity(16),
+            mixes: Vec::new(),
+            entries: Vec::with_capacity(8),
+            free: Vec::with_capacity(8),
+            pending_free: Vec::with_capacity(8),
+            tracks: Vec::with_capacity(4),
+            fired: Vec::with_capacity(8),
+            attachment_state: vec![0; rig.slots.len()],
+            unkeyed_state: 0,
+            property_stamp: vec![0; props],
+            stamp: 0,
+            animations_changed: false,
+        }
+    }
+
+    /// Sets the crossfade duration from one clip to another (Spine `setMix`).
+    pub fn set_mix(&mut self, from: ClipId, to: ClipId, duration: f64) {
+        match self.mixes.binary_search_by(|m| (m.0, m.1).cmp(&(from, to))) {
+            Ok(i) => self.mixes[i].2 = duration,
+            Err(i) => self.mixes.insert(i, (from, to, duration)),
+        }
+    }
+
+    /// [`AnimationState::set_mix`] by clip names; false when a name is unknown.
+    pub fn set_mix_by_name(&mut self, rig: &Rig, from: &str, to: &str, duration: f64) -> bool {
+        match (rig.clip(from), rig.clip(to)) {
+            (Some(f), Some(t)) => {
+                self.set_mix(f, t, duration);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The crossfade duration from one clip to another (Spine `getMix`).
+    pub fn mix(&self, from: ClipId, to: ClipId) -> f64 {
+        match self.mixes.binary_search_by(|m| (m.0, m.1).cmp(&(from, to))) {
+            Ok(i) => self.mixes[i].2,
+            Err(_) => self.default_mix,
+        }
+    }
+
+    /// Takes every queued event, oldest first.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, StateEvent> {
+        self.events.drain(..)
+    }
+
+    /// The entry behind a handle, unless it has been freed.
+    pub fn entry(&self, id: EntryId) -> Option<&TrackEntry> {
+        self.entries.get(id.index as usize).filter(|e| e.live && e.generation == id.generation)
+    }
+
+    /// Mutable access to an entry's tunables, unless it has been freed.
+    pub fn entry_mut(&mut self, id: EntryId) -> Option<&mut TrackEntry> {
+        self.entries.get_mut(id.index as usize).filter(|e| e.live && e.generation == id.generation)
+    }
+
+    /// The entry playing on a track.
+    pub fn current(&self, track: usize) -> Option<EntryId> {
+        self.tracks.get(track).and_then(|&i| self.id_of(i))
+    }
+
+    /// The entry an entry is mixing from.
+    pub fn mixing_from(&self, id: EntryId) -> Option<EntryId> {
+        self.entry(id).and_then(|e| self.id_of(e.mixing_from))
+    }
+
+    /// The entry an entry is mixing into.
+    pub fn mixing_to(&self, id: EntryId) -> Option<EntryId> {
+        self.entry(id).and_then(|e| self.id_of(e.mixing_to))
+    }
+
+    /// The entry queued after an entry.
+    pub fn next(&self, id: EntryId) -> Option<EntryId> {
+        self.entry(id).and_then(|e| self.id_of(e.next))
+    }
+
+    /// Sets an entry's mix duration and, for a delay <= 0, recomputes the delay from the
+    /// previous entry's completion (Spine `setMixDuration(mixDuration, delay)`).
+    pub fn set_mix_duration_with_delay(&mut self, id: EntryId, mix_duration: f64, mut delay: f64) {
+        let Some(e) = self.entry(id) else {
+            return;
+        };
+        if delay <= 0.0 {
+            delay = match link(e.previous) {
+                Some(p) => (delay + self.entries[p].track_complete() - mix_duration).max(0.0),
+                None => 0.0,
+            };
+        }
+        let e = &mut self.entries[id.index as usize];
+        e.mix_duration = mix_duration;
+        e.delay = delay;
+    }
+
+    fn id_of(&self, i: u32) -> Option<EntryId> {
+        link(i).map(|i| EntryId { index: i as u32, generation: self.entries[i].generation })
+    }
+
+    /// Plays `clip` on `track` now, interrupting (and mixing from) the current entry and
+    /// discarding queued ones (Spine `setAnimation`).
+    pub fn set_animation(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool) -> EntryId {
+        let mut interrupt = true;
+        let mut current = self.expand_to_index(track);
+        if let Some(c) = current {
+            if self.entries[c].next_track_last == -1.0 {
+                // Never applied: do not mix from it.
+                self.tracks[track] = self.entries[c].mixing_from;
+                self.queue(StateEventKind::Interrupt, c);
+                self.queue(StateEventKind::End, c);
+                self.clear_next(c);
+                current = link(self.entries[c].mixing_from);
+                interrupt = false;
+            } else {
+                self.clear_next(c);
+            }
+        }
+        let entry = self.track_entry(rig, track, clip, looping, current);
+        self.set_current(track, entry, interrupt);
+        self.drain();
+        self.handle(entry)
+    }
+
+    /// [`AnimationState::set_animation`] by clip name; `None` when the rig has no such clip.
+    pub fn set_animation_by_name(&mut self, rig: &Rig, track: usize, name: &str, looping: bool) -> Option<EntryId> {
+        rig.clip(name).map(|c| self.set_animation(rig, track, c, looping))
+    }
+
+    /// Queues `clip` after the last entry of `track` (Spine `addAnimation`). A `delay` <= 0
+    /// starts it when the previous entry completes, minus the mix duration, plus `delay`.
+    pub fn add_animation(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool, mut delay: f64) -> EntryId {
+        let mut last = self.expand_to_index(track);
+        if let Some(mut l) = last {
+            while let Some(n) = link(self.entries[l].next) {
+                l = n;
+            }
+            last = Some(l);
+        }
+        let entry = self.track_entry(rig, track, clip, looping, last);
+        match last {
+            None => {
+                self.set_current(track, entry, true);
+                self.drain();
+                if delay < 0.0 {
+                    delay = 0.0;
+                }
+            }
+            Some(l) => {
+                self.entries[l].next = entry as u32;
+                self.entries[entry].previous = l as u32;
+                if delay <= 0.0 {
+                    delay = (delay + self.entries[l].track_complete() - self.entries[entry].mix_duration).max(0.0);
+                }
+            }
+        }
+        self.entries[entry].delay = delay;
+        self.handle(entry)
+    }
+
+    /// [`AnimationState::add_animation`] by clip name.
+    pub fn add_animation_by_name(&mut self, rig: &Rig, track: usize, name: &str, looping: bool, delay: f64) -> Option<EntryId> {
+        rig.clip(name).map(|c| self.add_animation(rig, track, c, looping, delay))
+    }
+
+    /// Mixes the track out to the setup pose over `mix_duration` (Spine `setEmptyAnimation`).
+    pub fn set_empty_animation(&mut self, rig: &Rig, track: usize, mix_duration: f64) -> EntryId {
+        let id = self.set_animation(rig, track, EMPTY_CLIP, false);
+        let e = &mut self.entries[id.index as usize];
+        e.mix_duration = mix_duration;
+        e.track_end = mix_duration;
+        id
+    }
+
+    /// Queues a mix out to the setup pose (Spine `addEmptyAnimation`).
+    pub fn add_empty_animation(&mut self, rig: &Rig, track: usize, mix_duration: f64, delay: f64) -> EntryId {
+        let id = self.add_animation(rig, track, EMPTY_CLIP, false, delay);
+        let e = &mut self.entries[id.index as usize];
+        if delay <= 0.0 {
+            e.delay = (e.delay + e.mix_duration - mix_duration).max(0.0);
+        }
+        e.mix_duration = mix_duration;
+        e.track_end = mix_duration;
+        id
+    }
+
+    /// Mixes every track out to the setup pose (Spine `setEmptyAnimations`).
+    pub fn set_empty_animations(&mut self, rig: &Rig, mix_duration: f64) {
+        for i in 0..self.tracks.len() {
+            if let Some(c) = link(self.tracks[i]) {
+                let track = self.entries[c].track;
+                self.set_empty_animation(rig, track, mix_duration);
+            }
+        }
+        self.drain();
+    }
+
+    /// Removes every entry from every track without mixing (Spine `clearTracks`).
+    pub fn clear_tracks(&mut self) {
+        for i in 0..self.tracks.len() {
+            self.clear_track_inner(i);
+        }
+        self.tracks.clear();
+        self.drain();
+    }
+
+    /// Removes every entry from one track without mixing (Spine `clearTrack`).
+    pub fn clear_track(&mut self, track: usize) {
+        self.clear_track_inner(track);
+        self.drain();
+    }
+
+    fn clear_track_inner(&mut self, track: usize) {
+        let Some(current) = self.tracks.get(track).and_then(|&c| link(c)) else {
+            return;
+        };
+        self.queue(StateEventKind::End, current);
+        self.clear_next(current);
+        let mut entry = current;
+        while let Some(from) = link(self.entries[entry].mixing_from) {
+            self.queue(StateEventKind::End, from);
+            self.entries[entry].mixing_from = NONE;
+            self.entries[entry].mixing_to = NONE;
+            entry = from;
+        }
+        let t = self.entries[current].track;
+        if let Some(slot) = self.tracks.get_mut(t) {
+            *slot = NONE;
+        }
+    }
+
+    fn handle(&self, i: usize) -> EntryId {
+        EntryId { index: i as u32, generation: self.entries[i].generation }
+    }
+
+    /// The current entry of `track`, growing the track list as needed.
+    fn expand_to_index(&mut self, track: usize) -> Option<usize> {
+        if track < self.tracks.len() {
+            return link(self.tracks[track]);
+        }
+        self.tracks.resize(track + 1, NONE);
+        None
+    }
+
+    /// Makes `current` the track's entry, mixing from the previous one (Spine `setCurrent`).
+    fn set_current(&mut self, track: usize, current: usize, interrupt: bool) {
+        let from = self.expand_to_index(track);
+        self.tracks[track] = current as u32;
+        self.entries[current].previous = NONE;
+        if let Some(from) = from {
+            if interrupt {
+                self.queue(StateEventKind::Interrupt, from);
+            }
+            self.entries[current].mixing_from = from as u32;
+            self.entries[from].mixing_to = current as u32;
+            self.entries[current].mix_time = 0.0;
+            // Keep the interrupted mix percentage.
+            let f = &self.entries[from];
+            if f.mixing_from != NONE && f.mix_duration > 0.0 {
+                let keep = (f.mix_time / f.mix_duration).min(1.0);
+                self.entries[current].interrupt_alpha *= keep;
+            }
+            self.entries[from].rotation_ready = false;
+        }
+        self.queue(StateEventKind::Start, current);
+    }
+
+    /// A fresh pooled entry (Spine `trackEntry`).
+    fn track_entry(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool, last: Option<usize>) -> usize {
+        let mix = last.map_or(0.0, |l| self.mix(self.entries[l].clip, clip));
+        let data = clip_data(rig, clip);
+        let i = match self.free.pop() {
+            Some(i) => i as usize,
+            None => {
+                self.entries.push(TrackEntry::blank());
+                self.entries.len() - 1
+            }
+        };
+        self.entries[i].init(track, clip, looping, f64::from(data.duration), data.timelines.len(), mix);
+        i
+    }
+
+    /// Disposes every entry queued after `entry` (Spine `clearNext`).
+    fn clear_next(&mut self, entry: usize) {
+        let mut next = link(self.entries[entry].next);
+        while let Some(n) = next {
+            self.queue(StateEventKind::Dispose, n);
+            next = link(self.entries[n].next);
+        }
+        self.entries[entry].next = NONE;
+    }
+
+    /// Records a lifecycle event (Spine `EventQueue`); ended and disposed entries return to
+    /// the pool at the next drain.
+    fn queue(&mut self, kind: StateEventKind, entry: usize) {
+        let e = &self.entries[entry];
+        self.events.push(StateEvent { kind, entry: self.handle(entry), track: e.track, clip: e.clip });
+        match kind {
+            StateEventKind::Start => self.animations_changed = true,
+            StateEventKind::End => {
+                self.animations_changed = true;
+                self.pending_free.push(entry as u32);
+            }
+            StateEventKind::Dispose => self.pending_free.push(entry as u32),
+            _ => {}
+        }
+    }
+
+    /// Returns ended and disposed entries to the pool (Spine `EventQueue.drain` + `Pool.free`).
+    fn drain(&mut self) {
+        for k in 0..self.pending_free.len() {
+            let i = self.pending_free[k] as usize;
+            let e = &mut self.entries[i];
+            if e.live {
+                e.live = false;
+                e.generation = e.generation.wrapping_add(1);
+                e.next = NONE;
+                e.previous = NONE;
+                e.mixing_from = NONE;
+                e.mixing_to = NONE;
+                self.free.push(i as u32);
+            }
+        }
+        self.pending_free.clear();
+    }
+}

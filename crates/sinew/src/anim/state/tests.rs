@@ -1,0 +1,1 @@
+//! AnimationState tests.

@@ -1,0 +1,353 @@
+//! Attachments: every skin's attachments flattened into `rig.attachments`, checked, with
+//! linked meshes resolved and region geometry computed; then `slot_deform_capacity`.
+//!
+//! A linked mesh copies its parent mesh's geometry (vertices, UVs, triangles, hull, edges,
+//! width, height; Spine `MeshAttachment.setParentMesh`), looked up by key in the same slot of
+//! the named skin or the default skin. Its `timeline_attachment` is the parent when it
+//! inherits timelines (Spine `linkedMesh.inheritTimeline ? parent : mesh`), else itself.
+//! Without an atlas every region is [`TextureRegion::full`] of its path (one per sequence
+//! frame); `sinew_formats::atlas::bind_atlas` swaps in real regions later.
+//! Verified by the unit tests below and by the fixture tests in sinew-formats.
+
+use super::intern_key;
+use super::region::{region_names, update_mesh_attachment, update_region_attachment};
+use crate::ids::*;
+use crate::raw::{RawAttachmentKind, RawRig, Sequence, Vertices};
+use crate::rig::*;
+use std::collections::HashMap;
+use std::fmt;
+
+/// Names an attachment in problem messages.
+struct Owner<'a>(&'a str, &'a str, &'a str);
+
+impl fmt::Display for Owner<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skin `{}`, slot `{}`, attachment `{}`", self.0, self.1, self.2)
+    }
+}
+
+/// A linked mesh waiting for its parent.
+struct Pending<'r> {
+    id: AttachmentId,
+    slot: SlotId,
+    parent: &'r str,
+    parent_skin: Option<&'r str>,
+    inherit_timelines: bool,
+    owner: Owner<'r>,
+}
+
+/// Fills `rig.attachments` and `rig.slot_deform_capacity`.
+pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+    let mut index: HashMap<(usize, SlotId, NameId), AttachmentId> = HashMap::new();
+    let mut pending = Vec::new();
+    let mut regions_left = super::MAX_TOTAL_REGIONS;
+    let bone_count = rig.bones.len();
+    for (si, skin) in raw.skins.iter().enumerate() {
+        for e in &skin.attachments {
+            let owner = Owner(&skin.name, &e.slot, &e.key);
+            let slot = match rig.names.slots.get(&e.slot) {
+                Some(&s) => s,
+                None => {
+                    problems.push(format!("{owner}: unknown slot `{}`", e.slot));
+                    SlotId(0)
+                }
+            };
+            let key = intern_key(rig, &e.key);
+            let id = AttachmentId(rig.attachments.len() as u32);
+            if index.insert((si, slot, key), id).is_some() {
+                problems.push(format!("{owner}: duplicate attachment key in this skin and slot"));
+            }
+            let mut regions = |path: &str, seq: Option<&Sequence>, problems: &mut Vec<String>| {
+                make_regions(path, seq, &owner, &mut regions_left, problems)
+            };
+            let kind = match &e.attachment.kind {
+                RawAttachmentKind::Region {
+                    path, x, y, scale_x, scale_y, rotation, width, height, color, sequence,
+                } => {
+                    let mut r = RegionAttachment {
+                        path: path.clone(),
+                        x: *x,
+                        y: *y,
+                        scale_x: *scale_x,
+                        scale_y: *scale_y,
+                        rotation: *rotation,
+                        width: *width,
+                        height: *height,
+                        color: *color,
+                        sequence: *sequence,
+                        regions: regions(path, sequence.as_ref(), problems),
+                        offsets: Vec::new(),
+                        uvs: Vec::new(),
+                    };
+                    update_region_attachment(&mut r);
+                    AttachmentKind::Region(r)
+                }
+                RawAttachmentKind::Mesh {
+                    path, color, vertices, uvs, triangles, hull, edges, width, height, sequence,
+                } => {
+                    check_mesh(vertices, uvs, triangles, *hull, edges, bone_count, &owner, problems);
+                    let mut m = MeshAttachment {
+                        path: path.clone(),
+                        color: *color,
+                        vertices: vertices.clone(),
+                        region_uvs: uvs.clone(),
+                        triangles: triangles.clone(),
+                        hull: *hull,
+                        edges: edges.clone(),
+                        width: *width,
+                        height: *height,
+                        sequence: *sequence,
+                        regions: regions(path, sequence.as_ref(), problems),
+                        uvs: Vec::new(),
+                        parent_mesh: None,
+                    };
+                    update_mesh_attachment(&mut m, |_| None);
+                    AttachmentKind::Mesh(m)
+                }
+                RawAttachmentKind::LinkedMesh {
+                    path, color, parent, skin: parent_skin, inherit_timelines, width, height, sequence,
+                } => {
+                    pending.push(Pending {
+                        id,
+                        slot,
+                        parent,
+                        parent_skin: parent_skin.as_deref(),
+                        inherit_timelines: *inherit_timelines,
+                        owner: Owner(&skin.name, &e.slot, &e.key),
+                    });
+                    // Geometry is filled in once every parent exists.
+                    AttachmentKind::Mesh(MeshAttachment {
+                        path: path.clone(),
+                        color: *color,
+                        vertices: Vertices::default(),
+                        region_uvs: Vec::new(),
+                        triangles: Vec::new(),
+                        hull: 0,
+                        edges: Vec::new(),
+                        width: *width,
+                        height: *height,
+                        sequence: *sequence,
+                        regions: regions(path, sequence.as_ref(), problems),
+                        uvs: Vec::new(),
+                        parent_mesh: None,
+                    })
+                }
+                RawAttachmentKind::BoundingBox { vertices, color } => {
+                    check_vertices(vertices, bone_count, &owner, problems);
+                    AttachmentKind::BoundingBox { vertices: vertices.clone(), color: *color }
+                }
+                RawAttachmentKind::Path { closed, constant_speed, vertices, lengths } => {
+                    check_vertices(vertices, bone_count, &owner, problems);
+                    if vertices.count % 3 != 0 || lengths.len() != vertices.count as usize / 3 {
+                        problems.push(format!(
+                            "{owner}: a path needs 3 vertices per curve point and one length per point \
+                             ({} vertices, {} lengths)",
+                            vertices.count,
+                            lengths.len()
+                        ));
+                    }
+                    AttachmentKind::Path(PathAttachment {
+                        closed: *closed,
+                        constant_speed: *constant_speed,
+                        vertices: vertices.clone(),
+                        lengths: lengths.clone(),
+                    })
+                }
+                RawAttachmentKind::Point { x, y, rotation } => {
+                    AttachmentKind::Point { x: *x, y: *y, rotation: *rotation }
+                }
+                RawAttachmentKind::Clipping { end, vertices } => {
+                    check_vertices(vertices, bone_count, &owner, problems);
+                    let end = end.as_ref().map(|s| match rig.names.slots.get(s) {
+                        Some(&id) => id,
+                        None => {
+                            problems.push(format!("{owner}: unknown end slot `{s}`"));
+                            SlotId(0)
+                        }
+                    });
+                    AttachmentKind::Clipping { end, vertices: vertices.clone() }
+                }
+            };
+            rig.attachments.push(Attachment { name: e.attachment.name.clone(), key, slot, timeline_attachment: id, kind });
+        }
+    }
+    resolve_linked(raw, rig, &index, &pending, problems);
+    rig.slot_deform_capacity = vec![0; rig.slots.len()];
+    for a in &rig.attachments {
+        if let (Some(v), Some(cap)) = (a.vertices(), rig.slot_deform_capacity.get_mut(a.slot.index())) {
+            *cap = (*cap).max(deform_len(v) as u32);
+        }
+    }
+}
+
+/// Floats in a deform buffer for these vertices: x,y per vertex, or per influence.
+pub(super) fn deform_len(v: &Vertices) -> usize {
+    if v.is_weighted() { v.values.len() / 3 * 2 } else { v.values.len() }
+}
+
+/// One full-page region per sequence frame (or one), within the rig-wide region budget.
+fn make_regions(
+    path: &str,
+    seq: Option<&Sequence>,
+    owner: &Owner,
+    left: &mut usize,
+    problems: &mut Vec<String>,
+) -> Vec<TextureRegion> {
+    if let Some(s) = seq {
+        if s.count == 0 || s.count as usize > *left || s.digits > 10 {
+            problems.push(format!(
+                "{owner}: sequence of {} frames with {} digits is empty or too large",
+                s.count, s.digits
+            ));
+            return vec![TextureRegion::full(path)];
+        }
+    }
+    let names = region_names(path, seq);
+    *left = left.saturating_sub(names.len());
+    names.iter().map(|n| TextureRegion::full(n)).collect()
+}
+
+/// Checks a vertex list's layout: coordinates per vertex, or influence counts, bone indices
+/// below `bone_count` and (x, y, weight) per influence.
+fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut Vec<String>) {
+    if !v.is_weighted() {
+        if v.values.len() != v.count as usize * 2 {
+            problems.push(format!("{owner}: {} vertices need {} floats, found {}", v.count, v.count * 2, v.values.len()));
+        }
+        return;
+    }
+    let (mut i, mut vertices, mut influences) = (0usize, 0usize, 0usize);
+    while i < v.bones.len() {
+        let n = v.bones[i] as usize;
+        let end = i.saturating_add(1).saturating_add(n);
+        if end > v.bones.len() {
+            problems.push(format!("{owner}: weighted vertex {vertices} runs off the end of the bone list"));
+            return;
+        }
+        if let Some(&b) = v.bones[i + 1..end].iter().find(|&&b| b as usize >= bone_count) {
+            problems.push(format!("{owner}: weighted vertex {vertices} names bone index {b} ({bone_count} bones)"));
+            return;
+        }
+        influences += n;
+        vertices += 1;
+        i = end;
+    }
+    if vertices != v.count as usize || v.values.len() != influences * 3 {
+        problems.push(format!(
+            "{owner}: weighted data has {vertices} vertices and {} values for {} vertices and {influences} influences",
+            v.values.len(),
+            v.count
+        ));
+    }
+}
+
+/// Checks a mesh's vertices, UVs, triangles, hull and edges against each other.
+#[allow(clippy::too_many_arguments)]
+fn check_mesh(
+    v: &Vertices,
+    uvs: &[f32],
+    triangles: &[u16],
+    hull: u32,
+    edges: &[u16],
+    bone_count: usize,
+    owner: &Owner,
+    problems: &mut Vec<String>,
+) {
+    check_vertices(v, bone_count, owner, problems);
+    let n = v.count as usize;
+    if n > u16::MAX as usize + 1 {
+        problems.push(format!("{owner}: {n} vertices (a mesh holds at most 65536)"));
+    }
+    if uvs.len() != n * 2 {
+        problems.push(format!("{owner}: {n} vertices but {} uv floats", uvs.len()));
+    }
+    if triangles.len() % 3 != 0 {
+        problems.push(format!("{owner}: {} triangle indices is not a multiple of 3", triangles.len()));
+    }
+    if let Some(t) = triangles.iter().find(|&&t| t as usize >= n) {
+        problems.push(format!("{owner}: triangle index {t} out of range ({n} vertices)"));
+    }
+    if hull as usize > n {
+        problems.push(format!("{owner}: hull of {hull} vertices exceeds the {n} vertices"));
+    }
+    if let Some(e) = edges.iter().find(|&&e| e as usize >= n * 2) {
+        problems.push(format!("{owner}: edge index {e} out of range ({n} vertices)"));
+    }
+}
+
+/// Gives every linked mesh its parent's geometry, parent id and timeline attachment.
+fn resolve_linked(
+    raw: &RawRig,
+    rig: &mut Rig,
+    index: &HashMap<(usize, SlotId, NameId), AttachmentId>,
+    pending: &[Pending],
+    problems: &mut Vec<String>,
+) {
+    let mut skin_index: HashMap<&str, usize> = HashMap::new();
+    for (i, s) in raw.skins.iter().enumerate().rev() {
+        skin_index.insert(&s.name, i);
+    }
+    // Direct parents first.
+    let mut parent_of: HashMap<AttachmentId, AttachmentId> = HashMap::new();
+    for p in pending {
+        let skin = match p.parent_skin {
+            Some(name) => skin_index.get(name).copied().ok_or_else(|| format!("unknown skin `{name}`")),
+            None => skin_index.get("default").copied().ok_or_else(|| "there is no default skin".to_owned()),
+        };
+        let parent = skin.and_then(|s| {
+            rig.names
+                .attachment_keys
+                .get(p.parent)
+                .and_then(|&k| index.get(&(s, p.slot, k)))
+                .copied()
+                .ok_or_else(|| format!("no parent mesh `{}` in the same slot", p.parent))
+        });
+        match parent {
+            Ok(id) if matches!(rig.attachments[id.index()].kind, AttachmentKind::Mesh(_)) => {
+                parent_of.insert(p.id, id);
+            }
+            Ok(_) => problems.push(format!("{}: parent `{}` is not a mesh", p.owner, p.parent)),
+            Err(msg) => problems.push(format!("{}: {msg}", p.owner)),
+        }
+    }
+    for p in pending {
+        let Some(&parent) = parent_of.get(&p.id) else { continue };
+        // Follow linked parents to the mesh that owns the geometry.
+        let mut source = parent;
+        let mut steps = 0;
+        while let Some(&next) = parent_of.get(&source) {
+            source = next;
+            steps += 1;
+            if steps > pending.len() {
+                break;
+            }
+        }
+        if steps > pending.len() || pending.iter().any(|q| q.id == source) {
+            problems.push(format!("{}: linked meshes form a cycle or an unresolved chain", p.owner));
+            continue;
+        }
+        let AttachmentKind::Mesh(src) = &rig.attachments[source.index()].kind else { continue };
+        let (vertices, region_uvs, triangles, hull, edges, width, height) = (
+            src.vertices.clone(),
+            src.region_uvs.clone(),
+            src.triangles.clone(),
+            src.hull,
+            src.edges.clone(),
+            src.width,
+            src.height,
+        );
+        let att = &mut rig.attachments[p.id.index()];
+        att.timeline_attachment = if p.inherit_timelines { parent } else { p.id };
+        if let AttachmentKind::Mesh(m) = &mut att.kind {
+            m.vertices = vertices;
+            m.region_uvs = region_uvs;
+            m.triangles = triangles;
+            m.hull = hull;
+            m.edges = edges;
+            m.width = width;
+            m.height = height;
+            m.parent_mesh = Some(parent);
+            update_mesh_attachment(m, |_| None);
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! IK, transform, path and physics constraints: references resolved, the global order
+//! checked and `rig.constraint_order` filled.
+//!
+//! Spine's `updateCache` schedules constraint `i` for i in 0..N by looking for `order == i`
+//! among IK, then transform, path and physics constraints. Orders that repeat or leave
+//! 0..N would silently drop constraints there, so they are reported here. Verified by the
+//! unit tests below.
+
+use super::bones::bone_ref;
+use crate::ids::*;
+use crate::raw::RawRig;
+use crate::rig::*;
+use std::collections::HashMap;
+
+/// Fills the four constraint tables, their name maps and `rig.constraint_order`.
+pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+    let bones = |rig: &Rig, names: &[String], owner: &str, problems: &mut Vec<String>| -> Vec<BoneId> {
+        names.iter().map(|n| bone_ref(rig, n, owner, problems)).collect()
+    };
+    for (i, c) in raw.ik.iter().enumerate() {
+        let owner = format!("IK constraint `{}`", c.name);
+        dup(&mut rig.names.ik, &c.name, IkId(i as u16), &owner, problems);
+        let ids = bones(rig, &c.bones, &owner, problems);
+        if ids.is_empty() || ids.len() > 2 {
+            problems.push(format!("{owner}: needs 1 or 2 bones, has {}", ids.len()));
+        } else if ids.len() == 2 && parent_of(rig, ids[1]) != Some(ids[0]) {
+            problems.push(format!("{owner}: `{}` is not a child of `{}`", c.bones[1], c.bones[0]));
+        }
+        let target = bone_ref(rig, &c.target, &owner, problems);
+        rig.ik.push(IkData {
+            name: c.name.clone(),
+            skin_required: c.skin_required,
+            bones: ids,
+            target,
+            mix: c.mix,
+            softness: c.softness,
+            bend_direction: if c.bend_positive { 1 } else { -1 },
+            compress: c.compress,
+            stretch: c.stretch,
+            uniform: c.uniform,
+        });
+    }
+    for (i, c) in raw.transforms.iter().enumerate() {
+        let owner = format!("transform constraint `{}`", c.name);
+        dup(&mut rig.names.transforms, &c.name, TransformId(i as u16), &owner, problems);
+        let ids = bones(rig, &c.bones, &owner, problems);
+        let target = bone_ref(rig, &c.target, &owner, problems);
+        rig.transforms.push(TransformData {
+            name: c.name.clone(),
+            skin_required: c.skin_required,
+            bones: ids,
+            target,
+            local: c.local,
+            relative: c.relative,
+            offset_rotation: c.offset_rotation,
+            offset_x: c.offset_x,
+            offset_y: c.offset_y,
+            offset_scale_x: c.offset_scale_x,
+            offset_scale_y: c.offset_scale_y,
+            offset_shear_y: c.offset_shear_y,
+            mix: TransformMix {
+                rotate: c.mix_rotate,
+                x: c.mix_x,
+                y: c.mix_y,
+                scale_x: c.mix_scale_x,
+                scale_y: c.mix_scale_y,
+                shear_y: c.mix_shear_y,
+            },
+        });
+    }
+    for (i, c) in raw.paths.iter().enumerate() {
+        let owner = format!("path constraint `{}`", c.name);
+        dup(&mut rig.names.paths, &c.name, PathId(i as u16), &owner, problems);
+        let ids = bones(rig, &c.bones, &owner, problems);
+        let target = match rig.names.slots.get(&c.target) {
+            Some(&s) => s,
+            None => {
+                problems.push(format!("{owner}: unknown target slot `{}`", c.target));
+                SlotId(0)
+            }
+        };
+        rig.paths.push(PathData {
+            name: c.name.clone(),
+            skin_required: c.skin_required,
+            bones: ids,
+            target,
+            position_mode: c.position_mode,
+            spacing_mode: c.spacing_mode,
+            rotate_mode: c.rotate_mode,
+            offset_rotation: c.offset_rotation,
+            setup: PathMix {
+                position: c.position,
+                spacing: c.spacing,
+                mix_rotate: c.mix_rotate,
+                mix_x: c.mix_x,
+                mix_y: c.mix_y,
+            },
+        });
+    }
+    for (i, c) in raw.physics.iter().enumerate() {
+        let owner = format!("physics constraint `{}`", c.name);
+        dup(&mut rig.names.physics, &c.name, PhysicsId(i as u16), &owner, problems);
+        let bone = bone_ref(rig, &c.bone, &owner, problems);
+        if !(c.step.is_finite() && c.step > 0.0) {
+            problems.push(format!("{owner}: step must be a positive number of seconds, is {}", c.step));
+        }
+        rig.physics.push(PhysicsData {
+            name: c.name.clone(),
+            skin_required: c.skin_required,
+            bone,
+            x: c.x,
+            y: c.y,
+            rotate: c.rotate,
+            scale_x: c.scale_x,
+            shear_x: c.shear_x,
+            limit: c.limit,
+            step: c.step,
+            setup: PhysicsParams {
+                inertia: c.inertia,
+                strength: c.strength,
+                damping: c.damping,
+                mass_inverse: c.mass_inverse,
+                wind: c.wind,
+                gravity: c.gravity,
+                mix: c.mix,
+            },
+            inertia_global: c.inertia_global,
+            strength_global: c.strength_global,
+            damping_global: c.damping_global,
+            mass_global: c.mass_global,
+            wind_global: c.wind_global,
+            gravity_global: c.gravity_global,
+            mix_global: c.mix_global,
+        });
+    }
+    build_order(raw, rig, problems);
+}
+
+/// The parent of a bone, if the id is valid.
+fn parent_of(rig: &Rig, bone: BoneId) -> Option<BoneId> {
+    rig.bones.get(bone.index()).and_then(|b| b.parent)
+}
+
+/// Records a name, reporting a duplicate (the first one keeps the name).
+fn dup<I: Copy>(map: &mut HashMap<String, I>, name: &str, id: I, owner: &str, problems: &mut Vec<String>) {
+    if map.contains_key(name) {
+        problems.push(format!("{owner}: duplicate constraint name"));
+    } else {
+        map.insert(name.to_owned(), id);
+    }
+}
+
+/// Sorts every constraint by `order` (ties would be IK, transform, path, physics, as
+/// Spine searches) and reports orders that are not exactly 0..N-1.
+fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+    let mut all: Vec<(u32, ConstraintRef, &str)> = Vec::new();
+    all.extend(raw.ik.iter().enumerate().map(|(i, c)| (c.order, ConstraintRef::Ik(IkId(i as u16)), c.name.as_str())));
+    all.extend(
+        raw.transforms
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.order, ConstraintRef::Transform(TransformId(i as u16)), c.name.as_str())),
+    );
+    all.extend(raw.paths.iter().enumerate().map(|(i, c)| (c.order, ConstraintRef::Path(PathId(i as u16)), c.name.as_str())));
+    all.extend(
+        raw.physics
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.order, ConstraintRef::Physics(PhysicsId(i as u16)), c.name.as_str())),
+    );
+    // Stable sort keeps the kind order (IK, transform, path, physics) among equal orders.
+    all.sort_by_key(|e| e.0);
+    let n = all.len();
+    for w in all.windows(2) {
+        if w[0].0 == w[1].0 {
+            problems.push(format!(
+                "constraints `{}` and `{}` share order {} (Spine would never run the second)",
+                w[0].2, w[1].2, w[1].0
+            ));
+        }
+    }
+    if let Some(e) = all.iter().find(|e| e.0 as usize >= n) {
+        problems.push(format!(
+            "constraint `{}`: order {} is outside 0..{n} (Spine would never run it)",
+            e.2, e.0
+        ));
+    }
+    rig.constraint_order = all.into_iter().map(|e| e.1).collect();
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::raw::{RawBone, RawIk, RawPhysics};
+
+    fn ik(name: &str, order: u32, bones: &[&str]) -> RawIk {
+        RawIk {
+            name: name.into(),
+            order,
+            skin_required: false,
+            bones: bones.iter().map(|b| b.to_string()).collect(),
+            target: "t".into(),
+            mix: 1.0,
+            softness: 0.0,
+            bend_positive: false,
+            compress: false,
+            stretch: false,
+            uniform: false,
+        }
+    }
+
+    fn physics(name: &str, order: u32) -> RawPhysics {
+        RawPhysics {
+            name: name.into(),
+            order,
+            skin_required: false,
+            bone: "a".into(),
+            x: 0.0,
+            y: 0.0,
+            rotate: 1.0,
+            scale_x: 0.0,
+            shear_x: 0.0,
+            limit: 5000.0,
+            step: 1.0 / 60.0,
+            inertia: 1.0,
+            strength: 100.0,
+            damping: 1.0,
+            mass_inverse: 1.0,
+            wind: 0.0,
+            gravity: 0.0,
+            mix: 1.0,
+            inertia_global: false,
+            strength_global: false,
+            damping_global: false,
+            mass_global: false,
+            wind_global: false,
+            gravity_global: false,
+            mix_global: false,
+        }
+    }
+
+    fn rig_with_bones() -> (RawRig, Rig) {
+        let raw = RawRig {
+            bones: vec![
+                RawBone::new("root", None),
+                RawBone::new("a", Some("root")),
+                RawBone::new("b", Some("a")),
+                RawBone::new("t", Some("root")),
+            ],
+            ..Default::default()
+        };
+        let mut rig = Rig::default();
+        super::super::bones::build_bones(&raw, &mut rig, &mut Vec::new());
+        (raw, rig)
+    }
+
+    #[test]
+    fn order_sorts_across_kinds() {
+        let (mut raw, mut rig) = rig_with_bones();
+        raw.ik = vec![ik("ik1", 2, &["a", "b"]), ik("ik0", 0, &["b"])];
+        raw.physics = vec![physics("p", 1)];
+        let mut p = Vec::new();
+        build_constraints(&raw, &mut rig, &mut p);
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(
+            rig.constraint_order,
+            vec![ConstraintRef::Ik(IkId(1)), ConstraintRef::Physics(PhysicsId(0)), ConstraintRef::Ik(IkId(0))]
+        );
+        assert_eq!(rig.ik[0].bones, vec![BoneId(1), BoneId(2)]);
+        assert_eq!(rig.ik[0].target, BoneId(3));
+        assert_eq!(rig.ik[0].bend_direction, -1);
+    }
+
+    #[test]
+    fn bad_orders_and_references_are_reported() {
+        let (mut raw, mut rig) = rig_with_bones();
+        raw.ik = vec![ik("x", 0, &["b", "a"]), ik("y", 0, &["jaw"])];
+        raw.physics = vec![physics("p", 7)];
+        let mut p = Vec::new();
+        build_constraints(&raw, &mut rig, &mut p);
+        assert!(p.iter().any(|m| m.contains("`a` is not a child of `b`")), "{p:?}");
+        assert!(p.iter().any(|m| m.contains("IK constraint `y`: unknown bone `jaw`")));
+        assert!(p.iter().any(|m| m.contains("share order 0")));
+        assert!(p.iter().any(|m| m.contains("`p`: order 7 is outside 0..3")));
+    }
+}

@@ -1,0 +1,284 @@
+//! Tests for world vertices: hand computations on small hand-built rigs.
+
+use super::*;
+use crate::ids::NameId;
+use crate::raw::Sequence;
+use crate::rig::{
+    Attachment, BoneData, LocalPose, MeshAttachment, PathAttachment, RegionAttachment, SlotData,
+    TextureRegion,
+};
+use crate::types::{BlendMode, Color, Inherit};
+
+fn bone(name: &str, parent: Option<u16>) -> BoneData {
+    BoneData {
+        name: name.to_owned(),
+        parent: parent.map(BoneId),
+        length: 0.0,
+        setup: LocalPose::IDENTITY,
+        inherit: Inherit::Normal,
+        skin_required: false,
+    }
+}
+
+fn attachment(kind: AttachmentKind) -> Attachment {
+    Attachment {
+        name: "a".to_owned(),
+        key: NameId(0),
+        slot: SlotId(0),
+        timeline_attachment: AttachmentId(0),
+        kind,
+    }
+}
+
+fn weighted(bones: Vec<u32>, values: Vec<f32>, count: u32) -> Vertices {
+    Vertices {
+        count,
+        bones,
+        values,
+    }
+}
+
+fn unweighted(values: Vec<f32>) -> Vertices {
+    Vertices {
+        count: values.len() as u32 / 2,
+        bones: Vec::new(),
+        values,
+    }
+}
+
+/// Three bones (slot on bone 1), one slot showing attachment 0, `deform` floats of room.
+fn rig_with(kind: AttachmentKind, deform: u32) -> Rig {
+    Rig {
+        bones: vec![
+            bone("root", None),
+            bone("slot-bone", Some(0)),
+            bone("other", Some(0)),
+        ],
+        slots: vec![SlotData {
+            name: "s".to_owned(),
+            bone: BoneId(1),
+            color: Color::WHITE,
+            dark: None,
+            attachment: None,
+            blend: BlendMode::Normal,
+            visible: true,
+        }],
+        attachments: vec![attachment(kind)],
+        slot_deform_capacity: vec![deform],
+        ..Default::default()
+    }
+}
+
+/// An instance showing attachment 0 with hand-set bone world transforms.
+fn instance(rig: &Rig) -> Instance {
+    let mut inst = Instance::new(rig);
+    inst.slots.attachment[0] = Some(AttachmentId(0));
+    inst.world[1] = WorldTransform {
+        a: 0.0,
+        b: -2.0,
+        c: 1.0,
+        d: 0.0,
+        x: 10.0,
+        y: 20.0,
+    };
+    inst.world[2] = WorldTransform {
+        a: 2.0,
+        b: 0.0,
+        c: 0.0,
+        d: 3.0,
+        x: -5.0,
+        y: 1.0,
+    };
+    inst
+}
+
+fn set_deform(inst: &mut Instance, values: &[f64]) {
+    inst.slots.deform[..values.len()].copy_from_slice(values);
+    inst.slots.deform_len[0] = values.len() as u32;
+}
+
+fn region(sequence: Option<Sequence>, frames: usize) -> AttachmentKind {
+    // Frame k's corners are offset by 100*k so the chosen frame is visible in the output.
+    let mut offsets = Vec::new();
+    for k in 0..frames {
+        let s = 100.0 * k as f32;
+        offsets.extend_from_slice(&[-1.0 + s, -2.0, -1.0 + s, 2.0, 1.0 + s, 2.0, 1.0 + s, -2.0]);
+    }
+    AttachmentKind::Region(RegionAttachment {
+        path: "r".to_owned(),
+        x: 0.0,
+        y: 0.0,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        rotation: 0.0,
+        width: 2.0,
+        height: 4.0,
+        color: Color::WHITE,
+        sequence,
+        regions: vec![TextureRegion::full("r"); frames],
+        offsets,
+        uvs: vec![0.0; 8 * frames],
+    })
+}
+
+#[test]
+fn region_corners_in_spine_ts_order() {
+    let rig = rig_with(region(None, 1), 0);
+    let inst = instance(&rig);
+    let mut out = [0.0f32; 8];
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    // M = [0 -2; 1 0] + (10, 20): (x, y) -> (10 - 2y, 20 + x). BL, UL, UR, BR.
+    assert_eq!(out, [14.0, 19.0, 6.0, 19.0, 6.0, 21.0, 14.0, 21.0]);
+    assert_eq!(world_vertex_count(&rig, AttachmentId(0)), 4);
+    assert_eq!(sequence_region_index(&rig, &inst, SlotId(0)), Some(0));
+}
+
+#[test]
+fn region_sequence_picks_frame() {
+    let seq = Sequence {
+        count: 3,
+        start: 1,
+        digits: 2,
+        setup_index: 1,
+    };
+    let rig = rig_with(region(Some(seq), 3), 0);
+    let mut inst = instance(&rig);
+    let mut out = [0.0f32; 8];
+    // -1: the setup index.
+    assert_eq!(sequence_region_index(&rig, &inst, SlotId(0)), Some(1));
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    assert_eq!(out[1], 20.0 + 99.0);
+    inst.slots.sequence_index[0] = 2;
+    assert_eq!(sequence_region_index(&rig, &inst, SlotId(0)), Some(2));
+    // Past the end: clamped to the last region.
+    inst.slots.sequence_index[0] = 7;
+    assert_eq!(sequence_region_index(&rig, &inst, SlotId(0)), Some(2));
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    assert_eq!(out[1], 20.0 + 199.0);
+}
+
+fn mesh(vertices: Vertices) -> AttachmentKind {
+    AttachmentKind::Mesh(MeshAttachment {
+        path: "m".to_owned(),
+        color: Color::WHITE,
+        region_uvs: vec![0.0; vertices.count as usize * 2],
+        vertices,
+        triangles: vec![0, 1, 2],
+        hull: 3,
+        edges: Vec::new(),
+        width: 0.0,
+        height: 0.0,
+        sequence: None,
+        regions: vec![TextureRegion::full("m")],
+        uvs: Vec::new(),
+        parent_mesh: None,
+    })
+}
+
+#[test]
+fn unweighted_mesh_uses_setup_then_absolute_deform() {
+    let rig = rig_with(mesh(unweighted(vec![1.0, 0.0, 0.0, 1.0, 0.5, -0.5])), 6);
+    let mut inst = instance(&rig);
+    let mut out = [0.0f32; 6];
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    assert_eq!(out, [10.0, 21.0, 8.0, 20.0, 11.0, 20.5]);
+    // The deform buffer holds absolute positions: it replaces the setup vertices.
+    set_deform(&mut inst, &[2.0, 0.0, 0.0, 2.0, 0.0, 0.0]);
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    assert_eq!(out, [10.0, 22.0, 6.0, 20.0, 10.0, 20.0]);
+    assert_eq!(world_vertex_count(&rig, AttachmentId(0)), 3);
+}
+
+/// Two vertices: v0 = 1.0 on bone 1 at (1, 0); v1 = 0.25 on bone 1 at (0, 2) and 0.75 on
+/// bone 2 at (4, -1).
+fn two_vertex_weights() -> Vertices {
+    weighted(
+        vec![1, 1, 2, 1, 2],
+        vec![1.0, 0.0, 1.0, 0.0, 2.0, 0.25, 4.0, -1.0, 0.75],
+        2,
+    )
+}
+
+#[test]
+fn weighted_mesh_blends_bones_and_offsets_each_influence() {
+    let rig = rig_with(mesh(two_vertex_weights()), 6);
+    let mut inst = instance(&rig);
+    let mut out = [0.0f32; 4];
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    // v0: bone 1 maps (1, 0) to (10, 21).
+    // v1: 0.25 * bone1(0, 2) = 0.25 * (6, 20); 0.75 * bone2(4, -1) = 0.75 * (3, -2).
+    assert_eq!(
+        out,
+        [
+            10.0,
+            21.0,
+            0.25 * 6.0 + 0.75 * 3.0,
+            0.25 * 20.0 + 0.75 * -2.0
+        ]
+    );
+    // Deform: one (dx, dy) per influence.
+    set_deform(&mut inst, &[0.0, 1.0, 1.0, 0.0, 0.0, 1.0]);
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    // v0: bone1(1, 1) = (8, 21). v1: 0.25 * bone1(1, 2) + 0.75 * bone2(4, 0).
+    assert_eq!(
+        out,
+        [8.0, 21.0, 0.25 * 6.0 + 0.75 * 3.0, 0.25 * 21.0 + 0.75 * 1.0]
+    );
+}
+
+#[test]
+fn f64_range_skips_earlier_influences_and_honours_stride() {
+    let rig = rig_with(
+        AttachmentKind::Path(PathAttachment {
+            closed: false,
+            constant_speed: true,
+            vertices: two_vertex_weights(),
+            lengths: vec![1.0],
+        }),
+        6,
+    );
+    let inst = instance(&rig);
+    let mut out = [f64::NAN; 5];
+    // Second vertex only, written at index 3.
+    compute_world_vertices_f64(&rig, &inst, SlotId(0), 2, 2, &mut out, 3, 2);
+    assert_eq!(out[3..], [3.75, 3.5]);
+    assert!(out[..3].iter().all(|v| v.is_nan()));
+    // Too short an output: nothing written.
+    let mut short = [f64::NAN; 1];
+    compute_world_vertices_f64(&rig, &inst, SlotId(0), 0, 2, &mut short, 0, 2);
+    assert!(short[0].is_nan());
+}
+
+#[test]
+fn point_world_position_and_rotation() {
+    let rig = rig_with(
+        AttachmentKind::Point {
+            x: 3.0,
+            y: 1.0,
+            rotation: 15.0,
+        },
+        0,
+    );
+    let mut inst = instance(&rig);
+    assert_eq!(world_vertex_count(&rig, AttachmentId(0)), 0);
+    // Bone rotated 30 degrees and scaled 2: the point turns 30 + 15 = 45 degrees.
+    let (s, c) = (30f64.to_radians().sin(), 30f64.to_radians().cos());
+    inst.world[1] = WorldTransform {
+        a: 2.0 * c,
+        b: -2.0 * s,
+        c: 2.0 * s,
+        d: 2.0 * c,
+        x: 1.0,
+        y: 1.0,
+    };
+    let (x, y, r) = point_world(&rig, &inst, SlotId(0)).expect("point");
+    assert!((x - (1.0 + 2.0 * (3.0 * c - s))).abs() < 1e-12);
+    assert!((y - (1.0 + 2.0 * (3.0 * s + c))).abs() < 1e-12);
+    assert!((r - 45.0).abs() < 1e-5, "{r}");
+    // Nothing to place for other kinds or an empty slot.
+    inst.slots.attachment[0] = None;
+    assert_eq!(point_world(&rig, &inst, SlotId(0)), None);
+    let mut out = [7.0f32; 2];
+    compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
+    assert_eq!(out, [7.0, 7.0]);
+}
