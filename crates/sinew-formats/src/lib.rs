@@ -11,4 +11,5 @@ pub mod atlas;
 mod error;
 pub mod spine;
 
+pub use atlas::bind_atlas;
 pub use error::LoadError;

@@ -6,7 +6,7 @@
 //! (`advance_time(0)`, `update_world_transform(Physics::Update)`). Every slot's attachment
 //! and world vertices (`compute_world_vertices`, or `point_world` for points) must match the
 //! oracle to 1e-2 units. `NAME.steps.json` cases then take 1/60 s steps with no animation
-//! and compare every bone at 0, 0.1, ..., 0.5 s and the slot vertices at 0.5 s, which
+//! and compare every bone (to 1e-5) at 0, 0.1, ..., 0.5 s and the slot vertices at 0.5 s, which
 //! exercises path constraints and physics through the whole pipeline.
 //! The data is made by `testdata/setup_vertices/generate.py` (which runs
 //! `node dump.mjs <rig> [--skin S] --times 0 --round 6`, and `--times 0:0.5:0.1` for steps).
@@ -24,8 +24,10 @@ use std::path::{Path, PathBuf};
 
 /// World position tolerance for vertices, points and bone origins (rig units).
 const TOL_POSITION: f64 = 1e-2;
-/// Bone matrix tolerance (a, b, c, d).
-const TOL_MATRIX: f64 = 1e-3;
+/// Bone tolerance (matrix entries and origins) while stepping: the dumps are rounded to
+/// 1e-6 and the pipeline is f64, so anything above rounding is a real divergence (physics
+/// amplifies small errors quickly).
+const TOL_BONE: f64 = 1e-5;
 /// Point rotation tolerance, degrees.
 const TOL_DEGREES: f64 = 1e-2;
 /// Mismatch lines printed per case.
@@ -170,7 +172,7 @@ fn check_vertices(
             if d > acc.1 || d.is_nan() { (i, d) } else { acc }
         });
     worst_seen.vertex = worst_seen.vertex.max(worst.1);
-    if !(worst.1 <= TOL_POSITION) {
+    if worst.1 > TOL_POSITION || worst.1.is_nan() {
         let i = worst.0;
         problems.push(format!(
             "slot `{name}`: vertex float {i} = {}, oracle {} (off by {})",
@@ -205,14 +207,13 @@ fn check_bones(
         let got = [w.a, w.b, w.c, w.d, w.x, w.y];
         for (k, g) in got.iter().enumerate() {
             let e = want[k].as_f64().unwrap();
-            let tol = if k < 4 { TOL_MATRIX } else { TOL_POSITION };
             let seen = if k < 4 {
                 &mut worst.matrix
             } else {
                 &mut worst.position
             };
             *seen = seen.max((g - e).abs());
-            if !((g - e).abs() <= tol) {
+            if (g - e).abs() > TOL_BONE || g.is_nan() {
                 problems.push(format!(
                     "{label}: bone `{name}` field {k} = {g}, oracle {e}"
                 ));
