@@ -36,8 +36,6 @@ CASES = [
      ["--from", "walk", "--anim", "run", "--at", "0.3", "--mix", "0.2", "--times", "0:1.2:0.05"]),
     ("spineboy-pro__shoot-to-jump", "spineboy/spineboy-pro.json",
      ["--from", "shoot", "--anim", "jump", "--at", "0.1", "--mix", "0.4", "--loop", "false", "--times", "0:1.6:0.1"]),
-    ("tank-pro__shoot__apply", "tank/tank-pro.json",
-     ["--anim", "shoot", "--mode", "apply", "--times", "0:2:0.2"]),
     ("tank-pro__drive-to-shoot", "tank/tank-pro.json",
      ["--from", "drive", "--anim", "shoot", "--at", "0.5", "--mix", "0.3", "--times", "0:1.6:0.2"]),
     ("alien-pro__death__apply", "alien/alien-pro.json",

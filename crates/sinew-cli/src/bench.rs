@@ -106,6 +106,7 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
     let mut sessions = Vec::with_capacity(args.instances as usize);
     for i in 0..args.instances {
         let mut s = Session::new(&rig, &spec)?;
+        s.set_collect_events(false);
         s.start_at((f64::from(i) * 0.007) % duration);
         sessions.push(s);
     }

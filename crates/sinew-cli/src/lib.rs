@@ -21,16 +21,16 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs a parsed command and returns what to print on stdout.
 pub fn run(cli: &Cli) -> Result<String> {
-    match &cli.command {
-        Command::Dump(a) => {
-            let mut s = dump::dump(a)?.to_string();
-            s.push('\n');
-            Ok(s)
-        }
-        Command::Info(a) => info::info(a),
-        Command::Validate(a) => validate::validate(a),
-        Command::Bench(a) => bench::bench(a),
+    let mut out = match &cli.command {
+        Command::Dump(a) => dump::dump(a)?.to_string(),
+        Command::Info(a) => info::info(a)?,
+        Command::Validate(a) => validate::validate(a)?,
+        Command::Bench(a) => bench::bench(a)?,
+    };
+    if !out.ends_with('\n') {
+        out.push('\n');
     }
+    Ok(out)
 }
 
 /// Runs a command, turning a panic anywhere below into an "internal error" instead of an

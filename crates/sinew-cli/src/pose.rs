@@ -236,6 +236,9 @@ pub struct Session<'r> {
     physics: Physics,
     /// Scratch for the runtime's fired events (reused every step).
     fired: Vec<FiredEvent>,
+    /// Whether fired events are kept for [`Session::take_events`] (off in benchmarks, whose
+    /// frames must not allocate).
+    collect_events: bool,
     events: Vec<EventOut>,
 }
 
@@ -284,9 +287,15 @@ impl<'r> Session<'r> {
             inst,
             player,
             physics,
-            fired: Vec::new(),
+            fired: Vec::with_capacity(16),
+            collect_events: true,
             events: Vec::new(),
         })
+    }
+
+    /// Keeps (the default) or drops fired events.
+    pub fn set_collect_events(&mut self, collect: bool) {
+        self.collect_events = collect;
     }
 
     /// One simulation step of `dt` seconds (the oracle's `step`).
@@ -323,15 +332,17 @@ impl<'r> Session<'r> {
                     MixDirection::In,
                 );
                 *last = *time;
-                for e in &self.fired {
-                    self.events.push(event_out(rig, e));
+                if self.collect_events {
+                    for e in &self.fired {
+                        self.events.push(event_out(rig, e));
+                    }
                 }
             }
             Player::State(state) => {
                 state.update(dt);
                 state.apply(rig, &mut self.inst);
                 for e in state.drain_events() {
-                    if let StateEventKind::Event(fired) = e.kind {
+                    if let (true, StateEventKind::Event(fired)) = (self.collect_events, e.kind) {
                         self.events.push(event_out(rig, &fired));
                     }
                 }

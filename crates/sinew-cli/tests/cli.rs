@@ -191,7 +191,9 @@ fn validate_accepts_a_fixture() {
     };
     let o = sinew(&["validate", s(&f)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("ok: "), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("ok: ") && out.ends_with('\n'), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
 }
 
 #[test]

@@ -128,7 +128,10 @@ impl Atlas {
 /// Reads and parses an `.atlas` file.
 pub fn load_atlas(path: &Path) -> Result<Atlas, LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
+        source,
+    })?;
     parse_atlas(&text, &file)
 }
 
@@ -160,7 +163,11 @@ fn entry(line: &str) -> Option<(&str, [&str; 4], usize)> {
 
 /// Parses the text of an `.atlas`; `source` names it in errors.
 pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
-    let err = |line: usize, message: String| LoadError::Atlas { file: source.to_owned(), line, message };
+    let err = |line: usize, message: String| LoadError::Atlas {
+        file: source.to_owned(),
+        line,
+        message,
+    };
     let lines: Vec<&str> = text.lines().collect();
     let mut atlas = Atlas::default();
     let mut i = 0;
@@ -172,7 +179,12 @@ pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
         i += 1;
     }
     let int = |s: &str, line: usize, what: &str| -> Result<i32, LoadError> {
-        s.parse::<i32>().map_err(|_| err(line + 1, format!("`{what}` value `{s}` is not a whole number")))
+        s.parse::<i32>().map_err(|_| {
+            err(
+                line + 1,
+                format!("`{what}` value `{s}` is not a whole number"),
+            )
+        })
     };
     let mut page: Option<usize> = None;
     while i < lines.len() {
@@ -183,7 +195,10 @@ pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
             continue;
         }
         let Some(page_index) = page else {
-            let mut p = AtlasPage { name: line.to_owned(), ..Default::default() };
+            let mut p = AtlasPage {
+                name: line.to_owned(),
+                ..Default::default()
+            };
             i += 1;
             while let Some((key, v, n)) = lines.get(i).and_then(|l| entry(l)) {
                 match key {
@@ -207,10 +222,21 @@ pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
             continue;
         };
         let start = i;
-        let mut r = AtlasRegion { name: line.to_owned(), page: page_index as u32, index: -1, ..Default::default() };
+        let mut r = AtlasRegion {
+            name: line.to_owned(),
+            page: page_index as u32,
+            index: -1,
+            ..Default::default()
+        };
         i += 1;
         while let Some((key, v, n)) = lines.get(i).and_then(|l| entry(l)) {
-            let need = |k: usize| if n >= k { Ok(()) } else { Err(err(i + 1, format!("`{key}` needs {k} values"))) };
+            let need = |k: usize| {
+                if n >= k {
+                    Ok(())
+                } else {
+                    Err(err(i + 1, format!("`{key}` needs {k} values")))
+                }
+            };
             match key {
                 "xy" => {
                     need(2)?;
@@ -231,12 +257,14 @@ pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
                 }
                 "orig" => {
                     need(2)?;
-                    (r.original_width, r.original_height) = (int(v[0], i, key)?, int(v[1], i, key)?);
+                    (r.original_width, r.original_height) =
+                        (int(v[0], i, key)?, int(v[1], i, key)?);
                 }
                 "offsets" => {
                     need(4)?;
                     (r.offset_x, r.offset_y) = (int(v[0], i, key)?, int(v[1], i, key)?);
-                    (r.original_width, r.original_height) = (int(v[2], i, key)?, int(v[3], i, key)?);
+                    (r.original_width, r.original_height) =
+                        (int(v[2], i, key)?, int(v[3], i, key)?);
                 }
                 "rotate" => {
                     r.degrees = match v[0] {
@@ -251,17 +279,31 @@ pub fn parse_atlas(text: &str, source: &str) -> Result<Atlas, LoadError> {
             i += 1;
         }
         if r.width < 0 || r.height < 0 {
-            return Err(err(start + 1, format!("region `{}` has a negative size", r.name)));
+            return Err(err(
+                start + 1,
+                format!("region `{}` has a negative size", r.name),
+            ));
         }
         if r.original_width == 0 && r.original_height == 0 {
             (r.original_width, r.original_height) = (r.width, r.height);
         }
         let p = &atlas.pages[page_index];
         if p.width == 0 || p.height == 0 {
-            return Err(err(start + 1, format!("region `{}` is on page `{}`, which has no size", r.name, p.name)));
+            return Err(err(
+                start + 1,
+                format!(
+                    "region `{}` is on page `{}`, which has no size",
+                    r.name, p.name
+                ),
+            ));
         }
         let (pw, ph) = (f64::from(p.width), f64::from(p.height));
-        let (x, y, w, h) = (f64::from(r.x), f64::from(r.y), f64::from(r.width), f64::from(r.height));
+        let (x, y, w, h) = (
+            f64::from(r.x),
+            f64::from(r.y),
+            f64::from(r.width),
+            f64::from(r.height),
+        );
         r.u = (x / pw) as f32;
         r.v = (y / ph) as f32;
         // A 90-degree region lies on the page with its width and height swapped.
@@ -288,23 +330,55 @@ mod tests {
         let a = parse_atlas(TEXT, "t.atlas").unwrap();
         assert_eq!(a.pages.len(), 2);
         let p = &a.pages[0];
-        assert_eq!((p.width, p.height, p.pma, p.repeat_x, p.repeat_y), (256, 128, true, true, true));
-        assert_eq!((p.min_filter.as_str(), p.mag_filter.as_str()), ("Linear", "MipMapLinearLinear"));
+        assert_eq!(
+            (p.width, p.height, p.pma, p.repeat_x, p.repeat_y),
+            (256, 128, true, true, true)
+        );
+        assert_eq!(
+            (p.min_filter.as_str(), p.mag_filter.as_str()),
+            ("Linear", "MipMapLinearLinear")
+        );
         let eye = a.find_region("eye").unwrap();
-        assert_eq!((eye.degrees, eye.original_width, eye.original_height), (90, 30, 40));
+        assert_eq!(
+            (eye.degrees, eye.original_width, eye.original_height),
+            (90, 30, 40)
+        );
         // Rotated: the page rectangle is 40 wide and 30 tall.
-        assert_eq!((eye.u, eye.v, eye.u2, eye.v2), (10.0 / 256.0, 20.0 / 128.0, 50.0 / 256.0, 50.0 / 128.0));
+        assert_eq!(
+            (eye.u, eye.v, eye.u2, eye.v2),
+            (10.0 / 256.0, 20.0 / 128.0, 50.0 / 256.0, 50.0 / 128.0)
+        );
         let mouth = a.find_region("mouth").unwrap();
-        assert_eq!((mouth.x, mouth.width, mouth.original_width, mouth.offset_y, mouth.index), (64, 32, 40, 2, 3));
+        assert_eq!(
+            (
+                mouth.x,
+                mouth.width,
+                mouth.original_width,
+                mouth.offset_y,
+                mouth.index
+            ),
+            (64, 32, 40, 2, 3)
+        );
         assert_eq!((mouth.u2, mouth.v2), (96.0 / 256.0, 16.0 / 128.0));
         let legacy = a.find_region("legacy").unwrap();
-        assert_eq!((legacy.page, legacy.offset_x, legacy.original_height, legacy.degrees), (1, 1, 68, 0));
+        assert_eq!(
+            (
+                legacy.page,
+                legacy.offset_x,
+                legacy.original_height,
+                legacy.degrees
+            ),
+            (1, 1, 68, 0)
+        );
     }
 
     #[test]
     fn bad_numbers_name_the_line() {
         let e = parse_atlas("p.png\nsize: 8, 8\nr\nbounds: 1, x, 2, 3\n", "bad.atlas").unwrap_err();
-        assert_eq!(e.to_string(), "bad.atlas: line 4: `bounds` value `x` is not a whole number");
+        assert_eq!(
+            e.to_string(),
+            "bad.atlas: line 4: `bounds` value `x` is not a whole number"
+        );
         let e = parse_atlas("p.png\nr\nbounds: 1, 1, 2, 3\n", "nosize.atlas").unwrap_err();
         assert!(e.to_string().contains("no size"), "{e}");
     }

@@ -56,18 +56,45 @@ fn the_base_rig_is_valid() {
 fn syntax_and_version() {
     let e = parse_spine_json("{\"bones\": [}", "broken.json").unwrap_err();
     assert!(matches!(e, LoadError::Syntax { line: 1, .. }), "{e}");
-    assert!(e.to_string().starts_with("broken.json: invalid JSON at line 1"));
-    let e = parse_spine_json(&rig_text(|v| v["skeleton"]["spine"] = "3.8.99".into()), "old.json").unwrap_err();
-    assert_eq!(e.to_string(), "old.json: unsupported Spine version 3.8.99 (sinew reads 4.2)");
+    assert!(
+        e.to_string()
+            .starts_with("broken.json: invalid JSON at line 1")
+    );
+    let e = parse_spine_json(
+        &rig_text(|v| v["skeleton"]["spine"] = "3.8.99".into()),
+        "old.json",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "old.json: unsupported Spine version 3.8.99 (sinew reads 4.2)"
+    );
     // A missing version is accepted.
-    parse_spine_json(&rig_text(|v| v["skeleton"] = serde_json::json!({})), "nover.json").unwrap();
-    assert!(parse_spine_json("[1, 2]", "arr.json").unwrap_err().to_string().contains("expected an object"));
+    parse_spine_json(
+        &rig_text(|v| v["skeleton"] = serde_json::json!({})),
+        "nover.json",
+    )
+    .unwrap();
+    assert!(
+        parse_spine_json("[1, 2]", "arr.json")
+            .unwrap_err()
+            .to_string()
+            .contains("expected an object")
+    );
 }
 
 #[test]
 fn unknown_names() {
-    invalid(|v| v["slots"][1]["bone"] = "jaw".into(), "$.slots[1].bone (`head`)", &["unknown bone `jaw`"]);
-    invalid(|v| v["ik"][0]["target"] = "nope".into(), "$.ik[0].target (`reach`)", &["unknown target bone `nope`"]);
+    invalid(
+        |v| v["slots"][1]["bone"] = "jaw".into(),
+        "$.slots[1].bone (`head`)",
+        &["unknown bone `jaw`"],
+    );
+    invalid(
+        |v| v["ik"][0]["target"] = "nope".into(),
+        "$.ik[0].target (`reach`)",
+        &["unknown target bone `nope`"],
+    );
     invalid(
         |v| v["animations"]["wave"]["bones"]["leg"] = serde_json::json!({}),
         "$.animations.wave.bones.leg (`leg`)",
@@ -92,23 +119,47 @@ fn bone_order_and_duplicates() {
         "$.bones[1].parent (`arm`)",
         &["unknown parent bone `late`"],
     );
-    invalid(|v| v["bones"][1]["name"] = "root".into(), "$.bones[1] (`root`)", &["duplicate bone name `root`"]);
+    invalid(
+        |v| v["bones"][1]["name"] = "root".into(),
+        "$.bones[1] (`root`)",
+        &["duplicate bone name `root`"],
+    );
 }
 
 #[test]
 fn wrong_types() {
-    invalid(|v| v["bones"][1]["x"] = "abc".into(), "$.bones[1].x (`arm`)", &["expected a number, found a string"]);
-    invalid(|v| v["bones"][1]["inherit"] = "sideways".into(), "$.bones[1].inherit (`arm`)", &["unknown inherit mode `sideways`"]);
-    invalid(|v| v["slots"][0]["color"] = "ff00".into(), "$.slots[0].color (`body`)", &["invalid colour `ff00`"]);
+    invalid(
+        |v| v["bones"][1]["x"] = "abc".into(),
+        "$.bones[1].x (`arm`)",
+        &["expected a number, found a string"],
+    );
+    invalid(
+        |v| v["bones"][1]["inherit"] = "sideways".into(),
+        "$.bones[1].inherit (`arm`)",
+        &["unknown inherit mode `sideways`"],
+    );
+    invalid(
+        |v| v["slots"][0]["color"] = "ff00".into(),
+        "$.slots[0].color (`body`)",
+        &["invalid colour `ff00`"],
+    );
 }
 
 #[test]
 fn vertex_data() {
     let at = "$.skins[0].attachments.head.m.vertices";
     // Weighted vertex naming bone 7 of 2 (index 6 is the bone of the 2nd vertex).
-    invalid(|v| v["skins"][0]["attachments"]["head"]["m"]["vertices"][6] = 7.into(), &format!("{at}[6] (`m`)"), &["bone index 7 out of range"]);
+    invalid(
+        |v| v["skins"][0]["attachments"]["head"]["m"]["vertices"][6] = 7.into(),
+        &format!("{at}[6] (`m`)"),
+        &["bone index 7 out of range"],
+    );
     // An influence count that runs off the end.
-    invalid(|v| v["skins"][0]["attachments"]["head"]["m"]["vertices"][10] = 9.into(), at, &["influences but the data ends"]);
+    invalid(
+        |v| v["skins"][0]["attachments"]["head"]["m"]["vertices"][10] = 9.into(),
+        at,
+        &["influences but the data ends"],
+    );
     // Counts that match neither layout.
     invalid(
         |v| v["skins"][0]["attachments"]["head"]["m"]["uvs"] = serde_json::json!([0, 0, 1, 0]),
@@ -122,18 +173,12 @@ fn vertex_data() {
     );
     // A huge declared count is compared with the data, never allocated.
     invalid(
-        |v| {
-            v["skins"][0]["attachments"]["body"]["bb"] =
-                serde_json::json!({"type": "boundingbox", "vertexCount": 60000, "vertices": [0, 0, 1, 1]})
-        },
+        |v| v["skins"][0]["attachments"]["body"]["bb"] = serde_json::json!({"type": "boundingbox", "vertexCount": 60000, "vertices": [0, 0, 1, 1]}),
         "$.skins[0].attachments.body.bb.vertices[4] (`bb`)",
         &["weighted vertex 2 needs 1 influences but the data ends"],
     );
     invalid(
-        |v| {
-            v["skins"][0]["attachments"]["body"]["bb"] =
-                serde_json::json!({"type": "boundingbox", "vertexCount": 1e9, "vertices": [0, 0, 1, 1]})
-        },
+        |v| v["skins"][0]["attachments"]["body"]["bb"] = serde_json::json!({"type": "boundingbox", "vertexCount": 1e9, "vertices": [0, 0, 1, 1]}),
         "$.skins[0].attachments.body.bb.vertexCount (`bb`)",
         &["expected a whole number in 0..=65536"],
     );
@@ -143,7 +188,10 @@ fn vertex_data() {
         &["unknown attachment type `sprite`"],
     );
     invalid(
-        |v| v["skins"][0]["attachments"]["body"]["box"]["sequence"] = serde_json::json!({"count": 2147483648u64}),
+        |v| {
+            v["skins"][0]["attachments"]["body"]["box"]["sequence"] =
+                serde_json::json!({"count": 2147483648u64})
+        },
         "$.skins[0].attachments.body.box.sequence.count (`box`)",
         &["0..=4096"],
     );
@@ -153,7 +201,10 @@ fn vertex_data() {
 fn animation_data() {
     let wave = "$.animations.wave";
     invalid(
-        |v| v["animations"]["wave"]["attachments"]["default"]["head"]["m"]["deform"][0]["offset"] = 5.into(),
+        |v| {
+            v["animations"]["wave"]["attachments"]["default"]["head"]["m"]["deform"][0]["offset"] =
+                5.into()
+        },
         &format!("{wave}.attachments.default.head.m.deform[0].vertices (`m`)"),
         &["run past the attachment's 6"],
     );
@@ -163,7 +214,10 @@ fn animation_data() {
         &["invalid or taken position 5"],
     );
     invalid(
-        |v| v["animations"]["wave"]["bones"]["arm"]["rotate"][0]["curve"] = serde_json::json!([0.1, 0]),
+        |v| {
+            v["animations"]["wave"]["bones"]["arm"]["rotate"][0]["curve"] =
+                serde_json::json!([0.1, 0])
+        },
         &format!("{wave}.bones.arm.rotate[0].curve (`arm`)"),
         &["curve needs 4 numbers"],
     );
@@ -185,12 +239,21 @@ fn builder_reports_every_problem() {
     // clipping end slot does not exist.
     let text = rig_text(|v| {
         v["transform"] = serde_json::json!([{"name": "t", "bones": ["arm"], "target": "root"}]);
-        v["skins"][0]["attachments"]["body"]["clip"] =
-            serde_json::json!({"type": "clipping", "end": "nowhere", "vertexCount": 0, "vertices": []});
+        v["skins"][0]["attachments"]["body"]["clip"] = serde_json::json!({"type": "clipping", "end": "nowhere", "vertexCount": 0, "vertices": []});
     });
     let raw = parse_spine_json(&text, "b.json").unwrap();
     let err = build_rig(&raw).unwrap_err();
     assert_eq!(err.problems.len(), 2, "{err}");
-    assert!(err.problems.iter().any(|p| p.contains("`reach` and `t` share order 0")), "{err}");
-    assert!(err.problems.iter().any(|p| p.contains("attachment `clip`: unknown end slot `nowhere`")), "{err}");
+    assert!(
+        err.problems
+            .iter()
+            .any(|p| p.contains("`reach` and `t` share order 0")),
+        "{err}"
+    );
+    assert!(
+        err.problems
+            .iter()
+            .any(|p| p.contains("attachment `clip`: unknown end slot `nowhere`")),
+        "{err}"
+    );
 }

@@ -26,7 +26,11 @@ fn fixture_jsons(test: &str) -> Option<Vec<PathBuf>> {
         }
     }
     out.sort();
-    assert!(out.len() >= 20, "expected the 22 fixture rigs, found {}", out.len());
+    assert!(
+        out.len() >= 20,
+        "expected the 22 fixture rigs, found {}",
+        out.len()
+    );
     Some(out)
 }
 
@@ -59,8 +63,16 @@ fn expected_timelines(anim: &Value) -> usize {
         + count_nested(anim.get("path"), 2)
         + count_nested(anim.get("physics"), 2)
         + count_nested(anim.get("attachments"), 4);
-    n += usize::from(anim.get("drawOrder").and_then(Value::as_array).is_some_and(|a| !a.is_empty()));
-    n += usize::from(anim.get("events").and_then(Value::as_array).is_some_and(|a| !a.is_empty()));
+    n += usize::from(
+        anim.get("drawOrder")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty()),
+    );
+    n += usize::from(
+        anim.get("events")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty()),
+    );
     n
 }
 
@@ -69,28 +81,53 @@ fn check_counts(raw: &RawRig, json: &Value) {
     assert_eq!(raw.bones.len(), len_of(json, "bones"), "{src}: bones");
     assert_eq!(raw.slots.len(), len_of(json, "slots"), "{src}: slots");
     assert_eq!(raw.ik.len(), len_of(json, "ik"), "{src}: ik");
-    assert_eq!(raw.transforms.len(), len_of(json, "transform"), "{src}: transform");
+    assert_eq!(
+        raw.transforms.len(),
+        len_of(json, "transform"),
+        "{src}: transform"
+    );
     assert_eq!(raw.paths.len(), len_of(json, "path"), "{src}: path");
     assert_eq!(raw.physics.len(), len_of(json, "physics"), "{src}: physics");
     assert_eq!(raw.skins.len(), len_of(json, "skins"), "{src}: skins");
     assert_eq!(raw.events.len(), len_of(json, "events"), "{src}: events");
-    assert_eq!(raw.clips.len(), len_of(json, "animations"), "{src}: animations");
+    assert_eq!(
+        raw.clips.len(),
+        len_of(json, "animations"),
+        "{src}: animations"
+    );
     let atts: usize = json["skins"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| s.get("attachments").and_then(Value::as_object).map_or(0, |o| o.values().map(|m| m.as_object().unwrap().len()).sum()))
+        .map(|s| {
+            s.get("attachments")
+                .and_then(Value::as_object)
+                .map_or(0, |o| {
+                    o.values().map(|m| m.as_object().unwrap().len()).sum()
+                })
+        })
         .sum();
-    assert_eq!(raw.skins.iter().map(|s| s.attachments.len()).sum::<usize>(), atts, "{src}: attachments");
+    assert_eq!(
+        raw.skins.iter().map(|s| s.attachments.len()).sum::<usize>(),
+        atts,
+        "{src}: attachments"
+    );
     for clip in &raw.clips {
         let want = expected_timelines(&json["animations"][&clip.name]);
-        assert_eq!(clip.timelines.len(), want, "{src}: timelines of `{}`", clip.name);
+        assert_eq!(
+            clip.timelines.len(),
+            want,
+            "{src}: timelines of `{}`",
+            clip.name
+        );
     }
 }
 
 #[test]
 fn every_fixture_loads_with_matching_counts() {
-    let Some(files) = fixture_jsons("every_fixture_loads_with_matching_counts") else { return };
+    let Some(files) = fixture_jsons("every_fixture_loads_with_matching_counts") else {
+        return;
+    };
     for f in files {
         let raw = load_spine_json(&f).unwrap_or_else(|e| panic!("{e}"));
         let json: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
@@ -100,7 +137,9 @@ fn every_fixture_loads_with_matching_counts() {
 
 #[test]
 fn every_fixture_builds() {
-    let Some(files) = fixture_jsons("every_fixture_builds") else { return };
+    let Some(files) = fixture_jsons("every_fixture_builds") else {
+        return;
+    };
     for f in files {
         let raw = load_spine_json(&f).unwrap();
         let rig = build_rig(&raw).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -110,7 +149,8 @@ fn every_fixture_builds() {
         assert_eq!(rig.events.len(), raw.events.len());
         let n_atts: usize = raw.skins.iter().map(|s| s.attachments.len()).sum();
         assert_eq!(rig.attachments.len(), n_atts, "{}", f.display());
-        let n_constraints = raw.ik.len() + raw.transforms.len() + raw.paths.len() + raw.physics.len();
+        let n_constraints =
+            raw.ik.len() + raw.transforms.len() + raw.paths.len() + raw.physics.len();
         assert_eq!(rig.constraint_order.len(), n_constraints);
         assert_eq!(rig.slot_deform_capacity.len(), rig.slots.len());
         // Every linked mesh resolved to its parent's geometry.
@@ -120,6 +160,12 @@ fn every_fixture_builds() {
             .flat_map(|s| &s.attachments)
             .filter(|e| matches!(e.attachment.kind, RawAttachmentKind::LinkedMesh { .. }))
             .count();
-        assert_eq!(rig.attachments.iter().filter(|a| a.type_name() == "linkedmesh").count(), linked);
+        assert_eq!(
+            rig.attachments
+                .iter()
+                .filter(|a| a.type_name() == "linkedmesh")
+                .count(),
+            linked
+        );
     }
 }

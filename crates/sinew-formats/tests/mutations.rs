@@ -45,7 +45,7 @@ const OWN_RIG: &str = r#"{
     "physics": {"": {"wind": [{"value": 3}], "reset": [{"time": 0.5}]}, "ph": {"mass": [{"value": 2}]}},
     "attachments": {"default": {"s0": {"m": {"deform": [{"offset": 2, "vertices": [1, 1]}, {"time": 1}]}},
                                 "s1": {"r": {"sequence": [{"mode": "loop", "delay": 0.1}]}}}},
-    "drawOrder": [{"offsets": [{"slot": "s0", "offset": 2}, {"slot": "s3", "offset": -1}]}, {"time": 1}],
+    "drawOrder": [{"offsets": [{"slot": "s0", "offset": 2}, {"slot": "s3", "offset": -3}]}, {"time": 1}],
     "events": [{"time": 0.3, "name": "e", "volume": 0.5}]}}
 }"#;
 
@@ -96,13 +96,35 @@ fn number_spans(t: &[u8]) -> Vec<(usize, usize)> {
 
 /// Byte spans of string literals, quotes included (no escapes in these files).
 fn string_spans(t: &[u8]) -> Vec<(usize, usize)> {
-    let quotes: Vec<usize> = t.iter().enumerate().filter(|e| *e.1 == b'"').map(|e| e.0).collect();
+    let quotes: Vec<usize> = t
+        .iter()
+        .enumerate()
+        .filter(|e| *e.1 == b'"')
+        .map(|e| e.0)
+        .collect();
     quotes.chunks_exact(2).map(|q| (q[0], q[1] + 1)).collect()
 }
 
 const REPLACEMENTS: &[&str] = &[
-    "1e300", "-1e300", "-1", "-0.5", "0", "0.5", "65535", "65536", "2147483648", "-2147483649",
-    "4294967296", "1e9", "9007199254740993", "1e-300", "\"x\"", "null", "[]", "{}", "true",
+    "1e300",
+    "-1e300",
+    "-1",
+    "-0.5",
+    "0",
+    "0.5",
+    "65535",
+    "65536",
+    "2147483648",
+    "-2147483649",
+    "4294967296",
+    "1e9",
+    "9007199254740993",
+    "1e-300",
+    "\"x\"",
+    "null",
+    "[]",
+    "{}",
+    "true",
 ];
 
 #[derive(Debug, Clone)]
@@ -117,7 +139,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
         any::<usize>().prop_map(|at| Mutation::Truncate { at }),
-        (any::<usize>(), 0..REPLACEMENTS.len()).prop_map(|(which, with)| Mutation::Number { which, with }),
+        (any::<usize>(), 0..REPLACEMENTS.len())
+            .prop_map(|(which, with)| Mutation::Number { which, with }),
         (any::<usize>(), any::<usize>()).prop_map(|(from, to)| Mutation::Swap { from, to }),
     ]
 }
@@ -161,7 +184,7 @@ fn own_rig_loads_and_builds() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_json_never_panics(file in any::<usize>(), muts in proptest::collection::vec(mutation(), 1..4)) {

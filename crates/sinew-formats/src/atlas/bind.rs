@@ -19,14 +19,20 @@ pub fn bind_atlas(rig: &mut Rig, atlas: &Atlas) -> Result<(), LoadError> {
             match index.get(r.name.as_str()) {
                 Some(&i) => *r = atlas.regions[i].texture_region(),
                 None => {
-                    return Err(LoadError::MissingRegion { region: r.name.clone(), attachment: attachment.to_owned() });
+                    return Err(LoadError::MissingRegion {
+                        region: r.name.clone(),
+                        attachment: attachment.to_owned(),
+                    });
                 }
             }
         }
         Ok(())
     };
     let page_size = |page: u32| {
-        atlas.pages.get(page as usize).map(|p| (f64::from(p.width), f64::from(p.height)))
+        atlas
+            .pages
+            .get(page as usize)
+            .map(|p| (f64::from(p.width), f64::from(p.height)))
     };
     for att in &mut rig.attachments {
         match &mut att.kind {

@@ -29,20 +29,45 @@ struct Ctx<'r, 'j> {
 }
 
 /// Reads `animations`.
-pub(crate) fn read_animations(root: &Obj, rig: &mut RawRig, names: &Names, shapes: &Shapes, at: &Loc) -> R<()> {
-    let Some(map) = obj_opt(root, "animations", at)? else { return Ok(()) };
+pub(crate) fn read_animations(
+    root: &Obj,
+    rig: &mut RawRig,
+    names: &Names,
+    shapes: &Shapes,
+    at: &Loc,
+) -> R<()> {
+    let Some(map) = obj_opt(root, "animations", at)? else {
+        return Ok(());
+    };
     let at = at.key("animations");
-    let ctx = Ctx { names, shapes, slot_count: rig.slots.len() };
+    let ctx = Ctx {
+        names,
+        shapes,
+        slot_count: rig.slots.len(),
+    };
     for (name, v) in map {
         let at = at.key(name).named(name);
         let m = as_obj(v, &at)?;
-        let mut clip = RawClip { name: name.clone(), timelines: Vec::new() };
+        let mut clip = RawClip {
+            name: name.clone(),
+            timelines: Vec::new(),
+        };
         for key in m.keys() {
             if !matches!(
                 key.as_str(),
-                "slots" | "bones" | "ik" | "transform" | "path" | "physics" | "attachments" | "drawOrder" | "events"
+                "slots"
+                    | "bones"
+                    | "ik"
+                    | "transform"
+                    | "path"
+                    | "physics"
+                    | "attachments"
+                    | "drawOrder"
+                    | "events"
             ) {
-                return at.key(key).err(format!("unknown animation section `{key}`"));
+                return at
+                    .key(key)
+                    .err(format!("unknown animation section `{key}`"));
             }
         }
         read_slot_timelines(&ctx, m, &mut clip, &at)?;
@@ -71,7 +96,9 @@ fn read_keys(
         let m = as_obj(kv, &at)?;
         let time = f32_or(m, "time", 0.0, &at)?;
         if time < last_time {
-            return at.key("time").err(format!("key time {time} is before the previous key's {last_time}"));
+            return at.key("time").err(format!(
+                "key time {time} is before the previous key's {last_time}"
+            ));
         }
         last_time = time;
         let mut values = Vec::new();
@@ -81,20 +108,31 @@ fn read_keys(
             Interp::Curves(_) if i + 1 == list.len() => RawCurve::Linear,
             Interp::Curves(n) => read_curve(m, n, &at)?,
         };
-        keys.push(RawKey { time, values, curve, data });
+        keys.push(RawKey {
+            time,
+            values,
+            curve,
+            data,
+        });
     }
     Ok(keys)
 }
 
 /// Reads a key's `curve`: absent = linear, `"stepped"`, or 4 numbers per value.
 fn read_curve(m: &Obj, n: usize, at: &Loc) -> R<RawCurve> {
-    let Some(c) = member(m, "curve") else { return Ok(RawCurve::Linear) };
+    let Some(c) = member(m, "curve") else {
+        return Ok(RawCurve::Linear);
+    };
     let at = at.key("curve");
     match c {
         Value::String(s) if s == "stepped" => Ok(RawCurve::Stepped),
         Value::Array(list) => {
             if list.len() < 4 * n {
-                return at.err(format!("curve needs {} numbers ({n} values), found {}", 4 * n, list.len()));
+                return at.err(format!(
+                    "curve needs {} numbers ({n} values), found {}",
+                    4 * n,
+                    list.len()
+                ));
             }
             let mut out = Vec::with_capacity(4 * n);
             for (i, v) in list[..4 * n].iter().enumerate() {
@@ -133,14 +171,18 @@ fn keys2(v: &Value, at: &Loc, default: f32) -> R<Vec<RawKey>> {
 
 /// A required colour of a key, pushing `channels` of r, g, b, a.
 fn key_color(m: &Obj, key: &str, channels: usize, at: &Loc, out: &mut Vec<f32>) -> R<()> {
-    let Some(s) = str_opt(m, key, at)? else { return at.err(format!("missing `{key}`")) };
+    let Some(s) = str_opt(m, key, at)? else {
+        return at.err(format!("missing `{key}`"));
+    };
     let c = parse_color(s, &at.key(key))?;
     out.extend_from_slice(&[c.r, c.g, c.b, c.a][..channels]);
     Ok(())
 }
 
 fn read_slot_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
-    let Some(slots) = obj_opt(m, "slots", at)? else { return Ok(()) };
+    let Some(slots) = obj_opt(m, "slots", at)? else {
+        return Ok(());
+    };
     let at = at.key("slots");
     for (slot, tm) in slots {
         let at = at.key(slot).named(slot);
@@ -151,7 +193,9 @@ fn read_slot_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()
                 "attachment" => (
                     SlotProperty::Attachment,
                     read_keys(v, &at, Interp::Stepped, |m, at, _| {
-                        Ok(RawKeyData::Attachment(str_opt(m, "name", at)?.map(str::to_owned)))
+                        Ok(RawKeyData::Attachment(
+                            str_opt(m, "name", at)?.map(str::to_owned),
+                        ))
                     })?,
                 ),
                 "rgba" => (
@@ -187,14 +231,23 @@ fn read_slot_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()
                 ),
                 other => return at.err(format!("unknown slot timeline `{other}`")),
             };
-            push(clip, RawTarget::Slot { slot: slot.clone(), property }, keys);
+            push(
+                clip,
+                RawTarget::Slot {
+                    slot: slot.clone(),
+                    property,
+                },
+                keys,
+            );
         }
     }
     Ok(())
 }
 
 fn read_bone_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
-    let Some(bones) = obj_opt(m, "bones", at)? else { return Ok(()) };
+    let Some(bones) = obj_opt(m, "bones", at)? else {
+        return Ok(());
+    };
     let at = at.key("bones");
     for (bone, tm) in bones {
         let at = at.key(bone).named(bone);
@@ -225,7 +278,14 @@ fn read_bone_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()
                 ),
                 other => return at.err(format!("unknown bone timeline `{other}`")),
             };
-            push(clip, RawTarget::Bone { bone: bone.clone(), property }, keys);
+            push(
+                clip,
+                RawTarget::Bone {
+                    bone: bone.clone(),
+                    property,
+                },
+                keys,
+            );
         }
     }
     Ok(())
@@ -283,7 +343,11 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                     "mix" => {
                         let keys = read_keys(v, &at, Interp::Curves(3), |m, at, out| {
                             let mix_x = f32_or(m, "mixX", 1.0, at)?;
-                            out.extend_from_slice(&[f32_or(m, "mixRotate", 1.0, at)?, mix_x, f32_or(m, "mixY", mix_x, at)?]);
+                            out.extend_from_slice(&[
+                                f32_or(m, "mixRotate", 1.0, at)?,
+                                mix_x,
+                                f32_or(m, "mixY", mix_x, at)?,
+                            ]);
                             Ok(RawKeyData::None)
                         })?;
                         (RawTarget::PathMix(name.clone()), keys)
@@ -325,7 +389,14 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                 } else {
                     keys1(v, &at, 0.0)?
                 };
-                push(clip, RawTarget::Physics { constraint: constraint.clone(), property }, keys);
+                push(
+                    clip,
+                    RawTarget::Physics {
+                        constraint: constraint.clone(),
+                        property,
+                    },
+                    keys,
+                );
             }
         }
     }
@@ -333,7 +404,9 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
 }
 
 fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
-    let Some(skins) = obj_opt(m, "attachments", at)? else { return Ok(()) };
+    let Some(skins) = obj_opt(m, "attachments", at)? else {
+        return Ok(());
+    };
     let at = at.key("attachments");
     for (skin, sv) in skins {
         let at = at.key(skin).named(skin);
@@ -344,9 +417,12 @@ fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             for (att, av) in as_obj(slv, &at)? {
                 let at = at.key(att).named(att);
                 if !ctx.shapes.contains_key(&(si, slot_index, att.as_str())) {
-                    return at.err(format!("skin `{skin}` has no attachment `{att}` in slot `{slot}`"));
+                    return at.err(format!(
+                        "skin `{skin}` has no attachment `{att}` in slot `{slot}`"
+                    ));
                 }
-                let shape = resolve_shape(ctx.names, ctx.shapes, si, slot_index, att).or_else(|e| at.err(e))?;
+                let shape = resolve_shape(ctx.names, ctx.shapes, si, slot_index, att)
+                    .or_else(|e| at.err(e))?;
                 for (tl, v) in as_obj(av, &at)? {
                     let at = at.key(tl);
                     let target = match tl.as_str() {
@@ -354,8 +430,14 @@ fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                             let Shape::Vertex { floats, .. } = shape else {
                                 return at.err(format!("`{att}` has no vertices to deform"));
                             };
-                            let keys = read_keys(v, &at, Interp::Curves(1), |m, at, _| deform_key(m, floats, at))?;
-                            let target = RawTarget::Deform { skin: skin.clone(), slot: slot.clone(), attachment: att.clone() };
+                            let keys = read_keys(v, &at, Interp::Curves(1), |m, at, _| {
+                                deform_key(m, floats, at)
+                            })?;
+                            let target = RawTarget::Deform {
+                                skin: skin.clone(),
+                                slot: slot.clone(),
+                                attachment: att.clone(),
+                            };
                             (target, keys)
                         }
                         "sequence" => {
@@ -370,7 +452,11 @@ fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                                 }
                                 Ok(key)
                             })?;
-                            let target = RawTarget::Sequence { skin: skin.clone(), slot: slot.clone(), attachment: att.clone() };
+                            let target = RawTarget::Sequence {
+                                skin: skin.clone(),
+                                slot: slot.clone(),
+                                attachment: att.clone(),
+                            };
                             (target, keys)
                         }
                         other => return at.err(format!("unknown attachment timeline `{other}`")),
@@ -402,7 +488,10 @@ fn deform_key(m: &Obj, floats: usize, at: &Loc) -> R<RawKeyData> {
             vertices.push(to_f32(as_f64(v, &at)?, &at)?);
         }
     }
-    Ok(RawKeyData::Deform { offset: offset as u32, vertices })
+    Ok(RawKeyData::Deform {
+        offset: offset as u32,
+        vertices,
+    })
 }
 
 /// A sequence key: `mode` (hold), `index` (0), `delay` (the previous key's).
@@ -415,22 +504,34 @@ fn sequence_key(m: &Obj, last_delay: f32, at: &Loc) -> R<RawKeyData> {
         "onceReverse" => SequenceMode::OnceReverse,
         "loopReverse" => SequenceMode::LoopReverse,
         "pingpongReverse" => SequenceMode::PingpongReverse,
-        other => return at.key("mode").err(format!("unknown sequence mode `{other}`")),
+        other => {
+            return at
+                .key("mode")
+                .err(format!("unknown sequence mode `{other}`"));
+        }
     };
     let index = match member(m, "index") {
         Some(v) => as_i32(v, &at.key("index"))?,
         None => 0,
     };
-    Ok(RawKeyData::Sequence { mode, index, delay: f32_or(m, "delay", last_delay, at)? })
+    Ok(RawKeyData::Sequence {
+        mode,
+        index,
+        delay: f32_or(m, "delay", last_delay, at)?,
+    })
 }
 
 fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
-    let Some(v) = member(m, "drawOrder") else { return Ok(()) };
+    let Some(v) = member(m, "drawOrder") else {
+        return Ok(());
+    };
     let at = at.key("drawOrder");
     // Scratch for the permutation check, sized by the slots that exist.
     let mut taken = vec![false; ctx.slot_count];
     let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
-        let Some(list) = array_opt(m, "offsets", at)? else { return Ok(RawKeyData::DrawOrder(None)) };
+        let Some(list) = array_opt(m, "offsets", at)? else {
+            return Ok(RawKeyData::DrawOrder(None));
+        };
         let at = at.key("offsets");
         taken.iter_mut().for_each(|t| *t = false);
         let mut next_original = 0usize;
@@ -442,7 +543,9 @@ fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
             let at = at.named(slot);
             let index = find(&ctx.names.slots, slot, "slot", &at.key("slot"))?;
             if index < next_original {
-                return at.err(format!("slot `{slot}` is out of order (offsets list slots in setup order once each)"));
+                return at.err(format!(
+                    "slot `{slot}` is out of order (offsets list slots in setup order once each)"
+                ));
             }
             let offset = match member(om, "offset") {
                 Some(v) => as_i32(v, &at.key("offset"))?,
@@ -450,7 +553,9 @@ fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
             };
             let target = index as i64 + i64::from(offset);
             if target < 0 || target >= ctx.slot_count as i64 || taken[target as usize] {
-                return at.key("offset").err(format!("offset {offset} moves slot `{slot}` to an invalid or taken position {target}"));
+                return at.key("offset").err(format!(
+                    "offset {offset} moves slot `{slot}` to an invalid or taken position {target}"
+                ));
             }
             taken[target as usize] = true;
             next_original = index + 1;
@@ -463,7 +568,9 @@ fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
 }
 
 fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
-    let Some(v) = member(m, "events") else { return Ok(()) };
+    let Some(v) = member(m, "events") else {
+        return Ok(());
+    };
     let at = at.key("events");
     let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
         let name = str_req(m, "name", at)?;
@@ -472,14 +579,21 @@ fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
         let has_audio = ctx.names.event_audio.get(index).copied().unwrap_or(false);
         // COMPAT(spine): keys of events with audio always set volume (1) and balance (0).
         let (volume, balance) = if has_audio {
-            (Some(f32_or(m, "volume", 1.0, &at)?), Some(f32_or(m, "balance", 0.0, &at)?))
+            (
+                Some(f32_or(m, "volume", 1.0, &at)?),
+                Some(f32_or(m, "balance", 0.0, &at)?),
+            )
         } else {
             (None, None)
         };
         Ok(RawKeyData::Event {
             name: name.to_owned(),
-            int: member(m, "int").map(|v| as_i32(v, &at.key("int"))).transpose()?,
-            float: member(m, "float").map(|v| to_f32(as_f64(v, &at.key("float"))?, &at.key("float"))).transpose()?,
+            int: member(m, "int")
+                .map(|v| as_i32(v, &at.key("int")))
+                .transpose()?,
+            float: member(m, "float")
+                .map(|v| to_f32(as_f64(v, &at.key("float"))?, &at.key("float")))
+                .transpose()?,
             string: str_opt(m, "string", &at)?.map(str::to_owned),
             volume,
             balance,

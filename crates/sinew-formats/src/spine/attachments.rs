@@ -21,7 +21,10 @@ pub(crate) enum Shape<'j> {
     /// A vertex attachment whose deform keys hold `floats` values.
     Vertex { floats: usize, mesh: bool },
     /// A linked mesh: its geometry is its parent's.
-    Linked { skin: Option<&'j str>, parent: &'j str },
+    Linked {
+        skin: Option<&'j str>,
+        parent: &'j str,
+    },
     /// A region.
     Region,
     /// A point.
@@ -39,7 +42,9 @@ pub(crate) fn read_skins<'j>(
     shapes: &mut Shapes<'j>,
     at: &Loc,
 ) -> R<()> {
-    let Some(list) = array_opt(root, "skins", at)? else { return Ok(()) };
+    let Some(list) = array_opt(root, "skins", at)? else {
+        return Ok(());
+    };
     let at = at.key("skins");
     check_len(list.len(), MAX_SKINS, "skins", &at)?;
     for (si, v) in list.iter().enumerate() {
@@ -54,7 +59,13 @@ pub(crate) fn read_skins<'j>(
             name: name.to_owned(),
             bones: name_list(m, "bones", &names.bones, "bone", &at)?,
             ik: name_list(m, "ik", &names.ik, "IK constraint", &at)?,
-            transforms: name_list(m, "transform", &names.transforms, "transform constraint", &at)?,
+            transforms: name_list(
+                m,
+                "transform",
+                &names.transforms,
+                "transform constraint",
+                &at,
+            )?,
             paths: name_list(m, "path", &names.paths, "path constraint", &at)?,
             physics: name_list(m, "physics", &names.physics, "physics constraint", &at)?,
             attachments: Vec::new(),
@@ -91,7 +102,11 @@ fn check_linked_meshes(rig: &RawRig, names: &Names, shapes: &Shapes) -> R<()> {
             if !matches!(e.attachment.kind, RawAttachmentKind::LinkedMesh { .. }) {
                 continue;
             }
-            let slot = names.slots.get(e.slot.as_str()).copied().unwrap_or(usize::MAX);
+            let slot = names
+                .slots
+                .get(e.slot.as_str())
+                .copied()
+                .unwrap_or(usize::MAX);
             if let Err(msg) = resolve_shape(names, shapes, si, slot, &e.key) {
                 let root = Loc::root();
                 let skins = root.key("skins");
@@ -120,7 +135,13 @@ pub(crate) fn resolve_shape<'j>(
     };
     // A chain longer than the number of attachments must loop.
     for _ in 0..=shapes.len() {
-        let Shape::Linked { skin: parent_skin, parent } = cur else { return Ok(cur) };
+        let Shape::Linked {
+            skin: parent_skin,
+            parent,
+        } = cur
+        else {
+            return Ok(cur);
+        };
         let skin_index = match parent_skin {
             Some(s) => match names.skins.get(s) {
                 Some(&i) => i,
@@ -143,7 +164,12 @@ pub(crate) fn resolve_shape<'j>(
 }
 
 /// Reads one attachment; `key` is its skin key, also its default name.
-fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) -> R<(RawAttachment, Shape<'j>)> {
+fn read_attachment<'j>(
+    m: &'j Obj,
+    key: &'j str,
+    bone_count: usize,
+    at: &Loc,
+) -> R<(RawAttachment, Shape<'j>)> {
     let name = str_opt(m, "name", at)?.unwrap_or(key);
     let ty = str_opt(m, "type", at)?.unwrap_or("region");
     let color = color_opt(m, "color", at)?.unwrap_or(Color::WHITE);
@@ -183,10 +209,14 @@ fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) ->
                 };
                 (kind, Shape::Linked { skin, parent })
             } else {
-                let Some(uv_list) = array_opt(m, "uvs", at)? else { return at.err("missing `uvs`") };
+                let Some(uv_list) = array_opt(m, "uvs", at)? else {
+                    return at.err("missing `uvs`");
+                };
                 let uvs = f32_list(uv_list, &at.key("uvs"))?;
-                if uvs.len() % 2 != 0 {
-                    return at.key("uvs").err(format!("odd number of uv floats: {}", uvs.len()));
+                if !uvs.len().is_multiple_of(2) {
+                    return at
+                        .key("uvs")
+                        .err(format!("odd number of uv floats: {}", uvs.len()));
                 }
                 check_len(uvs.len() / 2, MAX_VERTICES, "vertices", &at.key("uvs"))?;
                 let vertices = read_vertices(m, uvs.len(), bone_count, at)?;
@@ -195,7 +225,7 @@ fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) ->
                     return at.err("missing `triangles`");
                 };
                 let triangles = index_list(tri_list, count, &at.key("triangles"))?;
-                if triangles.len() % 3 != 0 {
+                if !triangles.len().is_multiple_of(3) {
                     return at.key("triangles").err(format!(
                         "triangle index count {} is not a multiple of 3",
                         triangles.len()
@@ -225,11 +255,17 @@ fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) ->
         "boundingbox" => {
             let vertices = read_counted_vertices(m, bone_count, at)?;
             let floats = deform_floats(&vertices);
-            (RawAttachmentKind::BoundingBox { vertices, color }, Shape::Vertex { floats, mesh: false })
+            (
+                RawAttachmentKind::BoundingBox { vertices, color },
+                Shape::Vertex {
+                    floats,
+                    mesh: false,
+                },
+            )
         }
         "path" => {
             let vertices = read_counted_vertices(m, bone_count, at)?;
-            if vertices.count % 3 != 0 {
+            if !vertices.count.is_multiple_of(3) {
                 return at.key("vertexCount").err(format!(
                     "path vertex count {} is not a multiple of 3",
                     vertices.count
@@ -249,7 +285,13 @@ fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) ->
                 vertices,
                 lengths,
             };
-            (kind, Shape::Vertex { floats, mesh: false })
+            (
+                kind,
+                Shape::Vertex {
+                    floats,
+                    mesh: false,
+                },
+            )
         }
         "point" => (
             RawAttachmentKind::Point {
@@ -260,24 +302,48 @@ fn read_attachment<'j>(m: &'j Obj, key: &'j str, bone_count: usize, at: &Loc) ->
             Shape::Point,
         ),
         "clipping" => {
-            let end = str_opt(m, "end", at)?.filter(|s| !s.is_empty()).map(str::to_owned);
+            let end = str_opt(m, "end", at)?
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned);
             let vertices = read_counted_vertices(m, bone_count, at)?;
             let floats = deform_floats(&vertices);
-            (RawAttachmentKind::Clipping { end, vertices }, Shape::Vertex { floats, mesh: false })
+            (
+                RawAttachmentKind::Clipping { end, vertices },
+                Shape::Vertex {
+                    floats,
+                    mesh: false,
+                },
+            )
         }
-        other => return at.key("type").err(format!("unknown attachment type `{other}`")),
+        other => {
+            return at
+                .key("type")
+                .err(format!("unknown attachment type `{other}`"));
+        }
     };
-    Ok((RawAttachment { name: name.to_owned(), kind }, shape))
+    Ok((
+        RawAttachment {
+            name: name.to_owned(),
+            kind,
+        },
+        shape,
+    ))
 }
 
 /// Floats in a deform key for these vertices: x,y per vertex, or per influence when weighted.
 pub(crate) fn deform_floats(v: &Vertices) -> usize {
-    if v.is_weighted() { v.values.len() / 3 * 2 } else { v.values.len() }
+    if v.is_weighted() {
+        v.values.len() / 3 * 2
+    } else {
+        v.values.len()
+    }
 }
 
 /// Reads `sequence {count, start (1), digits (0), setup (0)}`.
 fn read_sequence(m: &Obj, at: &Loc) -> R<Option<Sequence>> {
-    let Some(s) = obj_opt(m, "sequence", at)? else { return Ok(None) };
+    let Some(s) = obj_opt(m, "sequence", at)? else {
+        return Ok(None);
+    };
     let at = at.key("sequence");
     let count = uint_or(s, "count", 0, MAX_SEQUENCE_FRAMES as u64, &at)? as u32;
     if count == 0 {
@@ -317,18 +383,26 @@ fn index_list(list: &[Value], bound: usize, at: &Loc) -> R<Vec<u16>> {
 
 /// Reads `vertexCount` and `vertices` (bounding box, path, clipping).
 fn read_counted_vertices(m: &Obj, bone_count: usize, at: &Loc) -> R<Vertices> {
-    let Some(v) = member(m, "vertexCount") else { return at.err("missing `vertexCount`") };
+    let Some(v) = member(m, "vertexCount") else {
+        return at.err("missing `vertexCount`");
+    };
     let count = as_uint(v, MAX_VERTICES as u64, &at.key("vertexCount"))? as usize;
     read_vertices(m, count * 2, bone_count, at)
 }
 
 /// Reads `vertices` expecting `floats` coordinates (2 per vertex) when unweighted.
 fn read_vertices(m: &Obj, floats: usize, bone_count: usize, at: &Loc) -> R<Vertices> {
-    let Some(list) = array_opt(m, "vertices", at)? else { return at.err("missing `vertices`") };
+    let Some(list) = array_opt(m, "vertices", at)? else {
+        return at.err("missing `vertices`");
+    };
     let at = at.key("vertices");
     let count = floats / 2;
     if list.len() == floats {
-        return Ok(Vertices { count: count as u32, bones: Vec::new(), values: f32_list(list, &at)? });
+        return Ok(Vertices {
+            count: count as u32,
+            bones: Vec::new(),
+            values: f32_list(list, &at)?,
+        });
     }
     let mut bones = Vec::new();
     let mut values = Vec::new();
@@ -370,5 +444,9 @@ fn read_vertices(m: &Obj, floats: usize, bone_count: usize, at: &Loc) -> R<Verti
             list.len()
         ));
     }
-    Ok(Vertices { count: count as u32, bones, values })
+    Ok(Vertices {
+        count: count as u32,
+        bones,
+        values,
+    })
 }

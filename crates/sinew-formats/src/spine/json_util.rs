@@ -44,19 +44,31 @@ pub(crate) struct Loc<'a> {
 impl Loc<'static> {
     /// The document root, `$`.
     pub fn root() -> Self {
-        Loc { parent: None, seg: Seg::Root, name: None }
+        Loc {
+            parent: None,
+            seg: Seg::Root,
+            name: None,
+        }
     }
 }
 
 impl<'a> Loc<'a> {
     /// The member `key` of this object.
     pub fn key<'b>(&'b self, key: &'b str) -> Loc<'b> {
-        Loc { parent: Some(self), seg: Seg::Key(key), name: None }
+        Loc {
+            parent: Some(self),
+            seg: Seg::Key(key),
+            name: None,
+        }
     }
 
     /// The element `i` of this array.
     pub fn index(&self, i: usize) -> Loc<'_> {
-        Loc { parent: Some(self), seg: Seg::Index(i), name: None }
+        Loc {
+            parent: Some(self),
+            seg: Seg::Index(i),
+            name: None,
+        }
     }
 
     /// The same location, recording the name of the item found there.
@@ -64,7 +76,11 @@ impl<'a> Loc<'a> {
     where
         'a: 'b,
     {
-        Loc { parent: self.parent, seg: self.seg, name: Some(name) }
+        Loc {
+            parent: self.parent,
+            seg: self.seg,
+            name: Some(name),
+        }
     }
 
     /// An error at this location.
@@ -99,7 +115,11 @@ impl<'a> Loc<'a> {
                 }
             }
         }
-        Problem { path, name: name.map(str::to_owned), message }
+        Problem {
+            path,
+            name: name.map(str::to_owned),
+            message,
+        }
     }
 }
 
@@ -177,7 +197,11 @@ pub(crate) fn f32_or(m: &Obj, key: &str, default: f32, at: &Loc) -> R<f32> {
 /// Narrows to f32, refusing values that overflow to infinity.
 pub(crate) fn to_f32(x: f64, at: &Loc) -> R<f32> {
     let y = x as f32;
-    if y.is_finite() { Ok(y) } else { at.err("number out of range for f32") }
+    if y.is_finite() {
+        Ok(y)
+    } else {
+        at.err("number out of range for f32")
+    }
 }
 
 /// A boolean member, or `default`.
@@ -185,7 +209,9 @@ pub(crate) fn bool_or(m: &Obj, key: &str, default: bool, at: &Loc) -> R<bool> {
     match member(m, key) {
         None => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => at.key(key).err(format!("expected a boolean, found {}", type_name(other))),
+        Some(other) => at
+            .key(key)
+            .err(format!("expected a boolean, found {}", type_name(other))),
     }
 }
 
@@ -252,7 +278,9 @@ pub(crate) fn as_i32(v: &Value, at: &Loc) -> R<i32> {
 pub(crate) fn parse_color(s: &str, at: &Loc) -> R<Color> {
     let hex = s.strip_prefix('#').unwrap_or(s);
     if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return at.err(format!("invalid colour `{s}` (expected RRGGBB or RRGGBBAA)"));
+        return at.err(format!(
+            "invalid colour `{s}` (expected RRGGBB or RRGGBBAA)"
+        ));
     }
     let ch = |i: usize| -> f32 {
         let v = u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
@@ -280,6 +308,7 @@ pub(crate) fn check_len(len: usize, max: usize, what: &str, at: &Loc) -> R<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -301,7 +330,10 @@ mod tests {
     fn colors_parse_like_spine() {
         let at = Loc::root();
         let c = parse_color("ff8000ff", &at).unwrap();
-        assert_eq!((c.r, c.g, c.b, c.a), (1.0, (128.0f64 / 255.0) as f32, 0.0, 1.0));
+        assert_eq!(
+            (c.r, c.g, c.b, c.a),
+            (1.0, (128.0f64 / 255.0) as f32, 0.0, 1.0)
+        );
         let c = parse_color("#20304080", &at).unwrap();
         assert_eq!(c.a, (128.0f64 / 255.0) as f32);
         assert_eq!(parse_color("203040", &at).unwrap().a, 1.0);

@@ -51,7 +51,12 @@ pub mod limits {
 /// Reads and parses a Spine 4.2 JSON file.
 pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
     let file = path.display().to_string();
-    let size = std::fs::metadata(path).map_err(|source| LoadError::Io { file: file.clone(), source })?.len();
+    let size = std::fs::metadata(path)
+        .map_err(|source| LoadError::Io {
+            file: file.clone(),
+            source,
+        })?
+        .len();
     if size > limits::MAX_FILE_BYTES {
         return Err(LoadError::Invalid {
             file,
@@ -60,7 +65,10 @@ pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
             message: format!("file is {size} bytes (limit {})", limits::MAX_FILE_BYTES),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
+        source,
+    })?;
     parse_spine_json(&text, &file)
 }
 
@@ -81,10 +89,17 @@ pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
     };
     let at = Loc::root();
     let root = as_obj(&root, &at).map_err(invalid)?;
-    let mut rig = RawRig { source: source.to_owned(), reference_scale: 100.0, ..Default::default() };
+    let mut rig = RawRig {
+        source: source.to_owned(),
+        reference_scale: 100.0,
+        ..Default::default()
+    };
     skeleton::read_header(root, &mut rig, &at).map_err(invalid)?;
     if !rig.version.is_empty() && !rig.version.starts_with("4.2") {
-        return Err(LoadError::Version { file: source.to_owned(), version: rig.version });
+        return Err(LoadError::Version {
+            file: source.to_owned(),
+            version: rig.version,
+        });
     }
     read_body(root, &mut rig, &at).map_err(invalid)?;
     Ok(rig)

@@ -45,7 +45,9 @@ pub(crate) fn find(map: &HashMap<&str, usize>, name: &str, what: &str, at: &Loc)
 
 /// Reads the `skeleton` header into `rig`.
 pub(crate) fn read_header(root: &Obj, rig: &mut RawRig, at: &Loc) -> R<()> {
-    let Some(sk) = obj_opt(root, "skeleton", at)? else { return Ok(()) };
+    let Some(sk) = obj_opt(root, "skeleton", at)? else {
+        return Ok(());
+    };
     let at = at.key("skeleton");
     rig.hash = str_opt(sk, "hash", &at)?.unwrap_or_default().to_owned();
     rig.version = str_opt(sk, "spine", &at)?.unwrap_or_default().to_owned();
@@ -76,8 +78,15 @@ pub(crate) fn parse_inherit(s: &str, at: &Loc) -> R<Inherit> {
 }
 
 /// Reads `bones`.
-pub(crate) fn read_bones<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut Names<'j>, at: &Loc) -> R<()> {
-    let Some(list) = array_opt(root, "bones", at)? else { return Ok(()) };
+pub(crate) fn read_bones<'j>(
+    root: &'j Obj,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let Some(list) = array_opt(root, "bones", at)? else {
+        return Ok(());
+    };
     let at = at.key("bones");
     check_len(list.len(), MAX_BONES, "bones", &at)?;
     rig.bones.reserve(list.len());
@@ -132,8 +141,15 @@ fn blend_from(s: &str, at: &Loc) -> R<BlendMode> {
 }
 
 /// Reads `slots`.
-pub(crate) fn read_slots<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut Names<'j>, at: &Loc) -> R<()> {
-    let Some(list) = array_opt(root, "slots", at)? else { return Ok(()) };
+pub(crate) fn read_slots<'j>(
+    root: &'j Obj,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let Some(list) = array_opt(root, "slots", at)? else {
+        return Ok(());
+    };
     let at = at.key("slots");
     check_len(list.len(), MAX_SLOTS, "slots", &at)?;
     rig.slots.reserve(list.len());
@@ -164,7 +180,9 @@ pub(crate) fn read_slots<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut Names<
 
 /// Reads a constraint's `bones` list, checking every name.
 fn bone_list(m: &Obj, names: &Names, at: &Loc) -> R<Vec<String>> {
-    let Some(list) = array_opt(m, "bones", at)? else { return Ok(Vec::new()) };
+    let Some(list) = array_opt(m, "bones", at)? else {
+        return Ok(Vec::new());
+    };
     let at = at.key("bones");
     check_len(list.len(), MAX_BONES, "bones", &at)?;
     let mut out = Vec::with_capacity(list.len());
@@ -189,7 +207,9 @@ fn each_constraint<'j>(
     at: &Loc,
     mut f: impl FnMut(&'j Obj, &'j str, &Loc) -> R<()>,
 ) -> R<()> {
-    let Some(list) = array_opt(root, key, at)? else { return Ok(()) };
+    let Some(list) = array_opt(root, key, at)? else {
+        return Ok(());
+    };
     let at = at.key(key);
     check_len(list.len(), MAX_CONSTRAINTS, "constraints", &at)?;
     for (i, v) in list.iter().enumerate() {
@@ -202,7 +222,12 @@ fn each_constraint<'j>(
 }
 
 /// Reads `ik`, `transform`, `path` and `physics`.
-pub(crate) fn read_constraints<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut Names<'j>, at: &Loc) -> R<()> {
+pub(crate) fn read_constraints<'j>(
+    root: &'j Obj,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
     each_constraint(root, "ik", at, |m, name, at| {
         let bones = bone_list(m, names, at)?;
         if bones.is_empty() || bones.len() > 2 {
@@ -264,20 +289,32 @@ pub(crate) fn read_constraints<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut 
         let position_mode = match str_opt(m, "positionMode", at)?.unwrap_or("percent") {
             "percent" => PositionMode::Percent,
             "fixed" => PositionMode::Fixed,
-            s => return at.key("positionMode").err(format!("unknown position mode `{s}`")),
+            s => {
+                return at
+                    .key("positionMode")
+                    .err(format!("unknown position mode `{s}`"));
+            }
         };
         let spacing_mode = match str_opt(m, "spacingMode", at)?.unwrap_or("length") {
             "length" => SpacingMode::Length,
             "fixed" => SpacingMode::Fixed,
             "percent" => SpacingMode::Percent,
             "proportional" => SpacingMode::Proportional,
-            s => return at.key("spacingMode").err(format!("unknown spacing mode `{s}`")),
+            s => {
+                return at
+                    .key("spacingMode")
+                    .err(format!("unknown spacing mode `{s}`"));
+            }
         };
         let rotate_mode = match str_opt(m, "rotateMode", at)?.unwrap_or("tangent") {
             "tangent" => RotateMode::Tangent,
             "chain" => RotateMode::Chain,
             "chainScale" => RotateMode::ChainScale,
-            s => return at.key("rotateMode").err(format!("unknown rotate mode `{s}`")),
+            s => {
+                return at
+                    .key("rotateMode")
+                    .err(format!("unknown rotate mode `{s}`"));
+            }
         };
         let mix_x = f64_or(m, "mixX", 1.0, at)?;
         rig.paths.push(RawPath {
@@ -304,7 +341,9 @@ pub(crate) fn read_constraints<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut 
         add_name(&mut names.physics, name, "physics constraint", at)?;
         let fps = f64_or(m, "fps", 60.0, at)?;
         if fps <= 0.0 {
-            return at.key("fps").err(format!("fps must be positive, found {fps}"));
+            return at
+                .key("fps")
+                .err(format!("fps must be positive, found {fps}"));
         }
         let mass = f64_or(m, "mass", 1.0, at)?;
         if mass == 0.0 {
@@ -342,18 +381,30 @@ pub(crate) fn read_constraints<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut 
 }
 
 /// Reads `events` (an object keyed by event name).
-pub(crate) fn read_events<'j>(root: &'j Obj, rig: &mut RawRig, names: &mut Names<'j>, at: &Loc) -> R<()> {
-    let Some(map) = obj_opt(root, "events", at)? else { return Ok(()) };
+pub(crate) fn read_events<'j>(
+    root: &'j Obj,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let Some(map) = obj_opt(root, "events", at)? else {
+        return Ok(());
+    };
     let at = at.key("events");
     check_len(map.len(), MAX_EVENTS, "events", &at)?;
     for (name, v) in map {
         let at = at.key(name).named(name);
         let m = as_obj(v, &at)?;
         add_name(&mut names.events, name, "event", &at)?;
-        let audio = str_opt(m, "audio", &at)?.filter(|a| !a.is_empty()).map(str::to_owned);
+        let audio = str_opt(m, "audio", &at)?
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned);
         // COMPAT(spine): volume/balance are read only for events with audio (else 0, 0).
         let (volume, balance) = if audio.is_some() {
-            (f32_or(m, "volume", 1.0, &at)?, f32_or(m, "balance", 0.0, &at)?)
+            (
+                f32_or(m, "volume", 1.0, &at)?,
+                f32_or(m, "balance", 0.0, &at)?,
+            )
         } else {
             (0.0, 0.0)
         };
@@ -382,7 +433,9 @@ pub(crate) fn name_list(
     what: &str,
     at: &Loc,
 ) -> R<Vec<String>> {
-    let Some(list) = array_opt(m, key, at)? else { return Ok(Vec::new()) };
+    let Some(list) = array_opt(m, key, at)? else {
+        return Ok(Vec::new());
+    };
     let at = at.key(key);
     let mut out = Vec::with_capacity(list.len());
     for (i, v) in list.iter().enumerate() {

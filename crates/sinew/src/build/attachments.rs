@@ -1,13 +1,14 @@
 //! Attachments: every skin's attachments flattened into `rig.attachments`, checked, with
 //! linked meshes resolved and region geometry computed; then `slot_deform_capacity`.
 //!
-//! A linked mesh copies its parent mesh's geometry (vertices, UVs, triangles, hull, edges,
-//! width, height; Spine `MeshAttachment.setParentMesh`), looked up by key in the same slot of
-//! the named skin or the default skin. Its `timeline_attachment` is the parent when it
+//! A linked mesh copies its parent mesh's geometry (vertices, UVs, triangles, hull, and the
+//! nonessential edges; Spine `MeshAttachment.setParentMesh`, which keeps the linked mesh's
+//! own width and height), looked up by key in the same slot of the named skin or the default
+//! skin. Chains of linked meshes take the geometry of the mesh at the end of the chain. Its `timeline_attachment` is the parent when it
 //! inherits timelines (Spine `linkedMesh.inheritTimeline ? parent : mesh`), else itself.
 //! Without an atlas every region is [`TextureRegion::full`] of its path (one per sequence
 //! frame); `sinew_formats::atlas::bind_atlas` swaps in real regions later.
-//! Verified by the unit tests below and by the fixture tests in sinew-formats.
+//! Verified by the unit tests in `build/tests.rs` and the fixture tests in sinew-formats.
 
 use super::intern_key;
 use super::region::{region_names, update_mesh_attachment, update_region_attachment};
@@ -22,7 +23,11 @@ struct Owner<'a>(&'a str, &'a str, &'a str);
 
 impl fmt::Display for Owner<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "skin `{}`, slot `{}`, attachment `{}`", self.0, self.1, self.2)
+        write!(
+            f,
+            "skin `{}`, slot `{}`, attachment `{}`",
+            self.0, self.1, self.2
+        )
     }
 }
 
@@ -55,14 +60,25 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             let key = intern_key(rig, &e.key);
             let id = AttachmentId(rig.attachments.len() as u32);
             if index.insert((si, slot, key), id).is_some() {
-                problems.push(format!("{owner}: duplicate attachment key in this skin and slot"));
+                problems.push(format!(
+                    "{owner}: duplicate attachment key in this skin and slot"
+                ));
             }
             let mut regions = |path: &str, seq: Option<&Sequence>, problems: &mut Vec<String>| {
                 make_regions(path, seq, &owner, &mut regions_left, problems)
             };
             let kind = match &e.attachment.kind {
                 RawAttachmentKind::Region {
-                    path, x, y, scale_x, scale_y, rotation, width, height, color, sequence,
+                    path,
+                    x,
+                    y,
+                    scale_x,
+                    scale_y,
+                    rotation,
+                    width,
+                    height,
+                    color,
+                    sequence,
                 } => {
                     let mut r = RegionAttachment {
                         path: path.clone(),
@@ -83,9 +99,20 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     AttachmentKind::Region(r)
                 }
                 RawAttachmentKind::Mesh {
-                    path, color, vertices, uvs, triangles, hull, edges, width, height, sequence,
+                    path,
+                    color,
+                    vertices,
+                    uvs,
+                    triangles,
+                    hull,
+                    edges,
+                    width,
+                    height,
+                    sequence,
                 } => {
-                    check_mesh(vertices, uvs, triangles, *hull, edges, bone_count, &owner, problems);
+                    check_mesh(
+                        vertices, uvs, triangles, *hull, edges, bone_count, &owner, problems,
+                    );
                     let mut m = MeshAttachment {
                         path: path.clone(),
                         color: *color,
@@ -105,7 +132,14 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     AttachmentKind::Mesh(m)
                 }
                 RawAttachmentKind::LinkedMesh {
-                    path, color, parent, skin: parent_skin, inherit_timelines, width, height, sequence,
+                    path,
+                    color,
+                    parent,
+                    skin: parent_skin,
+                    inherit_timelines,
+                    width,
+                    height,
+                    sequence,
                 } => {
                     pending.push(Pending {
                         id,
@@ -134,11 +168,21 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                 }
                 RawAttachmentKind::BoundingBox { vertices, color } => {
                     check_vertices(vertices, bone_count, &owner, problems);
-                    AttachmentKind::BoundingBox { vertices: vertices.clone(), color: *color }
+                    AttachmentKind::BoundingBox {
+                        vertices: vertices.clone(),
+                        color: *color,
+                    }
                 }
-                RawAttachmentKind::Path { closed, constant_speed, vertices, lengths } => {
+                RawAttachmentKind::Path {
+                    closed,
+                    constant_speed,
+                    vertices,
+                    lengths,
+                } => {
                     check_vertices(vertices, bone_count, &owner, problems);
-                    if vertices.count % 3 != 0 || lengths.len() != vertices.count as usize / 3 {
+                    if !vertices.count.is_multiple_of(3)
+                        || lengths.len() != vertices.count as usize / 3
+                    {
                         problems.push(format!(
                             "{owner}: a path needs 3 vertices per curve point and one length per point \
                              ({} vertices, {} lengths)",
@@ -153,9 +197,11 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                         lengths: lengths.clone(),
                     })
                 }
-                RawAttachmentKind::Point { x, y, rotation } => {
-                    AttachmentKind::Point { x: *x, y: *y, rotation: *rotation }
-                }
+                RawAttachmentKind::Point { x, y, rotation } => AttachmentKind::Point {
+                    x: *x,
+                    y: *y,
+                    rotation: *rotation,
+                },
                 RawAttachmentKind::Clipping { end, vertices } => {
                     check_vertices(vertices, bone_count, &owner, problems);
                     let end = end.as_ref().map(|s| match rig.names.slots.get(s) {
@@ -165,16 +211,28 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                             SlotId(0)
                         }
                     });
-                    AttachmentKind::Clipping { end, vertices: vertices.clone() }
+                    AttachmentKind::Clipping {
+                        end,
+                        vertices: vertices.clone(),
+                    }
                 }
             };
-            rig.attachments.push(Attachment { name: e.attachment.name.clone(), key, slot, timeline_attachment: id, kind });
+            rig.attachments.push(Attachment {
+                name: e.attachment.name.clone(),
+                key,
+                slot,
+                timeline_attachment: id,
+                kind,
+            });
         }
     }
     resolve_linked(raw, rig, &index, &pending, problems);
     rig.slot_deform_capacity = vec![0; rig.slots.len()];
     for a in &rig.attachments {
-        if let (Some(v), Some(cap)) = (a.vertices(), rig.slot_deform_capacity.get_mut(a.slot.index())) {
+        if let (Some(v), Some(cap)) = (
+            a.vertices(),
+            rig.slot_deform_capacity.get_mut(a.slot.index()),
+        ) {
             *cap = (*cap).max(deform_len(v) as u32);
         }
     }
@@ -182,7 +240,11 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
 
 /// Floats in a deform buffer for these vertices: x,y per vertex, or per influence.
 pub(super) fn deform_len(v: &Vertices) -> usize {
-    if v.is_weighted() { v.values.len() / 3 * 2 } else { v.values.len() }
+    if v.is_weighted() {
+        v.values.len() / 3 * 2
+    } else {
+        v.values.len()
+    }
 }
 
 /// One full-page region per sequence frame (or one), within the rig-wide region budget.
@@ -193,14 +255,13 @@ fn make_regions(
     left: &mut usize,
     problems: &mut Vec<String>,
 ) -> Vec<TextureRegion> {
-    if let Some(s) = seq {
-        if s.count == 0 || s.count as usize > *left || s.digits > 10 {
-            problems.push(format!(
-                "{owner}: sequence of {} frames with {} digits is empty or too large",
-                s.count, s.digits
-            ));
-            return vec![TextureRegion::full(path)];
-        }
+    let too_big = |s: &Sequence| s.count == 0 || s.count as usize > *left || s.digits > 10;
+    if let Some(s) = seq.filter(|s| too_big(s)) {
+        problems.push(format!(
+            "{owner}: sequence of {} frames with {} digits is empty or too large",
+            s.count, s.digits
+        ));
+        return vec![TextureRegion::full(path)];
     }
     let names = region_names(path, seq);
     *left = left.saturating_sub(names.len());
@@ -212,7 +273,12 @@ fn make_regions(
 fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut Vec<String>) {
     if !v.is_weighted() {
         if v.values.len() != v.count as usize * 2 {
-            problems.push(format!("{owner}: {} vertices need {} floats, found {}", v.count, v.count * 2, v.values.len()));
+            problems.push(format!(
+                "{owner}: {} vertices need {} floats, found {}",
+                v.count,
+                v.count * 2,
+                v.values.len()
+            ));
         }
         return;
     }
@@ -221,11 +287,18 @@ fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut
         let n = v.bones[i] as usize;
         let end = i.saturating_add(1).saturating_add(n);
         if end > v.bones.len() {
-            problems.push(format!("{owner}: weighted vertex {vertices} runs off the end of the bone list"));
+            problems.push(format!(
+                "{owner}: weighted vertex {vertices} runs off the end of the bone list"
+            ));
             return;
         }
-        if let Some(&b) = v.bones[i + 1..end].iter().find(|&&b| b as usize >= bone_count) {
-            problems.push(format!("{owner}: weighted vertex {vertices} names bone index {b} ({bone_count} bones)"));
+        if let Some(&b) = v.bones[i + 1..end]
+            .iter()
+            .find(|&&b| b as usize >= bone_count)
+        {
+            problems.push(format!(
+                "{owner}: weighted vertex {vertices} names bone index {b} ({bone_count} bones)"
+            ));
             return;
         }
         influences += n;
@@ -256,22 +329,33 @@ fn check_mesh(
     check_vertices(v, bone_count, owner, problems);
     let n = v.count as usize;
     if n > u16::MAX as usize + 1 {
-        problems.push(format!("{owner}: {n} vertices (a mesh holds at most 65536)"));
+        problems.push(format!(
+            "{owner}: {n} vertices (a mesh holds at most 65536)"
+        ));
     }
     if uvs.len() != n * 2 {
         problems.push(format!("{owner}: {n} vertices but {} uv floats", uvs.len()));
     }
-    if triangles.len() % 3 != 0 {
-        problems.push(format!("{owner}: {} triangle indices is not a multiple of 3", triangles.len()));
+    if !triangles.len().is_multiple_of(3) {
+        problems.push(format!(
+            "{owner}: {} triangle indices is not a multiple of 3",
+            triangles.len()
+        ));
     }
     if let Some(t) = triangles.iter().find(|&&t| t as usize >= n) {
-        problems.push(format!("{owner}: triangle index {t} out of range ({n} vertices)"));
+        problems.push(format!(
+            "{owner}: triangle index {t} out of range ({n} vertices)"
+        ));
     }
     if hull as usize > n {
-        problems.push(format!("{owner}: hull of {hull} vertices exceeds the {n} vertices"));
+        problems.push(format!(
+            "{owner}: hull of {hull} vertices exceeds the {n} vertices"
+        ));
     }
     if let Some(e) = edges.iter().find(|&&e| e as usize >= n * 2) {
-        problems.push(format!("{owner}: edge index {e} out of range ({n} vertices)"));
+        problems.push(format!(
+            "{owner}: edge index {e} out of range ({n} vertices)"
+        ));
     }
 }
 
@@ -291,8 +375,14 @@ fn resolve_linked(
     let mut parent_of: HashMap<AttachmentId, AttachmentId> = HashMap::new();
     for p in pending {
         let skin = match p.parent_skin {
-            Some(name) => skin_index.get(name).copied().ok_or_else(|| format!("unknown skin `{name}`")),
-            None => skin_index.get("default").copied().ok_or_else(|| "there is no default skin".to_owned()),
+            Some(name) => skin_index
+                .get(name)
+                .copied()
+                .ok_or_else(|| format!("unknown skin `{name}`")),
+            None => skin_index
+                .get("default")
+                .copied()
+                .ok_or_else(|| "there is no default skin".to_owned()),
         };
         let parent = skin.and_then(|s| {
             rig.names
@@ -311,7 +401,9 @@ fn resolve_linked(
         }
     }
     for p in pending {
-        let Some(&parent) = parent_of.get(&p.id) else { continue };
+        let Some(&parent) = parent_of.get(&p.id) else {
+            continue;
+        };
         // Follow linked parents to the mesh that owns the geometry.
         let mut source = parent;
         let mut steps = 0;
@@ -323,18 +415,21 @@ fn resolve_linked(
             }
         }
         if steps > pending.len() || pending.iter().any(|q| q.id == source) {
-            problems.push(format!("{}: linked meshes form a cycle or an unresolved chain", p.owner));
+            problems.push(format!(
+                "{}: linked meshes form a cycle or an unresolved chain",
+                p.owner
+            ));
             continue;
         }
-        let AttachmentKind::Mesh(src) = &rig.attachments[source.index()].kind else { continue };
-        let (vertices, region_uvs, triangles, hull, edges, width, height) = (
+        let AttachmentKind::Mesh(src) = &rig.attachments[source.index()].kind else {
+            continue;
+        };
+        let (vertices, region_uvs, triangles, hull, edges) = (
             src.vertices.clone(),
             src.region_uvs.clone(),
             src.triangles.clone(),
             src.hull,
             src.edges.clone(),
-            src.width,
-            src.height,
         );
         let att = &mut rig.attachments[p.id.index()];
         att.timeline_attachment = if p.inherit_timelines { parent } else { p.id };
@@ -344,8 +439,6 @@ fn resolve_linked(
             m.triangles = triangles;
             m.hull = hull;
             m.edges = edges;
-            m.width = width;
-            m.height = height;
             m.parent_mesh = Some(parent);
             update_mesh_attachment(m, |_| None);
         }

@@ -44,9 +44,14 @@ pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
                 }
             },
         };
-        let values = [b.length, b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y];
+        let values = [
+            b.length, b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y,
+        ];
         if values.iter().any(|v| !v.is_finite()) {
-            problems.push(format!("bone `{}`: setup pose has a non-finite value", b.name));
+            problems.push(format!(
+                "bone `{}`: setup pose has a non-finite value",
+                b.name
+            ));
         }
         rig.bones.push(BoneData {
             name: b.name.clone(),
@@ -83,7 +88,12 @@ pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
     rig.slots.reserve(raw.slots.len());
     for (i, s) in raw.slots.iter().enumerate() {
         let owner = format!("slot `{}`", s.name);
-        if rig.names.slots.insert(s.name.clone(), SlotId(i as u16)).is_some() {
+        if rig
+            .names
+            .slots
+            .insert(s.name.clone(), SlotId(i as u16))
+            .is_some()
+        {
             problems.push(format!("{owner}: duplicate slot name"));
         }
         let bone = bone_ref(rig, &s.bone, &owner, problems);
@@ -107,7 +117,12 @@ pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
 /// Fills `rig.events` and `rig.names.events`.
 pub(super) fn build_events(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
     for (i, e) in raw.events.iter().enumerate() {
-        if rig.names.events.insert(e.name.clone(), EventId(i as u16)).is_some() {
+        if rig
+            .names
+            .events
+            .insert(e.name.clone(), EventId(i as u16))
+            .is_some()
+        {
             problems.push(format!("event `{}`: duplicate event name", e.name));
         }
         rig.events.push(EventData {
@@ -157,9 +172,19 @@ mod tests {
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
         assert_eq!(rig.bones[2].parent, Some(BoneId(0)));
-        assert!(p.iter().any(|m| m.contains("`b`") && m.contains("listed after")), "{p:?}");
-        assert!(p.iter().any(|m| m.contains("`d`") && m.contains("unknown parent bone `nope`")));
-        assert!(p.iter().any(|m| m.contains("`root`") && m.contains("duplicate")));
+        assert!(
+            p.iter()
+                .any(|m| m.contains("`b`") && m.contains("listed after")),
+            "{p:?}"
+        );
+        assert!(
+            p.iter()
+                .any(|m| m.contains("`d`") && m.contains("unknown parent bone `nope`"))
+        );
+        assert!(
+            p.iter()
+                .any(|m| m.contains("`root`") && m.contains("duplicate"))
+        );
         assert_eq!(p.len(), 3);
     }
 
@@ -174,7 +199,13 @@ mod tests {
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
         build_slots(&raw, &mut rig, &mut p);
-        assert_eq!(p, vec!["slot `s2`: unknown bone `jaw`", "slot `s1`: duplicate slot name"]);
+        assert_eq!(
+            p,
+            vec![
+                "slot `s2`: unknown bone `jaw`",
+                "slot `s1`: duplicate slot name"
+            ]
+        );
         assert_eq!(rig.slots[0].attachment, Some(NameId(0)));
         assert_eq!(rig.slots[1].attachment, Some(NameId(0)));
         assert_eq!(rig.attachment_keys, vec!["a".to_string()]);

@@ -12,6 +12,7 @@
 //! Verified by the unit tests in `clips/tests.rs` (hand-built raw clips) and by the oracle
 //! comparisons in `crates/sinew-formats/tests/anim_local.rs`.
 
+mod exact;
 mod special;
 #[cfg(test)]
 mod tests;

@@ -14,9 +14,13 @@ use std::collections::HashMap;
 
 /// Fills the four constraint tables, their name maps and `rig.constraint_order`.
 pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
-    let bones = |rig: &Rig, names: &[String], owner: &str, problems: &mut Vec<String>| -> Vec<BoneId> {
-        names.iter().map(|n| bone_ref(rig, n, owner, problems)).collect()
-    };
+    let bones =
+        |rig: &Rig, names: &[String], owner: &str, problems: &mut Vec<String>| -> Vec<BoneId> {
+            names
+                .iter()
+                .map(|n| bone_ref(rig, n, owner, problems))
+                .collect()
+        };
     for (i, c) in raw.ik.iter().enumerate() {
         let owner = format!("IK constraint `{}`", c.name);
         dup(&mut rig.names.ik, &c.name, IkId(i as u16), &owner, problems);
@@ -24,7 +28,10 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
         if ids.is_empty() || ids.len() > 2 {
             problems.push(format!("{owner}: needs 1 or 2 bones, has {}", ids.len()));
         } else if ids.len() == 2 && parent_of(rig, ids[1]) != Some(ids[0]) {
-            problems.push(format!("{owner}: `{}` is not a child of `{}`", c.bones[1], c.bones[0]));
+            problems.push(format!(
+                "{owner}: `{}` is not a child of `{}`",
+                c.bones[1], c.bones[0]
+            ));
         }
         let target = bone_ref(rig, &c.target, &owner, problems);
         rig.ik.push(IkData {
@@ -42,7 +49,13 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
     }
     for (i, c) in raw.transforms.iter().enumerate() {
         let owner = format!("transform constraint `{}`", c.name);
-        dup(&mut rig.names.transforms, &c.name, TransformId(i as u16), &owner, problems);
+        dup(
+            &mut rig.names.transforms,
+            &c.name,
+            TransformId(i as u16),
+            &owner,
+            problems,
+        );
         let ids = bones(rig, &c.bones, &owner, problems);
         let target = bone_ref(rig, &c.target, &owner, problems);
         rig.transforms.push(TransformData {
@@ -70,7 +83,13 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
     }
     for (i, c) in raw.paths.iter().enumerate() {
         let owner = format!("path constraint `{}`", c.name);
-        dup(&mut rig.names.paths, &c.name, PathId(i as u16), &owner, problems);
+        dup(
+            &mut rig.names.paths,
+            &c.name,
+            PathId(i as u16),
+            &owner,
+            problems,
+        );
         let ids = bones(rig, &c.bones, &owner, problems);
         let target = match rig.names.slots.get(&c.target) {
             Some(&s) => s,
@@ -99,10 +118,19 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
     }
     for (i, c) in raw.physics.iter().enumerate() {
         let owner = format!("physics constraint `{}`", c.name);
-        dup(&mut rig.names.physics, &c.name, PhysicsId(i as u16), &owner, problems);
+        dup(
+            &mut rig.names.physics,
+            &c.name,
+            PhysicsId(i as u16),
+            &owner,
+            problems,
+        );
         let bone = bone_ref(rig, &c.bone, &owner, problems);
         if !(c.step.is_finite() && c.step > 0.0) {
-            problems.push(format!("{owner}: step must be a positive number of seconds, is {}", c.step));
+            problems.push(format!(
+                "{owner}: step must be a positive number of seconds, is {}",
+                c.step
+            ));
         }
         rig.physics.push(PhysicsData {
             name: c.name.clone(),
@@ -142,7 +170,13 @@ fn parent_of(rig: &Rig, bone: BoneId) -> Option<BoneId> {
 }
 
 /// Records a name, reporting a duplicate (the first one keeps the name).
-fn dup<I: Copy>(map: &mut HashMap<String, I>, name: &str, id: I, owner: &str, problems: &mut Vec<String>) {
+fn dup<I: Copy>(
+    map: &mut HashMap<String, I>,
+    name: &str,
+    id: I,
+    owner: &str,
+    problems: &mut Vec<String>,
+) {
     if map.contains_key(name) {
         problems.push(format!("{owner}: duplicate constraint name"));
     } else {
@@ -154,20 +188,33 @@ fn dup<I: Copy>(map: &mut HashMap<String, I>, name: &str, id: I, owner: &str, pr
 /// Spine searches) and reports orders that are not exactly 0..N-1.
 fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
     let mut all: Vec<(u32, ConstraintRef, &str)> = Vec::new();
-    all.extend(raw.ik.iter().enumerate().map(|(i, c)| (c.order, ConstraintRef::Ik(IkId(i as u16)), c.name.as_str())));
     all.extend(
-        raw.transforms
+        raw.ik
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.order, ConstraintRef::Transform(TransformId(i as u16)), c.name.as_str())),
+            .map(|(i, c)| (c.order, ConstraintRef::Ik(IkId(i as u16)), c.name.as_str())),
     );
-    all.extend(raw.paths.iter().enumerate().map(|(i, c)| (c.order, ConstraintRef::Path(PathId(i as u16)), c.name.as_str())));
-    all.extend(
-        raw.physics
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.order, ConstraintRef::Physics(PhysicsId(i as u16)), c.name.as_str())),
-    );
+    all.extend(raw.transforms.iter().enumerate().map(|(i, c)| {
+        (
+            c.order,
+            ConstraintRef::Transform(TransformId(i as u16)),
+            c.name.as_str(),
+        )
+    }));
+    all.extend(raw.paths.iter().enumerate().map(|(i, c)| {
+        (
+            c.order,
+            ConstraintRef::Path(PathId(i as u16)),
+            c.name.as_str(),
+        )
+    }));
+    all.extend(raw.physics.iter().enumerate().map(|(i, c)| {
+        (
+            c.order,
+            ConstraintRef::Physics(PhysicsId(i as u16)),
+            c.name.as_str(),
+        )
+    }));
     // Stable sort keeps the kind order (IK, transform, path, physics) among equal orders.
     all.sort_by_key(|e| e.0);
     let n = all.len();
@@ -265,7 +312,11 @@ mod tests {
         assert!(p.is_empty(), "{p:?}");
         assert_eq!(
             rig.constraint_order,
-            vec![ConstraintRef::Ik(IkId(1)), ConstraintRef::Physics(PhysicsId(0)), ConstraintRef::Ik(IkId(0))]
+            vec![
+                ConstraintRef::Ik(IkId(1)),
+                ConstraintRef::Physics(PhysicsId(0)),
+                ConstraintRef::Ik(IkId(0))
+            ]
         );
         assert_eq!(rig.ik[0].bones, vec![BoneId(1), BoneId(2)]);
         assert_eq!(rig.ik[0].target, BoneId(3));
@@ -279,8 +330,14 @@ mod tests {
         raw.physics = vec![physics("p", 7)];
         let mut p = Vec::new();
         build_constraints(&raw, &mut rig, &mut p);
-        assert!(p.iter().any(|m| m.contains("`a` is not a child of `b`")), "{p:?}");
-        assert!(p.iter().any(|m| m.contains("IK constraint `y`: unknown bone `jaw`")));
+        assert!(
+            p.iter().any(|m| m.contains("`a` is not a child of `b`")),
+            "{p:?}"
+        );
+        assert!(
+            p.iter()
+                .any(|m| m.contains("IK constraint `y`: unknown bone `jaw`"))
+        );
         assert!(p.iter().any(|m| m.contains("share order 0")));
         assert!(p.iter().any(|m| m.contains("`p`: order 7 is outside 0..3")));
     }

@@ -8,8 +8,9 @@
 //! none. After a successful build every id and size in the rig has been checked, so the
 //! per-frame stages index without checks.
 //!
-//! Verified by the unit tests of each stage and by `sinew-formats/tests` (every official
-//! Spine export builds; bad inputs report the culprit).
+//! Verified by the unit tests of each stage, `build/tests.rs` (whole raw rigs built by hand)
+//! and `sinew-formats/tests` (every official Spine export builds; bad inputs report the
+//! culprit).
 
 mod attachments;
 mod bones;
@@ -17,6 +18,8 @@ pub mod clips;
 mod constraints;
 pub mod region;
 mod skins;
+#[cfg(test)]
+mod tests;
 
 use crate::ids::NameId;
 use crate::raw::RawRig;
@@ -68,7 +71,11 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
     skins::build_skins(raw, &mut rig, &mut problems);
     bones::build_events(raw, &mut rig, &mut problems);
     clips::build_clips(raw, &mut rig, &mut problems);
-    if problems.is_empty() { Ok(rig) } else { Err(BuildError { problems }) }
+    if problems.is_empty() {
+        Ok(rig)
+    } else {
+        Err(BuildError { problems })
+    }
 }
 
 /// Refuses tables whose ids would not fit.

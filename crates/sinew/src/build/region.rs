@@ -31,7 +31,11 @@ pub fn region_quad(
     let oh = f64::from(region.original_height);
     // A stripped region covers only part of the original image: scale by size / original.
     let rsx = if ow != 0.0 { width / ow * scale_x } else { 0.0 };
-    let rsy = if oh != 0.0 { height / oh * scale_y } else { 0.0 };
+    let rsy = if oh != 0.0 {
+        height / oh * scale_y
+    } else {
+        0.0
+    };
     let lx = -width / 2.0 * scale_x + f64::from(region.offset_x) * rsx;
     let ly = -height / 2.0 * scale_y + f64::from(region.offset_y) * rsy;
     let lx2 = lx + f64::from(region.width) * rsx;
@@ -66,8 +70,16 @@ pub fn update_region_attachment(att: &mut RegionAttachment) {
     att.offsets.clear();
     att.uvs.clear();
     for region in &att.regions {
-        let (o, uv) =
-            region_quad(att.x, att.y, att.rotation, att.scale_x, att.scale_y, att.width, att.height, region);
+        let (o, uv) = region_quad(
+            att.x,
+            att.y,
+            att.rotation,
+            att.scale_x,
+            att.scale_y,
+            att.width,
+            att.height,
+            region,
+        );
         att.offsets.extend_from_slice(&o);
         att.uvs.extend_from_slice(&uv);
     }
@@ -76,10 +88,17 @@ pub fn update_region_attachment(att: &mut RegionAttachment) {
 /// Appends a mesh's texture UVs for one region. `page_size` is the atlas page size in
 /// pixels for atlas regions; `None` treats the region as a plain u..u2, v..v2 rectangle
 /// (Spine's path for regions that are not atlas regions).
-pub fn mesh_uvs(region_uvs: &[f32], region: &TextureRegion, page_size: Option<(f64, f64)>, out: &mut Vec<f32>) {
+pub fn mesh_uvs(
+    region_uvs: &[f32],
+    region: &TextureRegion,
+    page_size: Option<(f64, f64)>,
+    out: &mut Vec<f32>,
+) {
     let mut u = f64::from(region.u);
     let mut v = f64::from(region.v);
-    let pairs = region_uvs.chunks_exact(2).map(|p| (f64::from(p[0]), f64::from(p[1])));
+    let pairs = region_uvs
+        .chunks_exact(2)
+        .map(|p| (f64::from(p[0]), f64::from(p[1])));
     let Some((tw, th)) = page_size.filter(|&(w, h)| w > 0.0 && h > 0.0) else {
         let (w, h) = (f64::from(region.u2) - u, f64::from(region.v2) - v);
         for (a, b) in pairs {
@@ -87,7 +106,10 @@ pub fn mesh_uvs(region_uvs: &[f32], region: &TextureRegion, page_size: Option<(f
         }
         return;
     };
-    let (ow, oh) = (f64::from(region.original_width), f64::from(region.original_height));
+    let (ow, oh) = (
+        f64::from(region.original_width),
+        f64::from(region.original_height),
+    );
     let (rw, rh) = (f64::from(region.width), f64::from(region.height));
     let (ox, oy) = (f64::from(region.offset_x), f64::from(region.offset_y));
     match region.degrees {
@@ -128,10 +150,18 @@ pub fn mesh_uvs(region_uvs: &[f32], region: &TextureRegion, page_size: Option<(f
 
 /// Recomputes a mesh's `uvs` for all of its `regions`; `page_size(page)` gives atlas page
 /// sizes (or `None` for plain regions).
-pub fn update_mesh_attachment(mesh: &mut MeshAttachment, page_size: impl Fn(u32) -> Option<(f64, f64)>) {
+pub fn update_mesh_attachment(
+    mesh: &mut MeshAttachment,
+    page_size: impl Fn(u32) -> Option<(f64, f64)>,
+) {
     mesh.uvs.clear();
     for region in &mesh.regions {
-        mesh_uvs(&mesh.region_uvs, region, page_size(region.page), &mut mesh.uvs);
+        mesh_uvs(
+            &mesh.region_uvs,
+            region,
+            page_size(region.page),
+            &mut mesh.uvs,
+        );
     }
 }
 
@@ -162,7 +192,10 @@ mod tests {
     fn plain_quad_is_centered_rectangle() {
         let r = TextureRegion::full("a");
         let (o, uv) = region_quad(10.0, 0.0, 0.0, 1.0, 1.0, 40.0, 20.0, &r);
-        assert!(close(&o, &[-10.0, -10.0, -10.0, 10.0, 30.0, 10.0, 30.0, -10.0]), "{o:?}");
+        assert!(
+            close(&o, &[-10.0, -10.0, -10.0, 10.0, 30.0, 10.0, 30.0, -10.0]),
+            "{o:?}"
+        );
         assert_eq!(uv, [0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
     }
 
@@ -172,7 +205,10 @@ mod tests {
         let r = TextureRegion::full("a");
         let (o, _) = region_quad(0.0, 0.0, 90.0, -1.0, 1.0, 4.0, 2.0, &r);
         // Local corners: BL (2,-1), UL (2,1), UR (-2,1), BR (-2,-1) rotated by 90 degrees.
-        assert!(close(&o, &[1.0, 2.0, -1.0, 2.0, -1.0, -2.0, 1.0, -2.0]), "{o:?}");
+        assert!(
+            close(&o, &[1.0, 2.0, -1.0, 2.0, -1.0, -2.0, 1.0, -2.0]),
+            "{o:?}"
+        );
     }
 
     #[test]
@@ -187,7 +223,10 @@ mod tests {
         r.offset_y = 20.0;
         let (o, _) = region_quad(0.0, 0.0, 0.0, 1.0, 1.0, 200.0, 100.0, &r);
         // x: -100 + 10*2 = -80 .. -80 + 50*2 = 20; y: -50 + 20 = -30 .. 10.
-        assert!(close(&o, &[-80.0, -30.0, -80.0, 10.0, 20.0, 10.0, 20.0, -30.0]), "{o:?}");
+        assert!(
+            close(&o, &[-80.0, -30.0, -80.0, 10.0, 20.0, 10.0, 20.0, -30.0]),
+            "{o:?}"
+        );
     }
 
     #[test]
@@ -227,9 +266,22 @@ mod tests {
 
     #[test]
     fn sequence_paths_are_zero_padded() {
-        let s = Sequence { count: 3, start: 1, digits: 2, setup_index: 0 };
-        assert_eq!(region_names("seq", Some(&s)), vec!["seq01", "seq02", "seq03"]);
-        let s = Sequence { count: 1, start: 100, digits: 2, setup_index: 0 };
+        let s = Sequence {
+            count: 3,
+            start: 1,
+            digits: 2,
+            setup_index: 0,
+        };
+        assert_eq!(
+            region_names("seq", Some(&s)),
+            vec!["seq01", "seq02", "seq03"]
+        );
+        let s = Sequence {
+            count: 1,
+            start: 100,
+            digits: 2,
+            setup_index: 0,
+        };
         assert_eq!(sequence_path("p", &s, 0), "p100");
         assert_eq!(region_names("p", None), vec!["p"]);
     }

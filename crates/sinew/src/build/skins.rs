@@ -18,7 +18,11 @@ pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
         }
         // Attachments were appended in this same order.
         let mut entries: Vec<(SlotId, NameId, AttachmentId)> = (next..next + s.attachments.len())
-            .filter_map(|a| rig.attachments.get(a).map(|att| (att.slot, att.key, AttachmentId(a as u32))))
+            .filter_map(|a| {
+                rig.attachments
+                    .get(a)
+                    .map(|att| (att.slot, att.key, AttachmentId(a as u32)))
+            })
             .collect();
         next += s.attachments.len();
         entries.sort_by_key(|e| (e.0, e.1));
@@ -35,18 +39,45 @@ pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
             None => problems.push(format!("{owner}: unknown {what} `{name}`")),
         };
         for n in &s.ik {
-            add(rig.names.ik.get(n).map(|&id| ConstraintRef::Ik(id)), "IK constraint", n);
+            add(
+                rig.names.ik.get(n).map(|&id| ConstraintRef::Ik(id)),
+                "IK constraint",
+                n,
+            );
         }
         for n in &s.transforms {
-            add(rig.names.transforms.get(n).map(|&id| ConstraintRef::Transform(id)), "transform constraint", n);
+            add(
+                rig.names
+                    .transforms
+                    .get(n)
+                    .map(|&id| ConstraintRef::Transform(id)),
+                "transform constraint",
+                n,
+            );
         }
         for n in &s.paths {
-            add(rig.names.paths.get(n).map(|&id| ConstraintRef::Path(id)), "path constraint", n);
+            add(
+                rig.names.paths.get(n).map(|&id| ConstraintRef::Path(id)),
+                "path constraint",
+                n,
+            );
         }
         for n in &s.physics {
-            add(rig.names.physics.get(n).map(|&id| ConstraintRef::Physics(id)), "physics constraint", n);
+            add(
+                rig.names
+                    .physics
+                    .get(n)
+                    .map(|&id| ConstraintRef::Physics(id)),
+                "physics constraint",
+                n,
+            );
         }
-        rig.skins.push(SkinData { name: s.name.clone(), entries, bones, constraints });
+        rig.skins.push(SkinData {
+            name: s.name.clone(),
+            entries,
+            bones,
+            constraints,
+        });
     }
     rig.default_skin = rig.names.skins.get("default").copied();
 }
@@ -64,7 +95,11 @@ mod tests {
             key: key.into(),
             attachment: RawAttachment {
                 name: key.into(),
-                kind: RawAttachmentKind::Point { x: 0.0, y: 0.0, rotation: 0.0 },
+                kind: RawAttachmentKind::Point {
+                    x: 0.0,
+                    y: 0.0,
+                    rotation: 0.0,
+                },
             },
         }
     }
@@ -81,10 +116,17 @@ mod tests {
             visible: true,
         };
         let raw = RawRig {
-            bones: vec![RawBone::new("root", None), RawBone::new("extra", Some("root"))],
+            bones: vec![
+                RawBone::new("root", None),
+                RawBone::new("extra", Some("root")),
+            ],
             slots: vec![slot("s0"), slot("s1")],
             skins: vec![
-                RawSkin { name: "other".into(), attachments: vec![point("s1", "b")], ..Default::default() },
+                RawSkin {
+                    name: "other".into(),
+                    attachments: vec![point("s1", "b")],
+                    ..Default::default()
+                },
                 RawSkin {
                     name: "default".into(),
                     bones: vec!["extra".into()],
@@ -97,7 +139,11 @@ mod tests {
         let rig = build_rig(&raw).unwrap();
         assert_eq!(rig.default_skin, Some(crate::SkinId(1)));
         let d = &rig.skins[1];
-        let keys: Vec<&str> = d.entries.iter().map(|e| rig.attachment_keys[e.1.index()].as_str()).collect();
+        let keys: Vec<&str> = d
+            .entries
+            .iter()
+            .map(|e| rig.attachment_keys[e.1.index()].as_str())
+            .collect();
         // Sorted by slot, then by key id (interning order: b, z, y, a).
         assert_eq!(keys, vec!["y", "z", "a"]);
         assert_eq!(d.bones, vec![crate::BoneId(1)]);

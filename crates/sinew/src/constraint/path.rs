@@ -2,7 +2,7 @@
 //!
 //! Follows spine.md §6.4 and matches spine-ts 4.2 `PathConstraint.update` operation for
 //! operation (f64 math, Spine's float-rounded pi): spaces from the bone lengths and the
-//! spacing mode, positions along the path ([`positions`], including the arc-length
+//! spacing mode, positions along the path (`path_positions.rs`, including the arc-length
 //! tables), then each bone moved to its point and turned toward the tangent or the next
 //! point (chainScale also stretches it), with the bone-tip correction of `chain`.
 //!
@@ -114,7 +114,7 @@ pub fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
         spaces_count,
         &mut scratch,
     );
-    positions::compute_world_positions(
+    let computed = positions::compute_world_positions(
         rig,
         inst,
         data,
@@ -124,6 +124,10 @@ pub fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
         mix,
         &mut scratch,
     );
+    if !computed {
+        inst.path_scratch = scratch;
+        return;
+    }
 
     let positions = &scratch.positions;
     let mut bone_x = positions[0];

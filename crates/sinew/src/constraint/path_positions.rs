@@ -27,7 +27,8 @@ enum Loaded {
 }
 
 /// Computes `spaces_count` points (x, y, angle) into `scratch.positions` for the spaces in
-/// `scratch.spaces`, starting at the constraint's position.
+/// `scratch.spaces`, starting at the constraint's position. Returns false, computing
+/// nothing, for a path without curves or without the curve lengths it needs.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compute_world_positions(
     rig: &Rig,
@@ -38,7 +39,7 @@ pub(super) fn compute_world_positions(
     tangents: bool,
     mix: PathMix,
     scratch: &mut PathScratch,
-) {
+) -> bool {
     let target = data.target;
     let mut position = mix.position;
     ensure_len(&mut scratch.positions, spaces_count * 3 + 2);
@@ -59,7 +60,7 @@ pub(super) fn compute_world_positions(
         let lengths = &path.lengths;
         curve_count = curve_count.saturating_sub(if closed { 1 } else { 2 });
         let Some(&last) = lengths.get(curve_count) else {
-            return;
+            return false;
         };
         let path_length = f64::from(last);
         if data.position_mode == PositionMode::Percent {
@@ -122,7 +123,7 @@ pub(super) fn compute_world_positions(
             ];
             add_curve_position(p, w, out, o, tangents || (i > 0 && space == 0.0));
         }
-        return;
+        return true;
     }
 
     // Every curve's world vertices, from the first point to the last (closed: back to the
@@ -142,7 +143,7 @@ pub(super) fn compute_world_positions(
         world_of(2, vertices_length, &mut scratch.world, 0);
     }
     if curve_count == 0 {
-        return;
+        return false;
     }
 
     // Coarse curve lengths: 4 forward-difference samples per curve.
@@ -275,6 +276,7 @@ pub(super) fn compute_world_positions(
         }
         add_curve_position(p * 0.1, pts, out, o, tangents || (i > 0 && space == 0.0));
     }
+    true
 }
 
 /// A point `p` (negative) before the path's start, along the first handle's direction.

@@ -218,6 +218,29 @@ fn zero_mixes_or_no_path_leave_bones_alone() {
 }
 
 #[test]
+fn degenerate_paths_leave_bones_alone() {
+    // One control point: no curve. Constraint 0 targets a constant-speed path, constraint 3
+    // a path without constant speed (whose lengths are also missing here).
+    let mut rig = lab_rig();
+    for id in [0, 3] {
+        let slot = rig.paths[id].target.index();
+        if let AttachmentKind::Path(p) = &mut rig.attachments[slot].kind {
+            p.vertices = Vertices {
+                count: 3,
+                bones: Vec::new(),
+                values: vec![0.0, 0.0, 1.0, 1.0, 2.0, 2.0],
+            };
+            p.lengths.clear();
+        }
+    }
+    let mut inst = lab_instance(&rig);
+    let before = inst.world.clone();
+    apply_path_constraint(&rig, &mut inst, PathId(0));
+    apply_path_constraint(&rig, &mut inst, PathId(3));
+    assert_eq!(inst.world, before);
+}
+
+#[test]
 fn scratch_is_sized_from_the_rig() {
     let rig = lab_rig();
     let s = PathScratch::new(&rig);

@@ -33,9 +33,9 @@ pub enum StateEventKind {
     Start,
     /// Another entry replaced it.
     Interrupt,
-    /// The entry is no longer applied (it is also disposed).
+    /// The entry is no longer applied (a [`StateEventKind::Dispose`] of it follows).
     End,
-    /// The entry was discarded without ever starting.
+    /// The entry is discarded: after its end, or queued entries that never started.
     Dispose,
     /// The entry reached the end of its clip (each loop, when looping).
     Complete,
@@ -380,10 +380,13 @@ impl AnimationState {
     /// the pool at the next drain.
     fn queue(&mut self, kind: StateEventKind, entry: usize) {
         let e = &self.entries[entry];
-        self.events.push(StateEvent { kind, entry: self.handle(entry), track: e.track, clip: e.clip });
+        let ev = StateEvent { kind, entry: self.handle(entry), track: e.track, clip: e.clip };
+        self.events.push(ev);
         match kind {
             StateEventKind::Start => self.animations_changed = true,
             StateEventKind::End => {
+                // COMPAT(spine): listeners see `dispose` right after `end`.
+                self.events.push(StateEvent { kind: StateEventKind::Dispose, ..ev });
                 self.animations_changed = true;
                 self.pending_free.push(entry as u32);
             }

@@ -1,6 +1,7 @@
 //! Timelines with payloads: deform (full key vertex arrays), sequence, draw order
 //! (offsets to permutations) and events (defaults resolved).
 
+use super::exact::decimal;
 use super::values::describe;
 use super::{Built, Ctx};
 use crate::anim::{Curves, EventKey, SequenceKey, TimelineKind};
@@ -80,12 +81,12 @@ pub(super) fn deform(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str,
             RawCurve::Stepped => curves.set_stepped(k),
             RawCurve::Bezier(c) if c.len() >= 4 => curves.push_deform_bezier(
                 k,
-                f64::from(a.time),
-                f64::from(c[0]),
-                f64::from(c[1]),
-                f64::from(c[2]),
-                f64::from(c[3]),
-                f64::from(b.time),
+                decimal(a.time),
+                decimal(c[0]),
+                decimal(c[1]),
+                decimal(c[2]),
+                decimal(c[3]),
+                decimal(b.time),
             ),
             RawCurve::Bezier(_) => {
                 cx.problem(format!("{}: key {k} curve needs 4 numbers", describe(&rt.target)));

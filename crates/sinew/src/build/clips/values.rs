@@ -1,6 +1,7 @@
 //! Value timelines (bones, slot colours and attachments, constraints, physics): targets
 //! resolved to ids, keys packed as `[time, values...]` f32 rows, curves sampled.
 
+use super::exact::{channel, decimal};
 use super::{Built, Ctx};
 use crate::anim::{Curves, IkFlags, TimelineKind};
 use crate::raw::{BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty};
@@ -35,13 +36,16 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     }
     let mut curves = Curves::new(n);
     if values > 0 {
-        build_curves(cx, rt, values, &mut curves)?;
+        let colour = matches!(kind, TimelineKind::Rgba(_) | TimelineKind::Rgb(_) | TimelineKind::Rgba2(_) | TimelineKind::Rgb2(_));
+        build_curves(cx, rt, values, colour, &mut curves)?;
     }
     Some((kind, frames, curves))
 }
 
 /// Samples the curves of a timeline with `values` values per key (Spine `readCurve`).
-fn build_curves(cx: &mut Ctx<'_>, rt: &RawTimeline, values: usize, curves: &mut Curves) -> Option<()> {
+/// Key values of colour timelines are byte / 255; all other numbers are JSON decimals.
+fn build_curves(cx: &mut Ctx<'_>, rt: &RawTimeline, values: usize, colour: bool, curves: &mut Curves) -> Option<()> {
+    let value = |v: f32| if colour { channel(v) } else { decimal(v) };
     for k in 0..rt.keys.len().saturating_sub(1) {
         let (a, b) = (&rt.keys[k], &rt.keys[k + 1]);
         match &a.curve {
@@ -62,14 +66,14 @@ fn build_curves(cx: &mut Ctx<'_>, rt: &RawTimeline, values: usize, curves: &mut 
                     curves.push_bezier(
                         k,
                         v,
-                        f64::from(a.time),
-                        f64::from(a.values[v]),
-                        f64::from(h[0]),
-                        f64::from(h[1]),
-                        f64::from(h[2]),
-                        f64::from(h[3]),
-                        f64::from(b.time),
-                        f64::from(b.values[v]),
+                        decimal(a.time),
+                        value(a.values[v]),
+                        decimal(h[0]),
+                        decimal(h[1]),
+                        decimal(h[2]),
+                        decimal(h[3]),
+                        decimal(b.time),
+                        value(b.values[v]),
                     );
                 }
             }

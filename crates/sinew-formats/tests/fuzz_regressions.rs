@@ -1,0 +1,37 @@
+//! Replays every saved fuzz input (`fuzz/regressions/spine_json/*`) through the loader and
+//! the builder, exactly as the `spine_json` fuzz target does: none may panic.
+#![allow(clippy::unwrap_used)]
+
+use sinew::build::build_rig;
+use sinew_formats::spine::parse_spine_json;
+
+#[test]
+fn spine_json_regressions_do_not_panic() {
+    let dir = sinew_testutil::workspace_root()
+        .join("fuzz")
+        .join("regressions")
+        .join("spine_json");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 2,
+        "expected the seed inputs in {}",
+        dir.display()
+    );
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        let text = String::from_utf8_lossy(&data);
+        let name = f.display().to_string();
+        // Each input is a separate case: report which one panicked.
+        let outcome = std::panic::catch_unwind(|| {
+            if let Ok(raw) = parse_spine_json(&text, &name) {
+                let _ = build_rig(&raw);
+            }
+        });
+        assert!(outcome.is_ok(), "{name} panicked");
+    }
+}
