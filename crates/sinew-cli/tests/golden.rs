@@ -23,8 +23,8 @@ struct Case {
     args: Vec<String>,
 }
 
-fn read_manifest(dir: &Path) -> Vec<Case> {
-    let path = dir.join("golden/MANIFEST.json");
+fn read_manifest(golden_dir: &Path) -> Vec<Case> {
+    let path = golden_dir.join("MANIFEST.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let root: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -49,14 +49,15 @@ fn read_manifest(dir: &Path) -> Vec<Case> {
         .collect()
 }
 
-/// Runs one case; Err holds a one-line reason (error or panic).
-fn run_case(dir: &Path, case: &Case) -> Result<compare::Report, String> {
-    let want_path = dir.join("golden").join(&case.golden);
+/// Runs one case; Err holds a one-line reason (error or panic). Golden files live in
+/// `golden_dir`, skeleton paths are relative to `skeleton_root`.
+fn run_case(golden_dir: &Path, skeleton_root: &Path, case: &Case) -> Result<compare::Report, String> {
+    let want_path = golden_dir.join(&case.golden);
     let want: Value = std::fs::read_to_string(&want_path)
         .map_err(|e| e.to_string())
         .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
         .map_err(|e| format!("golden {}: {e}", want_path.display()))?;
-    let skel = dir.join(&case.skeleton);
+    let skel = skeleton_root.join(&case.skeleton);
     let got = catch_unwind(AssertUnwindSafe(|| {
         sinew_cli::dump::dump_with_args(&skel, &case.args)
     }))
@@ -85,9 +86,21 @@ fn golden_manifest() {
     let Some(dir) = sinew_testutil::require_spine_fixtures("golden_manifest") else {
         return;
     };
+    run_manifest(&dir.join("golden"), &dir);
+}
+
+/// sinew's own example rigs, posed by the official runtime (goldens committed in
+/// `testdata/golden/`, skeletons in `examples/`): needs no shared fixtures.
+#[test]
+fn golden_own_examples() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    run_manifest(&root.join("testdata/golden"), &root.join("examples"));
+}
+
+fn run_manifest(golden_dir: &Path, skeleton_root: &Path) {
     let filter = std::env::var("GOLDEN_CASE").unwrap_or_default();
     let verbose = std::env::var("GOLDEN_VERBOSE").is_ok_and(|v| !v.is_empty() && v != "0");
-    let cases: Vec<Case> = read_manifest(&dir)
+    let cases: Vec<Case> = read_manifest(golden_dir)
         .into_iter()
         .filter(|c| c.golden.contains(&filter))
         .collect();
@@ -103,7 +116,7 @@ fn golden_manifest() {
     let mut failing = Vec::new();
     for case in &cases {
         let t0 = Instant::now();
-        let result = run_case(&dir, case);
+        let result = run_case(golden_dir, skeleton_root, case);
         let ms = t0.elapsed().as_millis();
         let name = case.golden.trim_end_matches(".json");
         match result {

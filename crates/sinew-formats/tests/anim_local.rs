@@ -21,7 +21,42 @@ use sinew::build::build_rig;
 use sinew::rig::Rig;
 use sinew::{Inherit, Instance};
 use sinew_formats::spine::load_spine_json;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::path::PathBuf;
+
+/// Counts this thread's allocations, for the steady-state allocation test.
+struct CountingAlloc;
+
+thread_local! {
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; only bumps a thread-local counter.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+fn allocations() -> usize {
+    ALLOCS.with(Cell::get)
+}
 
 /// Tolerance on local values, relative to max(1, |value|). The data keeps 10 significant
 /// digits; the runtimes agree to ~5e-10 (the builder recovers the JSON's f64 numbers for
@@ -426,4 +461,49 @@ fn state_scenarios_match_oracle() {
         failures.extend(problems.into_iter().map(|p| format!("{name}: {p}")));
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn steady_state_playback_does_not_allocate() {
+    let Some(spine_dir) = sinew_testutil::require_spine_fixtures("steady_state_playback_does_not_allocate") else {
+        return;
+    };
+    let raw = load_spine_json(&spine_dir.join("spineboy/spineboy-pro.json")).unwrap();
+    let rig = build_rig(&raw).unwrap();
+    let mut inst = Instance::new(&rig);
+    let mut state = AnimationState::new(&rig);
+    let (walk, run, aim) = (rig.clip("walk").unwrap(), rig.clip("run").unwrap(), rig.clip("aim").unwrap());
+    state.default_mix = 0.2;
+    let mut events = Vec::with_capacity(64);
+    // Switching clips every 0.5 s with crossfades, plus an additive layer.
+    let mut frame = |state: &mut AnimationState, inst: &mut Instance, k: usize| {
+        if k % 30 == 0 {
+            state.set_animation(&rig, 0, if k % 60 == 0 { walk } else { run }, true);
+        }
+        state.update(1.0 / 60.0);
+        state.apply(&rig, inst);
+        events.extend(state.drain_events().map(|e| e.kind));
+        events.clear();
+        inst.advance_time(1.0 / 60.0);
+    };
+    let id = state.set_animation(&rig, 1, aim, true);
+    state.entry_mut(id).unwrap().mix_blend = MixBlend::Add;
+    for k in 0..300 {
+        frame(&mut state, &mut inst, k);
+    }
+    let before = allocations();
+    for k in 300..900 {
+        frame(&mut state, &mut inst, k);
+    }
+    assert_eq!(allocations() - before, 0, "AnimationState allocated in steady state");
+    // apply_clip alone, events included.
+    let mut fired = Vec::with_capacity(16);
+    let before = allocations();
+    for k in 0..200 {
+        let t = f64::from(k) / 60.0;
+        inst.set_to_setup_pose(&rig);
+        fired.clear();
+        apply_clip(&rig, &mut inst, run, t - 1.0 / 60.0, t, true, Some(&mut fired), 1.0, MixBlend::Setup, MixDirection::In);
+    }
+    assert_eq!(allocations() - before, 0, "apply_clip allocated");
 }

@@ -147,7 +147,8 @@ impl Instance {
             pose: rig.bones.iter().map(|b| b.setup).collect(),
             inherit: rig.bones.iter().map(|b| b.inherit).collect(),
             applied: rig.bones.iter().map(|b| b.setup).collect(),
-            world: vec![WorldTransform::IDENTITY; nb],
+            // Zero until posed, as the official runtime: inactive bones keep it.
+            world: vec![WorldTransform { a: 0.0, b: 0.0, c: 0.0, d: 0.0, x: 0.0, y: 0.0 }; nb],
             bone_active: vec![true; nb],
             x: 0.0,
             y: 0.0,

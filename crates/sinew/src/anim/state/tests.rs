@@ -73,9 +73,14 @@ fn crossfade_holds_the_previous_clip_and_ends_it() {
     st.update(0.5);
     st.apply(&rig, &mut inst);
     assert_eq!(inst.pose[1].rotation, 90.0);
+    // The mix completed in that apply; the next update ends the mixing-from entry.
+    assert!(st.mixing_from(idb).is_some());
+    st.update(0.1);
     assert!(st.mixing_from(idb).is_none());
+    // Zero-duration looping clips complete on every apply (as in spine-ts); skip those.
+    let events: Vec<_> = kinds(&mut st).into_iter().filter(|e| e.0 != StateEventKind::Complete).collect();
     assert_eq!(
-        kinds(&mut st),
+        events,
         [
             (StateEventKind::Start, a),
             (StateEventKind::Interrupt, a),

@@ -1,0 +1,2 @@
+//! Rendering benchmarks (work in progress).
+fn main() {}

@@ -1,0 +1,1 @@
+//! sinew-render: a CPU rasteriser for sinew's draw list (work in progress).
