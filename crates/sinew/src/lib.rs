@@ -8,8 +8,10 @@
 
 pub mod anim;
 pub mod build;
+pub mod cage;
 pub mod constraint;
 pub mod deform;
+pub mod draw;
 pub mod ids;
 pub mod instance;
 pub mod math;

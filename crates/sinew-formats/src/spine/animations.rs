@@ -8,7 +8,7 @@
 //! attachment. Verified by the fixture tests (timeline counts against the JSON) and
 //! `tests/errors.rs`.
 
-use super::attachments::{Shape, Shapes, resolve_shape};
+use super::attachments::{Shape, Shapes};
 use super::json_util::*;
 use super::skeleton::{Names, find, parse_inherit};
 use serde_json::Value;
@@ -416,13 +416,12 @@ fn read_attachment_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             let slot_index = find(&ctx.names.slots, slot, "slot", &at)?;
             for (att, av) in as_obj(slv, &at)? {
                 let at = at.key(att).named(att);
-                if !ctx.shapes.contains_key(&(si, slot_index, att.as_str())) {
+                // Linked meshes already carry their source mesh's shape.
+                let Some(&shape) = ctx.shapes.get(&(si, slot_index, att.as_str())) else {
                     return at.err(format!(
                         "skin `{skin}` has no attachment `{att}` in slot `{slot}`"
                     ));
-                }
-                let shape = resolve_shape(ctx.names, ctx.shapes, si, slot_index, att)
-                    .or_else(|e| at.err(e))?;
+                };
                 for (tl, v) in as_obj(av, &at)? {
                     let at = at.key(tl);
                     let target = match tl.as_str() {

@@ -13,7 +13,7 @@ use super::skeleton::{Names, find, name_list};
 use serde_json::Value;
 use sinew::raw::*;
 use sinew::types::Color;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What later sections need to know about an attachment (deform and sequence timelines).
 #[derive(Clone, Copy)]
@@ -47,6 +47,7 @@ pub(crate) fn read_skins<'j>(
     };
     let at = at.key("skins");
     check_len(list.len(), MAX_SKINS, "skins", &at)?;
+    let mut linked = Vec::new();
     for (si, v) in list.iter().enumerate() {
         let at = at.index(si);
         let m = as_obj(v, &at)?;
@@ -79,6 +80,9 @@ pub(crate) fn read_skins<'j>(
                     let at = at.key(key).named(key);
                     let am = as_obj(av, &at)?;
                     let (attachment, shape) = read_attachment(am, key, rig.bones.len(), &at)?;
+                    if let Shape::Linked { .. } = shape {
+                        linked.push(((si, slot, key.as_str()), slot_name.as_str()));
+                    }
                     shapes.insert((si, slot, key.as_str()), shape);
                     skin.attachments.push(RawSkinEntry {
                         slot: slot_name.clone(),
@@ -90,77 +94,77 @@ pub(crate) fn read_skins<'j>(
         }
         rig.skins.push(skin);
     }
-    check_linked_meshes(rig, names, shapes)
+    resolve_linked_meshes(rig, names, shapes, &linked)
 }
 
-/// Every linked mesh names an existing mesh of the same slot in its skin (or the default
-/// skin), following chains of linked meshes without looping. Checked in file order so the
-/// first problem reported is stable.
-fn check_linked_meshes(rig: &RawRig, names: &Names, shapes: &Shapes) -> R<()> {
-    for (si, skin) in rig.skins.iter().enumerate() {
-        for e in &skin.attachments {
-            if !matches!(e.attachment.kind, RawAttachmentKind::LinkedMesh { .. }) {
-                continue;
-            }
-            let slot = names
-                .slots
-                .get(e.slot.as_str())
-                .copied()
-                .unwrap_or(usize::MAX);
-            if let Err(msg) = resolve_shape(names, shapes, si, slot, &e.key) {
-                let root = Loc::root();
-                let skins = root.key("skins");
-                let s = skins.index(si).named(&skin.name);
-                let a = s.key("attachments");
-                let sl = a.key(&e.slot);
-                let k = sl.key(&e.key).named(&e.key);
-                return k.key("parent").err(msg);
-            }
+/// A key of [`Shapes`].
+type Key<'j> = (usize, usize, &'j str);
+
+/// Checks that every linked mesh (`linked`: key and slot name, in file order) names an
+/// existing mesh of the same slot in its skin (or the default skin), following chains of
+/// linked meshes, and replaces each linked mesh's shape by its source mesh's. Each chain is
+/// walked once, so this is linear in the number of attachments.
+fn resolve_linked_meshes<'j>(
+    rig: &RawRig,
+    names: &Names,
+    shapes: &mut Shapes<'j>,
+    linked: &[(Key<'j>, &'j str)],
+) -> R<()> {
+    for &(key, slot_name) in linked {
+        if let Err(msg) = resolve_chain(names, shapes, key) {
+            let skin_name = rig.skins.get(key.0).map_or("", |s| s.name.as_str());
+            let root = Loc::root();
+            let skins = root.key("skins");
+            let s = skins.index(key.0).named(skin_name);
+            let a = s.key("attachments");
+            let sl = a.key(slot_name);
+            let k = sl.key(key.2).named(key.2);
+            return k.key("parent").err(msg);
         }
     }
     Ok(())
 }
 
-/// The geometry shape of an attachment, following linked meshes to their source mesh.
-pub(crate) fn resolve_shape<'j>(
-    names: &Names,
-    shapes: &Shapes<'j>,
-    skin: usize,
-    slot: usize,
-    key: &str,
-) -> Result<Shape<'j>, String> {
-    let mut cur = match shapes.get(&(skin, slot, key)) {
-        Some(s) => *s,
-        None => return Err(format!("unknown attachment `{key}`")),
-    };
-    // A chain longer than the number of attachments must loop.
-    for _ in 0..=shapes.len() {
-        let Shape::Linked {
-            skin: parent_skin,
-            parent,
-        } = cur
-        else {
-            return Ok(cur);
-        };
-        let skin_index = match parent_skin {
-            Some(s) => match names.skins.get(s) {
-                Some(&i) => i,
-                None => return Err(format!("unknown skin `{s}`")),
-            },
-            None => match names.skins.get("default") {
-                Some(&i) => i,
-                None => return Err(format!("parent mesh `{parent}`: no default skin")),
-            },
-        };
-        cur = match shapes.get(&(skin_index, slot, parent)) {
-            Some(Shape::Vertex { mesh: false, .. } | Shape::Region | Shape::Point) => {
-                return Err(format!("parent `{parent}` is not a mesh"));
+/// Follows one chain of linked meshes from `start` to its mesh and records that mesh's
+/// shape for every linked mesh on the way.
+fn resolve_chain<'j>(names: &Names, shapes: &mut Shapes<'j>, start: Key<'j>) -> Result<(), String> {
+    let mut path: Vec<Key<'j>> = Vec::new();
+    let mut seen: HashSet<Key<'j>> = HashSet::new();
+    let mut cur = start;
+    let source = loop {
+        match shapes.get(&cur).copied() {
+            Some(Shape::Linked { skin, parent }) => {
+                if !seen.insert(cur) {
+                    return Err(format!("linked meshes form a cycle through `{}`", cur.2));
+                }
+                path.push(cur);
+                let skin_index = match skin {
+                    Some(s) => *names
+                        .skins
+                        .get(s)
+                        .ok_or_else(|| format!("unknown skin `{s}`"))?,
+                    None => *names
+                        .skins
+                        .get("default")
+                        .ok_or_else(|| format!("parent mesh `{parent}`: no default skin"))?,
+                };
+                let next = (skin_index, cur.1, parent);
+                match shapes.get(&next) {
+                    None => return Err(format!("unknown parent mesh `{parent}` in the same slot")),
+                    Some(Shape::Vertex { mesh: false, .. } | Shape::Region | Shape::Point) => {
+                        return Err(format!("parent `{parent}` is not a mesh"));
+                    }
+                    Some(_) => cur = next,
+                }
             }
-            Some(s) => *s,
-            None => return Err(format!("unknown parent mesh `{parent}` in the same slot")),
-        };
+            Some(shape) => break shape,
+            None => return Err(format!("unknown attachment `{}`", cur.2)),
+        }
+    };
+    for k in path {
+        shapes.insert(k, source);
     }
-    Err(format!("linked meshes form a cycle through `{key}`"))
+    Ok(())
 }
 
 /// Reads one attachment; `key` is its skin key, also its default name.

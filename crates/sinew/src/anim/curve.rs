@@ -42,7 +42,10 @@ impl Curves {
         if let Some(last) = types.last_mut() {
             *last = STEPPED;
         }
-        Curves { types, samples: Vec::new() }
+        Curves {
+            types,
+            samples: Vec::new(),
+        }
     }
 
     /// Marks key `key` as stepped.
@@ -80,17 +83,38 @@ impl Curves {
 
     /// Appends the samples of a deform curve for key `key`: the value runs from 0 to 1 and
     /// (cx, cy) are the handles (Spine `DeformTimeline.setBezier`).
-    pub fn push_deform_bezier(&mut self, key: usize, time1: f64, cx1: f64, cy1: f64, cx2: f64, cy2: f64, time2: f64) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_deform_bezier(
+        &mut self,
+        key: usize,
+        time1: f64,
+        cx1: f64,
+        cy1: f64,
+        cx2: f64,
+        cy2: f64,
+        time2: f64,
+    ) {
         let start = self.samples.len();
         self.types[key] = BEZIER + start as u32;
         self.samples.resize(start + BEZIER_SIZE, 0.0);
-        sample_deform_bezier(&mut self.samples[start..], [time1, cx1, cy1, cx2, cy2, time2]);
+        sample_deform_bezier(
+            &mut self.samples[start..],
+            [time1, cx1, cy1, cx2, cy2, time2],
+        );
     }
 
     /// Value `value` of the key whose frame starts at `frames[i]` (stride `entries`), at
     /// `time`, for a key with a Bezier starting at `samples[b]` (Spine `getBezierValue`).
     #[inline]
-    pub fn bezier_value(&self, frames: &[f32], entries: usize, time: f64, i: usize, value: usize, b: usize) -> f64 {
+    pub fn bezier_value(
+        &self,
+        frames: &[f32],
+        entries: usize,
+        time: f64,
+        i: usize,
+        value: usize,
+        b: usize,
+    ) -> f64 {
         let c = &self.samples[b..b + BEZIER_SIZE];
         if f64::from(c[0]) > time {
             let x = f64::from(frames[i]);
@@ -308,9 +332,23 @@ mod tests {
         assert_eq!(c.value(&frames, 2, 1.9, 0, 1), 10.0);
         // A Bezier with handles on the straight line is linear.
         let mut b = Curves::new(2);
-        b.push_bezier(0, 0, 0.0, 10.0, 2.0 / 3.0, 10.0 + 20.0 / 3.0, 4.0 / 3.0, 10.0 + 40.0 / 3.0, 2.0, 30.0);
+        b.push_bezier(
+            0,
+            0,
+            0.0,
+            10.0,
+            2.0 / 3.0,
+            10.0 + 20.0 / 3.0,
+            4.0 / 3.0,
+            10.0 + 40.0 / 3.0,
+            2.0,
+            30.0,
+        );
         for t in [0.05, 0.3, 1.0, 1.7, 1.95] {
-            assert!((b.value(&frames, 2, t, 0, 1) - (10.0 + 10.0 * t)).abs() < 1e-5, "{t}");
+            assert!(
+                (b.value(&frames, 2, t, 0, 1) - (10.0 + 10.0 * t)).abs() < 1e-5,
+                "{t}"
+            );
         }
     }
 
@@ -319,7 +357,18 @@ mod tests {
         // A 2-value key: x goes 0 -> 1 on a straight Bezier, y stays 5 on a flat one.
         let frames = [0.0f32, 0.0, 5.0, 1.0, 1.0, 5.0];
         let mut c = Curves::new(2);
-        c.push_bezier(0, 0, 0.0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 1.0, 1.0);
+        c.push_bezier(
+            0,
+            0,
+            0.0,
+            0.0,
+            1.0 / 3.0,
+            1.0 / 3.0,
+            2.0 / 3.0,
+            2.0 / 3.0,
+            1.0,
+            1.0,
+        );
         c.push_bezier(0, 1, 0.0, 5.0, 1.0 / 3.0, 5.0, 2.0 / 3.0, 5.0, 1.0, 5.0);
         assert!((c.value(&frames, 3, 0.45, 0, 1) - 0.45).abs() < 1e-6);
         assert!((c.value(&frames, 3, 0.45, 0, 2) - 5.0).abs() < 1e-6);

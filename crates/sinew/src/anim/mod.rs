@@ -72,7 +72,8 @@ pub struct Clip {
 impl Clip {
     /// Whether any timeline of this clip drives one of `ids` (Spine `hasTimeline`).
     pub fn has_property(&self, ids: &[u32]) -> bool {
-        ids.iter().any(|id| self.property_ids.binary_search(id).is_ok())
+        ids.iter()
+            .any(|id| self.property_ids.binary_search(id).is_ok())
     }
 }
 
@@ -80,8 +81,13 @@ impl Clip {
 /// duration 0); it never indexes `rig.clips`.
 pub const EMPTY_CLIP: ClipId = ClipId(u32::MAX);
 
-static EMPTY: Clip =
-    Clip { name: String::new(), duration: 0.0, timelines: Vec::new(), property_ids: Vec::new(), strings: Vec::new() };
+static EMPTY: Clip = Clip {
+    name: String::new(),
+    duration: 0.0,
+    timelines: Vec::new(),
+    property_ids: Vec::new(),
+    strings: Vec::new(),
+};
 
 /// The clip for an id: `rig.clips[id]`, or the empty clip for [`EMPTY_CLIP`] (and for an id
 /// the rig does not have).
@@ -120,7 +126,10 @@ impl Timeline {
     /// Time of the last key, seconds (Spine `getDuration`).
     pub fn duration(&self) -> f32 {
         let e = self.kind.entries();
-        self.frames.get(self.frames.len().wrapping_sub(e)).copied().unwrap_or(0.0)
+        self.frames
+            .get(self.frames.len().wrapping_sub(e))
+            .copied()
+            .unwrap_or(0.0)
     }
 }
 
@@ -239,7 +248,8 @@ impl TimelineKind {
     pub fn entries(&self) -> usize {
         use TimelineKind::*;
         match self {
-            Rotate(_) | TranslateX(_) | TranslateY(_) | ScaleX(_) | ScaleY(_) | ShearX(_) | ShearY(_) => 2,
+            Rotate(_) | TranslateX(_) | TranslateY(_) | ScaleX(_) | ScaleY(_) | ShearX(_)
+            | ShearY(_) => 2,
             Alpha(_) | PathPosition(_) | PathSpacing(_) | Physics { .. } => 2,
             Translate(_) | Scale(_) | Shear(_) | Ik { .. } => 3,
             Rgb(_) | PathMix(_) => 4,
@@ -331,15 +341,24 @@ impl FiredEvent {
 
     /// The string payload: the key's override, else the event's default.
     pub fn string<'a>(&self, rig: &'a Rig) -> &'a str {
-        if let Some(s) = self.string.and_then(|i| clip_data(rig, self.clip).strings.get(i as usize)) {
+        if let Some(s) = self
+            .string
+            .and_then(|i| clip_data(rig, self.clip).strings.get(i as usize))
+        {
             return s;
         }
-        rig.events.get(self.event.index()).map(|e| e.string.as_str()).unwrap_or("")
+        rig.events
+            .get(self.event.index())
+            .map(|e| e.string.as_str())
+            .unwrap_or("")
     }
 
     /// The event's name.
     pub fn name<'a>(&self, rig: &'a Rig) -> &'a str {
-        rig.events.get(self.event.index()).map(|e| e.name.as_str()).unwrap_or("")
+        rig.events
+            .get(self.event.index())
+            .map(|e| e.name.as_str())
+            .unwrap_or("")
     }
 }
 
@@ -371,6 +390,17 @@ pub fn apply_clip(
         }
     }
     for tl in &data.timelines {
-        apply_timeline(rig, inst, clip, tl, last_time, time, events.as_deref_mut(), alpha, blend, direction);
+        apply_timeline(
+            rig,
+            inst,
+            clip,
+            tl,
+            last_time,
+            time,
+            events.as_deref_mut(),
+            alpha,
+            blend,
+            direction,
+        );
     }
 }

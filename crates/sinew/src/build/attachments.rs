@@ -15,7 +15,7 @@ use super::region::{region_names, update_mesh_attachment, update_region_attachme
 use crate::ids::*;
 use crate::raw::{RawAttachmentKind, RawRig, Sequence, Vertices};
 use crate::rig::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Names an attachment in problem messages.
@@ -400,27 +400,41 @@ fn resolve_linked(
             Err(msg) => problems.push(format!("{}: {msg}", p.owner)),
         }
     }
+    // Follow linked parents to the mesh that owns the geometry, remembering every answer so
+    // each chain is walked once (None: a cycle, or a chain with an unresolved link).
+    let pending_ids: HashSet<AttachmentId> = pending.iter().map(|p| p.id).collect();
+    let mut source_of: HashMap<AttachmentId, Option<AttachmentId>> = HashMap::new();
     for p in pending {
         let Some(&parent) = parent_of.get(&p.id) else {
             continue;
         };
-        // Follow linked parents to the mesh that owns the geometry.
-        let mut source = parent;
-        let mut steps = 0;
-        while let Some(&next) = parent_of.get(&source) {
-            source = next;
-            steps += 1;
-            if steps > pending.len() {
-                break;
+        let mut path = vec![p.id];
+        let mut seen: HashSet<AttachmentId> = path.iter().copied().collect();
+        let mut cur = parent;
+        let found = loop {
+            if let Some(&memo) = source_of.get(&cur) {
+                break memo;
             }
+            match parent_of.get(&cur) {
+                Some(&next) if seen.insert(cur) => {
+                    path.push(cur);
+                    cur = next;
+                }
+                Some(_) => break None,
+                None if pending_ids.contains(&cur) => break None,
+                None => break Some(cur),
+            }
+        };
+        for id in path {
+            source_of.insert(id, found);
         }
-        if steps > pending.len() || pending.iter().any(|q| q.id == source) {
+        let Some(source) = found else {
             problems.push(format!(
                 "{}: linked meshes form a cycle or an unresolved chain",
                 p.owner
             ));
             continue;
-        }
+        };
         let AttachmentKind::Mesh(src) = &rig.attachments[source.index()].kind else {
             continue;
         };

@@ -104,8 +104,15 @@ fn property_keys(kind: &TimelineKind) -> ([(u8, u32, u32); 3], usize) {
         K::Alpha(x) => one(ALPHA, s(*x)),
         K::Rgba2(x) => ([(RGB, s(*x), 0), (ALPHA, s(*x), 0), (RGB2, s(*x), 0)], 3),
         K::Rgb2(x) => two(RGB, RGB2, s(*x)),
-        K::Deform { slot, attachment, .. } => ([(DEFORM, s(*slot), attachment.0), (0, 0, 0), (0, 0, 0)], 1),
-        K::Sequence { slot, attachment, .. } => ([(SEQUENCE, s(*slot), attachment.0), (0, 0, 0), (0, 0, 0)], 1),
+        K::Deform {
+            slot, attachment, ..
+        } => ([(DEFORM, s(*slot), attachment.0), (0, 0, 0), (0, 0, 0)], 1),
+        K::Sequence {
+            slot, attachment, ..
+        } => (
+            [(SEQUENCE, s(*slot), attachment.0), (0, 0, 0), (0, 0, 0)],
+            1,
+        ),
         K::DrawOrder { .. } => one(DRAW_ORDER, 0),
         K::Event { .. } => one(EVENT, 0),
         K::Ik { constraint, .. } => one(IK, u32::from(constraint.0)),
@@ -113,7 +120,10 @@ fn property_keys(kind: &TimelineKind) -> ([(u8, u32, u32); 3], usize) {
         K::PathPosition(c) => one(PATH_POSITION, u32::from(c.0)),
         K::PathSpacing(c) => one(PATH_SPACING, u32::from(c.0)),
         K::PathMix(c) => one(PATH_MIX, u32::from(c.0)),
-        K::Physics { constraint, property } => {
+        K::Physics {
+            constraint,
+            property,
+        } => {
             // COMPAT(spine): global timelines use constraint index -1, their own id.
             let c = constraint.map_or(u32::MAX, |c| u32::from(c.0));
             one(PHYSICS + values::physics_index(*property), c)
@@ -138,12 +148,25 @@ fn category(t: &RawTarget) -> u8 {
     }
 }
 
-fn build_clip(rc: &RawClip, rig: &mut Rig, props: &mut PropertyIds, problems: &mut Vec<String>) -> Clip {
-    let mut clip = Clip { name: rc.name.clone(), ..Default::default() };
+fn build_clip(
+    rc: &RawClip,
+    rig: &mut Rig,
+    props: &mut PropertyIds,
+    problems: &mut Vec<String>,
+) -> Clip {
+    let mut clip = Clip {
+        name: rc.name.clone(),
+        ..Default::default()
+    };
     let mut order: Vec<&RawTimeline> = rc.timelines.iter().filter(|t| !t.keys.is_empty()).collect();
     order.sort_by_key(|t| category(&t.target));
     for rt in order {
-        let mut cx = Ctx { rig: &mut *rig, clip_name: &rc.name, problems: &mut *problems, strings: &mut clip.strings };
+        let mut cx = Ctx {
+            rig: &mut *rig,
+            clip_name: &rc.name,
+            problems: &mut *problems,
+            strings: &mut clip.strings,
+        };
         let built = build_timeline(&mut cx, rt);
         let Some((kind, frames, curves)) = built else {
             continue;
@@ -153,7 +176,13 @@ fn build_clip(rc: &RawClip, rig: &mut Rig, props: &mut PropertyIds, problems: &m
         for k in 0..n {
             properties[k] = props.id(keys[k]);
         }
-        let tl = Timeline { kind, frames, curves, properties, property_count: n as u8 };
+        let tl = Timeline {
+            kind,
+            frames,
+            curves,
+            properties,
+            property_count: n as u8,
+        };
         clip.duration = clip.duration.max(tl.duration());
         clip.property_ids.extend_from_slice(tl.properties());
         clip.timelines.push(tl);
@@ -174,7 +203,8 @@ pub(crate) struct Ctx<'a> {
 impl Ctx<'_> {
     /// Records a problem about this clip.
     pub fn problem(&mut self, msg: String) {
-        self.problems.push(format!("animation `{}`: {msg}", self.clip_name));
+        self.problems
+            .push(format!("animation `{}`: {msg}", self.clip_name));
     }
 }
 
@@ -182,8 +212,16 @@ type Built = (TimelineKind, Vec<f32>, crate::anim::Curves);
 
 fn build_timeline(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     match &rt.target {
-        RawTarget::Deform { skin, slot, attachment } => special::deform(cx, rt, skin, slot, attachment),
-        RawTarget::Sequence { skin, slot, attachment } => special::sequence(cx, rt, skin, slot, attachment),
+        RawTarget::Deform {
+            skin,
+            slot,
+            attachment,
+        } => special::deform(cx, rt, skin, slot, attachment),
+        RawTarget::Sequence {
+            skin,
+            slot,
+            attachment,
+        } => special::sequence(cx, rt, skin, slot, attachment),
         RawTarget::DrawOrder => special::draw_order(cx, rt),
         RawTarget::Event => special::events(cx, rt),
         _ => values::build(cx, rt),

@@ -46,7 +46,7 @@ impl std::error::Error for BuildError {}
 /// Most items of each 16-bit-id kind (bones, slots, each constraint kind, skins, events).
 pub const MAX_ITEMS_U16: usize = u16::MAX as usize;
 /// Most texture regions over all attachments (sequence frames included).
-pub const MAX_TOTAL_REGIONS: usize = 1 << 20;
+pub const MAX_TOTAL_REGIONS: usize = 1 << 16;
 
 /// Builds a rig from its raw form.
 pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {

@@ -38,11 +38,17 @@ impl AnimationState {
                 continue;
             }
             applied = true;
-            let blend = if i == 0 { MixBlend::First } else { self.entries[cur].mix_blend };
+            let blend = if i == 0 {
+                MixBlend::First
+            } else {
+                self.entries[cur].mix_blend
+            };
             let mut alpha = self.entries[cur].alpha;
             if self.entries[cur].mixing_from != NONE {
                 alpha *= self.apply_mixing_from(rig, inst, cur, blend);
-            } else if self.entries[cur].track_time >= self.entries[cur].track_end && self.entries[cur].next == NONE {
+            } else if self.entries[cur].track_time >= self.entries[cur].track_end
+                && self.entries[cur].next == NONE
+            {
                 alpha = 0.0;
             }
             let e = &self.entries[cur];
@@ -52,8 +58,15 @@ impl AnimationState {
             let clip_id = e.clip;
             let clip = clip_data(rig, clip_id);
             let reverse = e.reverse;
-            let apply_time = if reverse { f64::from(clip.duration) - animation_time } else { animation_time };
-            let mut att = AttachmentState { state: &mut self.attachment_state, unkeyed: self.unkeyed_state };
+            let apply_time = if reverse {
+                f64::from(clip.duration) - animation_time
+            } else {
+                animation_time
+            };
+            let mut att = AttachmentState {
+                state: &mut self.attachment_state,
+                unkeyed: self.unkeyed_state,
+            };
             if (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
                 if i == 0 {
                     attachments = true;
@@ -63,7 +76,18 @@ impl AnimationState {
                         apply_attachment(rig, inst, &mut att, tl, apply_time, blend, attachments);
                     } else {
                         let ev = if reverse { None } else { Some(&mut self.fired) };
-                        apply_timeline(rig, inst, clip_id, tl, animation_last, apply_time, ev, alpha, blend, MixDirection::In);
+                        apply_timeline(
+                            rig,
+                            inst,
+                            clip_id,
+                            tl,
+                            animation_last,
+                            apply_time,
+                            ev,
+                            alpha,
+                            blend,
+                            MixDirection::In,
+                        );
                     }
                 }
             } else {
@@ -77,17 +101,46 @@ impl AnimationState {
                 rot.resize(clip.timelines.len() * 2, 0.0);
                 for (ii, tl) in clip.timelines.iter().enumerate() {
                     let mode = self.entries[cur].timeline_mode.get(ii).copied();
-                    let tb = if mode == Some(SUBSEQUENT) { blend } else { MixBlend::Setup };
+                    let tb = if mode == Some(SUBSEQUENT) {
+                        blend
+                    } else {
+                        MixBlend::Setup
+                    };
                     match tl.kind {
-                        TimelineKind::Rotate(_) if !shortest => {
-                            apply_rotate(rig, inst, tl, apply_time, alpha, tb, &mut rot, ii << 1, first_frame)
-                        }
-                        TimelineKind::Attachment { .. } => {
-                            apply_attachment(rig, inst, &mut att, tl, apply_time, blend, attachments)
-                        }
+                        TimelineKind::Rotate(_) if !shortest => apply_rotate(
+                            rig,
+                            inst,
+                            tl,
+                            apply_time,
+                            alpha,
+                            tb,
+                            &mut rot,
+                            ii << 1,
+                            first_frame,
+                        ),
+                        TimelineKind::Attachment { .. } => apply_attachment(
+                            rig,
+                            inst,
+                            &mut att,
+                            tl,
+                            apply_time,
+                            blend,
+                            attachments,
+                        ),
                         _ => {
                             let ev = if reverse { None } else { Some(&mut self.fired) };
-                            apply_timeline(rig, inst, clip_id, tl, animation_last, apply_time, ev, alpha, tb, MixDirection::In);
+                            apply_timeline(
+                                rig,
+                                inst,
+                                clip_id,
+                                tl,
+                                animation_last,
+                                apply_time,
+                                ev,
+                                alpha,
+                                tb,
+                                MixDirection::In,
+                            );
                         }
                     }
                 }
@@ -113,7 +166,13 @@ impl AnimationState {
     }
 
     /// Applies the mixing-from chain below `to`; returns `to`'s mix percentage.
-    fn apply_mixing_from(&mut self, rig: &Rig, inst: &mut Instance, to: usize, mut blend: MixBlend) -> f64 {
+    fn apply_mixing_from(
+        &mut self,
+        rig: &Rig,
+        inst: &mut Instance,
+        to: usize,
+        mut blend: MixBlend,
+    ) -> f64 {
         let Some(from) = link(self.entries[to].mixing_from) else {
             return 1.0;
         };
@@ -144,15 +203,33 @@ impl AnimationState {
         let clip_id = f.clip;
         let clip = clip_data(rig, clip_id);
         let reverse = f.reverse;
-        let apply_time = if reverse { f64::from(clip.duration) - animation_time } else { animation_time };
+        let apply_time = if reverse {
+            f64::from(clip.duration) - animation_time
+        } else {
+            animation_time
+        };
         let events = !reverse && mix < f.event_threshold;
         let alpha_attachment_threshold = f.alpha_attachment_threshold;
         let to_mix_duration = t.mix_duration;
-        let mut att = AttachmentState { state: &mut self.attachment_state, unkeyed: self.unkeyed_state };
+        let mut att = AttachmentState {
+            state: &mut self.attachment_state,
+            unkeyed: self.unkeyed_state,
+        };
         if blend == MixBlend::Add {
             for tl in &clip.timelines {
                 let ev = if events { Some(&mut self.fired) } else { None };
-                apply_timeline(rig, inst, clip_id, tl, animation_last, apply_time, ev, alpha_mix, blend, MixDirection::Out);
+                apply_timeline(
+                    rig,
+                    inst,
+                    clip_id,
+                    tl,
+                    animation_last,
+                    apply_time,
+                    ev,
+                    alpha_mix,
+                    blend,
+                    MixDirection::Out,
+                );
             }
         } else {
             let fe = &mut self.entries[from];
@@ -167,7 +244,11 @@ impl AnimationState {
             let mut total_alpha = 0.0;
             for (i, tl) in clip.timelines.iter().enumerate() {
                 let mut direction = MixDirection::Out;
-                let mode = self.entries[from].timeline_mode.get(i).copied().unwrap_or(FIRST);
+                let mode = self.entries[from]
+                    .timeline_mode
+                    .get(i)
+                    .copied()
+                    .unwrap_or(FIRST);
                 let (tb, alpha) = match mode {
                     SUBSEQUENT => {
                         if !draw_order && matches!(tl.kind, TimelineKind::DrawOrder { .. }) {
@@ -179,7 +260,11 @@ impl AnimationState {
                     HOLD_SUBSEQUENT => (blend, alpha_hold),
                     HOLD_FIRST => (MixBlend::Setup, alpha_hold),
                     _ => {
-                        let hold_alpha = match self.entries[from].timeline_hold_mix.get(i).and_then(|&h| link(h)) {
+                        let hold_alpha = match self.entries[from]
+                            .timeline_hold_mix
+                            .get(i)
+                            .and_then(|&h| link(h))
+                        {
                             Some(h) => {
                                 let hm = &self.entries[h];
                                 (1.0 - hm.mix_time / hm.mix_duration).max(0.0)
@@ -191,9 +276,17 @@ impl AnimationState {
                 };
                 total_alpha += alpha;
                 match tl.kind {
-                    TimelineKind::Rotate(_) if !shortest => {
-                        apply_rotate(rig, inst, tl, apply_time, alpha, tb, &mut rot, i << 1, first_frame)
-                    }
+                    TimelineKind::Rotate(_) if !shortest => apply_rotate(
+                        rig,
+                        inst,
+                        tl,
+                        apply_time,
+                        alpha,
+                        tb,
+                        &mut rot,
+                        i << 1,
+                        first_frame,
+                    ),
                     TimelineKind::Attachment { .. } => apply_attachment(
                         rig,
                         inst,
@@ -204,11 +297,25 @@ impl AnimationState {
                         attachments && alpha >= alpha_attachment_threshold,
                     ),
                     _ => {
-                        if draw_order && matches!(tl.kind, TimelineKind::DrawOrder { .. }) && tb == MixBlend::Setup {
+                        if draw_order
+                            && matches!(tl.kind, TimelineKind::DrawOrder { .. })
+                            && tb == MixBlend::Setup
+                        {
                             direction = MixDirection::In;
                         }
                         let ev = if events { Some(&mut self.fired) } else { None };
-                        apply_timeline(rig, inst, clip_id, tl, animation_last, apply_time, ev, alpha, tb, direction);
+                        apply_timeline(
+                            rig,
+                            inst,
+                            clip_id,
+                            tl,
+                            animation_last,
+                            apply_time,
+                            ev,
+                            alpha,
+                            tb,
+                            direction,
+                        );
                     }
                 }
             }
@@ -242,7 +349,14 @@ impl AnimationState {
             animation_time >= end && e.animation_last < end
         };
         let (id, track, clip) = (self.handle(entry), e.track, e.clip);
-        let push = |events: &mut Vec<StateEvent>, kind| events.push(StateEvent { kind, entry: id, track, clip });
+        let push = |events: &mut Vec<StateEvent>, kind| {
+            events.push(StateEvent {
+                kind,
+                entry: id,
+                track,
+                clip,
+            })
+        };
         let n = self.fired.len();
         let mut i = 0;
         while i < n {
@@ -298,18 +412,16 @@ fn apply_attachment(
     };
     if let Some(key) = key {
         set_attachment_key(rig, inst, *slot, key);
-        if attachments {
-            if let Some(st) = att.state.get_mut(s) {
-                *st = att.unkeyed + CURRENT;
-            }
+        if attachments && let Some(st) = att.state.get_mut(s) {
+            *st = att.unkeyed + CURRENT;
         }
     }
     // If no attachment was set (before the first key, or attachments off), the setup
     // attachment is restored after all tracks.
-    if let Some(st) = att.state.get_mut(s) {
-        if *st <= att.unkeyed {
-            *st = att.unkeyed + SETUP;
-        }
+    if let Some(st) = att.state.get_mut(s)
+        && *st <= att.unkeyed
+    {
+        *st = att.unkeyed + SETUP;
     }
 }
 
@@ -331,7 +443,18 @@ fn apply_rotate(
         rot[i] = 0.0;
     }
     if alpha == 1.0 {
-        apply_timeline(rig, inst, crate::ids::ClipId(0), tl, 0.0, time, None, 1.0, blend, MixDirection::In);
+        apply_timeline(
+            rig,
+            inst,
+            crate::ids::ClipId(0),
+            tl,
+            0.0,
+            time,
+            None,
+            1.0,
+            blend,
+            MixDirection::In,
+        );
         return;
     }
     let TimelineKind::Rotate(bone) = tl.kind else {
@@ -356,7 +479,11 @@ fn apply_rotate(
             _ => return,
         }
     } else {
-        r1 = if blend == MixBlend::Setup { setup } else { inst.pose[b].rotation };
+        r1 = if blend == MixBlend::Setup {
+            setup
+        } else {
+            inst.pose[b].rotation
+        };
         r2 = setup + curve_value(tl, time);
     }
     // Mix between rotations using the direction of the shortest route on the first frame,
@@ -367,7 +494,11 @@ fn apply_rotate(
     if diff == 0.0 {
         total = rot[i];
     } else {
-        let (last_total, last_diff) = if first_frame { (0.0, diff) } else { (rot[i], rot[i + 1]) };
+        let (last_total, last_diff) = if first_frame {
+            (0.0, diff)
+        } else {
+            (rot[i], rot[i + 1])
+        };
         let loops = last_total - last_total % 360.0;
         let mut t = diff + loops;
         let current = diff >= 0.0;

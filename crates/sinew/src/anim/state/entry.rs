@@ -141,7 +141,15 @@ impl TrackEntry {
 
     /// Re-initialises a pooled entry for a new clip with `timelines` timelines (Spine
     /// `AnimationState.trackEntry`); the buffers keep their capacity.
-    pub(crate) fn init(&mut self, track: usize, clip: ClipId, looping: bool, duration: f64, timelines: usize, mix: f64) {
+    pub(crate) fn init(
+        &mut self,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+        duration: f64,
+        timelines: usize,
+        mix: f64,
+    ) {
         let (generation, mut mode, mut hold, mut rot) = (
             self.generation,
             std::mem::take(&mut self.timeline_mode),
@@ -219,7 +227,11 @@ impl TrackEntry {
 
     /// The entry's current mix percentage, 0..1 (1 when not mixing).
     pub fn mix_percent(&self) -> f64 {
-        if self.mix_duration == 0.0 { 1.0 } else { (self.mix_time / self.mix_duration).min(1.0) }
+        if self.mix_duration == 0.0 {
+            1.0
+        } else {
+            (self.mix_time / self.mix_duration).min(1.0)
+        }
     }
 }
 

@@ -68,7 +68,11 @@ impl AnimationState {
         hold.resize(n, NONE);
         if to.is_some_and(|t| self.entries[t].hold_previous) {
             for (i, tl) in clip.timelines.iter().enumerate() {
-                mode[i] = if self.add_all(tl.properties()) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
+                mode[i] = if self.add_all(tl.properties()) {
+                    HOLD_FIRST
+                } else {
+                    HOLD_SUBSEQUENT
+                };
             }
         } else {
             let mix_duration = self.entries[entry].mix_duration;
@@ -78,9 +82,15 @@ impl AnimationState {
                     mode[i] = SUBSEQUENT;
                     continue;
                 }
-                let discrete =
-                    matches!(tl.kind, TimelineKind::Attachment { .. } | TimelineKind::DrawOrder { .. } | TimelineKind::Event { .. });
-                let Some(t) = to.filter(|&t| !discrete && clip_data(rig, self.entries[t].clip).has_property(ids)) else {
+                let discrete = matches!(
+                    tl.kind,
+                    TimelineKind::Attachment { .. }
+                        | TimelineKind::DrawOrder { .. }
+                        | TimelineKind::Event { .. }
+                );
+                let Some(t) = to.filter(|&t| {
+                    !discrete && clip_data(rig, self.entries[t].clip).has_property(ids)
+                }) else {
                     mode[i] = FIRST;
                     continue;
                 };

@@ -82,7 +82,12 @@ pub struct AnimationState {
 impl AnimationState {
     /// An empty state for instances of `rig` (buffers sized from the rig).
     pub fn new(rig: &Rig) -> Self {
-        let props = rig.clips.iter().filter_map(|c| c.property_ids.last()).max().map_or(0, |&m| m as usize + 1);
+        let props = rig
+            .clips
+            .iter()
+            .filter_map(|c| c.property_ids.last())
+            .max()
+            .map_or(0, |&m| m as usize + 1);
         AnimationState {
             time_scale: 1.0,
             default_mix: 0.0,
@@ -135,12 +140,16 @@ impl AnimationState {
 
     /// The entry behind a handle, unless it has been freed.
     pub fn entry(&self, id: EntryId) -> Option<&TrackEntry> {
-        self.entries.get(id.index as usize).filter(|e| e.live && e.generation == id.generation)
+        self.entries
+            .get(id.index as usize)
+            .filter(|e| e.live && e.generation == id.generation)
     }
 
     /// Mutable access to an entry's tunables, unless it has been freed.
     pub fn entry_mut(&mut self, id: EntryId) -> Option<&mut TrackEntry> {
-        self.entries.get_mut(id.index as usize).filter(|e| e.live && e.generation == id.generation)
+        self.entries
+            .get_mut(id.index as usize)
+            .filter(|e| e.live && e.generation == id.generation)
     }
 
     /// The entry playing on a track.
@@ -181,12 +190,21 @@ impl AnimationState {
     }
 
     fn id_of(&self, i: u32) -> Option<EntryId> {
-        link(i).map(|i| EntryId { index: i as u32, generation: self.entries[i].generation })
+        link(i).map(|i| EntryId {
+            index: i as u32,
+            generation: self.entries[i].generation,
+        })
     }
 
     /// Plays `clip` on `track` now, interrupting (and mixing from) the current entry and
     /// discarding queued ones (Spine `setAnimation`).
-    pub fn set_animation(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool) -> EntryId {
+    pub fn set_animation(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+    ) -> EntryId {
         let mut interrupt = true;
         let mut current = self.expand_to_index(track);
         if let Some(c) = current {
@@ -209,13 +227,27 @@ impl AnimationState {
     }
 
     /// [`AnimationState::set_animation`] by clip name; `None` when the rig has no such clip.
-    pub fn set_animation_by_name(&mut self, rig: &Rig, track: usize, name: &str, looping: bool) -> Option<EntryId> {
-        rig.clip(name).map(|c| self.set_animation(rig, track, c, looping))
+    pub fn set_animation_by_name(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        name: &str,
+        looping: bool,
+    ) -> Option<EntryId> {
+        rig.clip(name)
+            .map(|c| self.set_animation(rig, track, c, looping))
     }
 
     /// Queues `clip` after the last entry of `track` (Spine `addAnimation`). A `delay` <= 0
     /// starts it when the previous entry completes, minus the mix duration, plus `delay`.
-    pub fn add_animation(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool, mut delay: f64) -> EntryId {
+    pub fn add_animation(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+        mut delay: f64,
+    ) -> EntryId {
         let mut last = self.expand_to_index(track);
         if let Some(mut l) = last {
             while let Some(n) = link(self.entries[l].next) {
@@ -236,7 +268,9 @@ impl AnimationState {
                 self.entries[l].next = entry as u32;
                 self.entries[entry].previous = l as u32;
                 if delay <= 0.0 {
-                    delay = (delay + self.entries[l].track_complete() - self.entries[entry].mix_duration).max(0.0);
+                    delay = (delay + self.entries[l].track_complete()
+                        - self.entries[entry].mix_duration)
+                        .max(0.0);
                 }
             }
         }
@@ -245,8 +279,16 @@ impl AnimationState {
     }
 
     /// [`AnimationState::add_animation`] by clip name.
-    pub fn add_animation_by_name(&mut self, rig: &Rig, track: usize, name: &str, looping: bool, delay: f64) -> Option<EntryId> {
-        rig.clip(name).map(|c| self.add_animation(rig, track, c, looping, delay))
+    pub fn add_animation_by_name(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        name: &str,
+        looping: bool,
+        delay: f64,
+    ) -> Option<EntryId> {
+        rig.clip(name)
+            .map(|c| self.add_animation(rig, track, c, looping, delay))
     }
 
     /// Mixes the track out to the setup pose over `mix_duration` (Spine `setEmptyAnimation`).
@@ -259,7 +301,13 @@ impl AnimationState {
     }
 
     /// Queues a mix out to the setup pose (Spine `addEmptyAnimation`).
-    pub fn add_empty_animation(&mut self, rig: &Rig, track: usize, mix_duration: f64, delay: f64) -> EntryId {
+    pub fn add_empty_animation(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        mix_duration: f64,
+        delay: f64,
+    ) -> EntryId {
         let id = self.add_animation(rig, track, EMPTY_CLIP, false, delay);
         let e = &mut self.entries[id.index as usize];
         if delay <= 0.0 {
@@ -316,7 +364,10 @@ impl AnimationState {
     }
 
     fn handle(&self, i: usize) -> EntryId {
-        EntryId { index: i as u32, generation: self.entries[i].generation }
+        EntryId {
+            index: i as u32,
+            generation: self.entries[i].generation,
+        }
     }
 
     /// The current entry of `track`, growing the track list as needed.
@@ -352,7 +403,14 @@ impl AnimationState {
     }
 
     /// A fresh pooled entry (Spine `trackEntry`).
-    fn track_entry(&mut self, rig: &Rig, track: usize, clip: ClipId, looping: bool, last: Option<usize>) -> usize {
+    fn track_entry(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+        last: Option<usize>,
+    ) -> usize {
         let mix = last.map_or(0.0, |l| self.mix(self.entries[l].clip, clip));
         let data = clip_data(rig, clip);
         let i = match self.free.pop() {
@@ -362,7 +420,14 @@ impl AnimationState {
                 self.entries.len() - 1
             }
         };
-        self.entries[i].init(track, clip, looping, f64::from(data.duration), data.timelines.len(), mix);
+        self.entries[i].init(
+            track,
+            clip,
+            looping,
+            f64::from(data.duration),
+            data.timelines.len(),
+            mix,
+        );
         i
     }
 
@@ -380,13 +445,21 @@ impl AnimationState {
     /// the pool at the next drain.
     fn queue(&mut self, kind: StateEventKind, entry: usize) {
         let e = &self.entries[entry];
-        let ev = StateEvent { kind, entry: self.handle(entry), track: e.track, clip: e.clip };
+        let ev = StateEvent {
+            kind,
+            entry: self.handle(entry),
+            track: e.track,
+            clip: e.clip,
+        };
         self.events.push(ev);
         match kind {
             StateEventKind::Start => self.animations_changed = true,
             StateEventKind::End => {
                 // COMPAT(spine): listeners see `dispose` right after `end`.
-                self.events.push(StateEvent { kind: StateEventKind::Dispose, ..ev });
+                self.events.push(StateEvent {
+                    kind: StateEventKind::Dispose,
+                    ..ev
+                });
                 self.animations_changed = true;
                 self.pending_free.push(entry as u32);
             }

@@ -3,7 +3,7 @@
 //! holds, thresholds, layers) are in `crates/sinew-formats/tests/anim_local.rs`.
 
 use super::*;
-use crate::anim::timeline::testrig::{instance, rig, tl1, times};
+use crate::anim::timeline::testrig::{instance, rig, times, tl1};
 use crate::anim::{Clip, EventKey, Timeline, TimelineKind as K};
 use crate::ids::{BoneId, EventId};
 
@@ -17,7 +17,15 @@ fn rotate_clip(name: &str, keys: &[(f32, f32)], events: &[f32]) -> Clip {
     if !events.is_empty() {
         let keys = events
             .iter()
-            .map(|&t| EventKey { time: t, event: EventId(0), int: 0, float: 0.0, string: None, volume: 0.0, balance: 0.0 })
+            .map(|&t| EventKey {
+                time: t,
+                event: EventId(0),
+                int: 0,
+                float: 0.0,
+                string: None,
+                volume: 0.0,
+                balance: 0.0,
+            })
             .collect();
         let mut ev = times(K::Event { keys }, events);
         ev.properties[0] = 1;
@@ -26,7 +34,13 @@ fn rotate_clip(name: &str, keys: &[(f32, f32)], events: &[f32]) -> Clip {
         property_ids.push(1);
     }
     let duration = timelines.iter().map(|t| t.duration()).fold(0.0, f32::max);
-    Clip { name: name.into(), duration, timelines, property_ids, strings: Vec::new() }
+    Clip {
+        name: name.into(),
+        duration,
+        timelines,
+        property_ids,
+        strings: Vec::new(),
+    }
 }
 
 fn kinds(state: &mut AnimationState) -> Vec<(StateEventKind, ClipId)> {
@@ -36,7 +50,8 @@ fn kinds(state: &mut AnimationState) -> Vec<(StateEventKind, ClipId)> {
 #[test]
 fn single_entry_plays_its_clip() {
     let mut rig = rig();
-    rig.clips.push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[]));
+    rig.clips
+        .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[]));
     let mut inst = instance(&rig);
     let mut st = AnimationState::new(&rig);
     let id = st.set_animation(&rig, 0, ClipId(0), true);
@@ -78,7 +93,10 @@ fn crossfade_holds_the_previous_clip_and_ends_it() {
     st.update(0.1);
     assert!(st.mixing_from(idb).is_none());
     // Zero-duration looping clips complete on every apply (as in spine-ts); skip those.
-    let events: Vec<_> = kinds(&mut st).into_iter().filter(|e| e.0 != StateEventKind::Complete).collect();
+    let events: Vec<_> = kinds(&mut st)
+        .into_iter()
+        .filter(|e| e.0 != StateEventKind::Complete)
+        .collect();
     assert_eq!(
         events,
         [
@@ -94,7 +112,8 @@ fn crossfade_holds_the_previous_clip_and_ends_it() {
 #[test]
 fn queued_entry_starts_at_completion_minus_mix() {
     let mut rig = rig();
-    rig.clips.push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[]));
+    rig.clips
+        .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[]));
     let mut inst = instance(&rig);
     let mut st = AnimationState::new(&rig);
     st.default_mix = 0.25;
@@ -115,7 +134,8 @@ fn queued_entry_starts_at_completion_minus_mix() {
 #[test]
 fn events_and_complete_in_order_across_the_loop() {
     let mut rig = rig();
-    rig.clips.push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[0.1, 0.9]));
+    rig.clips
+        .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[0.1, 0.9]));
     let mut inst = instance(&rig);
     let mut st = AnimationState::new(&rig);
     st.set_animation(&rig, 0, ClipId(0), true);
@@ -157,14 +177,18 @@ fn empty_animation_mixes_to_setup_and_ends() {
         st.apply(&rig, &mut inst);
     }
     assert!(st.current(0).is_none());
-    let ends = st.drain_events().filter(|e| e.kind == StateEventKind::End).count();
+    let ends = st
+        .drain_events()
+        .filter(|e| e.kind == StateEventKind::End)
+        .count();
     assert_eq!(ends, 2);
 }
 
 #[test]
 fn steady_state_reuses_pooled_entries() {
     let mut rig = rig();
-    rig.clips.push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[0.5]));
+    rig.clips
+        .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[0.5]));
     let mut inst = instance(&rig);
     let mut st = AnimationState::new(&rig);
     for _ in 0..3 {

@@ -25,7 +25,8 @@ impl AnimationState {
                 current_delta = -e.delay;
                 e.delay = 0.0;
             }
-            let (next_link, track_last, track_end, mixing_from) = (e.next, e.track_last, e.track_end, e.mixing_from);
+            let (next_link, track_last, track_end, mixing_from) =
+                (e.next, e.track_last, e.track_end, e.mixing_from);
             if let Some(next) = link(next_link) {
                 // When the next entry's delay has passed, switch to it, keeping leftover time.
                 let next_time = track_last - self.entries[next].delay;
@@ -33,7 +34,11 @@ impl AnimationState {
                     let scale = self.entries[cur].time_scale;
                     let n = &mut self.entries[next];
                     n.delay = 0.0;
-                    n.track_time += if scale == 0.0 { 0.0 } else { (next_time / scale + delta) * n.time_scale };
+                    n.track_time += if scale == 0.0 {
+                        0.0
+                    } else {
+                        (next_time / scale + delta) * n.time_scale
+                    };
                     self.entries[cur].track_time += current_delta;
                     self.set_current(i, next, true);
                     let mut m = next;

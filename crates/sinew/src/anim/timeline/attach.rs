@@ -21,11 +21,21 @@ use crate::rig::{AttachmentKind, Rig};
 /// Whether an attachment is a vertex attachment (mesh, bounding box, path, clipping).
 #[inline]
 fn is_vertex(rig: &Rig, a: AttachmentId) -> bool {
-    !matches!(rig.attachments[a.index()].kind, AttachmentKind::Region(_) | AttachmentKind::Point { .. })
+    !matches!(
+        rig.attachments[a.index()].kind,
+        AttachmentKind::Region(_) | AttachmentKind::Point { .. }
+    )
 }
 
 pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
-    let TimelineKind::Deform { slot, attachment, vertex_count, vertices, .. } = &tl.kind else {
+    let TimelineKind::Deform {
+        slot,
+        attachment,
+        vertex_count,
+        vertices,
+        ..
+    } = &tl.kind
+    else {
         return;
     };
     let s = slot.index();
@@ -46,7 +56,9 @@ pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let weighted = cur_vertices.is_weighted();
     let setup: &[f32] = if weighted { &[] } else { &cur_vertices.values };
     // Guards against inconsistent data (never true for a rig the builder accepted).
-    if n > rig.slot_deform_capacity.get(s).copied().unwrap_or(0) as usize || (!weighted && setup.len() < n) {
+    if n > rig.slot_deform_capacity.get(s).copied().unwrap_or(0) as usize
+        || (!weighted && setup.len() < n)
+    {
         return;
     }
     let start = inst.slots.deform_start[s] as usize;
@@ -84,7 +96,9 @@ pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let last_key = times.len() - 1;
     if time >= f64::from(times[last_key]) {
         let last = &vertices[last_key * n..(last_key + 1) * n];
-        mix_into(deform, setup, weighted, alpha, blend, |i| f64::from(last[i]));
+        mix_into(deform, setup, weighted, alpha, blend, |i| {
+            f64::from(last[i])
+        });
         return;
     }
     let key = search(times, time, 1);
@@ -99,7 +113,14 @@ pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
 
 /// Writes key vertices `key(i)` into `deform` with the official per-blend rules.
 #[inline]
-fn mix_into(deform: &mut [f64], setup: &[f32], weighted: bool, alpha: f64, blend: MixBlend, key: impl Fn(usize) -> f64) {
+fn mix_into(
+    deform: &mut [f64],
+    setup: &[f32],
+    weighted: bool,
+    alpha: f64,
+    blend: MixBlend,
+    key: impl Fn(usize) -> f64,
+) {
     let sv = |i: usize| if weighted { 0.0 } else { f64::from(setup[i]) };
     if alpha == 1.0 {
         if blend == MixBlend::Add {
@@ -116,7 +137,11 @@ fn mix_into(deform: &mut [f64], setup: &[f32], weighted: bool, alpha: f64, blend
     match blend {
         MixBlend::Setup => {
             for (i, d) in deform.iter_mut().enumerate() {
-                *d = if weighted { key(i) * alpha } else { sv(i) + (key(i) - sv(i)) * alpha };
+                *d = if weighted {
+                    key(i) * alpha
+                } else {
+                    sv(i) + (key(i) - sv(i)) * alpha
+                };
             }
         }
         MixBlend::First | MixBlend::Replace => {
@@ -126,7 +151,11 @@ fn mix_into(deform: &mut [f64], setup: &[f32], weighted: bool, alpha: f64, blend
         }
         MixBlend::Add => {
             for (i, d) in deform.iter_mut().enumerate() {
-                *d += if weighted { key(i) * alpha } else { (key(i) - sv(i)) * alpha };
+                *d += if weighted {
+                    key(i) * alpha
+                } else {
+                    (key(i) - sv(i)) * alpha
+                };
             }
         }
     }
@@ -144,7 +173,13 @@ fn to_int32(x: f64) -> i64 {
 }
 
 pub(super) fn sequence(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
-    let TimelineKind::Sequence { slot, attachment, count, keys } = &tl.kind else {
+    let TimelineKind::Sequence {
+        slot,
+        attachment,
+        count,
+        keys,
+    } = &tl.kind
+    else {
         return;
     };
     let s = slot.index();
@@ -154,7 +189,9 @@ pub(super) fn sequence(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let Some(cur) = inst.slots.attachment[s] else {
         return;
     };
-    if cur != *attachment && (!is_vertex(rig, cur) || rig.attachments[cur.index()].timeline_attachment != *attachment) {
+    if cur != *attachment
+        && (!is_vertex(rig, cur) || rig.attachments[cur.index()].timeline_attachment != *attachment)
+    {
         return;
     }
     if a.direction == MixDirection::Out {
@@ -173,7 +210,8 @@ pub(super) fn sequence(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let (Some(key), true) = (keys.get(i), *count > 0) else {
         return;
     };
-    inst.slots.sequence_index[s] = sequence_index(key, f64::from(tl.frames[i]), a.time, i64::from(*count)) as i32;
+    inst.slots.sequence_index[s] =
+        sequence_index(key, f64::from(tl.frames[i]), a.time, i64::from(*count)) as i32;
 }
 
 /// The region index a sequence key shows at `time` (key at `before`), for `count` regions.
@@ -219,7 +257,13 @@ mod tests {
         let t: Vec<f32> = keys.iter().map(|k| k.0).collect();
         let vertices = keys.iter().flat_map(|k| k.1.iter().copied()).collect();
         times(
-            K::Deform { slot: SlotId(0), attachment: AttachmentId(att), vertex_count: n as u32, vertices, weighted },
+            K::Deform {
+                slot: SlotId(0),
+                attachment: AttachmentId(att),
+                vertex_count: n as u32,
+                vertices,
+                weighted,
+            },
             &t,
         )
     }
@@ -238,7 +282,10 @@ mod tests {
         inst.set_attachment(&rig, SlotId(0), Some(AttachmentId(1)));
         // Empty deform forces setup: setup + 5 * alpha(.5).
         run(&rig, &mut inst, &tl, 0.5, 0.5, Replace, In);
-        assert_eq!(inst.slots.deform(SlotId(0)), &[3.5, 4.5, 5.5, 6.5, 7.5, 8.5]);
+        assert_eq!(
+            inst.slots.deform(SlotId(0)),
+            &[3.5, 4.5, 5.5, 6.5, 7.5, 8.5]
+        );
         // Replace toward the key (setup + 5) by .5 from current (setup + 2.5).
         run(&rig, &mut inst, &tl, 0.5, 0.5, Replace, In);
         assert_eq!(inst.slots.deform(SlotId(0))[0], 3.5 + (6.0 - 3.5) * 0.5);
@@ -260,7 +307,11 @@ mod tests {
         let rig = rig();
         let mut inst = instance(&rig);
         inst.set_attachment(&rig, SlotId(0), Some(AttachmentId(2)));
-        let tl = deform_tl(2, true, &[(0.0, &[0.0, 0.0, 0.0, 0.0]), (1.0, &[4.0, 8.0, -4.0, 2.0])]);
+        let tl = deform_tl(
+            2,
+            true,
+            &[(0.0, &[0.0, 0.0, 0.0, 0.0]), (1.0, &[4.0, 8.0, -4.0, 2.0])],
+        );
         run(&rig, &mut inst, &tl, 0.25, 1.0, Replace, In);
         assert_eq!(inst.slots.deform(SlotId(0)), &[1.0, 2.0, -1.0, 0.5]);
         run(&rig, &mut inst, &tl, 1.0, 0.5, Setup, In);
@@ -279,14 +330,19 @@ mod tests {
         inst.set_attachment(&rig, SlotId(0), Some(AttachmentId(2)));
         let mut tl = deform_tl(2, true, &[(0.0, &[0.0; 4]), (1.0, &[1.0; 4])]);
         // A straight "curve" gives the linear fraction.
-        tl.curves.push_deform_bezier(0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 1.0);
+        tl.curves
+            .push_deform_bezier(0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 1.0);
         run(&rig, &mut inst, &tl, 0.45, 1.0, Replace, In);
         assert!((inst.slots.deform(SlotId(0))[0] - 0.45).abs() < 1e-6);
     }
 
     #[test]
     fn sequence_modes() {
-        let key = |mode, index| SequenceKey { mode, index, delay: 0.1 };
+        let key = |mode, index| SequenceKey {
+            mode,
+            index,
+            delay: 0.1,
+        };
         use SequenceMode::*;
         let at = |k: &SequenceKey, t: f64| sequence_index(k, 0.0, t, 4);
         assert_eq!(at(&key(Hold, 2), 5.0), 2);
@@ -294,17 +350,25 @@ mod tests {
         assert_eq!(at(&key(Once, 0), 5.0), 3);
         assert_eq!(at(&key(Loop, 0), 0.55), 1);
         // Pingpong over 4 regions: 0 1 2 3 2 1 0 1 ...
-        let pp: Vec<i64> = (0..8).map(|f| at(&key(Pingpong, 0), f as f64 * 0.1)).collect();
+        let pp: Vec<i64> = (0..8)
+            .map(|f| at(&key(Pingpong, 0), f as f64 * 0.1))
+            .collect();
         assert_eq!(pp, [0, 1, 2, 3, 2, 1, 0, 1]);
         assert_eq!(at(&key(OnceReverse, 0), 0.1), 2);
         assert_eq!(at(&key(OnceReverse, 0), 9.0), 0);
         assert_eq!(at(&key(LoopReverse, 0), 0.5), 2);
         // PingpongReverse starts at the last region: 3 2 1 0 1 2 3 2.
-        let pr: Vec<i64> = (0..8).map(|f| at(&key(PingpongReverse, 0), f as f64 * 0.1)).collect();
+        let pr: Vec<i64> = (0..8)
+            .map(|f| at(&key(PingpongReverse, 0), f as f64 * 0.1))
+            .collect();
         assert_eq!(pr, [3, 2, 1, 0, 1, 2, 3, 2]);
         // One region: pingpong stays 0. Zero delay: ToInt32(inf) = 0.
         assert_eq!(sequence_index(&key(Pingpong, 0), 0.0, 3.0, 1), 0);
-        let z = SequenceKey { mode: Loop, index: 1, delay: 0.0 };
+        let z = SequenceKey {
+            mode: Loop,
+            index: 1,
+            delay: 0.0,
+        };
         assert_eq!(sequence_index(&z, 0.0, 3.0, 4), 1);
     }
 
@@ -312,8 +376,20 @@ mod tests {
     fn sequence_timeline_needs_its_attachment() {
         let rig = rig();
         let mut inst = instance(&rig);
-        let keys = vec![SequenceKey { mode: SequenceMode::Loop, index: 0, delay: 0.5 }];
-        let tl = times(K::Sequence { slot: SlotId(0), attachment: AttachmentId(0), count: 3, keys }, &[0.0]);
+        let keys = vec![SequenceKey {
+            mode: SequenceMode::Loop,
+            index: 0,
+            delay: 0.5,
+        }];
+        let tl = times(
+            K::Sequence {
+                slot: SlotId(0),
+                attachment: AttachmentId(0),
+                count: 3,
+                keys,
+            },
+            &[0.0],
+        );
         run(&rig, &mut inst, &tl, 1.2, 1.0, Replace, In);
         assert_eq!(inst.slots.sequence_index[0], 2);
         run(&rig, &mut inst, &tl, 1.2, 1.0, Setup, Out);

@@ -14,7 +14,8 @@ use crate::types::Inherit;
 pub(super) fn rotate(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, a: Args) {
     let i = b.index();
     if inst.bone_active[i] {
-        inst.pose[i].rotation = relative_value(tl, a, inst.pose[i].rotation, rig.bones[i].setup.rotation);
+        inst.pose[i].rotation =
+            relative_value(tl, a, inst.pose[i].rotation, rig.bones[i].setup.rotation);
     }
 }
 
@@ -35,14 +36,16 @@ pub(super) fn translate_y(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: Bone
 pub(super) fn shear_x(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, a: Args) {
     let i = b.index();
     if inst.bone_active[i] {
-        inst.pose[i].shear_x = relative_value(tl, a, inst.pose[i].shear_x, rig.bones[i].setup.shear_x);
+        inst.pose[i].shear_x =
+            relative_value(tl, a, inst.pose[i].shear_x, rig.bones[i].setup.shear_x);
     }
 }
 
 pub(super) fn shear_y(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, a: Args) {
     let i = b.index();
     if inst.bone_active[i] {
-        inst.pose[i].shear_y = relative_value(tl, a, inst.pose[i].shear_y, rig.bones[i].setup.shear_y);
+        inst.pose[i].shear_y =
+            relative_value(tl, a, inst.pose[i].shear_y, rig.bones[i].setup.shear_y);
     }
 }
 
@@ -60,16 +63,20 @@ fn relative2(tl: &Timeline, a: Args, cur: (f64, f64), setup: (f64, f64)) -> Opti
     if before_first(tl, a.time) {
         return match a.blend {
             MixBlend::Setup => Some(setup),
-            MixBlend::First => Some((cur.0 + (setup.0 - cur.0) * a.alpha, cur.1 + (setup.1 - cur.1) * a.alpha)),
+            MixBlend::First => Some((
+                cur.0 + (setup.0 - cur.0) * a.alpha,
+                cur.1 + (setup.1 - cur.1) * a.alpha,
+            )),
             _ => None,
         };
     }
     let (x, y) = values2(tl, a.time);
     Some(match a.blend {
         MixBlend::Setup => (setup.0 + x * a.alpha, setup.1 + y * a.alpha),
-        MixBlend::First | MixBlend::Replace => {
-            (cur.0 + (setup.0 + x - cur.0) * a.alpha, cur.1 + (setup.1 + y - cur.1) * a.alpha)
-        }
+        MixBlend::First | MixBlend::Replace => (
+            cur.0 + (setup.0 + x - cur.0) * a.alpha,
+            cur.1 + (setup.1 + y - cur.1) * a.alpha,
+        ),
         MixBlend::Add => (cur.0 + x * a.alpha, cur.1 + y * a.alpha),
     })
 }
@@ -156,7 +163,14 @@ pub(super) fn scale_y(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, 
     }
 }
 
-pub(super) fn inherit(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, modes: &[Inherit], a: Args) {
+pub(super) fn inherit(
+    rig: &Rig,
+    inst: &mut Instance,
+    tl: &Timeline,
+    b: BoneId,
+    modes: &[Inherit],
+    a: Args,
+) {
     let i = b.index();
     if !inst.bone_active[i] {
         return;
@@ -237,7 +251,10 @@ mod tests {
         assert_eq!(inst.pose[1].x, 25.5 + (3.0 + 15.0 - 25.5) * 0.5);
         let sh = tl2(K::Shear(B), &[(0.0, 10.0, 20.0), (1.0, 30.0, 40.0)]);
         run(&rig, &mut inst, &sh, 1.0, 1.0, Setup, In);
-        assert_eq!((inst.pose[1].shear_x, inst.pose[1].shear_y), (30.0 + 1.0, 40.0 + 2.0));
+        assert_eq!(
+            (inst.pose[1].shear_x, inst.pose[1].shear_y),
+            (30.0 + 1.0, 40.0 + 2.0)
+        );
     }
 
     #[test]
@@ -275,7 +292,10 @@ mod tests {
     #[test]
     fn inherit_is_stepped_and_mixes_out_to_setup() {
         let rig = rig();
-        let tl = inherit_tl(B, &[(0.5, Inherit::NoScale), (1.0, Inherit::OnlyTranslation)]);
+        let tl = inherit_tl(
+            B,
+            &[(0.5, Inherit::NoScale), (1.0, Inherit::OnlyTranslation)],
+        );
         let mut inst = instance(&rig);
         run(&rig, &mut inst, &tl, 0.75, 0.1, Replace, In);
         assert_eq!(inst.inherit[1], Inherit::NoScale);

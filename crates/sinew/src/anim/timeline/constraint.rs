@@ -12,7 +12,14 @@ use crate::instance::Instance;
 use crate::raw::PhysicsProperty;
 use crate::rig::{PhysicsData, PhysicsParams, Rig};
 
-pub(super) fn ik(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: IkId, flags: &[IkFlags], a: Args) {
+pub(super) fn ik(
+    rig: &Rig,
+    inst: &mut Instance,
+    tl: &Timeline,
+    c: IkId,
+    flags: &[IkFlags],
+    a: Args,
+) {
     let k = c.index();
     if !inst.ik_active[k] {
         return;
@@ -69,11 +76,18 @@ pub(super) fn ik(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: IkId, flags: 
 
 /// Blends `N` absolute mixes: `cur` toward the key values (from setup with the setup blend),
 /// or toward setup before the first key. Returns `None` when nothing changes.
-fn mixes<const N: usize>(tl: &Timeline, a: Args, cur: [f64; N], setup: [f64; N]) -> Option<[f64; N]> {
+fn mixes<const N: usize>(
+    tl: &Timeline,
+    a: Args,
+    cur: [f64; N],
+    setup: [f64; N],
+) -> Option<[f64; N]> {
     if before_first(tl, a.time) {
         return match a.blend {
             MixBlend::Setup => Some(setup),
-            MixBlend::First => Some(std::array::from_fn(|k| cur[k] + (setup[k] - cur[k]) * a.alpha)),
+            MixBlend::First => Some(std::array::from_fn(|k| {
+                cur[k] + (setup[k] - cur[k]) * a.alpha
+            })),
             _ => None,
         };
     }
@@ -108,14 +122,16 @@ pub(super) fn transform(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Transf
 pub(super) fn path_position(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: PathId, a: Args) {
     let k = c.index();
     if inst.path_active[k] {
-        inst.paths[k].position = absolute_value(tl, a, inst.paths[k].position, rig.paths[k].setup.position);
+        inst.paths[k].position =
+            absolute_value(tl, a, inst.paths[k].position, rig.paths[k].setup.position);
     }
 }
 
 pub(super) fn path_spacing(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: PathId, a: Args) {
     let k = c.index();
     if inst.path_active[k] {
-        inst.paths[k].spacing = absolute_value(tl, a, inst.paths[k].spacing, rig.paths[k].setup.spacing);
+        inst.paths[k].spacing =
+            absolute_value(tl, a, inst.paths[k].spacing, rig.paths[k].setup.spacing);
     }
 }
 
@@ -126,7 +142,12 @@ pub(super) fn path_mix(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: PathId,
     }
     let p = &mut inst.paths[k];
     let s = &rig.paths[k].setup;
-    if let Some([r, x, y]) = mixes(tl, a, [p.mix_rotate, p.mix_x, p.mix_y], [s.mix_rotate, s.mix_x, s.mix_y]) {
+    if let Some([r, x, y]) = mixes(
+        tl,
+        a,
+        [p.mix_rotate, p.mix_x, p.mix_y],
+        [s.mix_rotate, s.mix_x, s.mix_y],
+    ) {
         p.mix_rotate = r;
         p.mix_x = x;
         p.mix_y = y;
@@ -172,7 +193,14 @@ fn is_global(d: &PhysicsData, prop: PhysicsProperty) -> bool {
     }
 }
 
-pub(super) fn physics(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Option<PhysicsId>, prop: PhysicsProperty, a: Args) {
+pub(super) fn physics(
+    rig: &Rig,
+    inst: &mut Instance,
+    tl: &Timeline,
+    c: Option<PhysicsId>,
+    prop: PhysicsProperty,
+    a: Args,
+) {
     match c {
         Some(c) => {
             let k = c.index();
@@ -183,11 +211,16 @@ pub(super) fn physics(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Option<P
             }
         }
         None => {
-            let value = if before_first(tl, a.time) { 0.0 } else { curve_value(tl, a.time) };
+            let value = if before_first(tl, a.time) {
+                0.0
+            } else {
+                curve_value(tl, a.time)
+            };
             for (k, data) in rig.physics.iter().enumerate() {
                 if inst.physics_active[k] && is_global(data, prop) {
                     let setup = get(&data.setup, prop);
-                    let v = absolute_value2(tl, a, get(&inst.physics[k].params, prop), setup, value);
+                    let v =
+                        absolute_value2(tl, a, get(&inst.physics[k].params, prop), setup, value);
                     set(&mut inst.physics[k].params, prop, v);
                 }
             }
@@ -207,31 +240,72 @@ mod tests {
         let rig = rig();
         let mut inst = instance(&rig);
         let flags = vec![
-            IkFlags { bend_direction: -1, compress: true, stretch: true },
-            IkFlags { bend_direction: 1, compress: false, stretch: false },
+            IkFlags {
+                bend_direction: -1,
+                compress: true,
+                stretch: true,
+            },
+            IkFlags {
+                bend_direction: 1,
+                compress: false,
+                stretch: false,
+            },
         ];
-        let tl = tln(K::Ik { constraint: IkId(0), flags }, &[&[0.0, 1.0, 0.0], &[1.0, 0.0, 10.0]]);
+        let tl = tln(
+            K::Ik {
+                constraint: IkId(0),
+                flags,
+            },
+            &[&[0.0, 1.0, 0.0], &[1.0, 0.0, 10.0]],
+        );
         run(&rig, &mut inst, &tl, 0.5, 0.5, Setup, In);
         // Setup mix .5, softness 2; key (.5, 5).
         assert_eq!((inst.ik[0].mix, inst.ik[0].softness), (0.5, 3.5));
-        assert_eq!((inst.ik[0].bend_direction, inst.ik[0].compress, inst.ik[0].stretch), (-1, true, true));
+        assert_eq!(
+            (
+                inst.ik[0].bend_direction,
+                inst.ik[0].compress,
+                inst.ik[0].stretch
+            ),
+            (-1, true, true)
+        );
         run(&rig, &mut inst, &tl, 0.5, 0.5, Setup, Out);
         assert_eq!(inst.ik[0].bend_direction, 1);
         inst.ik[0].bend_direction = -1;
         run(&rig, &mut inst, &tl, 0.5, 0.5, Replace, Out);
-        assert_eq!((inst.ik[0].mix, inst.ik[0].softness, inst.ik[0].bend_direction), (0.5, 4.25, -1));
+        assert_eq!(
+            (
+                inst.ik[0].mix,
+                inst.ik[0].softness,
+                inst.ik[0].bend_direction
+            ),
+            (0.5, 4.25, -1)
+        );
         run(&rig, &mut inst, &tl, -1.0, 0.5, First, In);
-        assert_eq!((inst.ik[0].mix, inst.ik[0].softness, inst.ik[0].bend_direction), (0.5, 3.125, 1));
+        assert_eq!(
+            (
+                inst.ik[0].mix,
+                inst.ik[0].softness,
+                inst.ik[0].bend_direction
+            ),
+            (0.5, 3.125, 1)
+        );
     }
 
     #[test]
     fn transform_and_path_mixes() {
         let rig = rig();
         let mut inst = instance(&rig);
-        let tl = tln(K::Transform(TransformId(0)), &[&[0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 1.0]]);
+        let tl = tln(
+            K::Transform(TransformId(0)),
+            &[&[0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 1.0]],
+        );
         run(&rig, &mut inst, &tl, 0.0, 0.5, Setup, In);
         let m = inst.transforms[0];
-        assert_eq!([m.rotate, m.x, m.y, m.scale_x, m.scale_y, m.shear_y], [0.5, 0.25, 0.75, 0.625, 0.375, 0.5]);
+        assert_eq!(
+            [m.rotate, m.x, m.y, m.scale_x, m.scale_y, m.shear_y],
+            [0.5, 0.25, 0.75, 0.625, 0.375, 0.5]
+        );
         run(&rig, &mut inst, &tl, 0.0, 0.5, Add, In);
         assert_eq!(inst.transforms[0].rotate, 0.25);
         run(&rig, &mut inst, &tl, -1.0, 1.0, Replace, In);
@@ -243,14 +317,29 @@ mod tests {
         let rig = rig();
         let mut inst = instance(&rig);
         // Mass: setup inverse .5 (mass 2); key mass 4 at alpha .5 from setup: mass 3.
-        let tl = tl1(K::Physics { constraint: Some(PhysicsId(1)), property: PhysicsProperty::Mass }, &[(0.0, 4.0)]);
+        let tl = tl1(
+            K::Physics {
+                constraint: Some(PhysicsId(1)),
+                property: PhysicsProperty::Mass,
+            },
+            &[(0.0, 4.0)],
+        );
         run(&rig, &mut inst, &tl, 0.0, 0.5, Setup, In);
         assert_eq!(inst.physics[1].params.mass_inverse, 1.0 / 3.0);
         assert_eq!(inst.physics[0].params.mass_inverse, 0.5);
         // Global wind drives only constraint 0 (its flags are set).
-        let g = tl1(K::Physics { constraint: None, property: PhysicsProperty::Wind }, &[(0.0, 8.0)]);
+        let g = tl1(
+            K::Physics {
+                constraint: None,
+                property: PhysicsProperty::Wind,
+            },
+            &[(0.0, 8.0)],
+        );
         run(&rig, &mut inst, &g, 0.0, 0.25, Replace, In);
-        assert_eq!((inst.physics[0].params.wind, inst.physics[1].params.wind), (2.0, 0.0));
+        assert_eq!(
+            (inst.physics[0].params.wind, inst.physics[1].params.wind),
+            (2.0, 0.0)
+        );
         run(&rig, &mut inst, &g, -1.0, 0.25, Setup, In);
         assert_eq!(inst.physics[0].params.wind, 0.0);
     }

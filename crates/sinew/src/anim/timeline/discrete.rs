@@ -18,7 +18,12 @@ fn setup_order(inst: &mut Instance) {
     }
 }
 
-pub(super) fn draw_order(inst: &mut Instance, tl: &Timeline, orders: &[Option<Vec<SlotId>>], a: Args) {
+pub(super) fn draw_order(
+    inst: &mut Instance,
+    tl: &Timeline,
+    orders: &[Option<Vec<SlotId>>],
+    a: Args,
+) {
     if a.direction == MixDirection::Out {
         if a.blend == MixBlend::Setup {
             setup_order(inst);
@@ -32,13 +37,22 @@ pub(super) fn draw_order(inst: &mut Instance, tl: &Timeline, orders: &[Option<Ve
         return;
     }
     match orders.get(search(&tl.frames, a.time, 1)) {
-        Some(Some(order)) if order.len() == inst.draw_order.len() => inst.draw_order.copy_from_slice(order),
+        Some(Some(order)) if order.len() == inst.draw_order.len() => {
+            inst.draw_order.copy_from_slice(order)
+        }
         _ => setup_order(inst),
     }
 }
 
 /// Pushes the events of keys in (`last_time`, `time`] (Spine `EventTimeline.apply`).
-pub(super) fn events(times: &[f32], keys: &[EventKey], clip: ClipId, mut last_time: f64, time: f64, out: &mut Vec<FiredEvent>) {
+pub(super) fn events(
+    times: &[f32],
+    keys: &[EventKey],
+    clip: ClipId,
+    mut last_time: f64,
+    time: f64,
+    out: &mut Vec<FiredEvent>,
+) {
     let n = times.len().min(keys.len());
     if n == 0 {
         return;
@@ -72,11 +86,17 @@ pub(super) fn events(times: &[f32], keys: &[EventKey], clip: ClipId, mut last_ti
 
 /// Resets physics when a key in (`last_time`, `time`] is crossed (Spine
 /// `PhysicsConstraintResetTimeline.apply`); `None` resets every active constraint.
-pub(super) fn physics_reset(inst: &mut Instance, times: &[f32], c: Option<PhysicsId>, mut last_time: f64, time: f64) {
-    if let Some(c) = c {
-        if !inst.physics_active.get(c.index()).copied().unwrap_or(false) {
-            return;
-        }
+pub(super) fn physics_reset(
+    inst: &mut Instance,
+    times: &[f32],
+    c: Option<PhysicsId>,
+    mut last_time: f64,
+    time: f64,
+) {
+    if let Some(c) = c
+        && !inst.physics_active.get(c.index()).copied().unwrap_or(false)
+    {
+        return;
     }
     let Some(&last_key) = times.last() else {
         return;
@@ -90,7 +110,8 @@ pub(super) fn physics_reset(inst: &mut Instance, times: &[f32], c: Option<Physic
     if time < f64::from(times[0]) {
         return;
     }
-    if last_time < f64::from(times[0]) || time >= f64::from(times[search(times, last_time, 1) + 1]) {
+    if last_time < f64::from(times[0]) || time >= f64::from(times[search(times, last_time, 1) + 1])
+    {
         match c {
             Some(c) => inst.physics[c.index()].reset(),
             None => {
@@ -151,7 +172,12 @@ mod tests {
         let rig = rig();
         let mut inst = instance(&rig);
         let swap = vec![SlotId(1), SlotId(0)];
-        let tl = times(K::DrawOrder { orders: vec![Some(swap.clone()), None] }, &[0.5, 1.0]);
+        let tl = times(
+            K::DrawOrder {
+                orders: vec![Some(swap.clone()), None],
+            },
+            &[0.5, 1.0],
+        );
         run(&rig, &mut inst, &tl, 0.6, 1.0, Replace, In);
         assert_eq!(inst.draw_order, swap);
         run(&rig, &mut inst, &tl, 0.6, 1.0, Replace, Out);
@@ -179,11 +205,20 @@ mod tests {
         physics_reset(&mut inst, &times, Some(PhysicsId(1)), 0.1, 0.4);
         assert_eq!(inst.physics[1].x_offset, 1.0);
         physics_reset(&mut inst, &times, Some(PhysicsId(1)), 0.4, 0.5);
-        assert_eq!((inst.physics[0].x_offset, inst.physics[1].x_offset), (1.0, 0.0));
+        assert_eq!(
+            (inst.physics[0].x_offset, inst.physics[1].x_offset),
+            (1.0, 0.0)
+        );
         dirty(&mut inst);
         physics_reset(&mut inst, &times, None, 0.9, 0.1);
-        assert_eq!((inst.physics[0].x_offset, inst.physics[1].x_offset), (1.0, 1.0));
+        assert_eq!(
+            (inst.physics[0].x_offset, inst.physics[1].x_offset),
+            (1.0, 1.0)
+        );
         physics_reset(&mut inst, &times, None, 0.4, 0.6);
-        assert_eq!((inst.physics[0].x_offset, inst.physics[1].x_offset), (0.0, 0.0));
+        assert_eq!(
+            (inst.physics[0].x_offset, inst.physics[1].x_offset),
+            (0.0, 0.0)
+        );
     }
 }

@@ -39,7 +39,12 @@ pub fn apply_timeline(
     direction: MixDirection,
 ) {
     use TimelineKind as K;
-    let a = Args { time, alpha, blend, direction };
+    let a = Args {
+        time,
+        alpha,
+        blend,
+        direction,
+    };
     match &tl.kind {
         K::Rotate(b) => bone::rotate(rig, inst, tl, *b, a),
         K::Translate(b) => bone::translate(rig, inst, tl, *b, a),
@@ -71,7 +76,10 @@ pub fn apply_timeline(
         K::PathPosition(c) => constraint::path_position(rig, inst, tl, *c, a),
         K::PathSpacing(c) => constraint::path_spacing(rig, inst, tl, *c, a),
         K::PathMix(c) => constraint::path_mix(rig, inst, tl, *c, a),
-        K::Physics { constraint: c, property } => constraint::physics(rig, inst, tl, *c, *property, a),
+        K::Physics {
+            constraint: c,
+            property,
+        } => constraint::physics(rig, inst, tl, *c, *property, a),
         K::PhysicsReset(c) => discrete::physics_reset(inst, &tl.frames, *c, last_time, time),
     }
 }
@@ -95,7 +103,8 @@ pub(crate) fn curve_value(tl: &Timeline, time: f64) -> f64 {
 /// Value `value` (1-based) of a multi-value timeline at `time`, from the key at offset `i`.
 #[inline]
 pub(crate) fn value_at(tl: &Timeline, time: f64, i: usize, value: usize) -> f64 {
-    tl.curves.value(&tl.frames, tl.kind.entries(), time, i, value)
+    tl.curves
+        .value(&tl.frames, tl.kind.entries(), time, i, value)
 }
 
 /// Whether `time` is before the first key.
@@ -177,10 +186,16 @@ pub(crate) fn signum(v: f64) -> f64 {
 #[inline]
 pub(crate) fn mix_scale(a: Args, value: f64, current: f64, setup: f64) -> f64 {
     if a.alpha == 1.0 {
-        return if a.blend == MixBlend::Add { current + value - setup } else { value };
+        return if a.blend == MixBlend::Add {
+            current + value - setup
+        } else {
+            value
+        };
     }
     match (a.direction, a.blend) {
-        (MixDirection::Out, MixBlend::Setup) => setup + (value.abs() * signum(setup) - setup) * a.alpha,
+        (MixDirection::Out, MixBlend::Setup) => {
+            setup + (value.abs() * signum(setup) - setup) * a.alpha
+        }
         (MixDirection::Out, MixBlend::First | MixBlend::Replace) => {
             current + (value.abs() * signum(current) - current) * a.alpha
         }

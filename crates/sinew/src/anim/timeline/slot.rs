@@ -18,7 +18,12 @@ use crate::types::Color;
 
 /// Shows the attachment a slot finds for `key` (none for `None`), via the instance's skin
 /// then the default skin (Spine `AttachmentTimeline.setAttachment`).
-pub(crate) fn set_attachment_key(rig: &Rig, inst: &mut Instance, slot: SlotId, key: Option<NameId>) {
+pub(crate) fn set_attachment_key(
+    rig: &Rig,
+    inst: &mut Instance,
+    slot: SlotId,
+    key: Option<NameId>,
+) {
     let att = key.and_then(|k| inst.find_attachment(rig, slot, k));
     inst.set_attachment(rig, slot, att);
 }
@@ -29,7 +34,14 @@ pub(crate) fn slot_active(rig: &Rig, inst: &Instance, slot: SlotId) -> bool {
     inst.bone_active[rig.slots[slot.index()].bone.index()]
 }
 
-pub(super) fn attachment(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, names: &[Option<NameId>], a: Args) {
+pub(super) fn attachment(
+    rig: &Rig,
+    inst: &mut Instance,
+    tl: &Timeline,
+    slot: SlotId,
+    names: &[Option<NameId>],
+    a: Args,
+) {
     if !slot_active(rig, inst, slot) {
         return;
     }
@@ -61,14 +73,24 @@ struct C4 {
 
 impl C4 {
     fn of(c: Color) -> Self {
-        C4 { r: f64::from(c.r), g: f64::from(c.g), b: f64::from(c.b), a: f64::from(c.a) }
+        C4 {
+            r: f64::from(c.r),
+            g: f64::from(c.g),
+            b: f64::from(c.b),
+            a: f64::from(c.a),
+        }
     }
     fn store(self) -> Color {
         Color::new(self.r as f32, self.g as f32, self.b as f32, self.a as f32)
     }
     /// Spine `Color.clamp`.
     fn clamped(self) -> Self {
-        C4 { r: self.r.clamp(0.0, 1.0), g: self.g.clamp(0.0, 1.0), b: self.b.clamp(0.0, 1.0), a: self.a.clamp(0.0, 1.0) }
+        C4 {
+            r: self.r.clamp(0.0, 1.0),
+            g: self.g.clamp(0.0, 1.0),
+            b: self.b.clamp(0.0, 1.0),
+            a: self.a.clamp(0.0, 1.0),
+        }
     }
     /// Spine `Color.add(...)` toward `to` by `alpha` (clamps).
     fn add_toward(self, to: C4, alpha: f64) -> Self {
@@ -127,7 +149,11 @@ pub(super) fn rgba(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, 
         if a.alpha == 1.0 {
             key.clamped()
         } else {
-            let from = if a.blend == MixBlend::Setup { setup_light(rig, s) } else { color };
+            let from = if a.blend == MixBlend::Setup {
+                setup_light(rig, s)
+            } else {
+                color
+            };
             from.add_toward(key, a.alpha)
         }
     };
@@ -152,7 +178,11 @@ pub(super) fn rgb(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, a
         if a.alpha == 1.0 {
             color.with_rgb(key)
         } else {
-            let from = if a.blend == MixBlend::Setup { color.with_rgb(setup_light(rig, s)) } else { color };
+            let from = if a.blend == MixBlend::Setup {
+                color.with_rgb(setup_light(rig, s))
+            } else {
+                color
+            };
             from.rgb_toward(key, a.alpha)
         }
     };
@@ -177,7 +207,11 @@ pub(super) fn alpha(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId,
         if a.alpha == 1.0 {
             v
         } else {
-            let from = if a.blend == MixBlend::Setup { setup } else { current };
+            let from = if a.blend == MixBlend::Setup {
+                setup
+            } else {
+                current
+            };
             from + (v - from) * a.alpha
         }
     };
@@ -194,20 +228,29 @@ pub(super) fn rgba2(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId,
     let (nl, nd) = if before_first(tl, a.time) {
         match a.blend {
             MixBlend::Setup => (setup_light(rig, s), dark.with_rgb(setup_dark(rig, s))),
-            MixBlend::First => {
-                (light.add_toward(setup_light(rig, s), a.alpha), dark.rgb_toward(setup_dark(rig, s), a.alpha))
-            }
+            MixBlend::First => (
+                light.add_toward(setup_light(rig, s), a.alpha),
+                dark.rgb_toward(setup_dark(rig, s), a.alpha),
+            ),
             _ => return,
         }
     } else {
         let [r, g, b, al, r2, g2, b2] = values::<7>(tl, a.time);
         let kl = C4 { r, g, b, a: al };
-        let kd = C4 { r: r2, g: g2, b: b2, a: 0.0 };
+        let kd = C4 {
+            r: r2,
+            g: g2,
+            b: b2,
+            a: 0.0,
+        };
         if a.alpha == 1.0 {
             (kl.clamped(), dark.with_rgb(kd))
         } else if a.blend == MixBlend::Setup {
             let sd = dark.with_rgb(setup_dark(rig, s));
-            (setup_light(rig, s).add_toward(kl, a.alpha), sd.rgb_toward(kd, a.alpha))
+            (
+                setup_light(rig, s).add_toward(kl, a.alpha),
+                sd.rgb_toward(kd, a.alpha),
+            )
         } else {
             (light.add_toward(kl, a.alpha), dark.rgb_toward(kd, a.alpha))
         }
@@ -225,21 +268,33 @@ pub(super) fn rgb2(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, 
     let dark = C4::of(inst.slots.dark[s]);
     let (nl, nd) = if before_first(tl, a.time) {
         match a.blend {
-            MixBlend::Setup => (light.with_rgb(setup_light(rig, s)), dark.with_rgb(setup_dark(rig, s))),
-            MixBlend::First => {
-                (light.rgb_toward(setup_light(rig, s), a.alpha), dark.rgb_toward(setup_dark(rig, s), a.alpha))
-            }
+            MixBlend::Setup => (
+                light.with_rgb(setup_light(rig, s)),
+                dark.with_rgb(setup_dark(rig, s)),
+            ),
+            MixBlend::First => (
+                light.rgb_toward(setup_light(rig, s), a.alpha),
+                dark.rgb_toward(setup_dark(rig, s), a.alpha),
+            ),
             _ => return,
         }
     } else {
         let [r, g, b, r2, g2, b2] = values::<6>(tl, a.time);
         let kl = C4 { r, g, b, a: 0.0 };
-        let kd = C4 { r: r2, g: g2, b: b2, a: 0.0 };
+        let kd = C4 {
+            r: r2,
+            g: g2,
+            b: b2,
+            a: 0.0,
+        };
         if a.alpha == 1.0 {
             (light.with_rgb(kl), dark.with_rgb(kd))
         } else {
             let (fl, fd) = if a.blend == MixBlend::Setup {
-                (light.with_rgb(setup_light(rig, s)), dark.with_rgb(setup_dark(rig, s)))
+                (
+                    light.with_rgb(setup_light(rig, s)),
+                    dark.with_rgb(setup_dark(rig, s)),
+                )
             } else {
                 (light, dark)
             };
@@ -262,7 +317,13 @@ mod tests {
     #[test]
     fn attachment_switches_and_mixes_out() {
         let rig = rig();
-        let tl = times(K::Attachment { slot: S, names: vec![Some(NameId(1)), None] }, &[0.5, 1.0]);
+        let tl = times(
+            K::Attachment {
+                slot: S,
+                names: vec![Some(NameId(1)), None],
+            },
+            &[0.5, 1.0],
+        );
         let mut inst = instance(&rig);
         assert_eq!(inst.slots.attachment[0], Some(AttachmentId(0)));
         run(&rig, &mut inst, &tl, 0.75, 1.0, Replace, In);
@@ -284,7 +345,10 @@ mod tests {
     #[test]
     fn rgba_clamps_and_mixes() {
         let rig = rig();
-        let tl = tln(K::Rgba(S), &[&[0.0, 0.0, 0.0, 0.0, 0.0], &[1.0, 2.0, 1.0, 0.5, 0.5]]);
+        let tl = tln(
+            K::Rgba(S),
+            &[&[0.0, 0.0, 0.0, 0.0, 0.0], &[1.0, 2.0, 1.0, 0.5, 0.5]],
+        );
         let mut inst = instance(&rig);
         // t = 1: (2, 1, .5, .5) clamped to (1, 1, .5, .5).
         run(&rig, &mut inst, &tl, 1.0, 1.0, Replace, In);

@@ -28,18 +28,33 @@ pub fn rig() -> Rig {
     rig.bones.push(b(
         "b",
         Some(BoneId(0)),
-        LocalPose { x: 3.0, y: 4.0, rotation: 10.0, scale_x: 2.0, scale_y: 2.0, shear_x: 1.0, shear_y: 2.0 },
+        LocalPose {
+            x: 3.0,
+            y: 4.0,
+            rotation: 10.0,
+            scale_x: 2.0,
+            scale_y: 2.0,
+            shear_x: 1.0,
+            shear_y: 2.0,
+        },
     ));
-    let slot = |name: &str, bone: u16, color: Color, dark: Option<Color>, att: Option<u32>| SlotData {
-        name: name.into(),
-        bone: BoneId(bone),
-        color,
-        dark,
-        attachment: att.map(NameId),
-        blend: BlendMode::Normal,
-        visible: true,
-    };
-    rig.slots.push(slot("s0", 1, Color::new(1.0, 0.5, 0.25, 1.0), Some(Color::new(0.1, 0.2, 0.3, 1.0)), Some(0)));
+    let slot =
+        |name: &str, bone: u16, color: Color, dark: Option<Color>, att: Option<u32>| SlotData {
+            name: name.into(),
+            bone: BoneId(bone),
+            color,
+            dark,
+            attachment: att.map(NameId),
+            blend: BlendMode::Normal,
+            visible: true,
+        };
+    rig.slots.push(slot(
+        "s0",
+        1,
+        Color::new(1.0, 0.5, 0.25, 1.0),
+        Some(Color::new(0.1, 0.2, 0.3, 1.0)),
+        Some(0),
+    ));
     rig.slots.push(slot("s1", 0, Color::WHITE, None, None));
     rig.attachment_keys = vec!["pt".into(), "box".into(), "wbox".into()];
     let att = |name: &str, key: u32, slot: u16, id: u32, kind: AttachmentKind| Attachment {
@@ -49,12 +64,42 @@ pub fn rig() -> Rig {
         timeline_attachment: AttachmentId(id),
         kind,
     };
-    let point = || AttachmentKind::Point { x: 0.0, y: 0.0, rotation: 0.0 };
+    let point = || AttachmentKind::Point {
+        x: 0.0,
+        y: 0.0,
+        rotation: 0.0,
+    };
     rig.attachments.push(att("pt", 0, 0, 0, point()));
-    let unweighted = Vertices { count: 3, bones: vec![], values: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0] };
-    rig.attachments.push(att("box", 1, 0, 1, AttachmentKind::BoundingBox { vertices: unweighted, color: Color::WHITE }));
-    let weighted = Vertices { count: 2, bones: vec![1, 1, 1, 1], values: vec![1.0, 2.0, 1.0, 3.0, 4.0, 1.0] };
-    rig.attachments.push(att("wbox", 2, 0, 2, AttachmentKind::BoundingBox { vertices: weighted, color: Color::WHITE }));
+    let unweighted = Vertices {
+        count: 3,
+        bones: vec![],
+        values: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    };
+    rig.attachments.push(att(
+        "box",
+        1,
+        0,
+        1,
+        AttachmentKind::BoundingBox {
+            vertices: unweighted,
+            color: Color::WHITE,
+        },
+    ));
+    let weighted = Vertices {
+        count: 2,
+        bones: vec![1, 1, 1, 1],
+        values: vec![1.0, 2.0, 1.0, 3.0, 4.0, 1.0],
+    };
+    rig.attachments.push(att(
+        "wbox",
+        2,
+        0,
+        2,
+        AttachmentKind::BoundingBox {
+            vertices: weighted,
+            color: Color::WHITE,
+        },
+    ));
     rig.attachments.push(att("pt", 0, 1, 3, point()));
     let entries = vec![
         (SlotId(0), NameId(0), AttachmentId(0)),
@@ -62,7 +107,11 @@ pub fn rig() -> Rig {
         (SlotId(0), NameId(2), AttachmentId(2)),
         (SlotId(1), NameId(0), AttachmentId(3)),
     ];
-    rig.skins.push(SkinData { name: "default".into(), entries, ..Default::default() });
+    rig.skins.push(SkinData {
+        name: "default".into(),
+        entries,
+        ..Default::default()
+    });
     rig.default_skin = Some(SkinId(0));
     rig.slot_deform_capacity = vec![6, 0];
     rig.ik.push(IkData {
@@ -90,7 +139,14 @@ pub fn rig() -> Rig {
         offset_scale_x: 0.0,
         offset_scale_y: 0.0,
         offset_shear_y: 0.0,
-        mix: TransformMix { rotate: 1.0, x: 0.5, y: 0.5, scale_x: 0.25, scale_y: 0.25, shear_y: 0.0 },
+        mix: TransformMix {
+            rotate: 1.0,
+            x: 0.5,
+            y: 0.5,
+            scale_x: 0.25,
+            scale_y: 0.25,
+            shear_y: 0.0,
+        },
     });
     let physics = |name: &str, global: bool| PhysicsData {
         name: name.into(),
@@ -122,7 +178,11 @@ pub fn rig() -> Rig {
     };
     rig.physics.push(physics("p0", true));
     rig.physics.push(physics("p1", false));
-    rig.events.push(EventData { name: "e".into(), string: "default".into(), ..Default::default() });
+    rig.events.push(EventData {
+        name: "e".into(),
+        string: "default".into(),
+        ..Default::default()
+    });
     rig
 }
 
@@ -139,7 +199,13 @@ pub fn tln(kind: TimelineKind, rows: &[&[f32]]) -> Timeline {
         assert_eq!(r.len(), e, "row width");
         frames.extend_from_slice(r);
     }
-    Timeline { kind, frames, curves: Curves::new(rows.len()), properties: [0; 3], property_count: 0 }
+    Timeline {
+        kind,
+        frames,
+        curves: Curves::new(rows.len()),
+        properties: [0; 3],
+        property_count: 0,
+    }
 }
 
 /// A one-value timeline from (time, value) keys.
@@ -166,10 +232,35 @@ pub fn times(kind: TimelineKind, times: &[f32]) -> Timeline {
 /// An inherit timeline.
 pub fn inherit_tl(bone: BoneId, keys: &[(f32, Inherit)]) -> Timeline {
     let t: Vec<f32> = keys.iter().map(|k| k.0).collect();
-    times(TimelineKind::Inherit { bone, modes: keys.iter().map(|k| k.1).collect() }, &t)
+    times(
+        TimelineKind::Inherit {
+            bone,
+            modes: keys.iter().map(|k| k.1).collect(),
+        },
+        &t,
+    )
 }
 
 /// Applies a timeline at `time` (last time -1, no events).
-pub fn run(rig: &Rig, inst: &mut Instance, tl: &Timeline, time: f64, alpha: f64, blend: MixBlend, dir: MixDirection) {
-    apply_timeline(rig, inst, ClipId(0), tl, -1.0, time, None, alpha, blend, dir);
+pub fn run(
+    rig: &Rig,
+    inst: &mut Instance,
+    tl: &Timeline,
+    time: f64,
+    alpha: f64,
+    blend: MixBlend,
+    dir: MixDirection,
+) {
+    apply_timeline(
+        rig,
+        inst,
+        ClipId(0),
+        tl,
+        -1.0,
+        time,
+        None,
+        alpha,
+        blend,
+        dir,
+    );
 }

@@ -10,7 +10,13 @@ use crate::raw::{RawCurve, RawKeyData, RawTimeline};
 use crate::rig::AttachmentKind;
 
 /// Resolves `skin/slot/key` to the attachment a deform or sequence timeline targets.
-fn attachment(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str, key: &str) -> Option<(SlotId, AttachmentId)> {
+fn attachment(
+    cx: &mut Ctx<'_>,
+    rt: &RawTimeline,
+    skin: &str,
+    slot: &str,
+    key: &str,
+) -> Option<(SlotId, AttachmentId)> {
     let found = (|| {
         let sk = cx.rig.skin(skin)?;
         let s = cx.rig.slot(slot)?;
@@ -18,7 +24,10 @@ fn attachment(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str, key: &
         Some((s, cx.rig.skins.get(sk.index())?.get(s, k)?))
     })();
     if found.is_none() {
-        cx.problem(format!("{}: no such skin, slot or attachment", describe(&rt.target)));
+        cx.problem(format!(
+            "{}: no such skin, slot or attachment",
+            describe(&rt.target)
+        ));
     }
     found
 }
@@ -28,7 +37,13 @@ fn times(rt: &RawTimeline) -> Vec<f32> {
     rt.keys.iter().map(|k| k.time).collect()
 }
 
-pub(super) fn deform(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str, key: &str) -> Option<Built> {
+pub(super) fn deform(
+    cx: &mut Ctx<'_>,
+    rt: &RawTimeline,
+    skin: &str,
+    slot: &str,
+    key: &str,
+) -> Option<Built> {
     let (s, att) = attachment(cx, rt, skin, slot, key)?;
     let Some(verts) = cx.rig.attachments[att.index()].vertices() else {
         cx.problem(format!("{}: not a vertex attachment", describe(&rt.target)));
@@ -37,11 +52,22 @@ pub(super) fn deform(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str,
     let weighted = verts.is_weighted();
     let setup: &[f32] = &verts.values;
     // Weighted vertices hold x, y, weight per influence; the deform has x, y per influence.
-    let len = if weighted { setup.len() / 3 * 2 } else { setup.len() };
+    let len = if weighted {
+        setup.len() / 3 * 2
+    } else {
+        setup.len()
+    };
     let mut vertices = Vec::with_capacity(len * rt.keys.len());
     for (k, key) in rt.keys.iter().enumerate() {
-        let RawKeyData::Deform { offset, vertices: deltas } = &key.data else {
-            cx.problem(format!("{}: key {k} has no deform data", describe(&rt.target)));
+        let RawKeyData::Deform {
+            offset,
+            vertices: deltas,
+        } = &key.data
+        else {
+            cx.problem(format!(
+                "{}: key {k} has no deform data",
+                describe(&rt.target)
+            ));
             return None;
         };
         let start = vertices.len();
@@ -68,9 +94,17 @@ pub(super) fn deform(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str,
             }
         }
     }
-    let capacity = cx.rig.slot_deform_capacity.get(s.index()).copied().unwrap_or(0) as usize;
+    let capacity = cx
+        .rig
+        .slot_deform_capacity
+        .get(s.index())
+        .copied()
+        .unwrap_or(0) as usize;
     if len > capacity {
-        cx.problem(format!("{}: needs {len} deform floats, slot capacity is {capacity}", describe(&rt.target)));
+        cx.problem(format!(
+            "{}: needs {len} deform floats, slot capacity is {capacity}",
+            describe(&rt.target)
+        ));
         return None;
     }
     let mut curves = Curves::new(rt.keys.len());
@@ -89,16 +123,31 @@ pub(super) fn deform(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str,
                 decimal(b.time),
             ),
             RawCurve::Bezier(_) => {
-                cx.problem(format!("{}: key {k} curve needs 4 numbers", describe(&rt.target)));
+                cx.problem(format!(
+                    "{}: key {k} curve needs 4 numbers",
+                    describe(&rt.target)
+                ));
                 return None;
             }
         }
     }
-    let kind = TimelineKind::Deform { slot: s, attachment: att, vertex_count: len as u32, vertices, weighted };
+    let kind = TimelineKind::Deform {
+        slot: s,
+        attachment: att,
+        vertex_count: len as u32,
+        vertices,
+        weighted,
+    };
     Some((kind, times(rt), curves))
 }
 
-pub(super) fn sequence(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &str, key: &str) -> Option<Built> {
+pub(super) fn sequence(
+    cx: &mut Ctx<'_>,
+    rt: &RawTimeline,
+    skin: &str,
+    slot: &str,
+    key: &str,
+) -> Option<Built> {
     let (s, att) = attachment(cx, rt, skin, slot, key)?;
     let seq = match &cx.rig.attachments[att.index()].kind {
         AttachmentKind::Region(r) => r.sequence,
@@ -106,19 +155,30 @@ pub(super) fn sequence(cx: &mut Ctx<'_>, rt: &RawTimeline, skin: &str, slot: &st
         _ => None,
     };
     let Some(seq) = seq.filter(|q| q.count > 0) else {
-        cx.problem(format!("{}: the attachment has no sequence", describe(&rt.target)));
+        cx.problem(format!(
+            "{}: the attachment has no sequence",
+            describe(&rt.target)
+        ));
         return None;
     };
     let mut keys = Vec::with_capacity(rt.keys.len());
     for key in &rt.keys {
         let RawKeyData::Sequence { mode, index, delay } = key.data else {
-            cx.problem(format!("{}: key without sequence data", describe(&rt.target)));
+            cx.problem(format!(
+                "{}: key without sequence data",
+                describe(&rt.target)
+            ));
             return None;
         };
         keys.push(SequenceKey { mode, index, delay });
     }
     let count = i32::try_from(seq.count).unwrap_or(i32::MAX);
-    let kind = TimelineKind::Sequence { slot: s, attachment: att, count, keys };
+    let kind = TimelineKind::Sequence {
+        slot: s,
+        attachment: att,
+        count,
+        keys,
+    };
     Some((kind, times(rt), Curves::new(rt.keys.len())))
 }
 
@@ -141,7 +201,11 @@ pub(super) fn draw_order(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             },
         }
     }
-    Some((TimelineKind::DrawOrder { orders }, times(rt), Curves::new(rt.keys.len())))
+    Some((
+        TimelineKind::DrawOrder { orders },
+        times(rt),
+        Curves::new(rt.keys.len()),
+    ))
 }
 
 /// Turns (slot, offset) pairs into the draw order they describe (Spine `readAnimation`):
@@ -151,7 +215,11 @@ fn permutation(cx: &Ctx<'_>, n: usize, offsets: &[(String, i32)]) -> Result<Vec<
     let mut unchanged = Vec::with_capacity(n);
     let mut original = 0usize;
     for (name, offset) in offsets {
-        let slot = cx.rig.slot(name).ok_or_else(|| format!("unknown slot `{name}`"))?.index();
+        let slot = cx
+            .rig
+            .slot(name)
+            .ok_or_else(|| format!("unknown slot `{name}`"))?
+            .index();
         if slot < original {
             return Err(format!("slot `{name}` is out of setup order"));
         }
@@ -161,10 +229,14 @@ fn permutation(cx: &Ctx<'_>, n: usize, offsets: &[(String, i32)]) -> Result<Vec<
         }
         let to = original as i64 + i64::from(*offset);
         let Some(cell) = usize::try_from(to).ok().and_then(|t| order.get_mut(t)) else {
-            return Err(format!("slot `{name}` offset {offset} leaves the draw order"));
+            return Err(format!(
+                "slot `{name}` offset {offset} leaves the draw order"
+            ));
         };
         if cell.is_some() {
-            return Err(format!("slot `{name}` offset {offset} collides with another slot"));
+            return Err(format!(
+                "slot `{name}` offset {offset} collides with another slot"
+            ));
         }
         *cell = Some(original);
         original += 1;
@@ -179,13 +251,27 @@ fn permutation(cx: &Ctx<'_>, n: usize, offsets: &[(String, i32)]) -> Result<Vec<
             *cell = unchanged.pop();
         }
     }
-    order.into_iter().map(|c| c.map(|i| SlotId(i as u16)).ok_or_else(|| "offsets do not form a permutation".into())).collect()
+    order
+        .into_iter()
+        .map(|c| {
+            c.map(|i| SlotId(i as u16))
+                .ok_or_else(|| "offsets do not form a permutation".into())
+        })
+        .collect()
 }
 
 pub(super) fn events(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     let mut keys = Vec::with_capacity(rt.keys.len());
     for (k, key) in rt.keys.iter().enumerate() {
-        let RawKeyData::Event { name, int, float, string, volume, balance } = &key.data else {
+        let RawKeyData::Event {
+            name,
+            int,
+            float,
+            string,
+            volume,
+            balance,
+        } = &key.data
+        else {
             cx.problem(format!("event key {k} has no event data"));
             return None;
         };
@@ -199,8 +285,11 @@ pub(super) fn events(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             (cx.strings.len() - 1) as u32
         });
         // COMPAT(spine): volume/balance are set only for events with audio (else 0, 0).
-        let (volume, balance) =
-            if data.audio.is_some() { (volume.unwrap_or(1.0), balance.unwrap_or(0.0)) } else { (0.0, 0.0) };
+        let (volume, balance) = if data.audio.is_some() {
+            (volume.unwrap_or(1.0), balance.unwrap_or(0.0))
+        } else {
+            (0.0, 0.0)
+        };
         keys.push(EventKey {
             time: key.time,
             event: id,
@@ -211,5 +300,9 @@ pub(super) fn events(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             balance,
         });
     }
-    Some((TimelineKind::Event { keys }, times(rt), Curves::new(rt.keys.len())))
+    Some((
+        TimelineKind::Event { keys },
+        times(rt),
+        Curves::new(rt.keys.len()),
+    ))
 }

@@ -17,7 +17,9 @@ fn rig() -> Rig {
         rig.names.slots.insert(s.name.clone(), SlotId(i as u16));
     }
     for (i, k) in rig.attachment_keys.iter().enumerate() {
-        rig.names.attachment_keys.insert(k.clone(), NameId(i as u32));
+        rig.names
+            .attachment_keys
+            .insert(k.clone(), NameId(i as u32));
     }
     rig.names.skins.insert("default".into(), SkinId(0));
     rig.names.events.insert("e".into(), EventId(0));
@@ -27,7 +29,12 @@ fn rig() -> Rig {
 }
 
 fn key(time: f32, values: &[f32], curve: RawCurve, data: RawKeyData) -> RawKey {
-    RawKey { time, values: values.to_vec(), curve, data }
+    RawKey {
+        time,
+        values: values.to_vec(),
+        curve,
+        data,
+    }
 }
 
 fn lin(time: f32, values: &[f32]) -> RawKey {
@@ -35,7 +42,13 @@ fn lin(time: f32, values: &[f32]) -> RawKey {
 }
 
 fn build(timelines: Vec<RawTimeline>) -> (Rig, Vec<String>) {
-    let raw = RawRig { clips: vec![RawClip { name: "c".into(), timelines }], ..Default::default() };
+    let raw = RawRig {
+        clips: vec![RawClip {
+            name: "c".into(),
+            timelines,
+        }],
+        ..Default::default()
+    };
     let mut rig = rig();
     let mut problems = Vec::new();
     build_clips(&raw, &mut rig, &mut problems);
@@ -43,7 +56,13 @@ fn build(timelines: Vec<RawTimeline>) -> (Rig, Vec<String>) {
 }
 
 fn bone(property: BoneProperty, keys: Vec<RawKey>) -> RawTimeline {
-    RawTimeline { target: RawTarget::Bone { bone: "b".into(), property }, keys }
+    RawTimeline {
+        target: RawTarget::Bone {
+            bone: "b".into(),
+            property,
+        },
+        keys,
+    }
 }
 
 #[test]
@@ -73,7 +92,10 @@ fn value_keys_and_curves() {
 #[test]
 fn timelines_take_the_official_order_and_share_property_ids() {
     let slot = RawTimeline {
-        target: RawTarget::Slot { slot: "s0".into(), property: SlotProperty::Alpha },
+        target: RawTarget::Slot {
+            slot: "s0".into(),
+            property: SlotProperty::Alpha,
+        },
         keys: vec![lin(0.0, &[1.0])],
     };
     let (rig, problems) = build(vec![
@@ -94,29 +116,70 @@ fn timelines_take_the_official_order_and_share_property_ids() {
 #[test]
 fn deform_keys_store_setup_plus_delta() {
     let deform = |data: RawKeyData, t: f32| key(t, &[], RawCurve::Linear, data);
-    let target = |att: &str| RawTarget::Deform { skin: "default".into(), slot: "s0".into(), attachment: att.into() };
+    let target = |att: &str| RawTarget::Deform {
+        skin: "default".into(),
+        slot: "s0".into(),
+        attachment: att.into(),
+    };
     let (rig, problems) = build(vec![
         RawTimeline {
             target: target("box"),
             keys: vec![
-                deform(RawKeyData::Deform { offset: 2, vertices: vec![10.0, 20.0] }, 0.0),
-                deform(RawKeyData::Deform { offset: 0, vertices: vec![] }, 1.0),
+                deform(
+                    RawKeyData::Deform {
+                        offset: 2,
+                        vertices: vec![10.0, 20.0],
+                    },
+                    0.0,
+                ),
+                deform(
+                    RawKeyData::Deform {
+                        offset: 0,
+                        vertices: vec![],
+                    },
+                    1.0,
+                ),
             ],
         },
         RawTimeline {
             target: target("wbox"),
-            keys: vec![deform(RawKeyData::Deform { offset: 1, vertices: vec![7.0, 8.0, 9.0, 10.0] }, 0.0)],
+            keys: vec![deform(
+                RawKeyData::Deform {
+                    offset: 1,
+                    vertices: vec![7.0, 8.0, 9.0, 10.0],
+                },
+                0.0,
+            )],
         },
     ]);
     assert!(problems.is_empty(), "{problems:?}");
-    let TimelineKind::Deform { vertex_count, vertices, weighted, attachment, .. } = &rig.clips[0].timelines[0].kind else {
+    let TimelineKind::Deform {
+        vertex_count,
+        vertices,
+        weighted,
+        attachment,
+        ..
+    } = &rig.clips[0].timelines[0].kind
+    else {
         panic!("not a deform timeline");
     };
     // Setup 1..6: key 0 adds (10, 20) at offset 2; key 1 (no vertices) is the setup.
-    assert_eq!((*vertex_count, *weighted, *attachment), (6, false, AttachmentId(1)));
-    assert_eq!(vertices, &[1.0, 2.0, 13.0, 24.0, 5.0, 6.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    assert_eq!(
+        (*vertex_count, *weighted, *attachment),
+        (6, false, AttachmentId(1))
+    );
+    assert_eq!(
+        vertices,
+        &[1.0, 2.0, 13.0, 24.0, 5.0, 6.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    );
     // Weighted: x, y per influence (2 influences -> 4 floats); deltas past the end dropped.
-    let TimelineKind::Deform { vertex_count, vertices, weighted, .. } = &rig.clips[0].timelines[1].kind else {
+    let TimelineKind::Deform {
+        vertex_count,
+        vertices,
+        weighted,
+        ..
+    } = &rig.clips[0].timelines[1].kind
+    else {
         panic!("not a deform timeline");
     };
     assert_eq!((*vertex_count, *weighted), (4, true));
@@ -125,17 +188,23 @@ fn deform_keys_store_setup_plus_delta() {
 
 #[test]
 fn draw_order_offsets_become_permutations() {
-    let d = |o: Option<Vec<(String, i32)>>, t: f32| key(t, &[], RawCurve::Stepped, RawKeyData::DrawOrder(o));
-    let (rig, problems) =
-        build(vec![RawTimeline { target: RawTarget::DrawOrder, keys: vec![d(Some(vec![("s0".into(), 1)]), 0.0), d(None, 1.0)] }]);
+    let d = |o: Option<Vec<(String, i32)>>, t: f32| {
+        key(t, &[], RawCurve::Stepped, RawKeyData::DrawOrder(o))
+    };
+    let (rig, problems) = build(vec![RawTimeline {
+        target: RawTarget::DrawOrder,
+        keys: vec![d(Some(vec![("s0".into(), 1)]), 0.0), d(None, 1.0)],
+    }]);
     assert!(problems.is_empty(), "{problems:?}");
     let TimelineKind::DrawOrder { orders } = &rig.clips[0].timelines[0].kind else {
         panic!("not a draw order timeline");
     };
     assert_eq!(orders, &[Some(vec![SlotId(1), SlotId(0)]), None]);
     // An offset leaving the order is a problem.
-    let (_, problems) =
-        build(vec![RawTimeline { target: RawTarget::DrawOrder, keys: vec![d(Some(vec![("s1".into(), 1)]), 0.0)] }]);
+    let (_, problems) = build(vec![RawTimeline {
+        target: RawTarget::DrawOrder,
+        keys: vec![d(Some(vec![("s1".into(), 1)]), 0.0)],
+    }]);
     assert_eq!(problems.len(), 1);
 }
 
@@ -152,14 +221,19 @@ fn events_take_their_defaults() {
         };
         key(t, &[], RawCurve::Linear, data)
     };
-    let (rig, problems) =
-        build(vec![RawTimeline { target: RawTarget::Event, keys: vec![ev(0.25, Some(3), Some("x")), ev(0.5, None, None)] }]);
+    let (rig, problems) = build(vec![RawTimeline {
+        target: RawTarget::Event,
+        keys: vec![ev(0.25, Some(3), Some("x")), ev(0.5, None, None)],
+    }]);
     assert!(problems.is_empty(), "{problems:?}");
     let clip = &rig.clips[0];
     let TimelineKind::Event { keys } = &clip.timelines[0].kind else {
         panic!("not an event timeline");
     };
-    assert_eq!((keys[0].int, keys[0].string, keys[1].int, keys[1].string), (3, Some(0), 0, None));
+    assert_eq!(
+        (keys[0].int, keys[0].string, keys[1].int, keys[1].string),
+        (3, Some(0), 0, None)
+    );
     assert_eq!(clip.strings, ["x"]);
     // No audio: volume and balance stay 0 whatever the key says.
     assert_eq!((keys[0].volume, keys[0].balance), (0.0, 0.0));
@@ -170,8 +244,17 @@ fn events_take_their_defaults() {
 #[test]
 fn unknown_targets_are_problems() {
     let (rig, problems) = build(vec![
-        RawTimeline { target: RawTarget::Bone { bone: "nope".into(), property: BoneProperty::Rotate }, keys: vec![lin(0.0, &[1.0])] },
-        RawTimeline { target: RawTarget::Ik("ik".into()), keys: vec![lin(0.0, &[1.0])] },
+        RawTimeline {
+            target: RawTarget::Bone {
+                bone: "nope".into(),
+                property: BoneProperty::Rotate,
+            },
+            keys: vec![lin(0.0, &[1.0])],
+        },
+        RawTimeline {
+            target: RawTarget::Ik("ik".into()),
+            keys: vec![lin(0.0, &[1.0])],
+        },
     ]);
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("nope"));

@@ -4,7 +4,9 @@
 use super::exact::{channel, decimal};
 use super::{Built, Ctx};
 use crate::anim::{Curves, IkFlags, TimelineKind};
-use crate::raw::{BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty};
+use crate::raw::{
+    BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty,
+};
 
 /// Index of a physics property in Spine's property-code order (inertia .. mix, reset).
 pub(super) fn physics_index(p: PhysicsProperty) -> u8 {
@@ -28,7 +30,11 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     let mut frames = Vec::with_capacity(n * (values + 1));
     for (k, key) in rt.keys.iter().enumerate() {
         if values > 0 && key.values.len() != values {
-            cx.problem(format!("{}: key {k} has {} values, expected {values}", describe(&rt.target), key.values.len()));
+            cx.problem(format!(
+                "{}: key {k} has {} values, expected {values}",
+                describe(&rt.target),
+                key.values.len()
+            ));
             return None;
         }
         frames.push(key.time);
@@ -36,7 +42,13 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     }
     let mut curves = Curves::new(n);
     if values > 0 {
-        let colour = matches!(kind, TimelineKind::Rgba(_) | TimelineKind::Rgb(_) | TimelineKind::Rgba2(_) | TimelineKind::Rgb2(_));
+        let colour = matches!(
+            kind,
+            TimelineKind::Rgba(_)
+                | TimelineKind::Rgb(_)
+                | TimelineKind::Rgba2(_)
+                | TimelineKind::Rgb2(_)
+        );
         build_curves(cx, rt, values, colour, &mut curves)?;
     }
     Some((kind, frames, curves))
@@ -44,7 +56,13 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
 
 /// Samples the curves of a timeline with `values` values per key (Spine `readCurve`).
 /// Key values of colour timelines are byte / 255; all other numbers are JSON decimals.
-fn build_curves(cx: &mut Ctx<'_>, rt: &RawTimeline, values: usize, colour: bool, curves: &mut Curves) -> Option<()> {
+fn build_curves(
+    cx: &mut Ctx<'_>,
+    rt: &RawTimeline,
+    values: usize,
+    colour: bool,
+    curves: &mut Curves,
+) -> Option<()> {
     let value = |v: f32| if colour { channel(v) } else { decimal(v) };
     for k in 0..rt.keys.len().saturating_sub(1) {
         let (a, b) = (&rt.keys[k], &rt.keys[k + 1]);
@@ -92,11 +110,25 @@ pub(super) fn describe(t: &RawTarget) -> String {
         RawTarget::PathPosition(n) | RawTarget::PathSpacing(n) | RawTarget::PathMix(n) => {
             format!("path constraint `{n}` timeline")
         }
-        RawTarget::Physics { constraint, property } => {
-            format!("physics `{}` {property:?} timeline", constraint.as_deref().unwrap_or(""))
+        RawTarget::Physics {
+            constraint,
+            property,
+        } => {
+            format!(
+                "physics `{}` {property:?} timeline",
+                constraint.as_deref().unwrap_or("")
+            )
         }
-        RawTarget::Deform { skin, slot, attachment } => format!("deform `{skin}/{slot}/{attachment}`"),
-        RawTarget::Sequence { skin, slot, attachment } => format!("sequence `{skin}/{slot}/{attachment}`"),
+        RawTarget::Deform {
+            skin,
+            slot,
+            attachment,
+        } => format!("deform `{skin}/{slot}/{attachment}`"),
+        RawTarget::Sequence {
+            skin,
+            slot,
+            attachment,
+        } => format!("sequence `{skin}/{slot}/{attachment}`"),
         RawTarget::DrawOrder => "draw order timeline".into(),
         RawTarget::Event => "event timeline".into(),
     }
@@ -130,7 +162,10 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                     let mut modes = Vec::with_capacity(rt.keys.len());
                     for key in &rt.keys {
                         let RawKeyData::Inherit(m) = key.data else {
-                            cx.problem(format!("{}: key without an inherit mode", describe(&rt.target)));
+                            cx.problem(format!(
+                                "{}: key without an inherit mode",
+                                describe(&rt.target)
+                            ));
                             return None;
                         };
                         modes.push(m);
@@ -148,11 +183,18 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                     let mut names = Vec::with_capacity(rt.keys.len());
                     for key in &rt.keys {
                         let RawKeyData::Attachment(name) = &key.data else {
-                            cx.problem(format!("{}: key without an attachment name", describe(&rt.target)));
+                            cx.problem(format!(
+                                "{}: key without an attachment name",
+                                describe(&rt.target)
+                            ));
                             return None;
                         };
                         // COMPAT(spine): an empty name hides the attachment, like null.
-                        names.push(name.as_deref().filter(|n| !n.is_empty()).map(|n| crate::build::intern_key(cx.rig, n)));
+                        names.push(
+                            name.as_deref()
+                                .filter(|n| !n.is_empty())
+                                .map(|n| crate::build::intern_key(cx.rig, n)),
+                        );
                     }
                     (K::Attachment { slot: s, names }, 0)
                 }
@@ -170,15 +212,31 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
             let mut flags = Vec::with_capacity(rt.keys.len());
             for key in &rt.keys {
                 let f = match key.data {
-                    RawKeyData::IkFlags { bend_positive, compress, stretch } => {
-                        IkFlags { bend_direction: if bend_positive { 1 } else { -1 }, compress, stretch }
-                    }
+                    RawKeyData::IkFlags {
+                        bend_positive,
+                        compress,
+                        stretch,
+                    } => IkFlags {
+                        bend_direction: if bend_positive { 1 } else { -1 },
+                        compress,
+                        stretch,
+                    },
                     // Keys without flags take the JSON defaults.
-                    _ => IkFlags { bend_direction: 1, compress: false, stretch: false },
+                    _ => IkFlags {
+                        bend_direction: 1,
+                        compress: false,
+                        stretch: false,
+                    },
                 };
                 flags.push(f);
             }
-            (K::Ik { constraint: c, flags }, 2)
+            (
+                K::Ik {
+                    constraint: c,
+                    flags,
+                },
+                2,
+            )
         }
         RawTarget::Transform(name) => match cx.rig.names.transforms.get(name) {
             Some(&c) => (K::Transform(c), 6),
@@ -194,7 +252,10 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                 _ => (K::PathMix(c), 3),
             }
         }
-        RawTarget::Physics { constraint, property } => {
+        RawTarget::Physics {
+            constraint,
+            property,
+        } => {
             let c = match constraint {
                 None => None,
                 Some(name) => match cx.rig.names.physics.get(name) {
@@ -204,10 +265,19 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
             };
             match property {
                 PhysicsProperty::Reset => (K::PhysicsReset(c), 0),
-                p => (K::Physics { constraint: c, property: *p }, 1),
+                p => (
+                    K::Physics {
+                        constraint: c,
+                        property: *p,
+                    },
+                    1,
+                ),
             }
         }
-        RawTarget::Deform { .. } | RawTarget::Sequence { .. } | RawTarget::DrawOrder | RawTarget::Event => {
+        RawTarget::Deform { .. }
+        | RawTarget::Sequence { .. }
+        | RawTarget::DrawOrder
+        | RawTarget::Event => {
             return None;
         }
     })

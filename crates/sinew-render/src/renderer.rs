@@ -1,0 +1,381 @@
+//! The CPU renderer: rasterises a [`DrawList`] onto a premultiplied [`Canvas`].
+//!
+//! Per command (one slot's region or mesh): each triangle is mapped from world to pixels by
+//! the [`View`], clipped by the command's clip polygon when it has one ([`crate::clip`]),
+//! and covered with exact-area anti-aliasing ([`crate::raster`]). Every covered pixel samples
+//! the atlas page bilinearly at its centre (barycentrics clamped to the triangle, so edge
+//! pixels never read texels outside the region), shades with the two-colour tint, and adds
+//! `coverage * colour` into a layer. Triangles of one command that share an edge therefore sum
+//! to exactly the covered area: no crack and no double-blended seam. Where triangles of one
+//! command overlap (a folded mesh) the layer is normalised to full coverage, averaging them.
+//! The layer is then composited onto the canvas once with the slot's blend mode
+//! ([`crate::blend`]).
+//!
+//! After the first frame of a given size and rig, rendering allocates nothing. Verified by the
+//! unit tests below (a two-triangle quad is seamless and exact, clipping by a concave polygon,
+//! blend modes, tint) and by the golden images and fixture tests in `tests/`.
+
+use crate::blend::{Rgba, Tint, blend, premultiply, to_straight_u8};
+use crate::clip::{Point, clip_convex, signed_area2, triangulate};
+use crate::raster::Coverage;
+use crate::texture::Texture;
+use sinew::Color;
+use sinew::draw::DrawList;
+
+/// The world rectangle an image shows (y up; `x0, y0` is the bottom-left corner). It fills
+/// the image exactly: pixel `(i, j)` covers world x in `[x0 + i * (x1 - x0) / W, ...]` and y
+/// from `y1` downwards.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// Left edge, world units.
+    pub x0: f64,
+    /// Bottom edge.
+    pub y0: f64,
+    /// Right edge.
+    pub x1: f64,
+    /// Top edge.
+    pub y1: f64,
+}
+
+impl View {
+    /// World `(x, y)` to pixel coordinates (y down) on a `width x height` image.
+    #[inline]
+    pub fn to_pixel(&self, width: u32, height: u32, x: f64, y: f64) -> Point {
+        let sx = f64::from(width) / (self.x1 - self.x0);
+        let sy = f64::from(height) / (self.y1 - self.y0);
+        [((x - self.x0) * sx) as f32, ((self.y1 - y) * sy) as f32]
+    }
+}
+
+/// An RGBA image in premultiplied f32, rows top first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Canvas {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Premultiplied pixels.
+    pub pixels: Vec<Rgba>,
+}
+
+impl Canvas {
+    /// A canvas filled with a straight-alpha background colour.
+    pub fn new(width: u32, height: u32, background: Color) -> Self {
+        Canvas {
+            width,
+            height,
+            pixels: vec![premultiply(background); width as usize * height as usize],
+        }
+    }
+
+    /// Refills the canvas with a straight-alpha background colour.
+    pub fn clear(&mut self, background: Color) {
+        self.pixels.fill(premultiply(background));
+    }
+
+    /// The image as straight-alpha RGBA8 (what PNG stores).
+    pub fn to_rgba8(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.pixels.len() * 4);
+        for p in &self.pixels {
+            out.extend_from_slice(&to_straight_u8(*p));
+        }
+        out
+    }
+}
+
+/// Reusable scratch state of the rasteriser.
+#[derive(Debug, Default, Clone)]
+pub struct Renderer {
+    coverage: Coverage,
+    layer: Vec<Rgba>,
+    layer_cov: Vec<f32>,
+    /// Triangulated pieces of the current clip polygon, pixel space.
+    pieces: Vec<[Point; 3]>,
+    /// The clip index `pieces` was built for.
+    pieces_for: Option<u32>,
+    order: Vec<usize>,
+    clip_px: Vec<Point>,
+    poly: Vec<Point>,
+    poly2: Vec<Point>,
+    tmp: Vec<Point>,
+}
+
+/// What the per-triangle shading needs.
+struct Shader<'a> {
+    tex: &'a Texture,
+    tint: Tint,
+    /// Barycentric l1, l2 as affine functions of the pixel centre: value at (0,0), d/dx, d/dy.
+    l1: [f32; 3],
+    l2: [f32; 3],
+    /// Texel-space coordinates of the three corners.
+    tu: [f32; 3],
+    tv: [f32; 3],
+}
+
+impl Renderer {
+    /// Empty scratch buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Draws `list` onto `canvas` through `view`. `textures[page]` is each atlas page; a
+    /// missing page draws as white (the tint alone).
+    pub fn render(
+        &mut self,
+        list: &DrawList,
+        textures: &[Texture],
+        view: &View,
+        canvas: &mut Canvas,
+    ) {
+        let (w, h) = (canvas.width as usize, canvas.height as usize);
+        if w == 0 || h == 0 || view.x1 == view.x0 || view.y1 == view.y0 {
+            return;
+        }
+        let n = w * h;
+        if self.layer.len() != n {
+            self.layer = vec![[0.0; 4]; n];
+            self.layer_cov = vec![0.0; n];
+        }
+        self.pieces_for = None;
+        let white = Texture::white();
+        for cmd in &list.commands {
+            if cmd.color.a <= 0.0 {
+                continue;
+            }
+            let tex = textures.get(cmd.page as usize).unwrap_or(&white);
+            let tint = Tint::new(cmd.color, cmd.dark);
+            if let Some(c) = cmd.clip {
+                if self.pieces_for != Some(c) {
+                    self.build_clip(list, c, view, canvas);
+                }
+                if self.pieces.is_empty() {
+                    continue; // a degenerate clip polygon hides everything it clips
+                }
+            }
+            let pos = list.command_positions(cmd);
+            let uvs = list.command_uvs(cmd);
+            let mut bbox = [usize::MAX, usize::MAX, 0usize, 0usize];
+            for t in list.command_indices(cmd).chunks_exact(3) {
+                let idx = [t[0] as usize, t[1] as usize, t[2] as usize];
+                let (Some(p), Some(uv)) = (corners(pos, idx), corners(uvs, idx)) else {
+                    continue;
+                };
+                let px = p.map(|q| {
+                    view.to_pixel(
+                        canvas.width,
+                        canvas.height,
+                        f64::from(q[0]),
+                        f64::from(q[1]),
+                    )
+                });
+                let Some(shader) = Shader::new(tex, tint, px, uv) else {
+                    continue;
+                };
+                self.fill_triangle(&px, &shader, cmd.clip.is_some(), w, h, &mut bbox);
+            }
+            if bbox[0] <= bbox[2] {
+                self.composite(cmd.blend, bbox, canvas);
+            }
+        }
+    }
+
+    /// Converts clip polygon `c` to pixels and triangulates it into `pieces`.
+    fn build_clip(&mut self, list: &DrawList, c: u32, view: &View, canvas: &Canvas) {
+        self.pieces.clear();
+        self.clip_px.clear();
+        for p in list.clip_polygon(c).chunks_exact(2) {
+            self.clip_px.push(view.to_pixel(
+                canvas.width,
+                canvas.height,
+                f64::from(p[0]),
+                f64::from(p[1]),
+            ));
+        }
+        triangulate(&self.clip_px, &mut self.pieces, &mut self.order);
+        self.pieces_for = Some(c);
+    }
+
+    /// Covers one triangle (clipped by the current clip pieces when `clipped`), shading into
+    /// the layer and growing `bbox` (x0, y0, x1, y1 inclusive).
+    fn fill_triangle(
+        &mut self,
+        px: &[Point; 3],
+        shader: &Shader<'_>,
+        clipped: bool,
+        w: usize,
+        h: usize,
+        bbox: &mut [usize; 4],
+    ) {
+        let (wf, hf) = (w as f32, h as f32);
+        let (xmin, xmax) = (
+            px[0][0].min(px[1][0]).min(px[2][0]),
+            px[0][0].max(px[1][0]).max(px[2][0]),
+        );
+        let (ymin, ymax) = (
+            px[0][1].min(px[1][1]).min(px[2][1]),
+            px[0][1].max(px[1][1]).max(px[2][1]),
+        );
+        if xmax <= 0.0
+            || ymax <= 0.0
+            || xmin >= wf
+            || ymin >= hf
+            || !(xmin.is_finite() && ymax.is_finite())
+        {
+            return;
+        }
+        let inside = xmin >= 0.0 && ymin >= 0.0 && xmax <= wf && ymax <= hf;
+        let mut tri = *px;
+        // Positive orientation for the clippers.
+        if signed_area2(&tri) < 0.0 {
+            tri.swap(1, 2);
+        }
+        let canvas_rect = [[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]];
+        let Renderer {
+            coverage,
+            layer,
+            layer_cov,
+            pieces,
+            poly,
+            poly2,
+            tmp,
+            ..
+        } = self;
+        let mut emit = |poly: &[Point]| {
+            coverage.fill(poly, w, h, |y, x0, covs| {
+                shade_span(shader, layer, layer_cov, w, y, x0, covs, bbox);
+            });
+        };
+        if clipped {
+            for piece in pieces.iter() {
+                clip_convex(&tri, piece, poly, tmp);
+                if poly.len() < 3 {
+                    continue;
+                }
+                if inside {
+                    emit(poly);
+                } else {
+                    clip_convex(poly, &canvas_rect, poly2, tmp);
+                    emit(poly2);
+                }
+            }
+        } else if inside {
+            emit(&tri);
+        } else {
+            clip_convex(&tri, &canvas_rect, poly, tmp);
+            emit(poly);
+        }
+    }
+
+    /// Composites the layer inside `bbox` onto the canvas with `mode`, clearing the layer.
+    fn composite(&mut self, mode: sinew::BlendMode, bbox: [usize; 4], canvas: &mut Canvas) {
+        let w = canvas.width as usize;
+        for y in bbox[1]..=bbox[3] {
+            let row = y * w;
+            for i in row + bbox[0]..=row + bbox[2] {
+                let cov = self.layer_cov[i];
+                if cov <= 0.0 {
+                    continue;
+                }
+                let mut s = self.layer[i];
+                if cov > 1.0 {
+                    s = s.map(|v| v / cov);
+                }
+                canvas.pixels[i] = blend(mode, s, canvas.pixels[i]);
+                self.layer[i] = [0.0; 4];
+                self.layer_cov[i] = 0.0;
+            }
+        }
+    }
+}
+
+/// The three corners `idx` of a flat x,y array.
+fn corners(flat: &[f32], idx: [usize; 3]) -> Option<[Point; 3]> {
+    let get = |i: usize| flat.get(2 * i..2 * i + 2).map(|p| [p[0], p[1]]);
+    Some([get(idx[0])?, get(idx[1])?, get(idx[2])?])
+}
+
+impl<'a> Shader<'a> {
+    fn new(tex: &'a Texture, tint: Tint, p: [Point; 3], uv: [Point; 3]) -> Option<Self> {
+        let (x0, y0) = (p[0][0], p[0][1]);
+        let (e1x, e1y, e2x, e2y) = (p[1][0] - x0, p[1][1] - y0, p[2][0] - x0, p[2][1] - y0);
+        let det = e1x * e2y - e2x * e1y;
+        if det.abs() < 1e-9 || !det.is_finite() {
+            return None;
+        }
+        let inv = 1.0 / det;
+        // l1 = ((x - x0) * e2y - (y - y0) * e2x) / det; l2 = ((y - y0) * e1x - (x - x0) * e1y) / det.
+        let l1 = [(-x0 * e2y + y0 * e2x) * inv, e2y * inv, -e2x * inv];
+        let l2 = [(-y0 * e1x + x0 * e1y) * inv, -e1y * inv, e1x * inv];
+        let (tw, th) = (tex.width as f32, tex.height as f32);
+        Some(Shader {
+            tex,
+            tint,
+            l1,
+            l2,
+            tu: uv.map(|q| q[0] * tw - 0.5),
+            tv: uv.map(|q| q[1] * th - 0.5),
+        })
+    }
+}
+
+/// Shades one covered span into the layer.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn shade_span(
+    s: &Shader<'_>,
+    layer: &mut [Rgba],
+    layer_cov: &mut [f32],
+    w: usize,
+    y: usize,
+    x0: usize,
+    covs: &[f32],
+    bbox: &mut [usize; 4],
+) {
+    let yc = y as f32 + 0.5;
+    let row = y * w;
+    let mut first = usize::MAX;
+    let mut last = 0;
+    for (k, &cov) in covs.iter().enumerate() {
+        if cov < 1.0 / 1024.0 {
+            continue;
+        }
+        let x = x0 + k;
+        let xc = x as f32 + 0.5;
+        let mut b1 = s.l1[0] + s.l1[1] * xc + s.l1[2] * yc;
+        let mut b2 = s.l2[0] + s.l2[1] * xc + s.l2[2] * yc;
+        let mut b0 = 1.0 - b1 - b2;
+        if b0 < 0.0 || b1 < 0.0 || b2 < 0.0 {
+            // Edge pixel centred outside the triangle: sample its nearest point inside.
+            (b0, b1, b2) = (b0.max(0.0), b1.max(0.0), b2.max(0.0));
+            let sum = b0 + b1 + b2;
+            (b0, b1, b2) = (b0 / sum, b1 / sum, b2 / sum);
+        }
+        let u = b0 * s.tu[0] + b1 * s.tu[1] + b2 * s.tu[2];
+        let v = b0 * s.tv[0] + b1 * s.tv[1] + b2 * s.tv[2];
+        let texel = s.tex.sample(u, v);
+        if texel[3] <= 0.0 {
+            continue;
+        }
+        let c = s.tint.shade(texel);
+        let i = row + x;
+        let (Some(l), Some(lc)) = (layer.get_mut(i), layer_cov.get_mut(i)) else {
+            continue;
+        };
+        for (a, b) in l.iter_mut().zip(c) {
+            *a += b * cov;
+        }
+        *lc += cov;
+        first = first.min(x);
+        last = x;
+    }
+    if first != usize::MAX {
+        bbox[0] = bbox[0].min(first);
+        bbox[1] = bbox[1].min(y);
+        bbox[2] = bbox[2].max(last);
+        bbox[3] = bbox[3].max(y);
+    }
+}
+
+#[cfg(test)]
+#[path = "renderer_tests.rs"]
+mod tests;

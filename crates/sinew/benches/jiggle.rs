@@ -1,0 +1,2 @@
+//! Jiggle bone benchmark (being written).
+fn main() {}

@@ -1,0 +1,389 @@
+//! The binary form of bound cage weights: small, versioned, little-endian, checksummed.
+//!
+//! ```text
+//! offset size  field
+//!  0      8    magic "SINEWCG\0"
+//!  8      2    version (u16) = 1
+//! 10      1    kind: 1 dense, 2 sparse
+//! 11      1    reserved, 0
+//! 12      4    points (u32)            at most MAX_POINTS
+//! 16      4    cage vertices (u32)     at most 65535
+//! 20      4    weights per point (u32) dense: = cage vertices; sparse: K (1..=cage vertices)
+//! 24      8    payload length in bytes (u64), must equal what the counts imply
+//! 32      4    CRC-32 (IEEE) of bytes 0..32 followed by the payload
+//! 36      4    reserved, 0
+//! 40      ...  payload: dense: points x cage vertices f32, row-major;
+//!              sparse: points x K f32 weights, then points x K u16 cage vertex indices
+//! ```
+//!
+//! Decoding never panics and never allocates more than the input's own size: every count
+//! is checked against its limit and the payload length against the bytes actually present
+//! before anything is allocated. Floats are stored by their bits, so a round trip is
+//! bit-exact. Verified by the unit tests below (round trips, every corruption, truncation
+//! at every length, a single flipped bit anywhere).
+
+use super::sparse::SparseBinding;
+use super::weights::CageBinding;
+use std::fmt;
+
+/// File magic.
+pub const MAGIC: [u8; 8] = *b"SINEWCG\0";
+/// Current format version.
+pub const VERSION: u16 = 1;
+/// Header size in bytes.
+pub const HEADER_LEN: usize = 40;
+/// Most points a file may declare.
+pub const MAX_POINTS: u32 = 1 << 24;
+
+const KIND_DENSE: u8 = 1;
+const KIND_SPARSE: u8 = 2;
+
+/// What is wrong with a serialised binding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// Fewer bytes than a header.
+    TooShort {
+        /// Bytes present.
+        got: usize,
+    },
+    /// The magic bytes are wrong (not a sinew cage weights file).
+    BadMagic,
+    /// A version this build cannot read.
+    UnsupportedVersion(u16),
+    /// An unknown kind byte.
+    BadKind(u8),
+    /// A reserved field is not zero.
+    Reserved,
+    /// A declared count is beyond its limit.
+    CountTooLarge {
+        /// Which count.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The declared payload length disagrees with the counts.
+    LengthMismatch {
+        /// Declared.
+        declared: u64,
+        /// Implied by the counts.
+        expected: u64,
+    },
+    /// The payload is cut short.
+    Truncated {
+        /// Bytes needed.
+        expected: u64,
+        /// Bytes present.
+        got: u64,
+    },
+    /// Bytes after the payload.
+    TrailingBytes(usize),
+    /// The checksum does not match (the file is corrupt).
+    Checksum {
+        /// Stored.
+        stored: u32,
+        /// Computed.
+        computed: u32,
+    },
+    /// A weight is NaN or infinite.
+    NonFiniteWeight(usize),
+    /// A sparse index names a cage vertex that does not exist.
+    BadIndex(usize),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use FormatError::*;
+        match self {
+            TooShort { got } => write!(f, "{got} bytes is shorter than the {HEADER_LEN}-byte header"),
+            BadMagic => write!(f, "not a sinew cage weights file (bad magic)"),
+            UnsupportedVersion(v) => write!(f, "unsupported version {v} (this build reads {VERSION})"),
+            BadKind(k) => write!(f, "unknown kind {k} (1 dense, 2 sparse)"),
+            Reserved => write!(f, "reserved header field is not zero"),
+            CountTooLarge { what, value, limit } => {
+                write!(f, "{what} {value} exceeds the limit {limit}")
+            }
+            LengthMismatch { declared, expected } => write!(
+                f,
+                "payload length {declared} disagrees with the counts ({expected} expected)"
+            ),
+            Truncated { expected, got } => {
+                write!(f, "truncated: payload needs {expected} bytes, {got} present")
+            }
+            TrailingBytes(n) => write!(f, "{n} unexpected bytes after the payload"),
+            Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch (stored {stored:08x}, computed {computed:08x}): file is corrupt"
+            ),
+            NonFiniteWeight(i) => write!(f, "weight {i} is not finite"),
+            BadIndex(i) => write!(f, "sparse index {i} names a cage vertex out of range"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// A decoded binding.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadedBinding {
+    /// Dense weights.
+    Dense(CageBinding),
+    /// K weights per point.
+    Sparse(SparseBinding),
+}
+
+const CRC_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+fn crc_update(mut crc: u32, bytes: &[u8]) -> u32 {
+    for &b in bytes {
+        crc = CRC_TABLE[((crc ^ u32::from(b)) & 0xFF) as usize] ^ (crc >> 8);
+    }
+    crc
+}
+
+/// CRC-32 (IEEE 802.3, as zlib) of the concatenation of `parts`.
+pub fn crc32(parts: &[&[u8]]) -> u32 {
+    !parts.iter().fold(!0u32, |c, p| crc_update(c, p))
+}
+
+fn header(kind: u8, points: usize, cage: usize, per: usize, payload: &[u8]) -> Vec<u8> {
+    let mut h = Vec::with_capacity(HEADER_LEN + payload.len());
+    h.extend_from_slice(&MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.push(kind);
+    h.push(0);
+    h.extend_from_slice(&(points as u32).to_le_bytes());
+    h.extend_from_slice(&(cage as u32).to_le_bytes());
+    h.extend_from_slice(&(per as u32).to_le_bytes());
+    h.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    let crc = crc32(&[&h[..32], payload]);
+    h.extend_from_slice(&crc.to_le_bytes());
+    h.extend_from_slice(&0u32.to_le_bytes());
+    h.extend_from_slice(payload);
+    h
+}
+
+/// Serialises dense weights.
+pub fn encode_dense(b: &CageBinding) -> Vec<u8> {
+    let payload: Vec<u8> = b.to_rows().iter().flat_map(|w| w.to_le_bytes()).collect();
+    let n = b.cage_vertex_count();
+    header(KIND_DENSE, b.point_count(), n, n, &payload)
+}
+
+/// Serialises a sparse binding.
+pub fn encode_sparse(b: &SparseBinding) -> Vec<u8> {
+    let mut payload: Vec<u8> = b.weights().iter().flat_map(|w| w.to_le_bytes()).collect();
+    payload.extend(b.indices().iter().flat_map(|i| i.to_le_bytes()));
+    header(KIND_SPARSE, b.point_count(), b.cage_vertex_count(), b.k(), &payload)
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Decodes a serialised binding, checking everything before allocating.
+pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
+    use FormatError::*;
+    if bytes.len() < HEADER_LEN {
+        return Err(TooShort { got: bytes.len() });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(BadMagic);
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION {
+        return Err(UnsupportedVersion(version));
+    }
+    let kind = bytes[10];
+    if kind != KIND_DENSE && kind != KIND_SPARSE {
+        return Err(BadKind(kind));
+    }
+    if bytes[11] != 0 || u32_at(bytes, 36) != 0 {
+        return Err(Reserved);
+    }
+    let points = u32_at(bytes, 12);
+    let cage = u32_at(bytes, 16);
+    let per = u32_at(bytes, 20);
+    let declared = u64::from_le_bytes(bytes[24..32].try_into().map_err(|_| BadMagic)?);
+    let stored = u32_at(bytes, 32);
+    let limit = |what, value: u32, limit: u32| {
+        if value > limit {
+            Err(CountTooLarge {
+                what,
+                value: u64::from(value),
+                limit: u64::from(limit),
+            })
+        } else {
+            Ok(())
+        }
+    };
+    limit("points", points, MAX_POINTS)?;
+    limit("cage vertices", cage, u32::from(u16::MAX))?;
+    if kind == KIND_DENSE && per != cage {
+        return Err(CountTooLarge {
+            what: "dense weights per point (must equal cage vertices)",
+            value: u64::from(per),
+            limit: u64::from(cage),
+        });
+    }
+    if kind == KIND_SPARSE && (per == 0 || per > cage) {
+        return Err(CountTooLarge {
+            what: "sparse K (1..=cage vertices)",
+            value: u64::from(per),
+            limit: u64::from(cage),
+        });
+    }
+    let count = u64::from(points) * u64::from(per);
+    let expected = count * if kind == KIND_DENSE { 4 } else { 6 };
+    if declared != expected {
+        return Err(LengthMismatch { declared, expected });
+    }
+    let have = (bytes.len() - HEADER_LEN) as u64;
+    if have < expected {
+        return Err(Truncated { expected, got: have });
+    }
+    if have > expected {
+        return Err(TrailingBytes((have - expected) as usize));
+    }
+    let payload = &bytes[HEADER_LEN..];
+    let computed = crc32(&[&bytes[..32], payload]);
+    if computed != stored {
+        return Err(Checksum { stored, computed });
+    }
+    // From here every size is backed by bytes that exist.
+    let count = count as usize;
+    let weights: Vec<f32> = payload[..count * 4]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+        return Err(NonFiniteWeight(i));
+    }
+    let (points, cage, per) = (points as usize, cage as usize, per as usize);
+    if kind == KIND_DENSE {
+        let b = CageBinding::from_rows(points, cage, &weights).map_err(|_| Truncated {
+            expected,
+            got: have,
+        })?;
+        return Ok(LoadedBinding::Dense(b));
+    }
+    let indices: Vec<u16> = payload[count * 4..]
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    if let Some(i) = indices.iter().position(|&j| usize::from(j) >= cage) {
+        return Err(BadIndex(i));
+    }
+    SparseBinding::from_parts(per, cage, indices, weights)
+        .map(LoadedBinding::Sparse)
+        .map_err(|_| BadIndex(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dense() -> CageBinding {
+        let rows: Vec<f32> = (0..7 * 5)
+            .map(|k| (k as f32 * 0.731).sin() * 1e-3 + if k % 5 == 0 { 1.0 } else { 0.0 })
+            .collect();
+        CageBinding::from_rows(7, 5, &rows).expect("sizes")
+    }
+
+    fn sparse() -> SparseBinding {
+        let idx = vec![0, 2, 4, 1, 3, 4];
+        let w = vec![0.5, 0.25, 0.25, -0.125, 1.0, 0.125];
+        SparseBinding::from_parts(3, 5, idx, w).expect("valid")
+    }
+
+    #[test]
+    fn crc_matches_the_standard_check_value() {
+        assert_eq!(crc32(&[b"1234", b"56789"]), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn round_trips_are_bit_exact() {
+        let d = dense();
+        let bytes = encode_dense(&d);
+        assert_eq!(bytes.len(), HEADER_LEN + 7 * 5 * 4);
+        assert_eq!(decode(&bytes), Ok(LoadedBinding::Dense(d.clone())));
+        let s = sparse();
+        assert_eq!(decode(&encode_sparse(&s)), Ok(LoadedBinding::Sparse(s)));
+        // A NaN-free negative zero keeps its bits too.
+        let z = CageBinding::from_rows(1, 3, &[-0.0, 1.0, 0.0]).expect("sizes");
+        let LoadedBinding::Dense(back) = decode(&encode_dense(&z)).expect("valid") else {
+            panic!("kind")
+        };
+        assert_eq!(back.weight(0, 0).to_bits(), (-0.0f32).to_bits());
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = encode_sparse(&sparse());
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "length {len}");
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(decode(&long), Err(FormatError::TrailingBytes(1)));
+    }
+
+    #[test]
+    fn every_single_bit_flip_is_an_error() {
+        let bytes = encode_dense(&dense());
+        for bit in 0..bytes.len() * 8 {
+            let mut b = bytes.clone();
+            b[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&b).is_err(), "bit {bit}");
+        }
+    }
+
+    #[test]
+    fn huge_declared_counts_fail_without_allocating() {
+        let mut b = encode_dense(&dense());
+        b[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::CountTooLarge { .. })));
+        // Within limits but more than the bytes present.
+        let mut b = encode_dense(&dense());
+        b[12..16].copy_from_slice(&MAX_POINTS.to_le_bytes());
+        b[24..32].copy_from_slice(&(u64::from(MAX_POINTS) * 5 * 4).to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::Truncated { .. })));
+        let mut b = encode_dense(&dense());
+        b[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::LengthMismatch { .. })));
+    }
+
+    #[test]
+    fn header_errors_are_named() {
+        let good = encode_dense(&dense());
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert_eq!(decode(&b), Err(FormatError::BadMagic));
+        let mut b = good.clone();
+        b[8] = 9;
+        assert_eq!(decode(&b), Err(FormatError::UnsupportedVersion(9)));
+        let mut b = good.clone();
+        b[10] = 7;
+        assert_eq!(decode(&b), Err(FormatError::BadKind(7)));
+        let mut b = good.clone();
+        b[HEADER_LEN] ^= 0x40;
+        assert!(matches!(decode(&b), Err(FormatError::Checksum { .. })));
+        let msg = decode(&b).map(|_| ()).unwrap_err().to_string();
+        assert!(msg.contains("corrupt"), "{msg}");
+    }
+}

@@ -1,0 +1,297 @@
+//! Draw list: what a posed instance shows, as plain data for any backend (the backend
+//! boundary between the runtime and a renderer).
+//!
+//! [`build_draw_list`] walks the current draw order like the official Spine renderers
+//! (spine-ts `SkeletonRenderer.draw`, 4.2): slots whose bone is inactive are skipped; a
+//! region attachment becomes 4 vertices and 2 triangles (`0 1 2`, `2 3 0`, corners BL, UL, UR,
+//! BR as [`crate::deform::compute_world_vertices`] writes them); a mesh becomes its world
+//! vertices and triangles; a clipping attachment starts a clip polygon that applies to the
+//! following commands up to and including its end slot (a second clipping attachment while one
+//! is active is ignored, and the clip also ends after the last slot). Each command carries the
+//! tint `skeleton * slot * attachment` (straight alpha), the slot's dark colour when it has one
+//! (Spine "tint black"), the slot's blend mode and the atlas page of the region shown (the
+//! sequence frame, for sequences).
+//!
+//! No allocation after warm-up: [`DrawList::for_rig`] reserves the largest size any pose of the
+//! rig can need, and [`build_draw_list`] only clears and refills. Verified by the unit tests
+//! below (quad triangles, tint products, clip ranges with an end slot, inactive bones, reuse
+//! without growth) and by sinew-render's tests on real rigs.
+
+use crate::deform::{compute_world_vertices, sequence_region_index};
+use crate::ids::{AttachmentId, SlotId};
+use crate::instance::Instance;
+use crate::rig::{AttachmentKind, Rig};
+use crate::types::{BlendMode, Color};
+
+/// Triangles of a region quad over its corners BL, UL, UR, BR (spine-ts `QUAD_TRIANGLES`).
+pub const QUAD_TRIANGLES: [u16; 6] = [0, 1, 2, 2, 3, 0];
+
+/// One textured triangle batch: a region or mesh attachment of one slot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DrawCommand {
+    /// The slot drawn.
+    pub slot: SlotId,
+    /// The attachment shown.
+    pub attachment: AttachmentId,
+    /// Atlas page of the region shown (index into the atlas's pages).
+    pub page: u32,
+    /// How the command composites onto what is below.
+    pub blend: BlendMode,
+    /// Tint, straight alpha: skeleton colour x slot colour x attachment colour.
+    pub color: Color,
+    /// Dark colour of two-colour tinting (Spine tint black; alpha unused), when the slot has one.
+    pub dark: Option<Color>,
+    /// First vertex in [`DrawList::positions`] / [`DrawList::uvs`] (in vertices, not floats).
+    pub vertex_start: u32,
+    /// Number of vertices.
+    pub vertex_count: u32,
+    /// First index in [`DrawList::indices`].
+    pub index_start: u32,
+    /// Number of indices (3 per triangle); indices are relative to `vertex_start`.
+    pub index_count: u32,
+    /// Clip polygon that masks this command (index into [`DrawList::clips`]), if any.
+    pub clip: Option<u32>,
+}
+
+/// A clip polygon: world-space vertices of a clipping attachment, in
+/// [`DrawList::clip_vertices`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClipPolygon {
+    /// The clipping slot.
+    pub slot: SlotId,
+    /// First vertex (in vertices, not floats).
+    pub vertex_start: u32,
+    /// Number of vertices.
+    pub vertex_count: u32,
+}
+
+/// Everything a renderer needs for one frame, in draw order. Positions are world units, y up.
+#[derive(Debug, Clone, Default)]
+pub struct DrawList {
+    /// Commands in draw order.
+    pub commands: Vec<DrawCommand>,
+    /// World x, y per vertex.
+    pub positions: Vec<f32>,
+    /// Texture u, v per vertex (0..1 on the atlas page, v down).
+    pub uvs: Vec<f32>,
+    /// Triangle indices, relative to each command's `vertex_start`.
+    pub indices: Vec<u16>,
+    /// Clip polygons used by the commands.
+    pub clips: Vec<ClipPolygon>,
+    /// World x, y of clip polygon vertices.
+    pub clip_vertices: Vec<f32>,
+}
+
+impl DrawList {
+    /// An empty list with room for any pose of `rig`, so building never allocates.
+    pub fn for_rig(rig: &Rig) -> Self {
+        // Per slot, the largest attachment it can show; the sum bounds any frame.
+        let ns = rig.slots.len();
+        let (mut verts, mut idx, mut clip) = (vec![0usize; ns], vec![0usize; ns], vec![0usize; ns]);
+        for a in &rig.attachments {
+            let s = a.slot.index();
+            if s >= ns {
+                continue;
+            }
+            match &a.kind {
+                AttachmentKind::Region(_) => {
+                    verts[s] = verts[s].max(4);
+                    idx[s] = idx[s].max(6);
+                }
+                AttachmentKind::Mesh(m) => {
+                    verts[s] = verts[s].max(m.vertices.count as usize);
+                    idx[s] = idx[s].max(m.triangles.len());
+                }
+                AttachmentKind::Clipping { vertices, .. } => {
+                    clip[s] = clip[s].max(vertices.count as usize);
+                }
+                _ => {}
+            }
+        }
+        let (v, i, c): (usize, usize, usize) =
+            (verts.iter().sum(), idx.iter().sum(), clip.iter().sum());
+        DrawList {
+            commands: Vec::with_capacity(ns),
+            positions: Vec::with_capacity(v * 2),
+            uvs: Vec::with_capacity(v * 2),
+            indices: Vec::with_capacity(i),
+            clips: Vec::with_capacity(ns),
+            clip_vertices: Vec::with_capacity(c * 2),
+        }
+    }
+
+    /// Empties the list, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.commands.clear();
+        self.positions.clear();
+        self.uvs.clear();
+        self.indices.clear();
+        self.clips.clear();
+        self.clip_vertices.clear();
+    }
+
+    /// World positions of a command's vertices (x, y pairs).
+    pub fn command_positions(&self, c: &DrawCommand) -> &[f32] {
+        let (s, n) = (c.vertex_start as usize * 2, c.vertex_count as usize * 2);
+        self.positions.get(s..s + n).unwrap_or(&[])
+    }
+
+    /// UVs of a command's vertices (u, v pairs).
+    pub fn command_uvs(&self, c: &DrawCommand) -> &[f32] {
+        let (s, n) = (c.vertex_start as usize * 2, c.vertex_count as usize * 2);
+        self.uvs.get(s..s + n).unwrap_or(&[])
+    }
+
+    /// A command's triangle indices (relative to its first vertex).
+    pub fn command_indices(&self, c: &DrawCommand) -> &[u16] {
+        let (s, n) = (c.index_start as usize, c.index_count as usize);
+        self.indices.get(s..s + n).unwrap_or(&[])
+    }
+
+    /// World vertices of a clip polygon (x, y pairs).
+    pub fn clip_polygon(&self, clip: u32) -> &[f32] {
+        match self.clips.get(clip as usize) {
+            Some(c) => {
+                let (s, n) = (c.vertex_start as usize * 2, c.vertex_count as usize * 2);
+                self.clip_vertices.get(s..s + n).unwrap_or(&[])
+            }
+            None => &[],
+        }
+    }
+
+    /// World-space bounds `[x0, y0, x1, y1]` of every command's vertices (unclipped), or
+    /// `None` when nothing is drawn.
+    pub fn bounds(&self) -> Option<[f32; 4]> {
+        let mut b = [
+            f32::INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        for c in &self.commands {
+            for p in self.command_positions(c).chunks_exact(2) {
+                b = [
+                    b[0].min(p[0]),
+                    b[1].min(p[1]),
+                    b[2].max(p[0]),
+                    b[3].max(p[1]),
+                ];
+            }
+        }
+        (b[0] <= b[2] && b[1] <= b[3]).then_some(b)
+    }
+}
+
+/// Fills `list` with what `inst` shows, in draw order, tinted by `skeleton_color` (Spine
+/// `skeleton.color`; white for none). Allocates nothing when `list` came from
+/// [`DrawList::for_rig`] for the same rig.
+pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: &mut DrawList) {
+    list.clear();
+    // The active clip: (clip index, end slot).
+    let mut clip: Option<(u32, Option<SlotId>)> = None;
+    for &slot in &inst.draw_order {
+        let si = slot.index();
+        let Some(data) = rig.slots.get(si) else {
+            continue;
+        };
+        let ends_here = |clip: &Option<(u32, Option<SlotId>)>| matches!(clip, Some((_, Some(end))) if *end == slot);
+        if !inst.bone_active[data.bone.index()] {
+            if ends_here(&clip) {
+                clip = None;
+            }
+            continue;
+        }
+        let Some(att_id) = inst.slots.attachment[si] else {
+            if ends_here(&clip) {
+                clip = None;
+            }
+            continue;
+        };
+        let att = &rig.attachments[att_id.index()];
+        let region = sequence_region_index(rig, inst, slot).unwrap_or(0);
+        let (count, page, att_color) = match &att.kind {
+            AttachmentKind::Region(r) => {
+                (4usize, r.regions.get(region).map_or(0, |x| x.page), r.color)
+            }
+            AttachmentKind::Mesh(m) => (
+                m.vertices.count as usize,
+                m.regions.get(region).map_or(0, |x| x.page),
+                m.color,
+            ),
+            AttachmentKind::Clipping { end, vertices } => {
+                // COMPAT(spine): SkeletonClipping.clipStart ignores a clip while one is active,
+                // and the clipping slot itself never ends a clip.
+                if clip.is_none() {
+                    let n = vertices.count as usize;
+                    let start = list.clip_vertices.len();
+                    list.clip_vertices.resize(start + n * 2, 0.0);
+                    compute_world_vertices(rig, inst, slot, &mut list.clip_vertices[start..]);
+                    list.clips.push(ClipPolygon {
+                        slot,
+                        vertex_start: (start / 2) as u32,
+                        vertex_count: n as u32,
+                    });
+                    clip = Some(((list.clips.len() - 1) as u32, *end));
+                }
+                continue;
+            }
+            _ => {
+                if ends_here(&clip) {
+                    clip = None;
+                }
+                continue;
+            }
+        };
+        let vstart = list.positions.len() / 2;
+        list.positions.resize((vstart + count) * 2, 0.0);
+        compute_world_vertices(rig, inst, slot, &mut list.positions[vstart * 2..]);
+        let istart = list.indices.len();
+        match &att.kind {
+            AttachmentKind::Region(r) => {
+                let uv = r.uvs.get(region * 8..region * 8 + 8).unwrap_or(&[0.0; 8]);
+                list.uvs.extend_from_slice(uv);
+                list.indices.extend_from_slice(&QUAD_TRIANGLES);
+            }
+            AttachmentKind::Mesh(m) => {
+                let n = m.region_uvs.len();
+                match m.uvs.get(region * n..region * n + n) {
+                    Some(uv) if n == count * 2 => list.uvs.extend_from_slice(uv),
+                    _ => list.uvs.resize(list.positions.len(), 0.0),
+                }
+                // Keep only triangles whose indices exist (the builder checked; this is cheap).
+                for t in m.triangles.chunks_exact(3) {
+                    if t.iter().all(|&i| (i as usize) < count) {
+                        list.indices.extend_from_slice(t);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let slot_color = inst.slots.color[si];
+        let color = Color::new(
+            skeleton_color.r * slot_color.r * att_color.r,
+            skeleton_color.g * slot_color.g * att_color.g,
+            skeleton_color.b * slot_color.b * att_color.b,
+            skeleton_color.a * slot_color.a * att_color.a,
+        );
+        list.commands.push(DrawCommand {
+            slot,
+            attachment: att_id,
+            page,
+            blend: data.blend,
+            color,
+            dark: data.dark.map(|_| inst.slots.dark[si]),
+            vertex_start: vstart as u32,
+            vertex_count: count as u32,
+            index_start: istart as u32,
+            index_count: (list.indices.len() - istart) as u32,
+            clip: clip.map(|c| c.0),
+        });
+        if ends_here(&clip) {
+            clip = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
