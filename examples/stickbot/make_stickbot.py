@@ -7,7 +7,11 @@ a deform (FFD) key that bends with its bones, two-bone IK legs and arm, a draw-o
 the character turns, a transform-constraint follower (hair lagging behind the head), one
 clipping mask, events and Bezier curves.
 
-Run: python3 examples/stickbot/make_stickbot.py  (writes examples/stickbot/stickbot.json)
+Its art is drawn by code too (stickbot_art.py): simple shapes packed into a two-page Spine
+atlas with rotated, whitespace-stripped and premultiplied regions.
+
+Run: python3 examples/stickbot/make_stickbot.py  (writes stickbot.json, stickbot.atlas,
+stickbot.png and stickbot_2.png in examples/stickbot/)
 """
 import json
 import math
@@ -265,3 +269,8 @@ out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stickbot.json")
 with open(out, "w") as f:
     json.dump(doc, f, indent=1)
 print("wrote", out)
+
+import stickbot_art  # noqa: E402  (beside this script)
+
+stickbot_art.write_atlas(os.path.dirname(out))
+print("wrote stickbot.atlas, stickbot.png, stickbot_2.png")

@@ -6,6 +6,8 @@ For each case it runs the official runtime through the shared oracle
     node $ORACLE/dump.mjs <fixture> <args> --local --no-vertices
 and keeps only what animation writes: local bone values and inherit modes, the draw order
 with each slot's attachment, colour, dark colour and sequence index, and the fired events.
+Numbers keep 10 significant digits; a bone or slot row equal to the previous frame's row is
+written as 0.
 
 Usage (the oracle needs `npm install` once in its copy):
     cp -r /work/shared/oracle/spine /tmp/oracle-anim && (cd /tmp/oracle-anim && npm install)
@@ -62,6 +64,7 @@ def rounded(v):
 def compact(dump, fixture, args):
     bones = [b["name"] for b in dump["frames"][0]["bones"]]
     frames = []
+    prev_local, prev_slots = None, None
     for f in dump["frames"]:
         local = []
         for b in f["bones"]:
@@ -72,7 +75,12 @@ def compact(dump, fixture, args):
             row = [s["slot"], s["attachment"], s["color"], s.get("dark"), s.get("sequenceIndex")]
             slots.append(row)
         events = [[e["name"], e["time"], e["int"], e["float"], e["string"], e["animation"]] for e in f["events"]]
-        frames.append({"time": f["time"], "local": rounded(local), "slots": rounded(slots), "events": events})
+        local, slots = rounded(local), rounded(slots)
+        # A row equal to the previous frame's row is written as 0.
+        packed_local = [0 if prev_local and row == prev_local[i] else row for i, row in enumerate(local)]
+        packed_slots = [0 if prev_slots and row == prev_slots[i] else row for i, row in enumerate(slots)]
+        prev_local, prev_slots = local, slots
+        frames.append({"time": f["time"], "local": packed_local, "slots": packed_slots, "events": events})
     return {
         "generator": "testdata/anim/gen.py",
         "command": "node dump.mjs " + fixture + " " + " ".join(args) + " --local --no-vertices",

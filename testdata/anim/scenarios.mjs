@@ -7,8 +7,10 @@
 // (step 0 is the initial 0 s step; every later step is 1/fps s). Each step does
 //     state.update(dt); state.apply(skeleton); skeleton.update(dt)
 // and every `every` steps (and the last) the file gets the local bone values, the slots in
-// draw order (attachment, colour, dark colour, sequence index) and the lifecycle and key
-// events since the previous sample, as [type, track, animation, event name, event time].
+// draw order (attachment, colour, dark colour, sequence index), the animatable constraint
+// values (IK, transform, path, physics) and the lifecycle and key events since the previous
+// sample, as [type, track, animation, event name, event time]. Numbers keep 10 significant
+// digits; a bone or slot row equal to the previous sample's row is written as 0.
 //
 // Usage: ORACLE=/tmp/oracle-anim FIXTURES=/work/shared/fixtures node testdata/anim/scenarios.mjs
 import fs from "node:fs";
@@ -87,7 +89,27 @@ export const SCENARIOS = [
       { step: 140, op: "clearTracks" },
     ],
   },
+  {
+    name: "constraints-lab__mixing", skeleton: "synthetic/constraints-lab.json", steps: 120, every: 4,
+    mixes: [], defaultMix: 0.3,
+    commands: [
+      { step: 0, op: "set", track: 0, anim: "move", loop: true },
+      { step: 50, op: "setEmpty", track: 0, mix: 0.5 },
+      { step: 70, op: "set", track: 1, anim: "move", loop: true, entry: { alpha: 0.7, mixBlend: "replace" } },
+      { step: 90, op: "set", track: 0, anim: "move", loop: false, entry: { mixBlend: "add" } },
+    ],
+  },
 ];
+
+/** Animatable constraint state (IK, transform, path, physics), in data order. */
+function constraintState(skeleton) {
+  return {
+    ik: skeleton.ikConstraints.map((c) => [c.mix, c.softness, c.bendDirection, c.compress ? 1 : 0, c.stretch ? 1 : 0]),
+    transform: skeleton.transformConstraints.map((c) => [c.mixRotate, c.mixX, c.mixY, c.mixScaleX, c.mixScaleY, c.mixShearY]),
+    path: skeleton.pathConstraints.map((c) => [c.position, c.spacing, c.mixRotate, c.mixX, c.mixY]),
+    physics: skeleton.physicsConstraints.map((c) => [c.inertia, c.strength, c.damping, c.massInverse, c.wind, c.gravity, c.mix]),
+  };
+}
 
 function runScenario(sc) {
   const data = loadSkeletonData(path.join(FIXTURES, "spine", sc.skeleton));
@@ -103,6 +125,9 @@ function runScenario(sc) {
   state.addListener({ start: rec("start"), interrupt: rec("interrupt"), end: rec("end"), dispose: rec("dispose"), complete: rec("complete"), event: rec("event") });
   const dt = 1 / (sc.fps ?? 60);
   const frames = [];
+  let prev = null;
+  // A bone or slot row equal to the previous sample's row is written as 0.
+  const pack = (rows, old) => rows.map((r, i) => (old && JSON.stringify(r) === JSON.stringify(old[i]) ? 0 : r));
   for (let step = 0; step <= sc.steps; step++) {
     for (const c of sc.commands.filter((c) => (c.step ?? 0) === step)) {
       let entry = null;
@@ -133,7 +158,8 @@ function runScenario(sc) {
         return [s.data.name, att ? att.name : null, [c.r, c.g, c.b, c.a],
           s.darkColor ? [s.darkColor.r, s.darkColor.g, s.darkColor.b] : null, att && att.sequence ? s.sequenceIndex : null];
       });
-      frames.push({ step, local, slots, events: pending });
+      frames.push({ step, local: pack(local, prev?.local), slots: pack(slots, prev?.slots), constraints: constraintState(skeleton), events: pending });
+      prev = { local, slots };
       pending = [];
     }
   }

@@ -29,6 +29,10 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Measure the cost of a skeleton-frame over many instances.
     Bench(BenchArgs),
+    /// Draw a skeleton to a PNG, a PNG sequence (%04d), a GIF or an APNG.
+    Render(RenderArgs),
+    /// Cage coordinates: weights of points, bind a mesh, deform with a moved cage.
+    Cage(crate::cage::CageArgs),
 }
 
 /// How the animation is driven (`--mode`).
@@ -165,4 +169,44 @@ pub struct BenchArgs {
     /// Physics mode for the world-transform update.
     #[arg(long, value_enum, default_value_t = PhysicsArg::Update)]
     pub physics: PhysicsArg,
+}
+
+/// `sinew render` options (a contract other tools call: keep the forms exact).
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// Spine 4.2 skeleton JSON.
+    pub file: PathBuf,
+    /// Atlas file (default: `<name>.atlas` beside the skeleton); `none` draws untextured.
+    #[arg(long)]
+    pub atlas: Option<String>,
+    /// Animation to play (looping, AnimationState track 0).
+    #[arg(long)]
+    pub anim: String,
+    /// Skin name, or a comma list of skins combined in order.
+    #[arg(long)]
+    pub skin: Option<String>,
+    /// Frames per second: the clock steps at 1/fps and animated output runs at this rate.
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f64,
+    /// Seconds to render (round(S * fps) frames from t = 0; default: one loop).
+    #[arg(long, conflicts_with = "times")]
+    pub duration: Option<f64>,
+    /// Frame times in seconds: a comma list whose items may be `a:b:step` ranges.
+    #[arg(long, allow_hyphen_values = true)]
+    pub times: Option<String>,
+    /// Image size WxH (default: fit the animation's bounds, longer side 512 pixels).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Pixels per world unit.
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// World rectangle X0,Y0,X1,Y1 (y up, X0,Y0 bottom-left) that fills the image exactly.
+    #[arg(long, allow_hyphen_values = true)]
+    pub view: Option<String>,
+    /// Background #rrggbbaa (default transparent; white for GIF).
+    #[arg(long)]
+    pub background: Option<String>,
+    /// Output file: .png (one frame, or a %04d pattern for a sequence), .gif or .apng.
+    #[arg(long)]
+    pub out: PathBuf,
 }

@@ -8,9 +8,11 @@
 
 pub mod args;
 pub mod bench;
+pub mod cage;
 pub mod dump;
 pub mod info;
 pub mod pose;
+pub mod render;
 pub mod schema;
 pub mod stepping;
 pub mod validate;
@@ -26,6 +28,8 @@ pub fn run(cli: &Cli) -> Result<String> {
         Command::Info(a) => info::info(a)?,
         Command::Validate(a) => validate::validate(a)?,
         Command::Bench(a) => bench::bench(a)?,
+        Command::Render(a) => render::render(a)?,
+        Command::Cage(a) => cage::cage(a)?,
     };
     if !out.ends_with('\n') {
         out.push('\n');

@@ -396,6 +396,11 @@ impl<'r> Session<'r> {
         n
     }
 
+    /// The posed instance, read-only (for `render`, which builds a draw list from it).
+    pub fn instance(&self) -> &Instance {
+        &self.inst
+    }
+
     /// Events fired since the last call, in firing order.
     pub fn take_events(&mut self) -> Vec<EventOut> {
         std::mem::take(&mut self.events)

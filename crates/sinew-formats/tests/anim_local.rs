@@ -225,8 +225,10 @@ fn check_case(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64) {
     let mut scratch = Vec::new();
     let mut problems = Vec::new();
     let mut max_err: f64 = 0.0;
+    let mut expected = Expected::default();
     step(&rig, &mut inst, &mut driver, 0.0, &mut events, &mut scratch);
     for frame in case["frames"].as_array().unwrap() {
+        expected.next(frame);
         let t = frame["time"].as_f64().unwrap();
         while now + dt <= t + eps {
             step(&rig, &mut inst, &mut driver, dt, &mut events, &mut scratch);
@@ -252,7 +254,7 @@ fn check_case(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64) {
             &rig,
             &inst,
             &case["bones"],
-            frame,
+            &expected,
             &mut report,
         ));
         // Events fired since the previous sample.
@@ -286,24 +288,43 @@ fn check_case(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64) {
     (problems, max_err)
 }
 
+/// The expected rows of the current frame: data files write a bone or slot row that equals
+/// the previous frame's as `0`.
+#[derive(Default)]
+struct Expected {
+    local: Vec<Value>,
+    slots: Vec<Value>,
+}
+
+impl Expected {
+    fn unpack(rows: &mut Vec<Value>, packed: &Value) {
+        let packed = packed.as_array().unwrap();
+        rows.resize(packed.len(), Value::Null);
+        for (row, p) in rows.iter_mut().zip(packed) {
+            if p.as_u64() != Some(0) {
+                *row = p.clone();
+            }
+        }
+    }
+
+    fn next(&mut self, frame: &Value) {
+        Self::unpack(&mut self.local, &frame["local"]);
+        Self::unpack(&mut self.slots, &frame["slots"]);
+    }
+}
+
 /// Compares local bone values, inherit modes and the slots (draw order, attachment, colours,
 /// sequence index) with an expected frame; returns the largest relative local error.
 fn compare_pose(
     rig: &Rig,
     inst: &Instance,
     bones: &Value,
-    frame: &Value,
+    exp: &Expected,
     report: &mut dyn FnMut(String),
 ) -> f64 {
     let mut max_err: f64 = 0.0;
     // Bones.
-    for (i, (name, want)) in bones
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(frame["local"].as_array().unwrap())
-        .enumerate()
-    {
+    for (i, (name, want)) in bones.as_array().unwrap().iter().zip(&exp.local).enumerate() {
         let p = &inst.pose[i];
         let got = [
             p.x,
@@ -325,7 +346,7 @@ fn compare_pose(
         }
     }
     // Slots in draw order.
-    for (pos, row) in frame["slots"].as_array().unwrap().iter().enumerate() {
+    for (pos, row) in exp.slots.iter().enumerate() {
         let row = row.as_array().unwrap();
         let slot = inst.draw_order[pos];
         let sd = &rig.slots[slot.index()];
@@ -406,6 +427,88 @@ fn animation_matches_oracle() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Compares the animatable constraint values (IK, transform, path, physics) with a
+/// scenario frame's; returns the largest relative error.
+fn compare_constraints(inst: &Instance, want: &Value, report: &mut dyn FnMut(String)) -> f64 {
+    let b = |v: bool| if v { 1.0 } else { 0.0 };
+    let got: [(&str, Vec<Vec<f64>>); 4] = [
+        (
+            "ik",
+            inst.ik
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.mix,
+                        c.softness,
+                        f64::from(c.bend_direction),
+                        b(c.compress),
+                        b(c.stretch),
+                    ]
+                })
+                .collect(),
+        ),
+        (
+            "transform",
+            inst.transforms
+                .iter()
+                .map(|m| vec![m.rotate, m.x, m.y, m.scale_x, m.scale_y, m.shear_y])
+                .collect(),
+        ),
+        (
+            "path",
+            inst.paths
+                .iter()
+                .map(|p| vec![p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y])
+                .collect(),
+        ),
+        (
+            "physics",
+            inst.physics
+                .iter()
+                .map(|p| {
+                    let q = &p.params;
+                    vec![
+                        q.inertia,
+                        q.strength,
+                        q.damping,
+                        q.mass_inverse,
+                        q.wind,
+                        q.gravity,
+                        q.mix,
+                    ]
+                })
+                .collect(),
+        ),
+    ];
+    let mut max_err: f64 = 0.0;
+    for (kind, rows) in got {
+        let Some(want_rows) = want[kind].as_array() else {
+            continue;
+        };
+        if want_rows.len() != rows.len() {
+            report(format!(
+                "{} {kind} constraints vs oracle {}",
+                rows.len(),
+                want_rows.len()
+            ));
+            continue;
+        }
+        for (i, (w, g)) in want_rows.iter().zip(&rows).enumerate() {
+            for (k, (w, g)) in w.as_array().unwrap().iter().zip(g).enumerate() {
+                let w = w.as_f64().unwrap();
+                let err = (g - w).abs() / w.abs().max(1.0);
+                max_err = max_err.max(err);
+                if err > TOL {
+                    report(format!(
+                        "{kind} constraint {i} value {k}: {g} vs oracle {w}"
+                    ));
+                }
+            }
+        }
+    }
+    max_err
 }
 
 /// Runs one scripted command of a state scenario (see `testdata/anim/scenarios.mjs`).
@@ -500,6 +603,7 @@ fn run_scenario(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64)
             .map_or("<empty>".to_owned(), |c| c.name.clone())
     };
     let mut events: Vec<StateEv> = Vec::new();
+    let mut expected = Expected::default();
     let (mut problems, mut max_err) = (Vec::new(), 0.0f64);
     for step in 0..=steps {
         for c in commands
@@ -533,6 +637,7 @@ fn run_scenario(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64)
         let Some(frame) = frames.next_if(|f| f["step"].as_u64() == Some(step)) else {
             continue;
         };
+        expected.next(frame);
         let mut report = |msg: String| {
             if problems.len() < 30 {
                 problems.push(format!("step {step}: {msg}"));
@@ -542,7 +647,12 @@ fn run_scenario(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64)
             &rig,
             &inst,
             &case["bones"],
-            frame,
+            &expected,
+            &mut report,
+        ));
+        max_err = max_err.max(compare_constraints(
+            &inst,
+            &frame["constraints"],
             &mut report,
         ));
         let want: Vec<StateEv> = frame["events"]

@@ -93,6 +93,9 @@ pub fn gif_pixels(canvas: &Canvas, background: Color) -> Vec<u8> {
     out
 }
 
+/// A GIF frame ready to write (re-exported so callers need no `gif` dependency).
+pub type GifFrame = gif::Frame<'static>;
+
 /// A quantised GIF frame (the costly part of GIF output, safe to run on worker threads).
 pub fn gif_frame(
     width: u32,

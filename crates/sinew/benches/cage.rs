@@ -1,1 +1,203 @@
-fn main() {}
+//! Cage deformation benchmarks: MVC bind cost per (point, cage vertex), dense and sparse
+//! deform cost per vertex, batched instances, and the memory-bandwidth bound beside them.
+//!
+//! `cargo bench -p sinew --bench cage` runs the criterion groups, then prints a summary
+//! table (best of several timed runs with `Instant`) that compares each deform with the
+//! time its bytes take to stream at the read bandwidth measured here for the same working
+//! set (and for a 256 MiB buffer, i.e. DRAM). `-- --summary` prints only the summary.
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box};
+use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc, deform_batch, deform_instances};
+use sinew::cage::batch::DeformJob;
+use std::time::Instant;
+
+/// A smooth star-shaped cage of `n` vertices (radius 1 +- 0.25).
+fn blob(n: usize) -> Cage {
+    let pts: Vec<[f64; 2]> = (0..n)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            let r = 1.0 + 0.25 * (3.0 * a).sin();
+            [r * a.cos(), r * a.sin()]
+        })
+        .collect();
+    Cage::from_loops(&[pts]).expect("valid cage")
+}
+
+/// `m` points spread over the cage's interior (a sunflower spiral of radius 0.7).
+fn mesh(m: usize) -> Vec<[f64; 2]> {
+    (0..m)
+        .map(|k| {
+            let r = 0.7 * ((k as f64 + 0.5) / m as f64).sqrt();
+            let a = k as f64 * 2.399_963_229_728_653;
+            [r * a.cos(), r * a.sin()]
+        })
+        .collect()
+}
+
+/// The cage rotated by 0.3 rad and stretched: a deformed cage (x, y pairs, f32).
+fn moved(c: &Cage, phase: f64) -> Vec<f32> {
+    let (s, co) = (0.3f64 + phase).sin_cos();
+    c.points()
+        .iter()
+        .enumerate()
+        .flat_map(|(k, p)| {
+            let wob = 0.05 * (k as f64 * 1.7 + phase).sin();
+            [(1.2 * (co * p[0] - s * p[1]) + wob) as f32, (s * p[0] + co * p[1]) as f32]
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cage_bind");
+    g.sample_size(10);
+    for (n, m) in [(32, 10_000), (64, 10_000)] {
+        let cage = blob(n);
+        let pts = mesh(m);
+        g.throughput(Throughput::Elements((n * m) as u64));
+        g.bench_function(BenchmarkId::from_parameter(format!("{n}x{m}")), |b| {
+            b.iter(|| bind_mvc(black_box(&cage), black_box(&pts)).expect("bind"))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("cage_deform");
+    for (n, m) in [(32, 10_000), (64, 10_000), (32, 200_000)] {
+        let cage = blob(n);
+        let binding = bind_mvc(&cage, &mesh(m)).expect("bind");
+        let mc = moved(&cage, 0.0);
+        let mut out = vec![0.0f32; 2 * m];
+        g.throughput(Throughput::Elements(m as u64));
+        g.bench_function(BenchmarkId::new("dense", format!("{n}x{m}")), |b| {
+            b.iter(|| binding.deform(black_box(&mc), &mut out).expect("sizes"))
+        });
+        if m == 10_000 {
+            for k in [4, 8] {
+                let (sb, _) = SparseBinding::from_dense(&cage, &mesh(m), &binding, k).expect("k");
+                g.bench_function(BenchmarkId::new(format!("sparse_k{k}"), format!("{n}x{m}")), |b| {
+                    b.iter(|| sb.deform(black_box(&mc), &mut out).expect("sizes"))
+                });
+            }
+        }
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("cage_batch");
+    let cage = blob(32);
+    let binding = bind_mvc(&cage, &mesh(10_000)).expect("bind");
+    for r in [16usize, 64] {
+        let cages: Vec<f32> = (0..r).flat_map(|i| moved(&cage, i as f64 * 0.01)).collect();
+        let mut outs = vec![0.0f32; r * 20_000];
+        g.throughput(Throughput::Elements((r * 10_000) as u64));
+        g.bench_function(BenchmarkId::new("instances", format!("32x10000x{r}")), |b| {
+            b.iter(|| deform_instances(&binding, black_box(&cages), &mut outs).expect("sizes"))
+        });
+        g.bench_function(BenchmarkId::new("jobs", format!("32x10000x{r}")), |b| {
+            b.iter(|| {
+                let mut jobs: Vec<DeformJob<'_>> = cages
+                    .chunks_exact(64)
+                    .zip(outs.chunks_exact_mut(20_000))
+                    .map(|(cage, out)| DeformJob { binding: &binding, cage, out })
+                    .collect();
+                deform_batch(&mut jobs).expect("sizes")
+            })
+        });
+    }
+    g.finish();
+}
+
+/// Best time of `runs` calls of `f`, seconds.
+fn best(runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Read bandwidth (bytes/s) over a buffer of `bytes`: a 16-lane f32 sum the compiler
+/// vectorises, the same access pattern as the deform kernel's weight stream.
+fn read_bandwidth(bytes: usize) -> f64 {
+    let data: Vec<f32> = (0..bytes / 4).map(|k| (k % 7) as f32).collect();
+    let reps = (256 << 20) / bytes.max(1);
+    let t = best(7, || {
+        for _ in 0..reps.max(1) {
+            let mut acc = [0.0f32; 16];
+            for c in black_box(&data).chunks_exact(16) {
+                for l in 0..16 {
+                    acc[l] += c[l];
+                }
+            }
+            black_box(acc);
+        }
+    });
+    (bytes * reps.max(1)) as f64 / t
+}
+
+fn summary() {
+    println!("\n## summary (best of 7; ns per unit; bound = bytes / read bandwidth)");
+    let dram = read_bandwidth(256 << 20);
+    println!("read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s", dram / 1e9);
+    for (n, m) in [(32usize, 10_000usize), (64, 10_000), (32, 200_000), (32, 1_000_000)] {
+        let cage = blob(n);
+        let pts = mesh(m);
+        let tb = Instant::now();
+        let binding: CageBinding = bind_mvc(&cage, &pts).expect("bind");
+        let bind_s = tb.elapsed().as_secs_f64();
+        let mc = moved(&cage, 0.0);
+        let mut out = vec![0.0f32; 2 * m];
+        let t = best(7, || binding.deform(black_box(&mc), &mut out).expect("sizes"));
+        let bytes = binding.weight_bytes() + 8 * m + 8 * n;
+        let bw = read_bandwidth(binding.weight_bytes());
+        let bound = bytes as f64 / bw;
+        let bound_dram = bytes as f64 / dram;
+        println!(
+            "dense n={n:>3} m={m:>8}: bind {:6.2} ns/(point x vertex) (all cores); deform {:6.2} ns/vertex; \
+             {:.0} B/vertex; bound at {:.1} GB/s (same working set) {:5.2} ns/vertex -> ratio {:.2}; \
+             DRAM bound {:5.2} ns/vertex -> ratio {:.2}",
+            bind_s * 1e9 / (n * m) as f64,
+            t * 1e9 / m as f64,
+            bytes as f64 / m as f64,
+            bw / 1e9,
+            bound * 1e9 / m as f64,
+            t / bound,
+            bound_dram * 1e9 / m as f64,
+            t / bound_dram,
+        );
+        if m == 10_000 && n == 32 {
+            for k in [4usize, 8, 16] {
+                let (sb, rep) = SparseBinding::from_dense(&cage, &pts, &binding, k).expect("k");
+                let t = best(7, || sb.deform(black_box(&mc), &mut out).expect("sizes"));
+                println!(
+                    "sparse K={k:>2} n={n} m={m}: deform {:5.2} ns/vertex ({} B/vertex); truncation \
+                     max_abs {:.3} mean_l1 {:.3} rest_error {:.1e}",
+                    t * 1e9 / m as f64,
+                    6 * k + 8,
+                    rep.max_abs,
+                    rep.mean_l1,
+                    rep.rest_error
+                );
+            }
+            let r = 64;
+            let cages: Vec<f32> = (0..r).flat_map(|i| moved(&cage, i as f64 * 0.01)).collect();
+            let mut outs = vec![0.0f32; r * 2 * m];
+            let t = best(7, || deform_instances(&binding, &cages, &mut outs).expect("sizes"));
+            println!(
+                "instances x{r} n={n} m={m}: {:5.2} ns/vertex (weights read once per block for all instances)",
+                t * 1e9 / (r * m) as f64
+            );
+        }
+    }
+}
+
+fn main() {
+    let only_summary = std::env::args().any(|a| a == "--summary");
+    if !only_summary {
+        let mut c = Criterion::default().configure_from_args();
+        benches(&mut c);
+        c.final_summary();
+    }
+    summary();
+}

@@ -17,7 +17,7 @@ pub mod state;
 pub mod timeline;
 
 pub use curve::Curves;
-pub use state::{AnimationState, EntryId, StateEvent, TrackEntry};
+pub use state::{AnimationState, EntryId, StateEvent, StateEventKind, TrackEntry};
 pub use timeline::apply_timeline;
 
 use crate::ids::*;

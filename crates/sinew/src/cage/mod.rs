@@ -43,6 +43,8 @@ mod proptests;
 pub use batch::{DeformJob, deform_batch, deform_instances};
 pub use bind::{bind_mvc, bind_mvc_with_progress};
 pub use boundary::boundary_loops;
+#[cfg(feature = "harmonic")]
+pub use harmonic::{HarmonicOptions, bind_harmonic};
 pub use mvc::mvc_coordinates;
 pub use polygon::Cage;
 pub use sparse::{SparseBinding, TruncationReport};

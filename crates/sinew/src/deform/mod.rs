@@ -1,5 +1,6 @@
 //! Vertices: deform offsets, skinning and world vertices of attachments.
 
+pub mod cage_stage;
 pub mod vertices;
 
 #[cfg(test)]

@@ -1,3 +1,8 @@
-//! Secondary motion: Spine 4.2 physics constraints.
+//! Secondary motion: Spine 4.2 physics constraints ([`spine`]), and sinew's own machinery:
+//! the fixed-step [`clock`], damped [`spring`]s, [`pendulum`]s, and the solver space [`vec`].
 
+pub mod clock;
+pub mod pendulum;
 pub mod spine;
+pub mod spring;
+pub mod vec;

@@ -1,0 +1,328 @@
+//! `sinew cage`: cage coordinates from the command line.
+//!
+//! - `sinew cage weights INPUT.json`: INPUT holds `{"loops": [[[x, y], ...], ...],
+//!   "points": [[x, y], ...]}` (outer loop counter-clockwise, holes clockwise); prints
+//!   `{"weights": [[...], ...]}`, one row per point, columns in the concatenated loop
+//!   order, in f64: the format of the oracle's `oracle/mvc/fixtures/*.json`.
+//! - `sinew cage bind MESH.json --out W.bin`: MESH holds `{"vertices": [[x, y], ...]}` and
+//!   one of `"loops"` (explicit cage), `"control"` (loops of vertex indices) or
+//!   `"triangles"` (`[[a, b, c], ...]`, the cage is the mesh boundary); binds every vertex
+//!   (MVC, or `--harmonic`; `--sparse K` keeps K weights per vertex), writes the binary
+//!   weights and prints a JSON summary (with the cage, and the truncation report for K).
+//!   Large binds show a progress bar (indicatif) on a terminal's stderr.
+//! - `sinew cage deform W.bin CAGE.json`: CAGE holds `{"cage": [[x, y], ...]}` (deformed cage
+//!   vertices); prints `{"vertices": [[x, y], ...]}`.
+//!
+//! Verified by the unit tests below and `tests/cage_cli.rs` (the oracle's fixtures through
+//! the binary, bind/deform round trips, bad input failing with one clear line).
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use serde_json::Value;
+use sinew::cage::format::{LoadedBinding, decode, encode_dense, encode_sparse};
+use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc_with_progress, mvc_coordinates};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// `sinew cage` options.
+#[derive(Debug, Clone, Args)]
+pub struct CageArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: CageCommand,
+}
+
+/// `sinew cage` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum CageCommand {
+    /// Print mean value coordinates of points in a cage (oracle fixture format).
+    Weights {
+        /// JSON with "loops" and "points".
+        input: PathBuf,
+    },
+    /// Bind a mesh's vertices to a cage and write the binary weights.
+    Bind {
+        /// JSON with "vertices" and "loops", "control" or "triangles".
+        mesh: PathBuf,
+        /// Output weights file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Keep K weights per vertex (affine-exact projection).
+        #[arg(long)]
+        sparse: Option<usize>,
+        /// Harmonic coordinates instead of MVC (needs the `harmonic` feature).
+        #[arg(long)]
+        harmonic: bool,
+    },
+    /// Deform bound vertices with a deformed cage.
+    Deform {
+        /// Weights file written by `sinew cage bind`.
+        weights: PathBuf,
+        /// JSON with "cage": the deformed cage vertices.
+        cage: PathBuf,
+    },
+}
+
+/// Runs `sinew cage ...`; returns what to print.
+pub fn cage(args: &CageArgs) -> Result<String> {
+    match &args.command {
+        CageCommand::Weights { input } => weights(input),
+        CageCommand::Bind {
+            mesh,
+            out,
+            sparse,
+            harmonic,
+        } => bind(mesh, out, *sparse, *harmonic),
+        CageCommand::Deform { weights, cage } => deform(weights, cage),
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: invalid JSON", path.display()))
+}
+
+fn point(v: &Value, what: &str) -> Result<[f64; 2]> {
+    match v.as_array().map(Vec::as_slice) {
+        Some([x, y]) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => Ok([x, y]),
+            _ => bail!("{what}: coordinates must be numbers"),
+        },
+        _ => bail!("{what}: expected [x, y]"),
+    }
+}
+
+fn points(v: &Value, what: &str) -> Result<Vec<[f64; 2]>> {
+    let arr = v
+        .as_array()
+        .with_context(|| format!("{what}: expected an array of [x, y]"))?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, p)| point(p, &format!("{what}[{i}]")))
+        .collect()
+}
+
+fn loops(v: &Value) -> Result<Vec<Vec<[f64; 2]>>> {
+    let arr = v
+        .as_array()
+        .context("\"loops\": expected an array of loops")?;
+    arr.iter()
+        .enumerate()
+        .map(|(l, lp)| points(lp, &format!("loops[{l}]")))
+        .collect()
+}
+
+fn field<'a>(doc: &'a Value, key: &str, file: &Path) -> Result<&'a Value> {
+    doc.get(key)
+        .with_context(|| format!("{}: missing \"{key}\"", file.display()))
+}
+
+fn weights(input: &Path) -> Result<String> {
+    let doc = read_json(input)?;
+    let ctx = || input.display().to_string();
+    let cage = Cage::from_loops(&loops(field(&doc, "loops", input)?).with_context(ctx)?)
+        .with_context(ctx)?;
+    let pts = points(field(&doc, "points", input)?, "points").with_context(ctx)?;
+    let n = cage.vertex_count();
+    let mut rows: Vec<Vec<f64>> = Vec::with_capacity(pts.len());
+    for (i, p) in pts.iter().enumerate() {
+        let mut row = vec![0.0; n];
+        mvc_coordinates(&cage, *p, i, &mut row).with_context(ctx)?;
+        rows.push(row);
+    }
+    Ok(format!("{{\"weights\":{}}}\n", serde_json::to_string(&rows)?))
+}
+
+/// The cage a mesh file describes: explicit loops, control-point loops, or the boundary.
+fn mesh_cage(doc: &Value, verts: &[[f64; 2]], file: &Path) -> Result<Cage> {
+    if let Some(l) = doc.get("loops") {
+        return Ok(Cage::from_loops(&loops(l)?)?);
+    }
+    let indices = |v: &Value, what: &str| -> Result<Vec<u32>> {
+        v.as_array()
+            .with_context(|| format!("{what}: expected an array of indices"))?
+            .iter()
+            .map(|i| {
+                i.as_u64()
+                    .and_then(|i| u32::try_from(i).ok())
+                    .with_context(|| format!("{what}: indices must be non-negative integers"))
+            })
+            .collect()
+    };
+    if let Some(c) = doc.get("control") {
+        let arr = c.as_array().context("\"control\": expected loops of indices")?;
+        let ls = arr
+            .iter()
+            .enumerate()
+            .map(|(l, v)| indices(v, &format!("control[{l}]")))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Cage::from_control_points(verts, &ls)?);
+    }
+    if let Some(t) = doc.get("triangles") {
+        let arr = t.as_array().context("\"triangles\": expected [[a, b, c], ...]")?;
+        let mut tris = Vec::with_capacity(arr.len());
+        for (k, tri) in arr.iter().enumerate() {
+            match indices(tri, &format!("triangles[{k}]"))?.as_slice() {
+                [a, b, c] => tris.push([*a, *b, *c]),
+                _ => bail!("triangles[{k}]: expected 3 indices"),
+            }
+        }
+        return Ok(Cage::from_mesh(verts, &tris)?.0);
+    }
+    bail!(
+        "{}: needs \"loops\", \"control\" or \"triangles\" to define the cage",
+        file.display()
+    )
+}
+
+/// A progress bar on stderr (indicatif), drawn only on a terminal and for binds worth
+/// watching; hidden otherwise.
+fn progress_bar(work: usize) -> indicatif::ProgressBar {
+    if work >= 4_000_000 && std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} vertices ({eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message("binding");
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, harmonic: bool) -> Result<String> {
+    let doc = read_json(mesh)?;
+    let ctx = || mesh.display().to_string();
+    let verts = points(field(&doc, "vertices", mesh)?, "vertices").with_context(ctx)?;
+    let cage = mesh_cage(&doc, &verts, mesh).with_context(ctx)?;
+    let dense = if harmonic {
+        bind_harmonic(&cage, &verts).with_context(ctx)?
+    } else {
+        let bar = progress_bar(verts.len() * cage.vertex_count());
+        let b = bind_mvc_with_progress(&cage, &verts, &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        });
+        bar.finish_and_clear();
+        b.with_context(ctx)?
+    };
+    let cage_json: Vec<[f64; 2]> = cage.points().to_vec();
+    let mut summary = serde_json::json!({
+        "points": verts.len(),
+        "cage_vertices": cage.vertex_count(),
+        "loops": cage.loop_count(),
+        "method": if harmonic { "harmonic" } else { "mvc" },
+        "cage": cage_json,
+    });
+    let bytes = match sparse {
+        Some(k) => {
+            let (sb, rep) =
+                SparseBinding::from_dense(&cage, &verts, &dense, k).with_context(ctx)?;
+            summary["k"] = sb.k().into();
+            summary["truncation"] = serde_json::json!({
+                "max_l1": rep.max_l1, "mean_l1": rep.mean_l1, "max_abs": rep.max_abs,
+                "rest_error": rep.rest_error, "max_weight": rep.max_weight,
+            });
+            encode_sparse(&sb)
+        }
+        None => encode_dense(&dense),
+    };
+    std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
+    summary["bytes"] = bytes.len().into();
+    Ok(format!("{summary}\n"))
+}
+
+#[cfg(feature = "harmonic")]
+fn bind_harmonic(cage: &Cage, verts: &[[f64; 2]]) -> Result<CageBinding> {
+    Ok(sinew::cage::bind_harmonic(
+        cage,
+        verts,
+        &sinew::cage::HarmonicOptions::default(),
+    )?)
+}
+
+#[cfg(not(feature = "harmonic"))]
+fn bind_harmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
+    bail!("--harmonic needs sinew-cli built with the `harmonic` feature")
+}
+
+fn deform(weights: &Path, cage: &Path) -> Result<String> {
+    let bytes = std::fs::read(weights).with_context(|| format!("{}", weights.display()))?;
+    let loaded = decode(&bytes).with_context(|| format!("{}", weights.display()))?;
+    let doc = read_json(cage)?;
+    let ctx = || cage.display().to_string();
+    let pts = points(field(&doc, "cage", cage)?, "cage").with_context(ctx)?;
+    let flat: Vec<f32> = pts.iter().flat_map(|p| [p[0] as f32, p[1] as f32]).collect();
+    let out = match &loaded {
+        LoadedBinding::Dense(b) => {
+            let mut out = vec![0.0f32; 2 * b.point_count()];
+            b.deform(&flat, &mut out).with_context(ctx)?;
+            out
+        }
+        LoadedBinding::Sparse(b) => {
+            let mut out = vec![0.0f32; 2 * b.point_count()];
+            b.deform(&flat, &mut out).with_context(ctx)?;
+            out
+        }
+    };
+    let pairs: Vec<[f32; 2]> = out.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
+    Ok(format!("{{\"vertices\":{}}}\n", serde_json::to_string(&pairs)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str, text: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sinew-cage-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    }
+
+    #[test]
+    fn weights_of_the_square_centre() {
+        let p = scratch(
+            "sq.json",
+            br#"{"loops": [[[0,0],[1,0],[1,1],[0,1]]], "points": [[0.5,0.5],[0.25,0.5]]}"#,
+        );
+        let out = weights(&p).expect("ok");
+        assert_eq!(out, "{\"weights\":[[0.25,0.25,0.25,0.25],[0.375,0.125,0.125,0.375]]}\n");
+    }
+
+    #[test]
+    fn bind_then_deform_by_a_translation() {
+        let mesh = scratch(
+            "mesh.json",
+            br#"{"vertices": [[0,0],[2,0],[2,2],[0,2],[1,1],[0.5,1.5]],
+                 "triangles": [[0,1,4],[1,2,4],[2,3,4],[3,0,4]]}"#,
+        );
+        let out = scratch("w.bin", b"");
+        let summary: Value = serde_json::from_str(&bind(&mesh, &out, None, false).expect("ok"))
+            .expect("json");
+        assert_eq!(summary["cage_vertices"], 4);
+        assert_eq!(summary["points"], 6);
+        let cage = scratch("cage.json", br#"{"cage": [[10,1],[12,1],[12,3],[10,3]]}"#);
+        let moved = deform(&out, &cage).expect("ok");
+        assert_eq!(
+            moved,
+            "{\"vertices\":[[10.0,1.0],[12.0,1.0],[12.0,3.0],[10.0,3.0],[11.0,2.0],[10.5,2.5]]}\n"
+        );
+    }
+
+    #[test]
+    fn bad_inputs_name_the_problem() {
+        let p = scratch("bad.json", br#"{"loops": [[[0,0],[1,0]]], "points": []}"#);
+        let e = format!("{:#}", weights(&p).expect_err("short loop"));
+        assert!(e.contains("loop 0 has 2 vertices"), "{e}");
+        let p = scratch("nocage.json", br#"{"vertices": [[0,0]]}"#);
+        let e = format!("{:#}", bind(&p, &p, None, false).expect_err("no cage"));
+        assert!(e.contains("needs \"loops\""), "{e}");
+        let w = scratch("junk.bin", b"not a weights file at all, just some bytes!");
+        let c = scratch("c.json", br#"{"cage": []}"#);
+        let e = format!("{:#}", deform(&w, &c).expect_err("junk"));
+        assert!(e.contains("bad magic"), "{e}");
+    }
+}

@@ -1,0 +1,598 @@
+//! `sinew render`: poses a skeleton like `dump` (same stepping, through [`crate::pose`]) and
+//! draws it with sinew-render to a PNG, a numbered PNG sequence, an animated GIF or an APNG.
+//!
+//! Contract (other tools call it; keep it exact):
+//! `sinew render SKEL.json [--atlas FILE|none] --anim NAME [--skin A,B] [--fps 30]
+//! [--duration S | --times LIST] [--size WxH] [--scale S] [--view X0,Y0,X1,Y1]
+//! [--background #rrggbbaa] --out FILE`.
+//! - Frames: `--times` lists them; `--duration S` takes `round(S * fps)` frames `k / fps`;
+//!   otherwise one loop of the animation (a single `.png` without `%d`: time 0). The clock
+//!   steps at `1 / fps` exactly as `dump` does, so physics matches the oracle's schedule.
+//! - View: `--view` is the world rectangle (y up, X0,Y0 the bottom-left corner) that fills the
+//!   image exactly. Otherwise the bounds of every frame's attachments, padded 5% on each side,
+//!   are fitted into `--size` (centred, aspect kept), or scaled by `--scale` pixels per unit,
+//!   or fitted so the longer side is 512 pixels.
+//! - Output by extension: `.png` (one frame; `%04d`-style patterns number a sequence from 0),
+//!   `.gif`, `.apng`. The background defaults to transparent (white for GIF, which has no
+//!   partial transparency).
+//! - The atlas defaults to `<name>.atlas` beside the skeleton (also without a `-pro`/`-ess`
+//!   suffix), else the only `.atlas` there; `--atlas none` draws untextured (slot colours).
+//!
+//! Frames are posed in order on this thread, then rasterised and encoded on every core
+//! (`std::thread::scope`, chunks of frames), with a progress bar on stderr when it is a
+//! terminal. Verified by the unit tests below (argument parsing, view fitting) and by the CLI
+//! tests, which render the example character to every format.
+
+use crate::args::{Mode, PhysicsArg, RenderArgs};
+use crate::pose::{self, Session, SessionSpec};
+use crate::stepping::{Clock, parse_times};
+use anyhow::{Context, Result, anyhow, bail};
+use sinew::draw::{DrawList, build_draw_list};
+use sinew::{Color, Rig};
+use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
+use sinew_render::{Canvas, Renderer, Texture, View};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// The output format, from the file name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// One PNG.
+    Png,
+    /// A numbered PNG sequence (the name holds a `%d` / `%0Nd` pattern).
+    PngSequence,
+    /// Animated GIF.
+    Gif,
+    /// Animated PNG.
+    Apng,
+}
+
+impl Output {
+    /// The format a file name asks for.
+    pub fn from_path(path: &Path) -> Result<Self> {
+        let name = path.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".gif") {
+            Ok(Output::Gif)
+        } else if name.ends_with(".apng") {
+            Ok(Output::Apng)
+        } else if name.ends_with(".png") {
+            Ok(if frame_pattern(&name).is_some() {
+                Output::PngSequence
+            } else {
+                Output::Png
+            })
+        } else {
+            bail!(
+                "--out {}: the name must end in .png, .gif or .apng",
+                path.display()
+            )
+        }
+    }
+}
+
+/// The `%d` / `%0Nd` pattern in a file name: (byte range, zero-padded width).
+fn frame_pattern(name: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    let start = name.find('%')?;
+    let rest = &name[start + 1..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if rest.as_bytes().get(digits) != Some(&b'd') {
+        return None;
+    }
+    let width = rest[..digits].parse().unwrap_or(0);
+    Some((start..start + digits + 2, width))
+}
+
+/// The file name of frame `index` of a sequence.
+pub fn sequence_path(out: &Path, index: usize) -> PathBuf {
+    let name = out.to_string_lossy();
+    match frame_pattern(&name) {
+        Some((range, width)) => PathBuf::from(format!(
+            "{}{index:0width$}{}",
+            &name[..range.start],
+            &name[range.end..]
+        )),
+        None => out.to_path_buf(),
+    }
+}
+
+/// Parses `#rrggbbaa` or `#rrggbb` (the `#` optional).
+pub fn parse_color(s: &str) -> Result<Color> {
+    let hex = s.trim().trim_start_matches('#');
+    let bad = || anyhow!("bad --background `{s}`: expected #rrggbbaa or #rrggbb");
+    if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    let ch = |i: usize| {
+        u8::from_str_radix(&hex[i..i + 2], 16)
+            .map(|v| f32::from(v) / 255.0)
+            .map_err(|_| bad())
+    };
+    let a = if hex.len() == 8 { ch(6)? } else { 1.0 };
+    Ok(Color::new(ch(0)?, ch(2)?, ch(4)?, a))
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32)> {
+    let bad = || anyhow!("bad --size `{s}`: expected WxH, e.g. 512x384");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    );
+    if w == 0 || h == 0 {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
+/// Parses `X0,Y0,X1,Y1`.
+pub fn parse_view(s: &str) -> Result<View> {
+    let bad = || anyhow!("bad --view `{s}`: expected X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1");
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [x0, y0, x1, y1] = v.as_slice() else {
+        return Err(bad());
+    };
+    if !(x0 < x1 && y0 < y1) || v.iter().any(|c| !c.is_finite()) {
+        return Err(bad());
+    }
+    Ok(View {
+        x0: *x0,
+        y0: *y0,
+        x1: *x1,
+        y1: *y1,
+    })
+}
+
+/// The view and image size for `bounds` (already padded) or an explicit `view`.
+pub fn fit_view(
+    bounds: [f64; 4],
+    view: Option<View>,
+    size: Option<(u32, u32)>,
+    scale: Option<f64>,
+) -> Result<(View, u32, u32)> {
+    if let Some(v) = view {
+        let (w, h) = match (size, scale) {
+            (Some(s), _) => s,
+            (None, s) => {
+                let s = s.unwrap_or(1.0);
+                (
+                    ((v.x1 - v.x0) * s).round().max(1.0) as u32,
+                    ((v.y1 - v.y0) * s).round().max(1.0) as u32,
+                )
+            }
+        };
+        return check_size(v, w, h);
+    }
+    let (bw, bh) = (
+        (bounds[2] - bounds[0]).max(1e-6),
+        (bounds[3] - bounds[1]).max(1e-6),
+    );
+    let (cx, cy) = ((bounds[0] + bounds[2]) / 2.0, (bounds[1] + bounds[3]) / 2.0);
+    let (w, h, s) = match (size, scale) {
+        (Some((w, h)), Some(s)) => (w, h, s),
+        (Some((w, h)), None) => (w, h, (f64::from(w) / bw).min(f64::from(h) / bh)),
+        (None, s) => {
+            let s = s.unwrap_or(512.0 / bw.max(bh));
+            (
+                (bw * s).ceil().max(1.0) as u32,
+                (bh * s).ceil().max(1.0) as u32,
+                s,
+            )
+        }
+    };
+    if !(s.is_finite() && s > 0.0) {
+        bail!("--scale must be a positive number of pixels per world unit");
+    }
+    let (hw, hh) = (f64::from(w) / s / 2.0, f64::from(h) / s / 2.0);
+    check_size(
+        View {
+            x0: cx - hw,
+            y0: cy - hh,
+            x1: cx + hw,
+            y1: cy + hh,
+        },
+        w,
+        h,
+    )
+}
+
+fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
+    if w > 16384 || h > 16384 || u64::from(w) * u64::from(h) > 64 << 20 {
+        bail!("image {w}x{h} is too large (at most 16384 pixels a side and 64 Mpixels)");
+    }
+    Ok((v, w, h))
+}
+
+/// Finds the atlas for a skeleton when `--atlas` is not given.
+fn find_atlas(skel: &Path) -> Result<PathBuf> {
+    let dir = skel.parent().unwrap_or(Path::new("."));
+    let stem = skel.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let mut names = vec![stem.to_owned()];
+    for suffix in ["-pro", "-ess"] {
+        if let Some(base) = stem.strip_suffix(suffix) {
+            names.push(base.to_owned());
+        }
+    }
+    for n in &names {
+        let p = dir.join(format!("{n}.atlas"));
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "atlas"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    if found.len() == 1 {
+        return Ok(found.remove(0));
+    }
+    let list: Vec<String> = found
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    bail!(
+        "no atlas found for {}: pass --atlas FILE, or --atlas none to draw untextured (.atlas files there: {})",
+        skel.display(),
+        if list.is_empty() {
+            "none".to_owned()
+        } else {
+            list.join(", ")
+        }
+    )
+}
+
+/// Binds the atlas's regions into `rig` and loads its pages.
+fn load_textures(rig: &mut Rig, skel: &Path, atlas: Option<&str>) -> Result<Vec<Texture>> {
+    let path = match atlas {
+        Some("none") => return Ok(vec![Texture::white()]),
+        Some(p) => PathBuf::from(p),
+        None => find_atlas(skel)?,
+    };
+    let atlas = sinew_formats::atlas::load_atlas(&path).map_err(|e| anyhow!("{e}"))?;
+    sinew_formats::bind_atlas(rig, &atlas).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    Ok(sinew_render::load_atlas_pages(
+        &atlas,
+        dir,
+        &path.display().to_string(),
+    )?)
+}
+
+/// The frame times the arguments ask for.
+fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64>> {
+    if let Some(spec) = &args.times {
+        let t = parse_times(spec)?;
+        if t.is_empty() {
+            bail!("--times `{spec}` names no time");
+        }
+        return Ok(t);
+    }
+    let d = match args.duration {
+        Some(d) if !(d.is_finite() && d >= 0.0) => {
+            bail!("--duration must be a number of seconds >= 0")
+        }
+        Some(d) => d,
+        None if *out == Output::Png => 0.0,
+        None => duration,
+    };
+    let n = ((d * args.fps).round() as usize).max(1);
+    if n > 100_000 {
+        bail!("{n} frames is too many (at most 100000)");
+    }
+    Ok((0..n).map(|k| k as f64 / args.fps).collect())
+}
+
+/// Runs `sinew render`; returns a one-line summary.
+pub fn render(args: &RenderArgs) -> Result<String> {
+    let out = Output::from_path(&args.out)?;
+    if !(args.fps.is_finite() && args.fps > 0.0) {
+        bail!("--fps must be a positive number");
+    }
+    let mut rig = pose::load_rig(&args.file)?;
+    let skins = pose::resolve_skins(&rig, args.skin.as_deref())?;
+    let clip = pose::find_clip(&rig, &args.anim)?;
+    let textures = load_textures(&mut rig, &args.file, args.atlas.as_deref())?;
+    let times = frame_times(args, pose::clip_duration(&rig, clip), &out)?;
+    if out == Output::Png && times.len() > 1 {
+        bail!(
+            "{} frames cannot go to one .png: use a %04d pattern in the name, .gif or .apng",
+            times.len()
+        );
+    }
+    let background = match &args.background {
+        Some(s) => parse_color(s)?,
+        None if out == Output::Gif => Color::WHITE,
+        None => Color::new(0.0, 0.0, 0.0, 0.0),
+    };
+    let view = args.view.as_deref().map(parse_view).transpose()?;
+    let size = args.size.as_deref().map(parse_size).transpose()?;
+
+    // Pose every frame in order (the animation and physics are sequential).
+    let spec = SessionSpec {
+        skins,
+        mode: Mode::State,
+        anim: Some(clip),
+        from: None,
+        at: 0.0,
+        mix: 0.0,
+        looping: true,
+        physics: PhysicsArg::Update,
+    };
+    let mut session = Session::new(&rig, &spec)?;
+    session.step(0.0);
+    let mut clock = Clock::new(args.fps);
+    let mut lists = Vec::with_capacity(times.len());
+    let mut bounds = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for &t in &times {
+        clock.advance_to(t, |dt| session.step(dt));
+        let mut list = DrawList::for_rig(&rig);
+        build_draw_list(&rig, session.instance(), Color::WHITE, &mut list);
+        if let Some(b) = list.bounds() {
+            bounds = [
+                bounds[0].min(f64::from(b[0])),
+                bounds[1].min(f64::from(b[1])),
+                bounds[2].max(f64::from(b[2])),
+                bounds[3].max(f64::from(b[3])),
+            ];
+        }
+        lists.push(list);
+    }
+    if !(bounds[0] <= bounds[2]) {
+        let [x, y, w, h] = rig.bounds;
+        bounds = if w > 0.0 && h > 0.0 {
+            [x, y, x + w, y + h]
+        } else {
+            [-100.0, -100.0, 100.0, 100.0]
+        };
+    }
+    let (pad_x, pad_y) = (
+        0.05 * (bounds[2] - bounds[0]),
+        0.05 * (bounds[3] - bounds[1]),
+    );
+    let padded = [
+        bounds[0] - pad_x,
+        bounds[1] - pad_y,
+        bounds[2] + pad_x,
+        bounds[3] + pad_y,
+    ];
+    let (view, w, h) = fit_view(padded, view, size, args.scale)?;
+
+    let frames = FrameJob {
+        lists: &lists,
+        textures: &textures,
+        view,
+        width: w,
+        height: h,
+        background,
+    };
+    write_output(&frames, &out, &args.out, args.fps)?;
+    Ok(format!(
+        "wrote {}: {} frame{} {w}x{h}, view {},{},{},{}\n",
+        args.out.display(),
+        times.len(),
+        if times.len() == 1 { "" } else { "s" },
+        view.x0,
+        view.y0,
+        view.x1,
+        view.y1
+    ))
+}
+
+/// What every worker needs to draw frames.
+struct FrameJob<'a> {
+    lists: &'a [DrawList],
+    textures: &'a [Texture],
+    view: View,
+    width: u32,
+    height: u32,
+    background: Color,
+}
+
+/// A frame after the parallel part of its encoding.
+enum Encoded {
+    /// Written to its own file already.
+    Written,
+    /// Quantised GIF frame.
+    Gif(sinew_render::encode::GifFrame),
+    /// Straight RGBA8 for the APNG writer.
+    Rgba(Vec<u8>),
+}
+
+/// Rasterises and encodes every frame on all cores, writing the output in frame order.
+fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Result<()> {
+    let n = job.lists.len();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .clamp(1, n.max(1));
+    let progress = if n > 1 && std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(n as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} frames ({eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message("rendering");
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut writer = match out {
+        Output::Gif => Some(AnimationWriter::gif(path, job.width, job.height)?),
+        Output::Apng => Some(AnimationWriter::apng(
+            path, job.width, job.height, n as u32, fps,
+        )?),
+        _ => None,
+    };
+    let delays: Vec<u16> = gif_delays(n, fps).collect();
+    let chunk = (threads * 4).max(1);
+    let mut start = 0;
+    while start < n {
+        let end = (start + chunk).min(n);
+        let mut done: Vec<(usize, Encoded)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|k| {
+                    let (progress, delays) = (&progress, &delays);
+                    s.spawn(move || -> Result<Vec<(usize, Encoded)>> {
+                        let mut renderer = Renderer::new();
+                        let mut canvas = Canvas::new(job.width, job.height, job.background);
+                        let mut mine = Vec::new();
+                        for i in (start + k..end).step_by(threads) {
+                            canvas.clear(job.background);
+                            renderer.render(&job.lists[i], job.textures, &job.view, &mut canvas);
+                            let enc = match out {
+                                Output::Png | Output::PngSequence => {
+                                    let file = if *out == Output::Png {
+                                        path.to_path_buf()
+                                    } else {
+                                        sequence_path(path, i)
+                                    };
+                                    write_png(&file, job.width, job.height, &canvas.to_rgba8())?;
+                                    Encoded::Written
+                                }
+                                Output::Gif => Encoded::Gif(gif_frame(
+                                    job.width,
+                                    job.height,
+                                    gif_pixels(&canvas, job.background),
+                                    delays.get(i).copied().unwrap_or(3),
+                                )),
+                                Output::Apng => Encoded::Rgba(canvas.to_rgba8()),
+                            };
+                            mine.push((i, enc));
+                            progress.inc(1);
+                        }
+                        Ok(mine)
+                    })
+                })
+                .collect();
+            let mut all = Vec::with_capacity(end - start);
+            for h in handles {
+                all.extend(
+                    h.join()
+                        .map_err(|_| anyhow!("a render thread panicked"))??,
+                );
+            }
+            Ok::<_, anyhow::Error>(all)
+        })?;
+        done.sort_by_key(|(i, _)| *i);
+        if let Some(w) = writer.as_mut() {
+            for (_, enc) in &done {
+                match enc {
+                    Encoded::Gif(f) => w.push_gif(f)?,
+                    Encoded::Rgba(px) => w.push_rgba(px)?,
+                    Encoded::Written => {}
+                }
+            }
+        }
+        start = end;
+    }
+    if let Some(w) = writer {
+        w.finish()
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    progress.finish_and_clear();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_contract_forms() {
+        assert_eq!(parse_size("292x384").unwrap(), (292, 384));
+        assert!(parse_size("0x5").is_err() && parse_size("12").is_err());
+        let v = parse_view("-303.116,-28.602,235.916,680.262").unwrap();
+        assert_eq!(
+            v,
+            View {
+                x0: -303.116,
+                y0: -28.602,
+                x1: 235.916,
+                y1: 680.262
+            }
+        );
+        assert!(parse_view("1,2,0,3").is_err() && parse_view("1,2,3").is_err());
+        assert_eq!(
+            parse_color("#ff000080").unwrap(),
+            Color::new(1.0, 0.0, 0.0, 128.0 / 255.0)
+        );
+        assert_eq!(
+            parse_color("00ff00").unwrap(),
+            Color::new(0.0, 1.0, 0.0, 1.0)
+        );
+        assert!(parse_color("#12345").is_err());
+    }
+
+    #[test]
+    fn output_kinds_and_sequence_names() {
+        assert_eq!(
+            Output::from_path(Path::new("a/b.png")).unwrap(),
+            Output::Png
+        );
+        assert_eq!(
+            Output::from_path(Path::new("f%04d.png")).unwrap(),
+            Output::PngSequence
+        );
+        assert_eq!(Output::from_path(Path::new("x.GIF")).unwrap(), Output::Gif);
+        assert_eq!(
+            Output::from_path(Path::new("x.apng")).unwrap(),
+            Output::Apng
+        );
+        assert!(Output::from_path(Path::new("x.jpg")).is_err());
+        assert_eq!(
+            sequence_path(Path::new("out/f%04d.png"), 7),
+            PathBuf::from("out/f0007.png")
+        );
+        assert_eq!(
+            sequence_path(Path::new("f%d.png"), 12),
+            PathBuf::from("f12.png")
+        );
+    }
+
+    #[test]
+    fn fits_bounds_or_takes_the_view() {
+        // A 100x50 box into 200x200: scale 2, the view grows vertically, centred.
+        let (v, w, h) = fit_view([0.0, 0.0, 100.0, 50.0], None, Some((200, 200)), None).unwrap();
+        assert_eq!((w, h), (200, 200));
+        assert_eq!(
+            v,
+            View {
+                x0: 0.0,
+                y0: -25.0,
+                x1: 100.0,
+                y1: 75.0
+            }
+        );
+        // Default: the longer side is 512 pixels.
+        let (_, w, h) = fit_view([0.0, 0.0, 100.0, 50.0], None, None, None).unwrap();
+        assert_eq!((w, h), (512, 256));
+        // An explicit view fills the image exactly, whatever its aspect.
+        let view = View {
+            x0: -1.0,
+            y0: -2.0,
+            x1: 3.0,
+            y1: 4.0,
+        };
+        assert_eq!(
+            fit_view([0.0; 4], Some(view), Some((10, 10)), None).unwrap(),
+            (view, 10, 10)
+        );
+        assert_eq!(
+            fit_view([0.0; 4], Some(view), None, Some(2.0)).unwrap(),
+            (view, 8, 12)
+        );
+        assert!(fit_view([0.0; 4], Some(view), Some((20000, 10)), None).is_err());
+    }
+}
