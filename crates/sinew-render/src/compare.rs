@@ -65,6 +65,13 @@ pub fn diff_image(expected: &[u8], actual: &[u8], tolerance: u8) -> Vec<u8> {
     out
 }
 
+/// Decodes a PNG file as straight RGBA8: (width, height, pixels).
+pub fn load_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), String> {
+    let img = image::open(path).map_err(|e| format!("{}: {e}", path.display()))?.to_rgba8();
+    let (w, h) = img.dimensions();
+    Ok((w, h, img.into_raw()))
+}
+
 /// Where failure artefacts go: `$CARGO_TARGET_DIR/render-diffs`, else `<workspace>/target/render-diffs`.
 pub fn diff_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")

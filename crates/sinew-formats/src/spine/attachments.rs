@@ -278,7 +278,8 @@ fn read_attachment<'j>(
             // COMPAT(spine): one length per 3 vertices, zero-filled past the file's list.
             let wanted = vertices.count as usize / 3;
             let mut lengths = match array_opt(m, "lengths", at)? {
-                Some(l) => f32_list(&l[..l.len().min(wanted)], &at.key("lengths"))?,
+                // f64, as the official runtime keeps path lengths in plain numbers.
+                Some(l) => f64_list(&l[..l.len().min(wanted)], &at.key("lengths"))?,
                 None => Vec::new(),
             };
             lengths.resize(wanted, 0.0);
@@ -367,6 +368,20 @@ fn f32_list(list: &[Value], at: &Loc) -> R<Vec<f32>> {
     for (i, v) in list.iter().enumerate() {
         let at = at.index(i);
         out.push(to_f32(as_f64(v, &at)?, &at)?);
+    }
+    Ok(out)
+}
+
+/// Finite numbers as f64.
+fn f64_list(list: &[Value], at: &Loc) -> R<Vec<f64>> {
+    let mut out = Vec::with_capacity(list.len());
+    for (i, v) in list.iter().enumerate() {
+        let at = at.index(i);
+        let x = as_f64(v, &at)?;
+        if !x.is_finite() {
+            return at.err(format!("{x} is not a finite number"));
+        }
+        out.push(x);
     }
     Ok(out)
 }

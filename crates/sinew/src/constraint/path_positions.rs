@@ -99,14 +99,14 @@ pub(super) fn compute_world_positions(
                 continue;
             }
             // The curve containing the position, and the fraction within it.
-            while curve + 1 < lengths.len() && p > f64::from(lengths[curve]) {
+            while curve + 1 < lengths.len() && p > lengths[curve] {
                 curve += 1;
             }
-            let length = f64::from(lengths[curve]);
+            let length = lengths[curve];
             if curve == 0 {
                 p /= length;
             } else {
-                let prev = f64::from(lengths[curve - 1]);
+                let prev = lengths[curve - 1];
                 p = (p - prev) / (length - prev);
             }
             if loaded != Loaded::Curve(curve) {

@@ -1,7 +1,9 @@
 //! Secondary motion: Spine 4.2 physics constraints ([`spine`]), and sinew's own machinery:
-//! the fixed-step [`clock`], damped [`spring`]s, [`pendulum`]s, and the solver space [`vec`].
+//! the fixed-step [`clock`], damped [`spring`]s, [`pendulum`]s, [`jiggle`] bones, and the
+//! solver space [`vec`].
 
 pub mod clock;
+pub mod jiggle;
 pub mod pendulum;
 pub mod spine;
 pub mod spring;

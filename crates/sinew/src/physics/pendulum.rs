@@ -386,8 +386,9 @@ mod tests {
         let [x, y] = p.output();
         assert!((x - 2.0).abs() < 1e-12 && (y - 3.0).abs() < 1e-12, "{x} {y}");
         p.params.map = PendulumMap::Yx;
+        // Scales apply per output slot.
         let [y2, x2] = p.output();
-        assert!((x2 - 2.0).abs() < 1e-12 && (y2 - 3.0).abs() < 1e-12);
+        assert!((y2 - 2.0).abs() < 1e-12 && (x2 - 3.0).abs() < 1e-12);
         p.params.map = PendulumMap::LengthAngle;
         let [l, a] = p.output();
         assert!(l.abs() < 1e-12 && (a - 90.0).abs() < 1e-9, "{l} {a}");

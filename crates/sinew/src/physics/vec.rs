@@ -27,6 +27,8 @@ pub trait SimVec:
     const ROT_IDENTITY: Self::Rot;
     /// A fixed unit vector (used when a direction is undefined).
     fn any_unit() -> Self;
+    /// Some unit vector perpendicular to unit `self`.
+    fn any_perp(self) -> Self;
     /// Dot product.
     fn dot(self, o: Self) -> f64;
     /// Whether every component is finite.
@@ -146,6 +148,10 @@ impl SimVec for V2 {
         V2::new(1.0, 0.0)
     }
     #[inline]
+    fn any_perp(self) -> Self {
+        self.perp()
+    }
+    #[inline]
     fn dot(self, o: Self) -> f64 {
         self.x * o.x + self.y * o.y
     }
@@ -195,6 +201,10 @@ impl SimVec for glam::DVec3 {
     #[inline]
     fn any_unit() -> Self {
         glam::DVec3::X
+    }
+    #[inline]
+    fn any_perp(self) -> Self {
+        self.any_orthonormal_vector()
     }
     #[inline]
     fn dot(self, o: Self) -> f64 {

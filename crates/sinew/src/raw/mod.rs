@@ -427,7 +427,7 @@ pub enum RawAttachmentKind {
         /// Vertices: 3 per control point (in-handle, point, out-handle).
         vertices: Vertices,
         /// Cumulative curve lengths, one per curve.
-        lengths: Vec<f32>,
+        lengths: Vec<f64>,
     },
     /// A point with a rotation.
     Point {

@@ -146,7 +146,7 @@ pub struct PathAttachment {
     /// Vertices.
     pub vertices: Vertices,
     /// Cumulative curve lengths.
-    pub lengths: Vec<f32>,
+    pub lengths: Vec<f64>,
 }
 
 /// The kinds of built attachment.

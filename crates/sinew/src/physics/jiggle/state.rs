@@ -1,0 +1,317 @@
+//! Per-instance jiggle state and the frame stage that runs it on a posed 2D instance.
+//!
+//! [`JiggleState::update`] runs after `skeleton::update_world_transform` (world matrices
+//! final): it reads the jiggle bones' animated world transforms (their targets) and the
+//! colliders' bones, advances the fixed-step [`FixedClock`] (inputs interpolated across
+//! substeps), steps the solver, and writes the displayed result (interpolated between the
+//! last two steps) into the jiggle bones' world transforms. It then re-poses the non-jiggle
+//! descendants in plan order and recomputes the jiggle bones' applied locals, so children
+//! follow and the pose stays consistent. Everything is sized in [`JiggleState::new`]; a frame
+//! allocates nothing.
+
+use super::attach::{JiggleRig, mul};
+use super::chain::{AnimPoints, Env, JiggleSim, Pose};
+use super::collider::Shape;
+use super::desc::ColliderShape;
+use crate::instance::Instance;
+use crate::math::WorldTransform;
+use crate::physics::clock::FixedClock;
+use crate::physics::vec::{SimVec, V2};
+use crate::rig::Rig;
+use crate::skeleton::plan::PlanOp;
+
+/// Level of detail of one instance's jiggle simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lod {
+    /// Every fixed step.
+    #[default]
+    Full,
+    /// Steps `coarse_step` times longer (fewer steps, interpolated for display).
+    Coarse,
+    /// No simulation: the last offsets are held.
+    Frozen,
+}
+
+/// One instance's jiggle state.
+#[derive(Debug, Clone)]
+pub struct JiggleState {
+    sim: JiggleSim<V2>,
+    clock: FixedClock,
+    anim_prev: Vec<AnimPoints<V2>>,
+    anim_cur: Vec<AnimPoints<V2>>,
+    anim_step: Vec<AnimPoints<V2>>,
+    world_anim: Vec<WorldTransform>,
+    shapes_prev: Vec<Shape<V2>>,
+    shapes_cur: Vec<Shape<V2>>,
+    shapes_step: Vec<Shape<V2>>,
+    poses: Vec<Pose<V2>>,
+    strength: Vec<f64>,
+    /// Per chain: (target strength, change per second).
+    fade: Vec<(f64, f64)>,
+    lod: Lod,
+    needs_reset: bool,
+    steps_total: u64,
+}
+
+impl JiggleState {
+    /// State for one instance of a rig with these jiggle bones, at rest until the first
+    /// [`update`](Self::update) anchors it on the pose.
+    pub fn new(jr: &JiggleRig) -> Self {
+        let n = jr.bones.len();
+        let rest = AnimPoints {
+            origin: V2::ZERO,
+            tip: V2::ZERO,
+        };
+        let shape = Shape::Sphere {
+            center: V2::ZERO,
+            radius: 0.0,
+        };
+        let pose = Pose {
+            rot: V2::ROT_IDENTITY,
+            origin: V2::ZERO,
+            dir: V2::any_unit(),
+            stretch: 1.0,
+        };
+        let nc = jr.colliders.len();
+        JiggleState {
+            sim: JiggleSim::new(jr.links.clone(), jr.chains.clone(), jr.collider_index.clone()),
+            clock: FixedClock::new(jr.clock),
+            anim_prev: vec![rest; n],
+            anim_cur: vec![rest; n],
+            anim_step: vec![rest; n],
+            world_anim: vec![WorldTransform::IDENTITY; n],
+            shapes_prev: vec![shape; nc],
+            shapes_cur: vec![shape; nc],
+            shapes_step: vec![shape; nc],
+            poses: vec![pose; n],
+            strength: jr.chains.iter().map(|c| c.params.strength).collect(),
+            fade: jr.chains.iter().map(|c| (c.params.strength, 0.0)).collect(),
+            lod: Lod::Full,
+            needs_reset: true,
+            steps_total: 0,
+        }
+    }
+
+    /// Re-anchors on the next update (after a teleport, a cut, a respawn).
+    pub fn reset(&mut self) {
+        self.needs_reset = true;
+    }
+
+    /// The clock (time scale, step count).
+    pub fn clock(&self) -> &FixedClock {
+        &self.clock
+    }
+
+    /// The clock, to change its time scale or substep cap.
+    pub fn clock_mut(&mut self) -> &mut FixedClock {
+        &mut self.clock
+    }
+
+    /// The solver state (positions and velocities of every jiggle bone).
+    pub fn sim(&self) -> &JiggleSim<V2> {
+        &self.sim
+    }
+
+    /// Fixed steps taken since creation (all levels of detail).
+    pub fn steps_total(&self) -> u64 {
+        self.steps_total
+    }
+
+    /// A chain's current strength.
+    pub fn strength(&self, chain: usize) -> f64 {
+        self.strength.get(chain).copied().unwrap_or(0.0)
+    }
+
+    /// Sets a chain's strength now (0: the animated pose, 1: full simulation).
+    pub fn set_strength(&mut self, chain: usize, s: f64) {
+        if let (Some(v), Some(f)) = (self.strength.get_mut(chain), self.fade.get_mut(chain)) {
+            let s = if s.is_finite() { s.clamp(0.0, 1.0) } else { *v };
+            *v = s;
+            *f = (s, 0.0);
+        }
+    }
+
+    /// Fades a chain's strength to `target` over `seconds` of real time.
+    pub fn fade_strength(&mut self, chain: usize, target: f64, seconds: f64) {
+        let Some(&cur) = self.strength.get(chain) else { return };
+        let target = if target.is_finite() { target.clamp(0.0, 1.0) } else { cur };
+        if !(seconds.is_finite() && seconds > 0.0) {
+            self.set_strength(chain, target);
+            return;
+        }
+        self.fade[chain] = (target, (target - cur).abs() / seconds);
+    }
+
+    /// The level of detail.
+    pub fn lod(&self) -> Lod {
+        self.lod
+    }
+
+    /// Sets the level of detail. Leaving `Frozen` re-anchors on the pose.
+    pub fn set_lod(&mut self, jr: &JiggleRig, lod: Lod) {
+        if lod == self.lod {
+            return;
+        }
+        if self.lod == Lod::Frozen {
+            self.needs_reset = true;
+        }
+        let base = 1.0 / jr.clock.step_hz;
+        let step = match lod {
+            Lod::Coarse => base * f64::from(jr.lod.coarse_step.max(1)),
+            _ => base,
+        };
+        self.clock.set_step(step);
+        self.lod = lod;
+    }
+
+    /// Picks the level of detail from a view distance and the rig's thresholds.
+    pub fn set_view_distance(&mut self, jr: &JiggleRig, distance: f64) {
+        let lod = if distance > jr.lod.freeze_beyond {
+            Lod::Frozen
+        } else if distance > jr.lod.coarse_beyond {
+            Lod::Coarse
+        } else {
+            Lod::Full
+        };
+        self.set_lod(jr, lod);
+    }
+
+    /// Runs the jiggle stage for a frame of `dt` seconds on a posed instance (after
+    /// `skeleton::update_world_transform`). Allocation-free.
+    pub fn update(&mut self, rig: &Rig, jr: &JiggleRig, inst: &mut Instance, dt: f64) {
+        let real_dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        self.advance_fades(real_dt);
+        self.read_pose(jr, inst);
+        if !self.needs_reset && self.teleported(jr) {
+            self.needs_reset = true;
+        }
+        if self.needs_reset {
+            self.sim.reset(&self.anim_cur);
+            self.anim_prev.copy_from_slice(&self.anim_cur);
+            self.shapes_prev.copy_from_slice(&self.shapes_cur);
+            self.clock.reset();
+            self.needs_reset = false;
+        }
+        let alpha = if self.lod == Lod::Frozen {
+            1.0
+        } else {
+            let n = self.clock.advance(real_dt);
+            let first = self.clock.steps() - u64::from(n);
+            for j in 0..n {
+                let s = self.clock.step_fraction(j);
+                for (k, out) in self.anim_step.iter_mut().enumerate() {
+                    *out = self.anim_prev[k].lerp(&self.anim_cur[k], s);
+                }
+                for (k, out) in self.shapes_step.iter_mut().enumerate() {
+                    *out = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
+                }
+                let t = (first + u64::from(j) + 1) as f64 * self.clock.step();
+                let gust = 1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
+                let env = Env::new(jr.gravity, jr.wind * gust);
+                let coarse = self.lod == Lod::Coarse;
+                self.sim.step(&self.anim_step, &self.shapes_step, &env, &self.strength, coarse);
+            }
+            self.steps_total += u64::from(n);
+            self.clock.alpha()
+        };
+        self.anim_prev.copy_from_slice(&self.anim_cur);
+        self.shapes_prev.copy_from_slice(&self.shapes_cur);
+        self.sim.display(&self.anim_cur, alpha, &mut self.poses);
+        self.write_pose(rig, jr, inst);
+    }
+
+    fn advance_fades(&mut self, dt: f64) {
+        for (s, &(target, rate)) in self.strength.iter_mut().zip(&self.fade) {
+            if rate > 0.0 {
+                let step = rate * dt;
+                *s = if (target - *s).abs() <= step { target } else { *s + step.copysign(target - *s) };
+            }
+        }
+    }
+
+    /// Reads the animated pose of the jiggle bones and the colliders' world shapes.
+    fn read_pose(&mut self, jr: &JiggleRig, inst: &Instance) {
+        for (k, &b) in jr.bones.iter().enumerate() {
+            let w = match jr.drivers[k] {
+                Some((d, rel)) => mul(&inst.world[d.index()], &rel),
+                None => inst.world[b.index()],
+            };
+            self.world_anim[k] = w;
+            let (tx, ty) = w.apply(jr.tip_lengths[k], 0.0);
+            self.anim_cur[k] = AnimPoints {
+                origin: V2::new(w.x, w.y),
+                tip: V2::new(tx, ty),
+            };
+        }
+        for (k, col) in jr.colliders.iter().enumerate() {
+            let w = &inst.world[col.bone.index()];
+            let pt = |p: [f64; 2]| {
+                let (x, y) = w.apply(p[0], p[1]);
+                V2::new(x, y)
+            };
+            self.shapes_cur[k] = match col.shape {
+                ColliderShape::Circle { offset, radius } => Shape::Sphere {
+                    center: pt(offset),
+                    radius,
+                },
+                ColliderShape::Capsule { offset, tail, radius } => Shape::Capsule {
+                    a: pt(offset),
+                    b: pt(tail),
+                    radius,
+                },
+            };
+        }
+    }
+
+    /// Whether a bone without a jiggle ancestor jumped farther than the teleport distance.
+    fn teleported(&self, jr: &JiggleRig) -> bool {
+        if !jr.teleport_distance.is_finite() {
+            return false;
+        }
+        jr.links.iter().enumerate().any(|(k, l)| {
+            l.parent.is_none() && (self.anim_cur[k].origin - self.anim_prev[k].origin).length() > jr.teleport_distance
+        }) || self.anim_cur.iter().any(|a| !(a.origin.is_finite() && a.tip.is_finite()))
+    }
+
+    /// Writes the displayed poses into the instance and re-poses what hangs below them.
+    fn write_pose(&self, rig: &Rig, jr: &JiggleRig, inst: &mut Instance) {
+        for (k, &b) in jr.bones.iter().enumerate() {
+            if !inst.bone_active[b.index()] {
+                continue;
+            }
+            let p = &self.poses[k];
+            if !(p.origin.is_finite() && p.dir.is_finite()) {
+                continue;
+            }
+            let w = self.world_anim[k];
+            let (c, s) = (p.rot.c, p.rot.s);
+            // Rotate the animated linear part, then stretch along the bone's direction.
+            let (mut a, mut bb, mut cc, mut d) = (c * w.a - s * w.c, c * w.b - s * w.d, s * w.a + c * w.c, s * w.b + c * w.d);
+            if p.stretch != 1.0 {
+                let (ux, uy, e) = (p.dir.x, p.dir.y, p.stretch - 1.0);
+                let (s00, s01, s11) = (1.0 + e * ux * ux, e * ux * uy, 1.0 + e * uy * uy);
+                (a, bb, cc, d) = (s00 * a + s01 * cc, s00 * bb + s01 * d, s01 * a + s11 * cc, s01 * bb + s11 * d);
+            }
+            inst.world[b.index()] = WorldTransform {
+                a,
+                b: bb,
+                c: cc,
+                d,
+                x: p.origin.x,
+                y: p.origin.y,
+            };
+        }
+        for i in 0..inst.plan.len() {
+            if let PlanOp::Bone(b) = inst.plan[i] {
+                if jr.repose[b.index()] {
+                    crate::skeleton::update_bone_world(rig, inst, b);
+                }
+            }
+        }
+        for &b in &jr.bones {
+            if inst.bone_active[b.index()] {
+                crate::skeleton::update_applied_transform(rig, inst, b);
+            }
+        }
+    }
+}
