@@ -130,7 +130,10 @@ fn weights(input: &Path) -> Result<String> {
         mvc_coordinates(&cage, *p, i, &mut row).with_context(ctx)?;
         rows.push(row);
     }
-    Ok(format!("{{\"weights\":{}}}\n", serde_json::to_string(&rows)?))
+    Ok(format!(
+        "{{\"weights\":{}}}\n",
+        serde_json::to_string(&rows)?
+    ))
 }
 
 /// The cage a mesh file describes: explicit loops, control-point loops, or the boundary.
@@ -150,7 +153,9 @@ fn mesh_cage(doc: &Value, verts: &[[f64; 2]], file: &Path) -> Result<Cage> {
             .collect()
     };
     if let Some(c) = doc.get("control") {
-        let arr = c.as_array().context("\"control\": expected loops of indices")?;
+        let arr = c
+            .as_array()
+            .context("\"control\": expected loops of indices")?;
         let ls = arr
             .iter()
             .enumerate()
@@ -159,7 +164,9 @@ fn mesh_cage(doc: &Value, verts: &[[f64; 2]], file: &Path) -> Result<Cage> {
         return Ok(Cage::from_control_points(verts, &ls)?);
     }
     if let Some(t) = doc.get("triangles") {
-        let arr = t.as_array().context("\"triangles\": expected [[a, b, c], ...]")?;
+        let arr = t
+            .as_array()
+            .context("\"triangles\": expected [[a, b, c], ...]")?;
         let mut tris = Vec::with_capacity(arr.len());
         for (k, tri) in arr.iter().enumerate() {
             match indices(tri, &format!("triangles[{k}]"))?.as_slice() {
@@ -181,8 +188,10 @@ fn progress_bar(work: usize) -> indicatif::ProgressBar {
     if work >= 4_000_000 && std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} vertices ({eta})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {pos}/{len} vertices ({eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar.set_message("binding");
         bar
@@ -253,7 +262,10 @@ fn deform(weights: &Path, cage: &Path) -> Result<String> {
     let doc = read_json(cage)?;
     let ctx = || cage.display().to_string();
     let pts = points(field(&doc, "cage", cage)?, "cage").with_context(ctx)?;
-    let flat: Vec<f32> = pts.iter().flat_map(|p| [p[0] as f32, p[1] as f32]).collect();
+    let flat: Vec<f32> = pts
+        .iter()
+        .flat_map(|p| [p[0] as f32, p[1] as f32])
+        .collect();
     let out = match &loaded {
         LoadedBinding::Dense(b) => {
             let mut out = vec![0.0f32; 2 * b.point_count()];
@@ -267,7 +279,10 @@ fn deform(weights: &Path, cage: &Path) -> Result<String> {
         }
     };
     let pairs: Vec<[f32; 2]> = out.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
-    Ok(format!("{{\"vertices\":{}}}\n", serde_json::to_string(&pairs)?))
+    Ok(format!(
+        "{{\"vertices\":{}}}\n",
+        serde_json::to_string(&pairs)?
+    ))
 }
 
 #[cfg(test)]
@@ -289,7 +304,10 @@ mod tests {
             br#"{"loops": [[[0,0],[1,0],[1,1],[0,1]]], "points": [[0.5,0.5],[0.25,0.5]]}"#,
         );
         let out = weights(&p).expect("ok");
-        assert_eq!(out, "{\"weights\":[[0.25,0.25,0.25,0.25],[0.375,0.125,0.125,0.375]]}\n");
+        assert_eq!(
+            out,
+            "{\"weights\":[[0.25,0.25,0.25,0.25],[0.375,0.125,0.125,0.375]]}\n"
+        );
     }
 
     #[test]
@@ -300,8 +318,8 @@ mod tests {
                  "triangles": [[0,1,4],[1,2,4],[2,3,4],[3,0,4]]}"#,
         );
         let out = scratch("w.bin", b"");
-        let summary: Value = serde_json::from_str(&bind(&mesh, &out, None, false).expect("ok"))
-            .expect("json");
+        let summary: Value =
+            serde_json::from_str(&bind(&mesh, &out, None, false).expect("ok")).expect("json");
         assert_eq!(summary["cage_vertices"], 4);
         assert_eq!(summary["points"], 6);
         let cage = scratch("cage.json", br#"{"cage": [[10,1],[12,1],[12,3],[10,3]]}"#);

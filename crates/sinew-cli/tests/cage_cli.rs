@@ -28,7 +28,10 @@ fn assert_fails(o: &Output, needle: &str) {
     assert_eq!(o.status.code(), Some(1), "stderr: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains(needle), "stderr should mention `{needle}`: {err}");
+    assert!(
+        err.contains(needle),
+        "stderr should mention `{needle}`: {err}"
+    );
 }
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
@@ -43,7 +46,13 @@ fn matrix(v: &Value) -> Vec<Vec<f64>> {
     v.as_array()
         .expect("rows")
         .iter()
-        .map(|r| r.as_array().expect("row").iter().map(|x| x.as_f64().expect("num")).collect())
+        .map(|r| {
+            r.as_array()
+                .expect("row")
+                .iter()
+                .map(|x| x.as_f64().expect("num"))
+                .collect()
+        })
         .collect()
 }
 
@@ -53,12 +62,17 @@ fn check_fixture(path: &Path) {
         serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("json");
     let tol = doc["tolerance_f64"].as_f64().expect("tolerance");
     let want = matrix(&doc["weights"]);
-    let got = matrix(&json_out(&sinew(&["cage", "weights", path.to_str().expect("utf8")]))["weights"]);
+    let got =
+        matrix(&json_out(&sinew(&["cage", "weights", path.to_str().expect("utf8")]))["weights"]);
     assert_eq!(got.len(), want.len(), "{}", path.display());
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g.len(), w.len());
         for (j, (a, b)) in g.iter().zip(w).enumerate() {
-            assert!((a - b).abs() <= tol, "{} [{i}][{j}]: {a} vs {b}", path.display());
+            assert!(
+                (a - b).abs() <= tol,
+                "{} [{i}][{j}]: {a} vs {b}",
+                path.display()
+            );
         }
     }
 }
@@ -114,8 +128,18 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
             if (1..3).contains(&x) && (1..3).contains(&y) {
                 continue;
             }
-            tris.push(format!("[{},{},{}]", id(x, y), id(x + 1, y), id(x + 1, y + 1)));
-            tris.push(format!("[{},{},{}]", id(x, y), id(x + 1, y + 1), id(x, y + 1)));
+            tris.push(format!(
+                "[{},{},{}]",
+                id(x, y),
+                id(x + 1, y),
+                id(x + 1, y + 1)
+            ));
+            tris.push(format!(
+                "[{},{},{}]",
+                id(x, y),
+                id(x + 1, y + 1),
+                id(x, y + 1)
+            ));
         }
     }
     let mesh = format!(
@@ -169,8 +193,13 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
     // Sparse K = 6 keeps affine maps exact too.
     let ws = scratch("grid6.bin", b"");
     let summary = json_out(&sinew(&[
-        "cage", "bind", mesh.to_str().expect("utf8"), "--out", ws.to_str().expect("utf8"),
-        "--sparse", "6",
+        "cage",
+        "bind",
+        mesh.to_str().expect("utf8"),
+        "--out",
+        ws.to_str().expect("utf8"),
+        "--sparse",
+        "6",
     ]));
     assert_eq!(summary["k"], 6);
     assert!(summary["truncation"]["rest_error"].as_f64().expect("num") < 1e-6);
@@ -178,24 +207,44 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
 
 #[test]
 fn bad_input_fails_with_one_line() {
-    assert_fails(&sinew(&["cage", "weights", "/nonexistent/x.json"]), "/nonexistent/x.json");
+    assert_fails(
+        &sinew(&["cage", "weights", "/nonexistent/x.json"]),
+        "/nonexistent/x.json",
+    );
     let p = scratch("notjson.json", b"{ nope");
-    assert_fails(&sinew(&["cage", "weights", p.to_str().expect("utf8")]), "invalid JSON");
+    assert_fails(
+        &sinew(&["cage", "weights", p.to_str().expect("utf8")]),
+        "invalid JSON",
+    );
     let p = scratch("nopoints.json", br#"{"loops": [[[0,0],[1,0],[0,1]]]}"#);
-    assert_fails(&sinew(&["cage", "weights", p.to_str().expect("utf8")]), "missing \"points\"");
+    assert_fails(
+        &sinew(&["cage", "weights", p.to_str().expect("utf8")]),
+        "missing \"points\"",
+    );
     let p = scratch(
         "bowtie.json",
         br#"{"vertices": [[0,0],[1,-1],[1,1],[-1,1],[-1,-1]], "triangles": [[0,1,2],[0,3,4]]}"#,
     );
     let w = scratch("bowtie.bin", b"");
     assert_fails(
-        &sinew(&["cage", "bind", p.to_str().expect("utf8"), "--out", w.to_str().expect("utf8")]),
+        &sinew(&[
+            "cage",
+            "bind",
+            p.to_str().expect("utf8"),
+            "--out",
+            w.to_str().expect("utf8"),
+        ]),
         "boundary loops touch at vertex 0",
     );
     let junk = scratch("junk.bin", &[0u8; 100]);
     let c = scratch("c.json", br#"{"cage": [[0,0]]}"#);
     assert_fails(
-        &sinew(&["cage", "deform", junk.to_str().expect("utf8"), c.to_str().expect("utf8")]),
+        &sinew(&[
+            "cage",
+            "deform",
+            junk.to_str().expect("utf8"),
+            c.to_str().expect("utf8"),
+        ]),
         "bad magic",
     );
 }

@@ -51,7 +51,11 @@ fn read_manifest(golden_dir: &Path) -> Vec<Case> {
 
 /// Runs one case; Err holds a one-line reason (error or panic). Golden files live in
 /// `golden_dir`, skeleton paths are relative to `skeleton_root`.
-fn run_case(golden_dir: &Path, skeleton_root: &Path, case: &Case) -> Result<compare::Report, String> {
+fn run_case(
+    golden_dir: &Path,
+    skeleton_root: &Path,
+    case: &Case,
+) -> Result<compare::Report, String> {
     let want_path = golden_dir.join(&case.golden);
     let want: Value = std::fs::read_to_string(&want_path)
         .map_err(|e| e.to_string())

@@ -15,7 +15,11 @@ fn root() -> PathBuf {
 }
 
 fn sinew_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sinew")).current_dir(dir).args(args).output().expect("the sinew binary runs")
+    Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the sinew binary runs")
 }
 
 fn ok(o: &Output) -> String {
@@ -34,8 +38,11 @@ const STICKBOT: &str = "examples/stickbot/stickbot.json";
 
 /// Golden images: (name, animation, time). The view and size are fixed so the images depend
 /// only on posing and rasterising.
-const GOLDENS: [(&str, &str, &str); 3] =
-    [("stickbot-walk-0.35", "walk", "0.35"), ("stickbot-walk-0.85", "walk", "0.85"), ("stickbot-turn-0.45", "turn", "0.45")];
+const GOLDENS: [(&str, &str, &str); 3] = [
+    ("stickbot-walk-0.35", "walk", "0.35"),
+    ("stickbot-walk-0.85", "walk", "0.85"),
+    ("stickbot-turn-0.45", "turn", "0.45"),
+];
 
 #[test]
 fn stickbot_goldens() {
@@ -45,7 +52,18 @@ fn stickbot_goldens() {
         let png = dir.join(format!("{name}.png"));
         let png_s = png.to_string_lossy();
         let args = [
-            "render", STICKBOT, "--anim", anim, "--times", time, "--size", "105x156", "--view", "-80,-15,95,245", "--out", &png_s,
+            "render",
+            STICKBOT,
+            "--anim",
+            anim,
+            "--times",
+            time,
+            "--size",
+            "105x156",
+            "--view",
+            "-80,-15,95,245",
+            "--out",
+            &png_s,
         ];
         ok(&sinew_in(&root(), &args));
         let (w, h, rgba) = load_rgba(&png).expect("a PNG was written");
@@ -65,22 +83,83 @@ fn stickbot_every_format() {
     let gif = dir.join("walk.gif");
     let apng = dir.join("walk.apng");
     let seq = dir.join("walk%03d.png");
-    let summary = ok(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--fps", "10", "--size", "64x96", "--out", &gif.to_string_lossy()]));
+    let summary = ok(&sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "walk",
+            "--fps",
+            "10",
+            "--size",
+            "64x96",
+            "--out",
+            &gif.to_string_lossy(),
+        ],
+    ));
     assert!(summary.contains("10 frames 64x96"), "{summary}");
     assert_eq!(frame_count(&gif).expect("a GIF"), 10);
-    ok(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--duration", "0.5", "--fps", "12", "--scale", "0.3", "--out", &apng.to_string_lossy()]));
+    ok(&sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "walk",
+            "--duration",
+            "0.5",
+            "--fps",
+            "12",
+            "--scale",
+            "0.3",
+            "--out",
+            &apng.to_string_lossy(),
+        ],
+    ));
     assert_eq!(frame_count(&apng).expect("an APNG"), 6);
-    ok(&sinew_in(&r, &["render", STICKBOT, "--anim", "turn", "--times", "0,0.25,0.5", "--size", "40x60", "--out", &seq.to_string_lossy()]));
+    ok(&sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "turn",
+            "--times",
+            "0,0.25,0.5",
+            "--size",
+            "40x60",
+            "--out",
+            &seq.to_string_lossy(),
+        ],
+    ));
     for k in 0..3 {
         let (w, h, px) = load_rgba(&dir.join(format!("walk{k:03}.png"))).expect("a sequence frame");
         assert_eq!((w, h), (40, 60));
-        assert!(px.chunks_exact(4).any(|p| p[3] == 255), "frame {k} draws something opaque");
+        assert!(
+            px.chunks_exact(4).any(|p| p[3] == 255),
+            "frame {k} draws something opaque"
+        );
         // Transparent background by default: the corners are empty.
         assert_eq!(px[3], 0);
     }
     // A background colour fills the empty pixels.
     let bg = dir.join("bg.png");
-    ok(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--size", "30x40", "--background", "#102030ff", "--out", &bg.to_string_lossy()]));
+    ok(&sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "walk",
+            "--size",
+            "30x40",
+            "--background",
+            "#102030ff",
+            "--out",
+            &bg.to_string_lossy(),
+        ],
+    ));
     let (_, _, px) = load_rgba(&bg).expect("a PNG");
     assert_eq!(&px[..4], &[16, 32, 48, 255]);
 }
@@ -88,7 +167,10 @@ fn stickbot_every_format() {
 fn assert_fails(o: &Output, needles: &[&str]) {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "expected exit 1: {err}");
-    assert!(!err.contains("panicked") && !err.contains("internal error"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
     for n in needles {
         assert!(err.contains(n), "`{n}` missing from: {err}");
     }
@@ -99,41 +181,139 @@ fn clear_errors() {
     let r = root();
     let out = out_dir("errors").join("x.png");
     let out = out.to_string_lossy();
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "fly", "--out", &out]), &["animation not found: fly", "walk", "turn"]);
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--skin", "gold", "--out", &out]), &["skin not found: gold", "default"]);
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--times", "0,0.5", "--out", &out]), &["2 frames", "%04d"]);
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--out", "x.jpg"]), &[".png, .gif or .apng"]);
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--view", "1,1,0,0", "--out", &out]), &["bad --view"]);
-    // An atlas whose page image is missing names the file and every page.
+    assert_fails(
+        &sinew_in(&r, &["render", STICKBOT, "--anim", "fly", "--out", &out]),
+        &["animation not found: fly", "walk", "turn"],
+    );
+    assert_fails(
+        &sinew_in(
+            &r,
+            &[
+                "render", STICKBOT, "--anim", "walk", "--skin", "gold", "--out", &out,
+            ],
+        ),
+        &["skin not found: gold", "default"],
+    );
+    assert_fails(
+        &sinew_in(
+            &r,
+            &[
+                "render", STICKBOT, "--anim", "walk", "--times", "0,0.5", "--out", &out,
+            ],
+        ),
+        &["2 frames", "%04d"],
+    );
+    assert_fails(
+        &sinew_in(
+            &r,
+            &["render", STICKBOT, "--anim", "walk", "--out", "x.jpg"],
+        ),
+        &[".png, .gif or .apng"],
+    );
+    assert_fails(
+        &sinew_in(
+            &r,
+            &[
+                "render", STICKBOT, "--anim", "walk", "--view", "1,1,0,0", "--out", &out,
+            ],
+        ),
+        &["bad --view"],
+    );
+    // An atlas whose page images are missing names the file and every page.
     let dir = out_dir("missing-page");
-    std::fs::write(dir.join("s.atlas"), "gone.png\nsize: 4,4\nhead\nbounds: 0,0,1,1\n").expect("write atlas");
+    std::fs::copy(
+        r.join("examples/stickbot/stickbot.atlas"),
+        dir.join("s.atlas"),
+    )
+    .expect("copy atlas");
     let atlas = dir.join("s.atlas");
-    assert_fails(&sinew_in(&r, &["render", STICKBOT, "--anim", "walk", "--atlas", &atlas.to_string_lossy(), "--out", &out]), &["atlas has no region"]);
+    let o = sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "walk",
+            "--atlas",
+            &atlas.to_string_lossy(),
+            "--out",
+            &out,
+        ],
+    );
+    assert_fails(
+        &o,
+        &[
+            "texture not found",
+            "stickbot.png",
+            "lists pages: stickbot.png, stickbot_2.png",
+        ],
+    );
+    // An atlas without a region the skeleton needs names it.
+    std::fs::write(
+        dir.join("t.atlas"),
+        "gone.png\nsize: 4,4\nhead\nbounds: 0,0,1,1\n",
+    )
+    .expect("write atlas");
+    let atlas = dir.join("t.atlas");
+    let o = sinew_in(
+        &r,
+        &[
+            "render",
+            STICKBOT,
+            "--anim",
+            "walk",
+            "--atlas",
+            &atlas.to_string_lossy(),
+            "--out",
+            &out,
+        ],
+    );
+    assert_fails(&o, &["atlas has no region"]);
 }
 
 /// The golden MANIFEST cases of the shared fixtures (skeleton, anim, skin, a middle time).
 fn fixture_cases(spine: &Path) -> Vec<(String, String, Option<String>, String)> {
-    let text = std::fs::read_to_string(spine.join("golden/MANIFEST.json")).expect("golden MANIFEST");
+    let text =
+        std::fs::read_to_string(spine.join("golden/MANIFEST.json")).expect("golden MANIFEST");
     let m: Value = serde_json::from_str(&text).expect("MANIFEST is JSON");
     let mut out = Vec::new();
     for c in m["cases"].as_array().into_iter().flatten() {
-        let args: Vec<&str> = c["args"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let args: Vec<&str> = c["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
         if args.contains(&"--from") {
             continue;
         }
-        let get = |k: &str| args.iter().position(|a| *a == k).and_then(|i| args.get(i + 1)).map(|s| (*s).to_owned());
-        let (Some(skel), Some(anim), Some(times)) = (c["skeleton"].as_str(), get("--anim"), get("--times")) else {
+        let get = |k: &str| {
+            args.iter()
+                .position(|a| *a == k)
+                .and_then(|i| args.get(i + 1))
+                .map(|s| (*s).to_owned())
+        };
+        let (Some(skel), Some(anim), Some(times)) =
+            (c["skeleton"].as_str(), get("--anim"), get("--times"))
+        else {
             continue;
         };
         let t: Vec<&str> = times.split(',').collect();
-        out.push((skel.to_owned(), anim, get("--skin"), t[t.len() / 2].to_owned()));
+        out.push((
+            skel.to_owned(),
+            anim,
+            get("--skin"),
+            t[t.len() / 2].to_owned(),
+        ));
     }
     out
 }
 
 #[test]
 fn every_fixture_renders_within_its_vertices() {
-    let Some(fx) = sinew_testutil::require_spine_fixtures("every_fixture_renders_within_its_vertices") else {
+    let Some(fx) =
+        sinew_testutil::require_spine_fixtures("every_fixture_renders_within_its_vertices")
+    else {
         return;
     };
     let dir = out_dir("fixtures");
@@ -145,20 +325,45 @@ fn every_fixture_renders_within_its_vertices() {
         if skel.starts_with("snowglobe") {
             continue; // its PNG pages are not shipped (checked by `missing_textures_are_named`)
         }
-        let mut common = vec!["--anim".to_owned(), anim.clone(), "--times".to_owned(), time.clone(), "--fps".to_owned(), "60".to_owned()];
+        let mut common = vec![
+            "--anim".to_owned(),
+            anim.clone(),
+            "--times".to_owned(),
+            time.clone(),
+            "--fps".to_owned(),
+            "60".to_owned(),
+        ];
         if let Some(s) = &skin {
             common.extend(["--skin".to_owned(), s.clone()]);
         }
         // The slot vertices the official stepping gives, from `dump`.
         let mut dump_args = vec!["dump".to_owned(), skel.clone()];
         dump_args.extend(common.iter().cloned());
-        let dump: Value = serde_json::from_str(&ok(&sinew_in(&fx, &dump_args.iter().map(String::as_str).collect::<Vec<_>>()))).expect("dump JSON");
-        let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+        let dump: Value = serde_json::from_str(&ok(&sinew_in(
+            &fx,
+            &dump_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        )))
+        .expect("dump JSON");
+        let mut b = [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ];
         for slot in dump["frames"][0]["slots"].as_array().into_iter().flatten() {
-            if !matches!(slot["type"].as_str(), Some("region" | "mesh" | "linkedmesh")) {
+            if !matches!(
+                slot["type"].as_str(),
+                Some("region" | "mesh" | "linkedmesh")
+            ) {
                 continue;
             }
-            for p in slot["vertices"].as_array().into_iter().flatten().collect::<Vec<_>>().chunks_exact(2) {
+            for p in slot["vertices"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .chunks_exact(2)
+            {
                 let (x, y) = (p[0].as_f64().unwrap_or(0.0), p[1].as_f64().unwrap_or(0.0));
                 b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
             }
@@ -173,8 +378,21 @@ fn every_fixture_renders_within_its_vertices() {
         if !has_atlas {
             args.extend(["--atlas".to_owned(), "none".to_owned()]);
         }
-        args.extend(["--size", "128x128", "--view", &view, "--out", &png.to_string_lossy()].map(str::to_owned));
-        ok(&sinew_in(&fx, &args.iter().map(String::as_str).collect::<Vec<_>>()));
+        args.extend(
+            [
+                "--size",
+                "128x128",
+                "--view",
+                &view,
+                "--out",
+                &png.to_string_lossy(),
+            ]
+            .map(str::to_owned),
+        );
+        ok(&sinew_in(
+            &fx,
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        ));
         let (w, _, px) = load_rgba(&png).expect("a PNG");
         let (mut lo, mut hi) = ([usize::MAX; 2], [0usize; 2]);
         for (i, p) in px.chunks_exact(4).enumerate() {
@@ -186,9 +404,15 @@ fn every_fixture_renders_within_its_vertices() {
         }
         assert!(lo[0] <= hi[0], "{skel} {anim}: nothing drawn");
         // Drawn pixels stay inside the projected vertices (pixels 12..116, 1 px of slack) ...
-        assert!(lo[0] >= 11 && lo[1] >= 11 && hi[0] <= 116 && hi[1] <= 116, "{skel} {anim}: drawn {lo:?}..{hi:?} outside 12..116");
+        assert!(
+            lo[0] >= 11 && lo[1] >= 11 && hi[0] <= 116 && hi[1] <= 116,
+            "{skel} {anim}: drawn {lo:?}..{hi:?} outside 12..116"
+        );
         // ... and fill most of them.
-        assert!(hi[0] - lo[0] >= 60 && hi[1] - lo[1] >= 60, "{skel} {anim}: drawn {lo:?}..{hi:?} covers too little");
+        assert!(
+            hi[0] - lo[0] >= 60 && hi[1] - lo[1] >= 60,
+            "{skel} {anim}: drawn {lo:?}..{hi:?} covers too little"
+        );
     }
 }
 
@@ -198,9 +422,29 @@ fn missing_textures_are_named() {
         return;
     };
     let out = out_dir("snow").join("s.png");
-    let o = sinew_in(&fx, &["render", "snowglobe/snowglobe-pro.json", "--anim", "shake", "--out", &out.to_string_lossy()]);
+    let o = sinew_in(
+        &fx,
+        &[
+            "render",
+            "snowglobe/snowglobe-pro.json",
+            "--anim",
+            "shake",
+            "--out",
+            &out.to_string_lossy(),
+        ],
+    );
     assert_fails(&o, &["texture not found", "snowglobe.png", "lists pages"]);
-    let o = sinew_in(&fx, &["render", "spinosaurus/spinosaurus-ess.json", "--anim", "animation", "--out", &out.to_string_lossy()]);
+    let o = sinew_in(
+        &fx,
+        &[
+            "render",
+            "spinosaurus/spinosaurus-ess.json",
+            "--anim",
+            "animation",
+            "--out",
+            &out.to_string_lossy(),
+        ],
+    );
     assert_fails(&o, &["no atlas found", "--atlas none"]);
 }
 
@@ -212,12 +456,17 @@ fn similarity(a: &[u8], b: &[u8]) -> (f64, f64) {
         inter += usize::from(ma && mb);
         union += usize::from(ma || mb);
         for k in 0..3 {
-            let over = |c: &[u8]| (f64::from(c[k]) * f64::from(c[3]) + 128.0 * f64::from(255 - c[3])) / 255.0;
+            let over = |c: &[u8]| {
+                (f64::from(c[k]) * f64::from(c[3]) + 128.0 * f64::from(255 - c[3])) / 255.0
+            };
             se += (over(p) - over(q)).powi(2);
         }
     }
     let mse = se / (3 * a.len() / 4).max(1) as f64;
-    (inter as f64 / union.max(1) as f64, 10.0 * (255.0f64 * 255.0 / mse.max(1e-9)).log10())
+    (
+        inter as f64 / union.max(1) as f64,
+        10.0 * (255.0f64 * 255.0 / mse.max(1e-9)).log10(),
+    )
 }
 
 #[test]
@@ -232,21 +481,37 @@ fn matches_the_official_renders() {
     let mut report = Vec::new();
     for c in m["cases"].as_array().into_iter().flatten() {
         let name = c["name"].as_str().unwrap_or("?");
-        let mut args: Vec<String> = c["args"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect();
+        let mut args: Vec<String> = c["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect();
         let out = dir.join(format!("{name}.png"));
         if let Some(i) = args.iter().position(|a| a == "--out") {
             args[i + 1] = out.to_string_lossy().into_owned();
         }
-        ok(&sinew_in(&fx, &args.iter().map(String::as_str).collect::<Vec<_>>()));
+        ok(&sinew_in(
+            &fx,
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        ));
         let (_, _, ours) = load_rgba(&out).expect("our PNG");
-        let (_, _, theirs) = load_rgba(&refs.join(c["png"].as_str().unwrap_or(""))).expect("reference PNG");
+        let (_, _, theirs) =
+            load_rgba(&refs.join(c["png"].as_str().unwrap_or(""))).expect("reference PNG");
         assert_eq!(ours.len(), theirs.len(), "{name}: size");
         let (iou, psnr) = similarity(&ours, &theirs);
         // Multiply-blended slots with straight-alpha atlases show bright fringes in the
         // official renders that premultiplied rendering avoids (render-ref README).
-        let min_psnr = if name == "celestial-circus-face" { 25.0 } else { 35.0 };
+        let min_psnr = if name == "celestial-circus-face" {
+            25.0
+        } else {
+            35.0
+        };
         report.push(format!("{name}: IoU {iou:.4} PSNR {psnr:.1}"));
-        assert!(iou >= 0.99 && psnr >= min_psnr, "{name}: IoU {iou:.4}, PSNR {psnr:.1} dB (want >= 0.99, >= {min_psnr})");
+        assert!(
+            iou >= 0.99 && psnr >= min_psnr,
+            "{name}: IoU {iou:.4}, PSNR {psnr:.1} dB (want >= 0.99, >= {min_psnr})"
+        );
     }
     println!("{}", report.join("\n"));
 }

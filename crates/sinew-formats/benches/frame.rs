@@ -42,7 +42,11 @@ impl Crowd {
             .map(|i| sinew::deform::world_vertex_count(&rig, AttachmentId(i as u32)))
             .max()
             .unwrap_or(0);
-        Some(Crowd { rig, players, buf: vec![0.0; max * 2] })
+        Some(Crowd {
+            rig,
+            players,
+            buf: vec![0.0; max * 2],
+        })
     }
 
     /// World vertices produced per frame by all instances.
@@ -93,12 +97,27 @@ fn fixtures() -> Option<PathBuf> {
 
 fn bench_frames(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut rigs: Vec<(String, PathBuf, &str)> =
-        vec![("stickbot-walk".into(), root.join("examples/stickbot/stickbot.json"), "walk")];
+    let mut rigs: Vec<(String, PathBuf, &str)> = vec![(
+        "stickbot-walk".into(),
+        root.join("examples/stickbot/stickbot.json"),
+        "walk",
+    )];
     if let Some(dir) = fixtures() {
-        rigs.push(("spineboy-run".into(), dir.join("spineboy/spineboy-pro.json"), "run"));
-        rigs.push(("raptor-walk".into(), dir.join("raptor/raptor-pro.json"), "walk"));
-        rigs.push(("celestial-swing".into(), dir.join("celestial-circus/celestial-circus-pro.json"), "swing"));
+        rigs.push((
+            "spineboy-run".into(),
+            dir.join("spineboy/spineboy-pro.json"),
+            "run",
+        ));
+        rigs.push((
+            "raptor-walk".into(),
+            dir.join("raptor/raptor-pro.json"),
+            "walk",
+        ));
+        rigs.push((
+            "celestial-swing".into(),
+            dir.join("celestial-circus/celestial-circus-pro.json"),
+            "swing",
+        ));
         rigs.push(("tank-drive".into(), dir.join("tank/tank-pro.json"), "drive"));
     } else {
         eprintln!("frame bench: shared fixtures not found; only sinew's own example runs");
@@ -110,7 +129,9 @@ fn bench_frames(c: &mut Criterion) {
             continue;
         };
         group.throughput(Throughput::Elements(crowd.vertices_per_frame()));
-        group.bench_function(format!("{name}-x{INSTANCES}"), |b| b.iter(|| crowd.frame(1.0 / 60.0)));
+        group.bench_function(format!("{name}-x{INSTANCES}"), |b| {
+            b.iter(|| crowd.frame(1.0 / 60.0))
+        });
     }
     group.finish();
 }

@@ -81,7 +81,10 @@ impl Player {
     fn new(rig: &Rig, anims: &[&str], skins: &[&str]) -> Player {
         let mut inst = Instance::new(rig);
         if !skins.is_empty() {
-            let ids: Vec<_> = skins.iter().map(|s| rig.skin(s).expect("skin exists")).collect();
+            let ids: Vec<_> = skins
+                .iter()
+                .map(|s| rig.skin(s).expect("skin exists"))
+                .collect();
             inst.set_skins(rig, &ids);
             inst.set_slots_to_setup_pose(rig);
         }
@@ -103,7 +106,11 @@ impl Player {
             .map(|(i, _)| sinew::deform::world_vertex_count(rig, sinew::AttachmentId(i as u32)))
             .max()
             .unwrap_or(0);
-        Player { inst, state, vertices: vec![0.0; max * 2] }
+        Player {
+            inst,
+            state,
+            vertices: vec![0.0; max * 2],
+        }
     }
 
     /// One frame, as a game would run it. Returns a checksum of the world vertices.
@@ -153,10 +160,16 @@ fn check_rig(rig: &Rig, anims: &[&str], skins: &[&str], label: &str) {
             hashes.push(a.frame(rig, dts[i % dts.len()]));
         }
     });
-    assert_eq!(allocations, 0, "{label}: {allocations} allocations in 600 frames after warm-up");
+    assert_eq!(
+        allocations, 0,
+        "{label}: {allocations} allocations in 600 frames after warm-up"
+    );
     for (i, want) in hashes.iter().enumerate() {
         let got = b.frame(rig, dts[i % dts.len()]);
-        assert_eq!(got, *want, "{label}: frame {i} differs between two identical players");
+        assert_eq!(
+            got, *want,
+            "{label}: frame {i} differs between two identical players"
+        );
     }
 }
 
@@ -169,15 +182,28 @@ fn own_example_frames_allocate_nothing_and_repeat_bit_for_bit() {
 
 #[test]
 fn fixture_frames_allocate_nothing_and_repeat_bit_for_bit() {
-    let Some(dir) = sinew_testutil::require_spine_fixtures("fixture_frames_allocate_nothing") else {
+    let Some(dir) = sinew_testutil::require_spine_fixtures("fixture_frames_allocate_nothing")
+    else {
         return;
     };
     let cases: &[(&str, &[&str], &[&str])] = &[
-        ("spineboy/spineboy-pro.json", &["run", "shoot", "walk", "jump"], &[]),
-        ("celestial-circus/celestial-circus-pro.json", &["swing", "wind-idle"], &[]),
+        (
+            "spineboy/spineboy-pro.json",
+            &["run", "shoot", "walk", "jump"],
+            &[],
+        ),
+        (
+            "celestial-circus/celestial-circus-pro.json",
+            &["swing", "wind-idle"],
+            &[],
+        ),
         ("tank/tank-pro.json", &["drive", "shoot"], &[]),
         ("stretchyman/stretchyman-pro.json", &["sneak"], &[]),
-        ("mix-and-match/mix-and-match-pro.json", &["walk", "dance"], &["full-skins/girl"]),
+        (
+            "mix-and-match/mix-and-match-pro.json",
+            &["walk", "dance"],
+            &["full-skins/girl"],
+        ),
         ("synthetic/constraints-lab.json", &["move"], &[]),
         ("synthetic/timelines-lab.json", &["all-timelines"], &[]),
         ("owl/owl-pro.json", &["idle"], &[]),

@@ -67,7 +67,9 @@ pub fn diff_image(expected: &[u8], actual: &[u8], tolerance: u8) -> Vec<u8> {
 
 /// Decodes a PNG file as straight RGBA8: (width, height, pixels).
 pub fn load_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), String> {
-    let img = image::open(path).map_err(|e| format!("{}: {e}", path.display()))?.to_rgba8();
+    let img = image::open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .to_rgba8();
     let (w, h) = img.dimensions();
     Ok((w, h, img.into_raw()))
 }

@@ -205,15 +205,22 @@ pub fn frame_count(path: &Path) -> Result<usize, EncodeError> {
     let file = File::open(path).map_err(|e| err(path, e))?;
     let name = path.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".gif") {
-        let mut dec = gif::DecodeOptions::new().read_info(std::io::BufReader::new(file)).map_err(|e| err(path, e))?;
+        let mut dec = gif::DecodeOptions::new()
+            .read_info(std::io::BufReader::new(file))
+            .map_err(|e| err(path, e))?;
         let mut n = 0;
         while dec.read_next_frame().map_err(|e| err(path, e))?.is_some() {
             n += 1;
         }
         return Ok(n);
     }
-    let reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().map_err(|e| err(path, e))?;
-    Ok(reader.info().animation_control.map_or(1, |a| a.num_frames as usize))
+    let reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .map_err(|e| err(path, e))?;
+    Ok(reader
+        .info()
+        .animation_control
+        .map_or(1, |a| a.num_frames as usize))
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //! set (and for a 256 MiB buffer, i.e. DRAM). `-- --summary` prints only the summary.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc, deform_batch, deform_instances};
 use sinew::cage::batch::DeformJob;
+use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc, deform_batch, deform_instances};
 use std::time::Instant;
 
 /// A smooth star-shaped cage of `n` vertices (radius 1 +- 0.25).
@@ -42,7 +42,10 @@ fn moved(c: &Cage, phase: f64) -> Vec<f32> {
         .enumerate()
         .flat_map(|(k, p)| {
             let wob = 0.05 * (k as f64 * 1.7 + phase).sin();
-            [(1.2 * (co * p[0] - s * p[1]) + wob) as f32, (s * p[0] + co * p[1]) as f32]
+            [
+                (1.2 * (co * p[0] - s * p[1]) + wob) as f32,
+                (s * p[0] + co * p[1]) as f32,
+            ]
         })
         .collect()
 }
@@ -73,9 +76,10 @@ fn benches(c: &mut Criterion) {
         if m == 10_000 {
             for k in [4, 8] {
                 let (sb, _) = SparseBinding::from_dense(&cage, &mesh(m), &binding, k).expect("k");
-                g.bench_function(BenchmarkId::new(format!("sparse_k{k}"), format!("{n}x{m}")), |b| {
-                    b.iter(|| sb.deform(black_box(&mc), &mut out).expect("sizes"))
-                });
+                g.bench_function(
+                    BenchmarkId::new(format!("sparse_k{k}"), format!("{n}x{m}")),
+                    |b| b.iter(|| sb.deform(black_box(&mc), &mut out).expect("sizes")),
+                );
             }
         }
     }
@@ -88,15 +92,20 @@ fn benches(c: &mut Criterion) {
         let cages: Vec<f32> = (0..r).flat_map(|i| moved(&cage, i as f64 * 0.01)).collect();
         let mut outs = vec![0.0f32; r * 20_000];
         g.throughput(Throughput::Elements((r * 10_000) as u64));
-        g.bench_function(BenchmarkId::new("instances", format!("32x10000x{r}")), |b| {
-            b.iter(|| deform_instances(&binding, black_box(&cages), &mut outs).expect("sizes"))
-        });
+        g.bench_function(
+            BenchmarkId::new("instances", format!("32x10000x{r}")),
+            |b| b.iter(|| deform_instances(&binding, black_box(&cages), &mut outs).expect("sizes")),
+        );
         g.bench_function(BenchmarkId::new("jobs", format!("32x10000x{r}")), |b| {
             b.iter(|| {
                 let mut jobs: Vec<DeformJob<'_>> = cages
                     .chunks_exact(64)
                     .zip(outs.chunks_exact_mut(20_000))
-                    .map(|(cage, out)| DeformJob { binding: &binding, cage, out })
+                    .map(|(cage, out)| DeformJob {
+                        binding: &binding,
+                        cage,
+                        out,
+                    })
                     .collect();
                 deform_batch(&mut jobs).expect("sizes")
             })
@@ -139,8 +148,16 @@ fn read_bandwidth(bytes: usize) -> f64 {
 fn summary() {
     println!("\n## summary (best of 7; ns per unit; bound = bytes / read bandwidth)");
     let dram = read_bandwidth(256 << 20);
-    println!("read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s", dram / 1e9);
-    for (n, m) in [(32usize, 10_000usize), (64, 10_000), (32, 200_000), (32, 1_000_000)] {
+    println!(
+        "read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s",
+        dram / 1e9
+    );
+    for (n, m) in [
+        (32usize, 10_000usize),
+        (64, 10_000),
+        (32, 200_000),
+        (32, 1_000_000),
+    ] {
         let cage = blob(n);
         let pts = mesh(m);
         let tb = Instant::now();
@@ -148,7 +165,9 @@ fn summary() {
         let bind_s = tb.elapsed().as_secs_f64();
         let mc = moved(&cage, 0.0);
         let mut out = vec![0.0f32; 2 * m];
-        let t = best(7, || binding.deform(black_box(&mc), &mut out).expect("sizes"));
+        let t = best(7, || {
+            binding.deform(black_box(&mc), &mut out).expect("sizes")
+        });
         let bytes = binding.weight_bytes() + 8 * m + 8 * n;
         let bw = read_bandwidth(binding.weight_bytes());
         let bound = bytes as f64 / bw;
@@ -183,7 +202,9 @@ fn summary() {
             let r = 64;
             let cages: Vec<f32> = (0..r).flat_map(|i| moved(&cage, i as f64 * 0.01)).collect();
             let mut outs = vec![0.0f32; r * 2 * m];
-            let t = best(7, || deform_instances(&binding, &cages, &mut outs).expect("sizes"));
+            let t = best(7, || {
+                deform_instances(&binding, &cages, &mut outs).expect("sizes")
+            });
             println!(
                 "instances x{r} n={n} m={m}: {:5.2} ns/vertex (weights read once per block for all instances)",
                 t * 1e9 / (r * m) as f64

@@ -148,7 +148,17 @@ impl Instance {
             inherit: rig.bones.iter().map(|b| b.inherit).collect(),
             applied: rig.bones.iter().map(|b| b.setup).collect(),
             // Zero until posed, as the official runtime: inactive bones keep it.
-            world: vec![WorldTransform { a: 0.0, b: 0.0, c: 0.0, d: 0.0, x: 0.0, y: 0.0 }; nb],
+            world: vec![
+                WorldTransform {
+                    a: 0.0,
+                    b: 0.0,
+                    c: 0.0,
+                    d: 0.0,
+                    x: 0.0,
+                    y: 0.0
+                };
+                nb
+            ],
             bone_active: vec![true; nb],
             x: 0.0,
             y: 0.0,
@@ -157,7 +167,11 @@ impl Instance {
             time: 0.0,
             slots: SlotState {
                 color: rig.slots.iter().map(|s| s.color).collect(),
-                dark: rig.slots.iter().map(|s| s.dark.unwrap_or(Color::BLACK)).collect(),
+                dark: rig
+                    .slots
+                    .iter()
+                    .map(|s| s.dark.unwrap_or(Color::BLACK))
+                    .collect(),
                 attachment: vec![None; ns],
                 sequence_index: vec![-1; ns],
                 deform_start,
@@ -200,7 +214,10 @@ impl Instance {
         let new_skin = if skins.is_empty() {
             None
         } else {
-            let mut s = ActiveSkin { skins: skins.to_vec(), ..Default::default() };
+            let mut s = ActiveSkin {
+                skins: skins.to_vec(),
+                ..Default::default()
+            };
             for &id in skins {
                 let data = &rig.skins[id.index()];
                 for b in &data.bones {
@@ -216,8 +233,9 @@ impl Instance {
                 s.entries.extend_from_slice(&data.entries);
             }
             // Stable sort keeps file/skin order among equal keys; the last one wins.
-            s.entries.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-            let mut dedup: Vec<(SlotId, NameId, AttachmentId)> = Vec::with_capacity(s.entries.len());
+            s.entries.sort_by_key(|a| (a.0, a.1));
+            let mut dedup: Vec<(SlotId, NameId, AttachmentId)> =
+                Vec::with_capacity(s.entries.len());
             for e in s.entries.drain(..) {
                 match dedup.last_mut() {
                     Some(last) if (last.0, last.1) == (e.0, e.1) => *last = e,
@@ -233,19 +251,19 @@ impl Instance {
                     // Spine `Skin.attachAll`: where a slot shows the old skin's attachment,
                     // switch to the new skin's attachment of the same key.
                     for &(slot, key, old_att) in &old.entries {
-                        if self.slots.attachment[slot.index()] == Some(old_att) {
-                            if let Some(att) = new.get(slot, key) {
-                                self.set_attachment(rig, slot, Some(att));
-                            }
+                        if self.slots.attachment[slot.index()] == Some(old_att)
+                            && let Some(att) = new.get(slot, key)
+                        {
+                            self.set_attachment(rig, slot, Some(att));
                         }
                     }
                 }
                 None => {
                     for (i, sd) in rig.slots.iter().enumerate() {
-                        if let Some(key) = sd.attachment {
-                            if let Some(att) = new.get(SlotId(i as u16), key) {
-                                self.set_attachment(rig, SlotId(i as u16), Some(att));
-                            }
+                        if let Some(key) = sd.attachment
+                            && let Some(att) = new.get(SlotId(i as u16), key)
+                        {
+                            self.set_attachment(rig, SlotId(i as u16), Some(att));
                         }
                     }
                 }
@@ -258,12 +276,13 @@ impl Instance {
     /// The attachment a slot would show for a key: the current skin's, else the default
     /// skin's (Spine `Skeleton.getAttachment`).
     pub fn find_attachment(&self, rig: &Rig, slot: SlotId, key: NameId) -> Option<AttachmentId> {
-        if let Some(skin) = &self.skin {
-            if let Some(a) = skin.get(slot, key) {
-                return Some(a);
-            }
+        if let Some(skin) = &self.skin
+            && let Some(a) = skin.get(slot, key)
+        {
+            return Some(a);
         }
-        rig.default_skin.and_then(|d| rig.skins[d.index()].get(slot, key))
+        rig.default_skin
+            .and_then(|d| rig.skins[d.index()].get(slot, key))
     }
 
     /// Sets a slot's attachment, clearing its deform when the new attachment does not share
@@ -278,7 +297,10 @@ impl Instance {
         let is_vertex = |a: Option<AttachmentId>| {
             a.map(|id| {
                 let att = &rig.attachments[id.index()];
-                !matches!(att.kind, AttachmentKind::Region(_) | AttachmentKind::Point { .. })
+                !matches!(
+                    att.kind,
+                    AttachmentKind::Region(_) | AttachmentKind::Point { .. }
+                )
             })
             .unwrap_or(false)
         };

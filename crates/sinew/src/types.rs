@@ -15,9 +15,19 @@ pub struct Color {
 
 impl Color {
     /// Opaque white.
-    pub const WHITE: Color = Color { r: 1.0, g: 1.0, b: 1.0, a: 1.0 };
+    pub const WHITE: Color = Color {
+        r: 1.0,
+        g: 1.0,
+        b: 1.0,
+        a: 1.0,
+    };
     /// Opaque black.
-    pub const BLACK: Color = Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 };
+    pub const BLACK: Color = Color {
+        r: 0.0,
+        g: 0.0,
+        b: 0.0,
+        a: 1.0,
+    };
 
     /// Builds a colour from its channels.
     pub const fn new(r: f32, g: f32, b: f32, a: f32) -> Self {

@@ -31,14 +31,29 @@ fn load(path: &Path) -> Case {
     let text = std::fs::read_to_string(path).expect("readable fixture");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
     Case {
-        name: path.file_name().expect("name").to_string_lossy().into_owned(),
-        loops: doc["loops"].as_array().expect("loops").iter().map(pairs).collect(),
+        name: path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned(),
+        loops: doc["loops"]
+            .as_array()
+            .expect("loops")
+            .iter()
+            .map(pairs)
+            .collect(),
         points: pairs(&doc["points"]),
         weights: doc["weights"]
             .as_array()
             .expect("weights")
             .iter()
-            .map(|r| r.as_array().expect("row").iter().map(|w| w.as_f64().expect("w")).collect())
+            .map(|r| {
+                r.as_array()
+                    .expect("row")
+                    .iter()
+                    .map(|w| w.as_f64().expect("w"))
+                    .collect()
+            })
             .collect(),
         tol64: doc["tolerance_f64"].as_f64().expect("tolerance_f64"),
         tol32: doc["tolerance_f32"].as_f64().expect("tolerance_f32"),
@@ -57,7 +72,11 @@ fn fixtures() -> Vec<PathBuf> {
         }
     }
     files.sort();
-    assert!(files.len() >= 15, "expected the 4 oracle and 11 random fixtures, found {}", files.len());
+    assert!(
+        files.len() >= 15,
+        "expected the 4 oracle and 11 random fixtures, found {}",
+        files.len()
+    );
     files
 }
 
@@ -73,10 +92,18 @@ fn f64_coordinates_match_the_oracle() {
             for (j, (g, w)) in row.iter().zip(want).enumerate() {
                 let d = (g - w).abs();
                 worst = worst.max(d);
-                assert!(d <= c.tol64, "{} point {i} weight {j}: got {g}, oracle {w}", c.name);
+                assert!(
+                    d <= c.tol64,
+                    "{} point {i} weight {j}: got {g}, oracle {w}",
+                    c.name
+                );
             }
         }
-        println!("{}: {} points, max |diff| {worst:.2e}", c.name, c.points.len());
+        println!(
+            "{}: {} points, max |diff| {worst:.2e}",
+            c.name,
+            c.points.len()
+        );
     }
 }
 
@@ -91,7 +118,11 @@ fn f32_binding_matches_the_oracle() {
                 let g = f64::from(b.weight(i, j));
                 // f32 storage: relative to the weight's size for the large exterior weights.
                 let tol = c.tol32 * w.abs().max(1.0);
-                assert!((g - w).abs() <= tol, "{} point {i} weight {j}: f32 {g}, oracle {w}", c.name);
+                assert!(
+                    (g - w).abs() <= tol,
+                    "{} point {i} weight {j}: f32 {g}, oracle {w}",
+                    c.name
+                );
             }
         }
     }

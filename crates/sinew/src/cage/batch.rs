@@ -114,8 +114,8 @@ pub fn deform_instances(
     outs: &mut [f32],
 ) -> Result<(), CageError> {
     let (n2, m2) = (2 * binding.cage_vertex_count(), 2 * binding.point_count());
-    let r = if n2 == 0 { 0 } else { cages.len() / n2 };
-    if n2 == 0 || cages.len() % n2 != 0 {
+    let r = cages.len().checked_div(n2).unwrap_or(0);
+    if n2 == 0 || !cages.len().is_multiple_of(n2) {
         return Err(CageError::SizeMismatch {
             what: "deformed cages (instances x cage vertices x 2)",
             expected: n2.max(1) * r.max(1),
@@ -156,7 +156,11 @@ pub fn deform_instances(
 fn instances_serial(binding: &CageBinding, cages: &[f32], outs: &mut [f32]) {
     let n = binding.cage_vertex_count();
     let m2 = 2 * binding.point_count();
-    for (bi, block) in binding.blocked_weights().chunks_exact(n * LANES).enumerate() {
+    for (bi, block) in binding
+        .blocked_weights()
+        .chunks_exact(n * LANES)
+        .enumerate()
+    {
         let lo = bi * 2 * LANES;
         let hi = (lo + 2 * LANES).min(m2);
         for (cage, out) in cages.chunks_exact(2 * n).zip(outs.chunks_exact_mut(m2)) {
@@ -192,13 +196,19 @@ mod tests {
     }
 
     fn cage(n: usize, shift: f32) -> Vec<f32> {
-        (0..2 * n).map(|k| (k as f32 * 0.37).sin() + shift).collect()
+        (0..2 * n)
+            .map(|k| (k as f32 * 0.37).sin() + shift)
+            .collect()
     }
 
     #[test]
     fn parallel_batch_matches_serial() {
         // Large enough to split: 3 meshes, ~1.3 M pairs, uneven sizes.
-        let bs = [binding(20_001, 32, 1), binding(7, 4, 2), binding(19_999, 33, 3)];
+        let bs = [
+            binding(20_001, 32, 1),
+            binding(7, 4, 2),
+            binding(19_999, 33, 3),
+        ];
         let cages = [cage(32, 0.0), cage(4, 1.0), cage(33, 2.0)];
         let mut serial: Vec<Vec<f32>> = bs.iter().map(|b| vec![0.0; 2 * b.point_count()]).collect();
         for ((b, c), o) in bs.iter().zip(&cages).zip(&mut serial) {
@@ -223,8 +233,16 @@ mod tests {
         let mut o1 = vec![7.0; 20];
         let mut o2 = vec![7.0; 19];
         let mut jobs = [
-            DeformJob { binding: &b, cage: &c, out: &mut o1 },
-            DeformJob { binding: &b, cage: &c, out: &mut o2 },
+            DeformJob {
+                binding: &b,
+                cage: &c,
+                out: &mut o1,
+            },
+            DeformJob {
+                binding: &b,
+                cage: &c,
+                out: &mut o2,
+            },
         ];
         assert!(deform_batch(&mut jobs).is_err());
         assert!(o1.iter().all(|&x| x == 7.0));
@@ -239,7 +257,8 @@ mod tests {
             deform_instances(&b, &cages, &mut outs).expect("sizes");
             for i in [0, r / 2, r - 1] {
                 let mut one = vec![0.0; 2 * m];
-                b.deform(&cages[i * 32..(i + 1) * 32], &mut one).expect("sizes");
+                b.deform(&cages[i * 32..(i + 1) * 32], &mut one)
+                    .expect("sizes");
                 assert_eq!(&outs[i * 2 * m..(i + 1) * 2 * m], &one[..]);
             }
         }

@@ -37,7 +37,8 @@ pub fn bind_mvc_with_progress(
     let mut done = 0;
     let block_floats = n * LANES;
     let weights = binding.weights_mut();
-    for (chunk_index, chunk_weights) in weights.chunks_mut(CHUNK / LANES * block_floats).enumerate() {
+    for (chunk_index, chunk_weights) in weights.chunks_mut(CHUNK / LANES * block_floats).enumerate()
+    {
         let first = chunk_index * CHUNK;
         let count = CHUNK.min(total - first);
         let pts = &points[first..first + count];
@@ -149,8 +150,8 @@ mod tests {
         let cage = blob(32);
         let pts = grid_points(5000);
         let mut calls = Vec::new();
-        let b = bind_mvc_with_progress(&cage, &pts, &mut |d, t| calls.push((d, t)))
-            .expect("inside");
+        let b =
+            bind_mvc_with_progress(&cage, &pts, &mut |d, t| calls.push((d, t))).expect("inside");
         assert_eq!(calls.last(), Some(&(5000, 5000)));
         assert_eq!(calls.len(), 2);
         let mut serial = CageBinding::zeroed(pts.len(), 32);

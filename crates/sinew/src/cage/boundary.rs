@@ -225,7 +225,10 @@ mod tests {
         for t in &mut tris {
             t.swap(1, 2);
         }
-        assert_eq!(boundary_loops(&pos, &tris), Ok(vec![vec![0, 1, 2, 5, 4, 3]]));
+        assert_eq!(
+            boundary_loops(&pos, &tris),
+            Ok(vec![vec![0, 1, 2, 5, 4, 3]])
+        );
     }
 
     #[test]
@@ -250,13 +253,23 @@ mod tests {
         let tris = [[0, 1, 2], [1, 0, 3], [0, 1, 4]];
         assert_eq!(
             boundary_loops(&pos, &tris),
-            Err(CageError::NonManifoldEdge { a: 0, b: 1, uses: 3 })
+            Err(CageError::NonManifoldEdge {
+                a: 0,
+                b: 1,
+                uses: 3
+            })
         );
     }
 
     #[test]
     fn bow_tie_is_an_error() {
-        let pos = [[0.0, 0.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0]];
+        let pos = [
+            [0.0, 0.0],
+            [1.0, -1.0],
+            [1.0, 1.0],
+            [-1.0, 1.0],
+            [-1.0, -1.0],
+        ];
         let tris = [[0, 1, 2], [0, 3, 4]];
         assert_eq!(
             boundary_loops(&pos, &tris),
@@ -267,7 +280,14 @@ mod tests {
     #[test]
     fn loops_touching_by_position_is_an_error() {
         // Two triangles meeting at a point through two distinct, coincident vertices.
-        let pos = [[0.0, 0.0], [1.0, -1.0], [1.0, 1.0], [0.0, 0.0], [-1.0, 1.0], [-1.0, -1.0]];
+        let pos = [
+            [0.0, 0.0],
+            [1.0, -1.0],
+            [1.0, 1.0],
+            [0.0, 0.0],
+            [-1.0, 1.0],
+            [-1.0, -1.0],
+        ];
         let tris = [[0, 1, 2], [3, 4, 5]];
         assert_eq!(
             boundary_loops(&pos, &tris),

@@ -96,9 +96,14 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FormatError::*;
         match self {
-            TooShort { got } => write!(f, "{got} bytes is shorter than the {HEADER_LEN}-byte header"),
+            TooShort { got } => write!(
+                f,
+                "{got} bytes is shorter than the {HEADER_LEN}-byte header"
+            ),
             BadMagic => write!(f, "not a sinew cage weights file (bad magic)"),
-            UnsupportedVersion(v) => write!(f, "unsupported version {v} (this build reads {VERSION})"),
+            UnsupportedVersion(v) => {
+                write!(f, "unsupported version {v} (this build reads {VERSION})")
+            }
             BadKind(k) => write!(f, "unknown kind {k} (1 dense, 2 sparse)"),
             Reserved => write!(f, "reserved header field is not zero"),
             CountTooLarge { what, value, limit } => {
@@ -109,7 +114,10 @@ impl fmt::Display for FormatError {
                 "payload length {declared} disagrees with the counts ({expected} expected)"
             ),
             Truncated { expected, got } => {
-                write!(f, "truncated: payload needs {expected} bytes, {got} present")
+                write!(
+                    f,
+                    "truncated: payload needs {expected} bytes, {got} present"
+                )
             }
             TrailingBytes(n) => write!(f, "{n} unexpected bytes after the payload"),
             Checksum { stored, computed } => write!(
@@ -140,7 +148,11 @@ const CRC_TABLE: [u32; 256] = {
         let mut c = i as u32;
         let mut k = 0;
         while k < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
             k += 1;
         }
         t[i] = c;
@@ -189,7 +201,13 @@ pub fn encode_dense(b: &CageBinding) -> Vec<u8> {
 pub fn encode_sparse(b: &SparseBinding) -> Vec<u8> {
     let mut payload: Vec<u8> = b.weights().iter().flat_map(|w| w.to_le_bytes()).collect();
     payload.extend(b.indices().iter().flat_map(|i| i.to_le_bytes()));
-    header(KIND_SPARSE, b.point_count(), b.cage_vertex_count(), b.k(), &payload)
+    header(
+        KIND_SPARSE,
+        b.point_count(),
+        b.cage_vertex_count(),
+        b.k(),
+        &payload,
+    )
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -255,7 +273,10 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     }
     let have = (bytes.len() - HEADER_LEN) as u64;
     if have < expected {
-        return Err(Truncated { expected, got: have });
+        return Err(Truncated {
+            expected,
+            got: have,
+        });
     }
     if have > expected {
         return Err(TrailingBytes((have - expected) as usize));
@@ -365,7 +386,10 @@ mod tests {
         assert!(matches!(decode(&b), Err(FormatError::Truncated { .. })));
         let mut b = encode_dense(&dense());
         b[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(matches!(decode(&b), Err(FormatError::LengthMismatch { .. })));
+        assert!(matches!(
+            decode(&b),
+            Err(FormatError::LengthMismatch { .. })
+        ));
     }
 
     #[test]

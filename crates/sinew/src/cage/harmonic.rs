@@ -110,8 +110,10 @@ pub fn bind_harmonic(
         point_vertex[i] = Some(h.index());
     }
     let area: f64 = (0..cage.loop_count()).map(|l| cage.signed_area(l)).sum();
-    if !(area > 0.0) {
-        return Err(solver("cage domain has no positive area (outer loop clockwise?)"));
+    if area.is_nan() || area <= 0.0 {
+        return Err(solver(
+            "cage domain has no positive area (outer loop clockwise?)",
+        ));
     }
     let params = RefinementParameters::<f64>::new()
         .exclude_outer_faces(true)

@@ -152,7 +152,10 @@ impl fmt::Display for CageError {
         match self {
             NoLoops => write!(f, "cage has no loop"),
             LoopTooShort { loop_index, len } => {
-                write!(f, "cage loop {loop_index} has {len} vertices (at least 3 needed)")
+                write!(
+                    f,
+                    "cage loop {loop_index} has {len} vertices (at least 3 needed)"
+                )
             }
             NonFinite { what, index } => write!(f, "{what} {index} is not finite"),
             ZeroLengthEdge { loop_index, vertex } => write!(
@@ -160,10 +163,17 @@ impl fmt::Display for CageError {
                 "cage loop {loop_index}: vertex {vertex} coincides with the next (zero-length edge)"
             ),
             TooManyVertices { count } => {
-                write!(f, "cage has {count} vertices (at most {} allowed)", u16::MAX)
+                write!(
+                    f,
+                    "cage has {count} vertices (at most {} allowed)",
+                    u16::MAX
+                )
             }
             IndexOutOfRange { index, len } => {
-                write!(f, "vertex index {index} out of range (mesh has {len} vertices)")
+                write!(
+                    f,
+                    "vertex index {index} out of range (mesh has {len} vertices)"
+                )
             }
             DegenerateTriangle { triangle } => {
                 write!(f, "triangle {triangle} repeats a vertex")

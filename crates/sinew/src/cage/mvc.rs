@@ -90,7 +90,7 @@ pub fn homogeneous_weights(cage: &Cage, p: [f64; 2], out: &mut [f64]) -> f64 {
         let r_first = s_first[0].hypot(s_first[1]);
         let mut t_prev = tan_half(s_last, s_first, r_last, r_first);
         let (mut s, mut r) = (s_first, r_first);
-        for i in start..end {
+        for (i, slot) in out.iter_mut().enumerate().take(end).skip(start) {
             let (s_next, r_next) = if i + 1 < end {
                 let sn = s_of(i + 1);
                 (sn, sn[0].hypot(sn[1]))
@@ -99,7 +99,7 @@ pub fn homogeneous_weights(cage: &Cage, p: [f64; 2], out: &mut [f64]) -> f64 {
             };
             let t = tan_half(s, s_next, r, r_next);
             let w = (t_prev + t) / r;
-            out[i] = w;
+            *slot = w;
             sum += w;
             (t_prev, s, r) = (t, s_next, r_next);
         }
@@ -189,9 +189,17 @@ mod tests {
         let c = cage(&[SQUARE]);
         assert_all_close(&coords(&c, [0.5, 0.5]), &[0.25; 4], 1e-15);
         // math.md A.2 item 5.
-        assert_all_close(&coords(&c, [0.25, 0.5]), &[0.375, 0.125, 0.125, 0.375], 1e-15);
+        assert_all_close(
+            &coords(&c, [0.25, 0.5]),
+            &[0.375, 0.125, 0.125, 0.375],
+            1e-15,
+        );
         // Exterior (math.md A.1): (-2, -3) -> (3.49, 0.51, -2.51, -0.49), 2 decimals.
-        assert_all_close(&coords(&c, [-2.0, -3.0]), &[3.49, 0.51, -2.51, -0.49], 0.006);
+        assert_all_close(
+            &coords(&c, [-2.0, -3.0]),
+            &[3.49, 0.51, -2.51, -0.49],
+            0.006,
+        );
     }
 
     #[test]
@@ -223,7 +231,9 @@ mod tests {
     #[test]
     fn u_cage_negative_weights() {
         // math.md A.2 item 6, 5 decimals.
-        let want = [0.01804, 0.04152, 0.47682, 0.46252, 0.03322, -0.02255, -0.02392, 0.01436];
+        let want = [
+            0.01804, 0.04152, 0.47682, 0.46252, 0.03322, -0.02255, -0.02392, 0.01436,
+        ];
         assert_all_close(&coords(&cage(&[USHAPE]), [2.5, 2.8]), &want, 6e-6);
     }
 

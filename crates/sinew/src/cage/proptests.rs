@@ -67,7 +67,10 @@ fn point_in_box(c: &Cage, u: f64, v: f64) -> [f64; 2] {
         }
     }
     let w = [hi[0] - lo[0], hi[1] - lo[1]];
-    [lo[0] - 0.25 * w[0] + 1.5 * w[0] * u, lo[1] - 0.25 * w[1] + 1.5 * w[1] * v]
+    [
+        lo[0] - 0.25 * w[0] + 1.5 * w[0] * u,
+        lo[1] - 0.25 * w[1] + 1.5 * w[1] * v,
+    ]
 }
 
 proptest! {
@@ -194,18 +197,34 @@ fn similarity_invariant_but_not_shear_invariant() {
         [0.0, 3.0],
     ];
     let p = [2.5, 2.2];
-    let base = coords(&Cage::from_loops(&[u.clone()]).expect("valid"), p);
-    let map = |m: [f64; 4], q: [f64; 2]| [m[0] * q[0] + m[1] * q[1] + 3.1, m[2] * q[0] + m[3] * q[1] - 1.7];
+    let base = coords(
+        &Cage::from_loops(std::slice::from_ref(&u)).expect("valid"),
+        p,
+    );
+    let map = |m: [f64; 4], q: [f64; 2]| {
+        [
+            m[0] * q[0] + m[1] * q[1] + 3.1,
+            m[2] * q[0] + m[3] * q[1] - 1.7,
+        ]
+    };
     let (s, c) = (2.7 * 0.83f64.sin(), 2.7 * 0.83f64.cos());
     let sim = [c, -s, s, c];
     let moved: Vec<[f64; 2]> = u.iter().map(|q| map(sim, *q)).collect();
     let w = coords(&Cage::from_loops(&[moved]).expect("valid"), map(sim, p));
-    let d = base.iter().zip(&w).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let d = base
+        .iter()
+        .zip(&w)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
     assert!(d < 1e-12, "similarity changed the weights by {d}");
     let shear = [3.0, 0.7, 0.0, 0.5];
     let moved: Vec<[f64; 2]> = u.iter().map(|q| map(shear, *q)).collect();
     let w = coords(&Cage::from_loops(&[moved]).expect("valid"), map(shear, p));
-    let d = base.iter().zip(&w).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let d = base
+        .iter()
+        .zip(&w)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
     // MVC are not affine invariant: catches an accidental affine-invariant substitute.
     assert!(d > 1e-3, "shear left the weights unchanged ({d})");
 }

@@ -170,7 +170,7 @@ impl SparseBinding {
         indices: Vec<u16>,
         weights: Vec<f32>,
     ) -> Result<SparseBinding, CageError> {
-        if k == 0 || indices.len() != weights.len() || indices.len() % k != 0 {
+        if k == 0 || indices.len() != weights.len() || !indices.len().is_multiple_of(k) {
             return Err(CageError::SizeMismatch {
                 what: "sparse indices and weights",
                 expected: indices.len(),
@@ -238,7 +238,11 @@ fn project(
     let mut r = [1.0f64, 0.0, 0.0];
     for (a, &j) in sel.iter().enumerate() {
         lam[a] = row[j];
-        let c = [1.0, (verts[j][0] - x[0]) / diam, (verts[j][1] - x[1]) / diam];
+        let c = [
+            1.0,
+            (verts[j][0] - x[0]) / diam,
+            (verts[j][1] - x[1]) / diam,
+        ];
         for p in 0..3 {
             r[p] -= c[p] * row[j];
             for q in 0..3 {
@@ -251,7 +255,11 @@ fn project(
     }
     let mu = solve3(m, r)?;
     for (a, &j) in sel.iter().enumerate() {
-        let c = [1.0, (verts[j][0] - x[0]) / diam, (verts[j][1] - x[1]) / diam];
+        let c = [
+            1.0,
+            (verts[j][0] - x[0]) / diam,
+            (verts[j][1] - x[1]) / diam,
+        ];
         lam[a] += c[0] * mu[0] + c[1] * mu[1] + c[2] * mu[2];
     }
     Some(())
@@ -266,7 +274,7 @@ fn solve3(m: [[f64; 3]; 3], r: [f64; 3]) -> Option<[f64; 3]> {
     };
     let d = det(m);
     let scale = m[0][0] * m[1][1] * m[2][2];
-    if !(d.abs() > 1e-10 * scale.abs()) {
+    if d.is_nan() || d.abs() <= 1e-10 * scale.abs() {
         return None;
     }
     let mut out = [0.0; 3];
@@ -327,7 +335,12 @@ mod tests {
             assert_eq!(sb.k(), k);
             assert!(rep.rest_error < 1e-6, "K={k}: rest {}", rep.rest_error);
             assert!(rep.max_l1 > 0.0 && rep.mean_l1 <= rep.max_l1);
-            let affine = |p: [f64; 2]| [1.5 * p[0] + 0.4 * p[1] + 3.0, -0.2 * p[0] + 0.7 * p[1] - 1.0];
+            let affine = |p: [f64; 2]| {
+                [
+                    1.5 * p[0] + 0.4 * p[1] + 3.0,
+                    -0.2 * p[0] + 0.7 * p[1] - 1.0,
+                ]
+            };
             let mut out = vec![0.0; 2 * pts.len()];
             sb.deform(&flat(&cage, affine), &mut out).expect("sizes");
             for (p, o) in pts.iter().zip(out.chunks_exact(2)) {

@@ -41,7 +41,7 @@ impl CageBinding {
         cage_vertices: usize,
         rows: &[f32],
     ) -> Result<CageBinding, CageError> {
-        let expected = points.checked_mul(cage_vertices).unwrap_or(usize::MAX);
+        let expected = points.saturating_mul(cage_vertices);
         if rows.len() != expected {
             return Err(CageError::SizeMismatch {
                 what: "weight rows",

@@ -62,7 +62,7 @@ pub(super) fn compute_world_positions(
         let Some(&last) = lengths.get(curve_count) else {
             return false;
         };
-        let path_length = f64::from(last);
+        let path_length = last;
         if data.position_mode == PositionMode::Percent {
             position *= path_length;
         }

@@ -98,7 +98,11 @@ impl CageDeformer {
         }
         let driven = match &source {
             CageSource::MeshVertices(v) => v.len(),
-            CageSource::Bones { offsets, bones, values } => {
+            CageSource::Bones {
+                offsets,
+                bones,
+                values,
+            } => {
                 if bones.len() != values.len()
                     || offsets.first() != Some(&0)
                     || offsets.windows(2).any(|w| w[0] > w[1])
@@ -179,7 +183,11 @@ pub fn apply_cage(
                 c.copy_from_slice(&vertices[i..i + 2]);
             }
         }
-        CageSource::Bones { offsets, bones, values } => {
+        CageSource::Bones {
+            offsets,
+            bones,
+            values,
+        } => {
             for (j, c) in def.cage.chunks_exact_mut(2).enumerate() {
                 let (a, b) = (offsets[j] as usize, offsets[j + 1] as usize);
                 let (mut x, mut y) = (0.0, 0.0);

@@ -14,8 +14,7 @@ use crate::ids::{AttachmentId, NameId, SlotId};
 use crate::instance::Instance;
 use crate::raw::Vertices;
 use crate::rig::{
-    Attachment, AttachmentKind, BoneData, LocalPose, MeshAttachment, Rig, SlotData,
-    TextureRegion,
+    Attachment, AttachmentKind, BoneData, LocalPose, MeshAttachment, Rig, SlotData, TextureRegion,
 };
 use crate::types::{BlendMode, Color, Inherit};
 
@@ -100,8 +99,19 @@ fn rig() -> Rig {
 fn skinned(rig: &Rig) -> (Instance, Vec<f32>) {
     let mut inst = Instance::new(rig);
     inst.slots.attachment[0] = Some(AttachmentId(0));
-    inst.world[1] = WorldTransform { a: 2.0, b: 0.0, c: 0.0, d: 2.0, x: 10.0, y: 0.0 };
-    inst.world[2] = WorldTransform { x: 0.0, y: 5.0, ..WorldTransform::IDENTITY };
+    inst.world[1] = WorldTransform {
+        a: 2.0,
+        b: 0.0,
+        c: 0.0,
+        d: 2.0,
+        x: 10.0,
+        y: 0.0,
+    };
+    inst.world[2] = WorldTransform {
+        x: 0.0,
+        y: 5.0,
+        ..WorldTransform::IDENTITY
+    };
     let mut offsets = [0.0; 16];
     offsets[2] = 0.5; // vertex 1's only influence
     inst.slots.deform[..16].copy_from_slice(&offsets);
@@ -125,7 +135,12 @@ fn close(got: &[f32], want: &[f32]) {
 fn offsets_then_skinning_then_cage() {
     let rig = rig();
     let (inst, mut v) = skinned(&rig);
-    close(&v, &[10.0, 0.0, 13.0, 0.0, 1.0, 6.0, 0.0, 6.0, 5.75, 3.25, 10.5, 1.0, 11.0, 0.4]);
+    close(
+        &v,
+        &[
+            10.0, 0.0, 13.0, 0.0, 1.0, 6.0, 0.0, 6.0, 5.75, 3.25, 10.5, 1.0, 11.0, 0.4,
+        ],
+    );
     let mut d = CageDeformer::new(
         &square(),
         &BIND[4..6],

@@ -39,12 +39,22 @@ pub struct WorldTransform {
 
 impl WorldTransform {
     /// The identity.
-    pub const IDENTITY: WorldTransform = WorldTransform { a: 1.0, b: 0.0, c: 0.0, d: 1.0, x: 0.0, y: 0.0 };
+    pub const IDENTITY: WorldTransform = WorldTransform {
+        a: 1.0,
+        b: 0.0,
+        c: 0.0,
+        d: 1.0,
+        x: 0.0,
+        y: 0.0,
+    };
 
     /// Maps a bone-space point to world space.
     #[inline]
     pub fn apply(&self, px: f64, py: f64) -> (f64, f64) {
-        (self.a * px + self.b * py + self.x, self.c * px + self.d * py + self.y)
+        (
+            self.a * px + self.b * py + self.x,
+            self.c * px + self.d * py + self.y,
+        )
     }
 }
 

@@ -12,7 +12,6 @@ use super::chain::{AnimPoints, ChainSettings, Env, JiggleSim, Link, Pose};
 use super::collider::Shape;
 use super::params::JiggleParams;
 use crate::physics::clock::{ClockSettings, FixedClock};
-use crate::physics::vec::SimVec;
 use glam::{DQuat, DVec3, Quat, Vec3};
 
 /// A joint's world transform.
