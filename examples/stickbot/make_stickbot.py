@@ -56,8 +56,8 @@ bone("hip", "root", y=105)
 bone("torso", "hip", x=0, y=4, rotation=90, length=62)
 bone("neck", "torso", x=62, rotation=0, length=12)
 bone("head", "neck", x=12, length=44)
-bone("hair", "head", x=40, y=-6, rotation=160, length=34)
-bone("hair-target", "neck", x=52, y=-6, rotation=160, length=34)
+bone("hair", "head", x=36, y=14, rotation=150, length=34)
+bone("hair-target", "neck", x=48, y=14, rotation=150, length=34)
 for side, dx in (("front", 6.0), ("back", -6.0)):
     bone(f"arm-upper-{side}", "torso", x=56, y=-dx, rotation=180, length=34)
     bone(f"arm-lower-{side}", f"arm-upper-{side}", x=34, length=32)
@@ -126,6 +126,7 @@ slots = [
     {"name": "cape", "bone": "cape-1", "attachment": "cape", "color": "d04a4aff"},
     {"name": "leg-front", "bone": "leg-upper-front", "attachment": "leg"},
     {"name": "shin-front", "bone": "leg-lower-front", "attachment": "shin"},
+    {"name": "neck", "bone": "neck", "attachment": "neck", "color": "c8c8d2ff"},
     {"name": "torso", "bone": "torso", "attachment": "torso"},
     {"name": "hair", "bone": "hair", "attachment": "hair", "color": "f0c040ff"},
     {"name": "head", "bone": "head", "attachment": "head"},
@@ -153,6 +154,7 @@ skin = {
         "shin-front": {"shin": {"x": 26, "rotation": -90, "width": 12, "height": 56}},
         "head": {"head": {"x": 22, "rotation": -90, "width": 46, "height": 50}},
         "hair": {"hair": {"x": 16, "rotation": -90, "width": 10, "height": 36}},
+        "neck": {"neck": {"x": 6, "rotation": -90, "width": 10, "height": 18}},
         "visor-glow": {"glow": {"x": 22, "y": -16, "rotation": -90, "width": 14, "height": 14}},
         "visor-clip": {"visor-clip": {"type": "clipping", "end": "visor-glow", "vertexCount": 5, "vertices": visor, "color": "ce3a3aff"}},
         "torso": {"torso": {
@@ -243,7 +245,7 @@ turn = {
         "root": {"scale": [{"curve": [0.2, 1, 0.4, 1, 0.2, 1, 0.4, 1]}, {"time": 0.6, "x": -1}]},
         "head": {"rotate": rotate_keys([0, 12, 0], 0.6)},
     },
-    "drawOrder": [{"time": 0.3, "offsets": [{"slot": "arm-back", "offset": 12}, {"slot": "forearm-back", "offset": 12}]}],
+    "drawOrder": [{"time": 0.3, "offsets": [{"slot": "arm-back", "offset": 13}, {"slot": "forearm-back", "offset": 13}]}],
     "attachments": {"default": {"visor-glow": {"glow": {"deform": []}}}},
 }
 del turn["attachments"]

@@ -250,6 +250,7 @@ def write_atlas(out_dir):
     page1 = [
         ("head", head(), False, False),
         ("torso", torso(), False, False),
+        ("neck", limb(10, 18, stripe=False), True, False),
         ("arm", limb(12, 38), True, False),
         ("forearm", limb(10, 36, stripe=False, end="hand"), True, False),
         ("leg", limb(14, 54), True, False),

@@ -124,6 +124,9 @@ pub struct DumpArgs {
     /// Also dump local and applied bone values.
     #[arg(long)]
     pub local: bool,
+    /// Rig-extras JSON adding jiggle bones and colliders by bone name.
+    #[arg(long)]
+    pub extras: Option<PathBuf>,
 }
 
 /// `sinew info` options.
@@ -169,6 +172,9 @@ pub struct BenchArgs {
     /// Physics mode for the world-transform update.
     #[arg(long, value_enum, default_value_t = PhysicsArg::Update)]
     pub physics: PhysicsArg,
+    /// Rig-extras JSON adding jiggle bones and colliders by bone name.
+    #[arg(long)]
+    pub extras: Option<PathBuf>,
 }
 
 /// `sinew render` options (a contract other tools call: keep the forms exact).
@@ -209,4 +215,7 @@ pub struct RenderArgs {
     /// Output file: .png (one frame, or a %04d pattern for a sequence), .gif or .apng.
     #[arg(long)]
     pub out: PathBuf,
+    /// Rig-extras JSON adding jiggle bones and colliders by bone name.
+    #[arg(long)]
+    pub extras: Option<PathBuf>,
 }

@@ -103,9 +103,13 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         physics: args.physics,
     };
     let duration = pose::clip_duration(&rig, clip).max(1e-3);
+    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
     let mut sessions = Vec::with_capacity(args.instances as usize);
     for i in 0..args.instances {
         let mut s = Session::new(&rig, &spec)?;
+        if let Some(jr) = &jiggle {
+            s.attach_jiggle(jr);
+        }
         s.set_collect_events(false);
         s.start_at((f64::from(i) * 0.007) % duration);
         sessions.push(s);

@@ -61,7 +61,11 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
         looping: args.looping,
         physics: args.physics,
     };
+    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
     let mut session = Session::new(&rig, &spec)?;
+    if let Some(jr) = &jiggle {
+        session.attach_jiggle(jr);
+    }
 
     let mut frames = Vec::with_capacity(times.len());
     let mut verts = Vec::new();

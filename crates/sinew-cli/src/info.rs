@@ -78,12 +78,12 @@ pub fn info_json(raw: &RawRig, file: &str) -> Value {
         .build()
 }
 
-/// A clip's duration: its largest key time, seconds.
+/// A clip's duration: its largest key time as the runtime stores it (f32), seconds.
 pub fn clip_duration(c: &sinew::raw::RawClip) -> f64 {
     c.timelines
         .iter()
         .filter_map(|t| t.keys.last())
-        .map(|k| f64::from(k.time))
+        .map(|k| f64::from(k.time as f32))
         .fold(0.0, f64::max)
 }
 
@@ -169,7 +169,7 @@ mod tests {
     use super::*;
     use sinew::raw::{RawBone, RawClip, RawCurve, RawKey, RawKeyData, RawTarget, RawTimeline};
 
-    fn key(time: f32) -> RawKey {
+    fn key(time: f64) -> RawKey {
         RawKey {
             time,
             values: vec![],

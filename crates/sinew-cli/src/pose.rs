@@ -17,6 +17,7 @@ use anyhow::{Result, anyhow, bail};
 use sinew::anim::state::StateEventKind;
 use sinew::anim::{AnimationState, FiredEvent, MixBlend, MixDirection, apply_clip};
 use sinew::deform;
+use sinew::physics::jiggle::{JiggleRig, JiggleState};
 use sinew::rig::{AttachmentKind, LocalPose};
 use sinew::{ClipId, Color, Instance, Physics, RawRig, Rig, SkinId, SlotId, WorldTransform};
 use std::path::Path;
@@ -240,6 +241,17 @@ pub struct Session<'r> {
     /// frames must not allocate).
     collect_events: bool,
     events: Vec<EventOut>,
+    /// Jiggle bones from a rig-extras file, run after each world-transform update.
+    jiggle: Option<(&'r JiggleRig, JiggleState)>,
+}
+
+/// Loads a rig-extras file (when given) and attaches its jiggle bones to `rig`; unknown
+/// bone names and bad values are errors naming the file.
+pub fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Option<JiggleRig>> {
+    let Some(path) = path else { return Ok(None) };
+    let extras = sinew_formats::extras::load_extras(path).map_err(|e| anyhow!("{e}"))?;
+    let jr = JiggleRig::build(rig, &extras.jiggle).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok(Some(jr))
 }
 
 impl<'r> Session<'r> {
@@ -290,7 +302,13 @@ impl<'r> Session<'r> {
             fired: Vec::with_capacity(16),
             collect_events: true,
             events: Vec::new(),
+            jiggle: None,
         })
+    }
+
+    /// Runs these jiggle bones after every world-transform update from now on.
+    pub fn attach_jiggle(&mut self, jr: &'r JiggleRig) {
+        self.jiggle = Some((jr, JiggleState::new(jr)));
     }
 
     /// Keeps (the default) or drops fired events.
@@ -355,6 +373,9 @@ impl<'r> Session<'r> {
     pub fn update_world(&mut self, dt: f64) {
         self.inst.advance_time(dt);
         sinew::skeleton::update_world_transform(self.rig, &mut self.inst, self.physics);
+        if let Some((jr, js)) = &mut self.jiggle {
+            js.update(self.rig, jr, &mut self.inst, dt);
+        }
     }
 
     /// Starts the animation `t` seconds in (bench staggering, as bench.mjs: set the track
@@ -369,6 +390,10 @@ impl<'r> Session<'r> {
             state.events.clear();
         }
         sinew::skeleton::update_world_transform(self.rig, &mut self.inst, Physics::Reset);
+        if let Some((jr, js)) = &mut self.jiggle {
+            js.reset();
+            js.update(self.rig, jr, &mut self.inst, 0.0);
+        }
     }
 
     /// World vertices of every region and mesh in draw order (active bones only) into

@@ -326,7 +326,11 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         looping: true,
         physics: PhysicsArg::Update,
     };
+    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
     let mut session = Session::new(&rig, &spec)?;
+    if let Some(jr) = &jiggle {
+        session.attach_jiggle(jr);
+    }
     session.step(0.0);
     let mut clock = Clock::new(args.fps);
     let mut lists = Vec::with_capacity(times.len());
@@ -350,7 +354,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         }
         lists.push(list);
     }
-    if !(bounds[0] <= bounds[2]) {
+    if bounds[0] > bounds[2] {
         let [x, y, w, h] = rig.bounds;
         bounds = if w > 0.0 && h > 0.0 {
             [x, y, x + w, y + h]

@@ -41,7 +41,7 @@ const STICKBOT: &str = "examples/stickbot/stickbot.json";
 const GOLDENS: [(&str, &str, &str); 3] = [
     ("stickbot-walk-0.35", "walk", "0.35"),
     ("stickbot-walk-0.85", "walk", "0.85"),
-    ("stickbot-turn-0.45", "turn", "0.45"),
+    ("stickbot-turn-0.35", "turn", "0.35"),
 ];
 
 #[test]

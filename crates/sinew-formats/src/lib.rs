@@ -1,6 +1,7 @@
 //! sinew-formats: loaders that turn files into a [`sinew::RawRig`], plus texture atlases.
 //!
 //! - [`spine`]: Spine 4.2 JSON exports ([`spine::load_spine_json`], [`spine::parse_spine_json`]).
+//! - [`extras`]: rig-extras JSON (jiggle bones and colliders added to any rig by bone name).
 //! - [`atlas`]: the libgdx/Spine `.atlas` text format and [`atlas::bind_atlas`], which puts an
 //!   atlas's real regions into a built [`sinew::Rig`].
 //!
@@ -9,6 +10,8 @@
 
 pub mod atlas;
 mod error;
+pub mod extras;
+pub mod inochi2d;
 pub mod spine;
 
 pub use atlas::bind_atlas;

@@ -41,3 +41,5 @@ id_type!(/// An animation clip of a rig.
     ClipId(u32));
 id_type!(/// An event definition of a rig.
     EventId(u16));
+id_type!(/// A parameter of a rig (Live2D/Inochi2D style, see [`crate::params`]).
+    ParamId(u16));

@@ -130,6 +130,8 @@ pub struct Instance {
     pub plan_sorted: Vec<bool>,
     /// Scratch buffers for path constraints.
     pub path_scratch: PathScratch,
+    /// Parameter values and the parameter stage's buffers.
+    pub params: crate::params::ParamState,
 }
 
 impl Instance {
@@ -201,6 +203,7 @@ impl Instance {
             plan: Vec::with_capacity(nb * 2 + rig.constraint_order.len()),
             plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
+            params: crate::params::ParamState::new(rig),
         };
         let default: Vec<SkinId> = rig.default_skin.into_iter().collect();
         inst.set_skins(rig, &default);

@@ -15,6 +15,7 @@ pub mod draw;
 pub mod ids;
 pub mod instance;
 pub mod math;
+pub mod params;
 pub mod physics;
 pub mod raw;
 pub mod rig;

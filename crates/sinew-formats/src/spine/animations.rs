@@ -1,9 +1,12 @@
 //! `animations` of a Spine 4.2 JSON file into [`RawClip`]s, with the official key defaults.
 //!
 //! Timelines come out in spine-ts `readAnimation` order (slots, bones, ik, transform, path,
-//! physics, attachments, drawOrder, events), each section in file order. Curves stay as
-//! written: `[cx1, cy1, cx2, cy2]` per interpolated value (absolute seconds, value units);
-//! the curve of a timeline's last key is dropped as the official loader ignores it.
+//! physics, attachments, drawOrder, events), each section in file order. Key times, values
+//! and curves stay as written, in f64 (colour channels byte / 255), because the official
+//! loader samples Beziers from those numbers; numbers that would overflow the f32 the runtime
+//! stores are refused. Curves are `[cx1, cy1, cx2, cy2]` per interpolated value (absolute
+//! seconds, value units); the curve of a timeline's last key is dropped as the official
+//! loader ignores it.
 //! Draw-order keys are checked to describe a permutation and deform keys to fit their
 //! attachment. Verified by the fixture tests (timeline counts against the JSON) and
 //! `tests/errors.rs`.
@@ -81,20 +84,35 @@ pub(crate) fn read_animations(
     Ok(())
 }
 
+/// A key number as written (f64), refusing one that overflows the f32 the runtime stores.
+fn num(v: &Value, at: &Loc) -> R<f64> {
+    let x = as_f64(v, at)?;
+    to_f32(x, at)?;
+    Ok(x)
+}
+
+/// A key number member as written ([`num`]), or `default`.
+fn num_or(m: &Obj, key: &str, default: f64, at: &Loc) -> R<f64> {
+    match member(m, key) {
+        None => Ok(default),
+        Some(v) => num(v, &at.key(key)),
+    }
+}
+
 /// Reads a key list: `f` fills each key's values and returns its payload.
 fn read_keys(
     v: &Value,
     at: &Loc,
     interp: Interp,
-    mut f: impl FnMut(&Obj, &Loc, &mut Vec<f32>) -> R<RawKeyData>,
+    mut f: impl FnMut(&Obj, &Loc, &mut Vec<f64>) -> R<RawKeyData>,
 ) -> R<Vec<RawKey>> {
     let list = as_array(v, at)?;
     let mut keys = Vec::with_capacity(list.len());
-    let mut last_time = f32::NEG_INFINITY;
+    let mut last_time = f64::NEG_INFINITY;
     for (i, kv) in list.iter().enumerate() {
         let at = at.index(i);
         let m = as_obj(kv, &at)?;
-        let time = f32_or(m, "time", 0.0, &at)?;
+        let time = num_or(m, "time", 0.0, &at)?;
         if time < last_time {
             return at.key("time").err(format!(
                 "key time {time} is before the previous key's {last_time}"
@@ -137,7 +155,7 @@ fn read_curve(m: &Obj, n: usize, at: &Loc) -> R<RawCurve> {
             let mut out = Vec::with_capacity(4 * n);
             for (i, v) in list[..4 * n].iter().enumerate() {
                 let at = at.index(i);
-                out.push(to_f32(as_f64(v, &at)?, &at)?);
+                out.push(num(v, &at)?);
             }
             Ok(RawCurve::Bezier(out))
         }
@@ -153,29 +171,29 @@ fn push(clip: &mut RawClip, target: RawTarget, keys: Vec<RawKey>) {
 }
 
 /// One-value keys: `value` (default `default`).
-fn keys1(v: &Value, at: &Loc, default: f32) -> R<Vec<RawKey>> {
+fn keys1(v: &Value, at: &Loc, default: f64) -> R<Vec<RawKey>> {
     read_keys(v, at, Interp::Curves(1), |m, at, out| {
-        out.push(f32_or(m, "value", default, at)?);
+        out.push(num_or(m, "value", default, at)?);
         Ok(RawKeyData::None)
     })
 }
 
 /// Two-value keys: `x`, `y` (default `default`).
-fn keys2(v: &Value, at: &Loc, default: f32) -> R<Vec<RawKey>> {
+fn keys2(v: &Value, at: &Loc, default: f64) -> R<Vec<RawKey>> {
     read_keys(v, at, Interp::Curves(2), |m, at, out| {
-        out.push(f32_or(m, "x", default, at)?);
-        out.push(f32_or(m, "y", default, at)?);
+        out.push(num_or(m, "x", default, at)?);
+        out.push(num_or(m, "y", default, at)?);
         Ok(RawKeyData::None)
     })
 }
 
-/// A required colour of a key, pushing `channels` of r, g, b, a.
-fn key_color(m: &Obj, key: &str, channels: usize, at: &Loc, out: &mut Vec<f32>) -> R<()> {
+/// A required colour of a key, pushing `channels` of r, g, b, a (byte / 255 in f64).
+fn key_color(m: &Obj, key: &str, channels: usize, at: &Loc, out: &mut Vec<f64>) -> R<()> {
     let Some(s) = str_opt(m, key, at)? else {
         return at.err(format!("missing `{key}`"));
     };
-    let c = parse_color(s, &at.key(key))?;
-    out.extend_from_slice(&[c.r, c.g, c.b, c.a][..channels]);
+    let c = parse_color_f64(s, &at.key(key))?;
+    out.extend_from_slice(&c[..channels]);
     Ok(())
 }
 
@@ -298,8 +316,8 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             let at = at.key(name).named(name);
             find(&ctx.names.ik, name, "IK constraint", &at)?;
             let keys = read_keys(v, &at, Interp::Curves(2), |m, at, out| {
-                out.push(f32_or(m, "mix", 1.0, at)?);
-                out.push(f32_or(m, "softness", 0.0, at)?);
+                out.push(num_or(m, "mix", 1.0, at)?);
+                out.push(num_or(m, "softness", 0.0, at)?);
                 Ok(RawKeyData::IkFlags {
                     bend_positive: bool_or(m, "bendPositive", true, at)?,
                     compress: bool_or(m, "compress", false, at)?,
@@ -315,15 +333,15 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             let at = at.key(name).named(name);
             find(&ctx.names.transforms, name, "transform constraint", &at)?;
             let keys = read_keys(v, &at, Interp::Curves(6), |m, at, out| {
-                let mix_x = f32_or(m, "mixX", 1.0, at)?;
-                let mix_scale_x = f32_or(m, "mixScaleX", 1.0, at)?;
+                let mix_x = num_or(m, "mixX", 1.0, at)?;
+                let mix_scale_x = num_or(m, "mixScaleX", 1.0, at)?;
                 out.extend_from_slice(&[
-                    f32_or(m, "mixRotate", 1.0, at)?,
+                    num_or(m, "mixRotate", 1.0, at)?,
                     mix_x,
-                    f32_or(m, "mixY", mix_x, at)?,
+                    num_or(m, "mixY", mix_x, at)?,
                     mix_scale_x,
-                    f32_or(m, "mixScaleY", mix_scale_x, at)?,
-                    f32_or(m, "mixShearY", 1.0, at)?,
+                    num_or(m, "mixScaleY", mix_scale_x, at)?,
+                    num_or(m, "mixShearY", 1.0, at)?,
                 ]);
                 Ok(RawKeyData::None)
             })?;
@@ -342,11 +360,11 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                     "spacing" => (RawTarget::PathSpacing(name.clone()), keys1(v, &at, 0.0)?),
                     "mix" => {
                         let keys = read_keys(v, &at, Interp::Curves(3), |m, at, out| {
-                            let mix_x = f32_or(m, "mixX", 1.0, at)?;
+                            let mix_x = num_or(m, "mixX", 1.0, at)?;
                             out.extend_from_slice(&[
-                                f32_or(m, "mixRotate", 1.0, at)?,
+                                num_or(m, "mixRotate", 1.0, at)?,
                                 mix_x,
-                                f32_or(m, "mixY", mix_x, at)?,
+                                num_or(m, "mixY", mix_x, at)?,
                             ]);
                             Ok(RawKeyData::None)
                         })?;
@@ -571,7 +589,7 @@ fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
         return Ok(());
     };
     let at = at.key("events");
-    let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
+    let mut keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
         let name = str_req(m, "name", at)?;
         let at = at.named(name);
         let index = find(&ctx.names.events, name, "event", &at.key("name"))?;
@@ -598,6 +616,62 @@ fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
             balance,
         })
     })?;
+    // COMPAT(spine): the official loader rounds event times to f32 (`toSinglePrecision`).
+    for key in &mut keys {
+        key.time = f64::from(key.time as f32);
+    }
     push(clip, RawTarget::Event, keys);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_spine_json;
+    use sinew::raw::{RawCurve, RawTarget};
+
+    #[test]
+    fn keys_keep_the_file_numbers_and_event_times_round_to_f32() {
+        let json = r##"{
+            "skeleton": {"spine": "4.2.22"},
+            "bones": [{"name": "root"}],
+            "slots": [{"name": "s", "bone": "root"}],
+            "events": {"e": {}},
+            "animations": {"a": {
+                "slots": {"s": {"rgba": [
+                    {"color": "ff800040", "curve": [0.1, 0.2, 0.3, 0.4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]},
+                    {"time": 0.7, "color": "ffffffff"}
+                ]}},
+                "bones": {"root": {"rotate": [
+                    {"time": 0.1, "value": 33.74, "curve": [0.1667, 33.74, 0.2333, -12.3]},
+                    {"time": 0.3}
+                ]}},
+                "events": [{"time": 0.1, "name": "e"}]
+            }}
+        }"##;
+        let raw = parse_spine_json(json, "t.json").unwrap();
+        let tls = &raw.clips[0].timelines;
+        // Slot timelines come first: colour channels are byte / 255 in f64.
+        let rgba = &tls[0].keys;
+        assert_eq!(rgba[0].values, [1.0, 128.0 / 255.0, 0.0, 64.0 / 255.0]);
+        assert_eq!(rgba[1].time, 0.7);
+        let rotate = &tls[1].keys;
+        assert_eq!((rotate[0].time, rotate[0].values[0]), (0.1, 33.74));
+        assert_eq!(
+            rotate[0].curve,
+            RawCurve::Bezier(vec![0.1667, 33.74, 0.2333, -12.3])
+        );
+        // The last key's value defaults to 0 and its curve is linear.
+        assert_eq!((rotate[1].time, &rotate[1].values[..]), (0.3, &[0.0][..]));
+        assert_eq!(rotate[1].curve, RawCurve::Linear);
+        assert!(matches!(tls[2].target, RawTarget::Event));
+        assert_eq!(tls[2].keys[0].time, f64::from(0.1f32));
+    }
+
+    #[test]
+    fn key_numbers_past_f32_are_refused() {
+        let json = r#"{"bones": [{"name": "root"}], "animations": {"a": {"bones": {"root":
+            {"rotate": [{"time": 0, "value": 1e39}]}}}}}"#;
+        let err = parse_spine_json(json, "t.json").unwrap_err().to_string();
+        assert!(err.contains("f32"), "{err}");
+    }
 }

@@ -276,19 +276,26 @@ pub(crate) fn as_i32(v: &Value, at: &Loc) -> R<i32> {
 /// Parses Spine's hex colour: `RRGGBBAA`, or `RRGGBB` with alpha 1, optional leading `#`
 /// (Spine `Color.setFromString`).
 pub(crate) fn parse_color(s: &str, at: &Loc) -> R<Color> {
+    let [r, g, b, a] = parse_color_f64(s, at)?;
+    Ok(Color::new(r as f32, g as f32, b as f32, a as f32))
+}
+
+/// [`parse_color`]'s channels `[r, g, b, a]` before rounding to f32: byte / 255 in double
+/// precision, as the official loader holds them (animation keys sample Beziers from these).
+pub(crate) fn parse_color_f64(s: &str, at: &Loc) -> R<[f64; 4]> {
     let hex = s.strip_prefix('#').unwrap_or(s);
     if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return at.err(format!(
             "invalid colour `{s}` (expected RRGGBB or RRGGBBAA)"
         ));
     }
-    let ch = |i: usize| -> f32 {
+    let ch = |i: usize| -> f64 {
         let v = u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
         // COMPAT(spine): channels are byte / 255 computed in double precision.
-        (f64::from(v) / 255.0) as f32
+        f64::from(v) / 255.0
     };
     let a = if hex.len() == 8 { ch(6) } else { 1.0 };
-    Ok(Color::new(ch(0), ch(2), ch(4), a))
+    Ok([ch(0), ch(2), ch(4), a])
 }
 
 /// A colour member, if present.
@@ -340,6 +347,11 @@ mod tests {
         assert!(parse_color("20304", &at).is_err());
         assert!(parse_color("zz3040", &at).is_err());
         assert!(parse_color("é0304", &at).is_err());
+        assert_eq!(
+            parse_color_f64("#ff800040", &at).unwrap(),
+            [1.0, 128.0 / 255.0, 0.0, 64.0 / 255.0]
+        );
+        assert_eq!(parse_color_f64("000000", &at).unwrap()[3], 1.0);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! RawClip -> Clip: timeline targets resolved to ids, keys and Bezier curves compiled.
 //!
 //! Follows the spine-ts 4.2 `SkeletonJson.readAnimation` conventions: keys are stored as f32,
-//! Beziers are sampled at build time ([`crate::anim::curve`]), unweighted deform keys store
+//! Beziers are sampled at build time ([`crate::anim::curve`]) from the raw keys' f64 times,
+//! values and handles (as the official loader samples them from the JSON numbers), unweighted deform keys store
 //! setup + delta (weighted keys the zero-filled deltas), draw-order offsets become full
 //! permutations, event keys take their event's defaults, and timelines are ordered as the
 //! official loader creates them (slots, bones, IK, transform, path, physics,
@@ -12,7 +13,6 @@
 //! Verified by the unit tests in `clips/tests.rs` (hand-built raw clips) and by the oracle
 //! comparisons in `crates/sinew-formats/tests/anim_local.rs`.
 
-mod exact;
 mod special;
 #[cfg(test)]
 mod tests;

@@ -177,6 +177,13 @@ impl FixedClock {
     }
 }
 
+impl Default for FixedClock {
+    /// A clock with the default settings (60 Hz, 8 substeps, 0.25 s frame cap).
+    fn default() -> Self {
+        FixedClock::new(ClockSettings::default())
+    }
+}
+
 fn sanitize_scale(s: f64) -> f64 {
     if s.is_finite() && s > 0.0 { s } else { 0.0 }
 }

@@ -391,6 +391,6 @@ mod tests {
         assert!((y2 - 2.0).abs() < 1e-12 && (x2 - 3.0).abs() < 1e-12);
         p.params.map = PendulumMap::LengthAngle;
         let [l, a] = p.output();
-        assert!(l.abs() < 1e-12 && (a - 90.0).abs() < 1e-9, "{l} {a}");
+        assert!(l.abs() < 1e-12 && (a - 90.0 * 3.0).abs() < 1e-9, "{l} {a}");
     }
 }

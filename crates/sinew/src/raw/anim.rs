@@ -152,8 +152,10 @@ pub enum RawCurve {
     /// Hold this key's value until the next key.
     Stepped,
     /// Cubic Bezier per value: `[cx1, cy1, cx2, cy2]` per interpolated value, with cx in
-    /// absolute seconds and cy in the value's own units (already scaled like the values).
-    Bezier(Vec<f32>),
+    /// absolute seconds and cy in the value's own units (already scaled like the values),
+    /// as written in the file; the builder samples the curve from these f64 numbers and
+    /// rounds the samples to f32, as the official runtime does.
+    Bezier(Vec<f64>),
 }
 
 /// Sequence playback modes.
@@ -232,10 +234,13 @@ pub enum RawKeyData {
 /// One key of a timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawKey {
-    /// Time in seconds (f32, as the reference runtime stores it).
-    pub time: f32,
-    /// Interpolated values (count depends on the target; see [`RawTarget`]).
-    pub values: Vec<f32>,
+    /// Time in seconds, as written in the file; the builder rounds what the official runtime
+    /// stores as f32 (key frames) and samples Beziers from the f64.
+    pub time: f64,
+    /// Interpolated values (count depends on the target; see [`RawTarget`]), as written in
+    /// the file (colour channels: byte / 255); the builder rounds what the official runtime
+    /// stores as f32.
+    pub values: Vec<f64>,
     /// Curve to the next key.
     pub curve: RawCurve,
     /// Non-numeric payload.

@@ -54,6 +54,8 @@ pub struct Rig {
     pub slot_deform_capacity: Vec<u32>,
     /// Name lookups (edges only; never used per frame).
     pub names: NameMaps,
+    /// Parameters, keyform bindings and parameter physics (empty unless the format has them).
+    pub params: crate::params::ParamSet,
 }
 
 /// Name-to-id maps for the edges of the API.

@@ -1,7 +1,6 @@
 //! Timelines with payloads: deform (full key vertex arrays), sequence, draw order
 //! (offsets to permutations) and events (defaults resolved).
 
-use super::exact::decimal;
 use super::values::describe;
 use super::{Built, Ctx};
 use crate::anim::{Curves, EventKey, SequenceKey, TimelineKind};
@@ -32,9 +31,9 @@ fn attachment(
     found
 }
 
-/// A times-only frame list.
+/// A times-only frame list (f32, as the official Float32Array frames).
 fn times(rt: &RawTimeline) -> Vec<f32> {
-    rt.keys.iter().map(|k| k.time).collect()
+    rt.keys.iter().map(|k| k.time as f32).collect()
 }
 
 pub(super) fn deform(
@@ -113,15 +112,10 @@ pub(super) fn deform(
         match &a.curve {
             RawCurve::Linear => {}
             RawCurve::Stepped => curves.set_stepped(k),
-            RawCurve::Bezier(c) if c.len() >= 4 => curves.push_deform_bezier(
-                k,
-                decimal(a.time),
-                decimal(c[0]),
-                decimal(c[1]),
-                decimal(c[2]),
-                decimal(c[3]),
-                decimal(b.time),
-            ),
+            // COMPAT(spine): sampled from the loader's f64 times and handles.
+            RawCurve::Bezier(c) if c.len() >= 4 => {
+                curves.push_deform_bezier(k, a.time, c[0], c[1], c[2], c[3], b.time)
+            }
             RawCurve::Bezier(_) => {
                 cx.problem(format!(
                     "{}: key {k} curve needs 4 numbers",
@@ -291,7 +285,7 @@ pub(super) fn events(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             (0.0, 0.0)
         };
         keys.push(EventKey {
-            time: key.time,
+            time: key.time as f32,
             event: id,
             int: int.unwrap_or(data.int),
             float: float.unwrap_or(data.float),

@@ -28,7 +28,7 @@ fn rig() -> Rig {
     rig
 }
 
-fn key(time: f32, values: &[f32], curve: RawCurve, data: RawKeyData) -> RawKey {
+fn key(time: f64, values: &[f64], curve: RawCurve, data: RawKeyData) -> RawKey {
     RawKey {
         time,
         values: values.to_vec(),
@@ -37,7 +37,7 @@ fn key(time: f32, values: &[f32], curve: RawCurve, data: RawKeyData) -> RawKey {
     }
 }
 
-fn lin(time: f32, values: &[f32]) -> RawKey {
+fn lin(time: f64, values: &[f64]) -> RawKey {
     key(time, values, RawCurve::Linear, RawKeyData::None)
 }
 
@@ -115,7 +115,7 @@ fn timelines_take_the_official_order_and_share_property_ids() {
 
 #[test]
 fn deform_keys_store_setup_plus_delta() {
-    let deform = |data: RawKeyData, t: f32| key(t, &[], RawCurve::Linear, data);
+    let deform = |data: RawKeyData, t: f64| key(t, &[], RawCurve::Linear, data);
     let target = |att: &str| RawTarget::Deform {
         skin: "default".into(),
         slot: "s0".into(),
@@ -188,7 +188,7 @@ fn deform_keys_store_setup_plus_delta() {
 
 #[test]
 fn draw_order_offsets_become_permutations() {
-    let d = |o: Option<Vec<(String, i32)>>, t: f32| {
+    let d = |o: Option<Vec<(String, i32)>>, t: f64| {
         key(t, &[], RawCurve::Stepped, RawKeyData::DrawOrder(o))
     };
     let (rig, problems) = build(vec![RawTimeline {
@@ -210,7 +210,7 @@ fn draw_order_offsets_become_permutations() {
 
 #[test]
 fn events_take_their_defaults() {
-    let ev = |t: f32, int: Option<i32>, string: Option<&str>| {
+    let ev = |t: f64, int: Option<i32>, string: Option<&str>| {
         let data = RawKeyData::Event {
             name: "e".into(),
             int,
@@ -260,4 +260,96 @@ fn unknown_targets_are_problems() {
     assert!(problems[0].contains("nope"));
     assert!(problems[1].contains("values"));
     assert!(rig.clips[0].timelines.is_empty());
+}
+
+#[test]
+fn beziers_are_sampled_from_the_raw_f64_numbers() {
+    // COMPAT(spine): setBezier gets the JSON's f64 numbers; frames hold their f32 roundings.
+    let bez = RawCurve::Bezier(vec![0.1667, 33.74, 0.2333, -12.3]);
+    let keys = vec![
+        key(0.1, &[33.74], bez, RawKeyData::None),
+        lin(0.3, &[-12.3]),
+    ];
+    let (rig, problems) = build(vec![bone(BoneProperty::Rotate, keys)]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let tl = &rig.clips[0].timelines[0];
+    assert_eq!(tl.frames, [0.1f32, 33.74, 0.3, -12.3]);
+    let mut want = crate::anim::Curves::new(2);
+    want.push_bezier(0, 0, 0.1, 33.74, 0.1667, 33.74, 0.2333, -12.3, 0.3, -12.3);
+    assert_eq!(tl.curves, want);
+    // Sampling from the f32 frames instead gives other samples: the f64s matter.
+    let r = |v: f64| f64::from(v as f32);
+    let mut rounded = crate::anim::Curves::new(2);
+    rounded.push_bezier(
+        0,
+        0,
+        r(0.1),
+        r(33.74),
+        r(0.1667),
+        r(33.74),
+        r(0.2333),
+        r(-12.3),
+        r(0.3),
+        r(-12.3),
+    );
+    assert_ne!(tl.curves.samples, rounded.samples);
+}
+
+#[test]
+fn deform_and_colour_beziers_use_the_raw_numbers() {
+    let deform = RawTimeline {
+        target: RawTarget::Deform {
+            skin: "default".into(),
+            slot: "s0".into(),
+            attachment: "box".into(),
+        },
+        keys: vec![
+            key(
+                0.1,
+                &[],
+                RawCurve::Bezier(vec![0.15, 0.3, 0.2, 0.9]),
+                RawKeyData::Deform {
+                    offset: 0,
+                    vertices: vec![],
+                },
+            ),
+            key(
+                0.3,
+                &[],
+                RawCurve::Linear,
+                RawKeyData::Deform {
+                    offset: 0,
+                    vertices: vec![],
+                },
+            ),
+        ],
+    };
+    // Alpha 128/255 -> 1 (a colour channel is byte / 255 in f64).
+    let c = 128.0 / 255.0;
+    let alpha = RawTimeline {
+        target: RawTarget::Slot {
+            slot: "s0".into(),
+            property: SlotProperty::Alpha,
+        },
+        keys: vec![
+            key(
+                0.1,
+                &[c],
+                RawCurve::Bezier(vec![0.2, c, 0.25, 1.0]),
+                RawKeyData::None,
+            ),
+            lin(0.3, &[1.0]),
+        ],
+    };
+    let (rig, problems) = build(vec![deform, alpha]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let tls = &rig.clips[0].timelines;
+    let mut want = crate::anim::Curves::new(2);
+    want.push_bezier(0, 0, 0.1, c, 0.2, c, 0.25, 1.0, 0.3, 1.0);
+    assert_eq!(tls[0].frames, [0.1f32, c as f32, 0.3, 1.0]);
+    assert_eq!(tls[0].curves, want);
+    let mut want = crate::anim::Curves::new(2);
+    want.push_deform_bezier(0, 0.1, 0.15, 0.3, 0.2, 0.9, 0.3);
+    assert_eq!(tls[1].frames, [0.1f32, 0.3]);
+    assert_eq!(tls[1].curves, want);
 }

@@ -1,7 +1,7 @@
 //! Value timelines (bones, slot colours and attachments, constraints, physics): targets
-//! resolved to ids, keys packed as `[time, values...]` f32 rows, curves sampled.
+//! resolved to ids, keys packed as `[time, values...]` f32 rows, curves sampled from the
+//! raw f64 numbers.
 
-use super::exact::{channel, decimal};
 use super::{Built, Ctx};
 use crate::anim::{Curves, IkFlags, TimelineKind};
 use crate::raw::{
@@ -37,33 +37,26 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             ));
             return None;
         }
-        frames.push(key.time);
-        frames.extend_from_slice(&key.values[..values]);
+        // COMPAT(spine): frames are a Float32Array; only the curves see the f64 numbers.
+        frames.push(key.time as f32);
+        frames.extend(key.values[..values].iter().map(|&v| v as f32));
     }
     let mut curves = Curves::new(n);
     if values > 0 {
-        let colour = matches!(
-            kind,
-            TimelineKind::Rgba(_)
-                | TimelineKind::Rgb(_)
-                | TimelineKind::Rgba2(_)
-                | TimelineKind::Rgb2(_)
-        );
-        build_curves(cx, rt, values, colour, &mut curves)?;
+        build_curves(cx, rt, values, &mut curves)?;
     }
     Some((kind, frames, curves))
 }
 
 /// Samples the curves of a timeline with `values` values per key (Spine `readCurve`).
-/// Key values of colour timelines are byte / 255; all other numbers are JSON decimals.
+/// COMPAT(spine): `setBezier` gets the loader's f64 times, values and handles (not the f32
+/// frames), so the raw f64 numbers go in unrounded.
 fn build_curves(
     cx: &mut Ctx<'_>,
     rt: &RawTimeline,
     values: usize,
-    colour: bool,
     curves: &mut Curves,
 ) -> Option<()> {
-    let value = |v: f32| if colour { channel(v) } else { decimal(v) };
     for k in 0..rt.keys.len().saturating_sub(1) {
         let (a, b) = (&rt.keys[k], &rt.keys[k + 1]);
         match &a.curve {
@@ -84,14 +77,14 @@ fn build_curves(
                     curves.push_bezier(
                         k,
                         v,
-                        decimal(a.time),
-                        value(a.values[v]),
-                        decimal(h[0]),
-                        decimal(h[1]),
-                        decimal(h[2]),
-                        decimal(h[3]),
-                        decimal(b.time),
-                        value(b.values[v]),
+                        a.time,
+                        a.values[v],
+                        h[0],
+                        h[1],
+                        h[2],
+                        h[3],
+                        b.time,
+                        b.values[v],
                     );
                 }
             }
