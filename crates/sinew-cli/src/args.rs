@@ -127,6 +127,9 @@ pub struct DumpArgs {
     /// Rig-extras JSON adding jiggle bones and colliders by bone name.
     #[arg(long)]
     pub extras: Option<PathBuf>,
+    /// Inochi2D puppets: set a parameter, `NAME=X` or `NAME=X,Y` (repeatable).
+    #[arg(long = "param", allow_hyphen_values = true)]
+    pub params: Vec<String>,
 }
 
 /// `sinew info` options.

@@ -26,6 +26,9 @@ pub fn dump_with_args(file: &Path, args: &[String]) -> Result<Value> {
 
 /// Runs a dump and returns the JSON document.
 pub fn dump(args: &DumpArgs) -> Result<Value> {
+    if crate::inochi::is_puppet(&args.file) {
+        return crate::inochi::dump(args, &args.params);
+    }
     let times = parse_times(&args.times).context("bad --times")?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);

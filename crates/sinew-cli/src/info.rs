@@ -153,6 +153,9 @@ pub fn info_text(raw: &RawRig, file: &str) -> String {
 
 /// Runs `sinew info` and returns what to print.
 pub fn info(args: &InfoArgs) -> Result<String> {
+    if crate::inochi::is_puppet(&args.file) {
+        return crate::inochi::info(args);
+    }
     let raw = pose::load_raw(&args.file)?;
     let file = args.file.display().to_string();
     Ok(if args.json {

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod cage;
 pub mod dump;
 pub mod info;
+pub mod inochi;
 pub mod pose;
 pub mod render;
 pub mod schema;

@@ -250,7 +250,8 @@ pub struct Session<'r> {
 pub fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Option<JiggleRig>> {
     let Some(path) = path else { return Ok(None) };
     let extras = sinew_formats::extras::load_extras(path).map_err(|e| anyhow!("{e}"))?;
-    let jr = JiggleRig::build(rig, &extras.jiggle).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let jr =
+        JiggleRig::build(rig, &extras.jiggle).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok(Some(jr))
 }
 

@@ -76,8 +76,8 @@ fn allocations() -> usize {
 }
 
 /// Tolerance on local values, relative to max(1, |value|). The data keeps 10 significant
-/// digits; the runtimes agree to ~5e-10 (the builder recovers the JSON's f64 numbers for
-/// Bezier sampling, see `sinew::build::clips`).
+/// digits; the runtimes agree to ~5e-10 (raw keys carry the JSON's f64 numbers and the
+/// builder samples Beziers from them, as the official loader does; see `sinew::build::clips`).
 pub(crate) const TOL: f64 = 1e-8;
 /// Tolerance on colours (stored as f32 here, f64 in spine-ts).
 pub(crate) const TOL_COLOR: f64 = 1e-6;

@@ -84,7 +84,7 @@ impl Canvas {
 }
 
 /// Reusable scratch state of the rasteriser.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Renderer {
     coverage: Coverage,
     layer: Vec<Rgba>,
@@ -98,6 +98,14 @@ pub struct Renderer {
     poly: Vec<Point>,
     poly2: Vec<Point>,
     tmp: Vec<Point>,
+    /// Stands in for a missing atlas page.
+    white: Texture,
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// What the per-triangle shading needs.
@@ -115,7 +123,19 @@ struct Shader<'a> {
 impl Renderer {
     /// Empty scratch buffers.
     pub fn new() -> Self {
-        Self::default()
+        Renderer {
+            coverage: Coverage::new(),
+            layer: Vec::new(),
+            layer_cov: Vec::new(),
+            pieces: Vec::new(),
+            pieces_for: None,
+            order: Vec::new(),
+            clip_px: Vec::new(),
+            poly: Vec::new(),
+            poly2: Vec::new(),
+            tmp: Vec::new(),
+            white: Texture::white(),
+        }
     }
 
     /// Draws `list` onto `canvas` through `view`. `textures[page]` is each atlas page; a
@@ -137,7 +157,15 @@ impl Renderer {
             self.layer_cov = vec![0.0; n];
         }
         self.pieces_for = None;
-        let white = Texture::white();
+        // Taken out for the loop (the scratch buffers are borrowed mutably); put back below.
+        let white = std::mem::replace(
+            &mut self.white,
+            Texture {
+                width: 1,
+                height: 1,
+                texels: Vec::new(),
+            },
+        );
         for cmd in &list.commands {
             if cmd.color.a <= 0.0 {
                 continue;
@@ -177,6 +205,7 @@ impl Renderer {
                 self.composite(cmd.blend, bbox, canvas);
             }
         }
+        self.white = white;
     }
 
     /// Converts clip polygon `c` to pixels and triangulates it into `pieces`.

@@ -34,38 +34,41 @@ fn tan_half(s0: [f64; 2], s1: [f64; 2], r0: f64, r1: f64) -> f64 {
 /// when `p` lies within `eps` of a cage vertex (Kronecker delta) or of the inside of an edge
 /// (linear weights of its two ends); returns `false`, leaving `out` untouched, otherwise.
 pub fn boundary_coordinates(cage: &Cage, p: [f64; 2], eps: f64, out: &mut [f64]) -> bool {
+    let pts = cage.points();
+    let lens = cage.edge_lengths();
+    // Squared distances and the cage's cached edge lengths: no square root per vertex on
+    // the common (interior) path.
+    let eps2 = eps * eps;
     for l in 0..cage.loop_count() {
         let range = cage.loop_range(l);
-        let pts = &cage.points()[range.clone()];
         // Nearest vertex of this loop (first on ties).
-        let (mut best, mut best_r) = (0, f64::INFINITY);
-        for (k, v) in pts.iter().enumerate() {
-            let r = (v[0] - p[0]).hypot(v[1] - p[1]);
-            if r < best_r {
-                (best, best_r) = (k, r);
+        let (mut best, mut best_r2) = (range.start, f64::INFINITY);
+        for (k, v) in pts[range.clone()].iter().enumerate() {
+            let (dx, dy) = (v[0] - p[0], v[1] - p[1]);
+            let r2 = dx * dx + dy * dy;
+            if r2 < best_r2 {
+                (best, best_r2) = (range.start + k, r2);
             }
         }
-        if best_r <= eps {
+        if best_r2 <= eps2 {
             out.fill(0.0);
-            out[range.start + best] = 1.0;
+            out[best] = 1.0;
             return true;
         }
-        let n = pts.len();
-        for i in 0..n {
-            let k = (i + 1) % n;
+        for i in range.clone() {
+            let k = if i + 1 == range.end { range.start } else { i + 1 };
             let (a, b) = (pts[i], pts[k]);
             let si = [a[0] - p[0], a[1] - p[1]];
             let sk = [b[0] - p[0], b[1] - p[1]];
-            let le = (b[0] - a[0]).hypot(b[1] - a[1]);
             let c = si[0] * sk[1] - si[1] * sk[0];
             let d = si[0] * sk[0] + si[1] * sk[1];
-            // |c| / le is the distance to the edge's line; d < 0: between the ends.
-            if c.abs() <= eps * le && d < 0.0 {
-                let ri = si[0].hypot(si[1]);
-                let rk = sk[0].hypot(sk[1]);
+            // |c| / |edge| is the distance to the edge's line; d < 0: between the ends.
+            if c.abs() <= eps * lens[i] && d < 0.0 {
+                let ri = (si[0] * si[0] + si[1] * si[1]).sqrt();
+                let rk = (sk[0] * sk[0] + sk[1] * sk[1]).sqrt();
                 out.fill(0.0);
-                out[range.start + i] = rk / (ri + rk);
-                out[range.start + k] = ri / (ri + rk);
+                out[i] = rk / (ri + rk);
+                out[k] = ri / (ri + rk);
                 return true;
             }
         }
@@ -83,17 +86,20 @@ pub fn homogeneous_weights(cage: &Cage, p: [f64; 2], out: &mut [f64]) -> f64 {
         let range = cage.loop_range(l);
         let (start, end) = (range.start, range.end);
         let s_of = |i: usize| [pts[i][0] - p[0], pts[i][1] - p[1]];
+        // sqrt(x^2 + y^2) rather than hypot: within an ulp, several times faster (cage
+        // coordinates are far from overflow).
+        let len = |s: [f64; 2]| (s[0] * s[0] + s[1] * s[1]).sqrt();
         // The edge into the first vertex (last -> first) gives tan(alpha_{-1}/2).
         let s_last = s_of(end - 1);
-        let r_last = s_last[0].hypot(s_last[1]);
+        let r_last = len(s_last);
         let s_first = s_of(start);
-        let r_first = s_first[0].hypot(s_first[1]);
+        let r_first = len(s_first);
         let mut t_prev = tan_half(s_last, s_first, r_last, r_first);
         let (mut s, mut r) = (s_first, r_first);
         for (i, slot) in out.iter_mut().enumerate().take(end).skip(start) {
             let (s_next, r_next) = if i + 1 < end {
                 let sn = s_of(i + 1);
-                (sn, sn[0].hypot(sn[1]))
+                (sn, len(sn))
             } else {
                 (s_first, r_first)
             };

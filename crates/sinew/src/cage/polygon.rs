@@ -19,6 +19,8 @@ pub struct Cage {
     points: Vec<[f64; 2]>,
     /// Exclusive end of each loop in `points`.
     loop_ends: Vec<u32>,
+    /// Length of the edge from each vertex to the next in its loop.
+    edge_len: Vec<f64>,
     diameter: f64,
 }
 
@@ -55,17 +57,18 @@ impl Cage {
             loop_ends.push(points.len() as u32);
         }
         let diameter = diameter_of(&points);
-        let cage = Cage {
+        let mut cage = Cage {
             points,
             loop_ends,
+            edge_len: Vec::new(),
             diameter,
         };
+        cage.edge_len = cage.compute_edge_lengths();
         let eps = cage.tolerance();
         for li in 0..cage.loop_count() {
-            let l = cage.loop_points(li);
-            for (k, p) in l.iter().enumerate() {
-                let q = l[(k + 1) % l.len()];
-                if (q[0] - p[0]).hypot(q[1] - p[1]) <= eps {
+            let r = cage.loop_range(li);
+            for (k, &len) in cage.edge_len[r].iter().enumerate() {
+                if len <= eps {
                     return Err(CageError::ZeroLengthEdge {
                         loop_index: li,
                         vertex: k,
@@ -129,7 +132,26 @@ impl Cage {
                 self.points[r].reverse();
             }
         }
+        self.edge_len = self.compute_edge_lengths();
         self
+    }
+
+    fn compute_edge_lengths(&self) -> Vec<f64> {
+        let mut len = Vec::with_capacity(self.points.len());
+        for l in 0..self.loop_count() {
+            let p = self.loop_points(l);
+            for (k, a) in p.iter().enumerate() {
+                let b = p[(k + 1) % p.len()];
+                len.push((b[0] - a[0]).hypot(b[1] - a[1]));
+            }
+        }
+        len
+    }
+
+    /// Length of the edge from vertex `i` to the next vertex of its loop (concatenated
+    /// order).
+    pub fn edge_lengths(&self) -> &[f64] {
+        &self.edge_len
     }
 
     /// All vertices, concatenated in loop order (the column order of the weights).

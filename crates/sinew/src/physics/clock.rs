@@ -137,7 +137,11 @@ impl FixedClock {
     /// Bad frame times (NaN, infinite, negative) count as 0; long ones are clamped to
     /// `max_frame_dt`; steps beyond `max_substeps` are dropped with their time.
     pub fn advance(&mut self, dt: f64) -> u32 {
-        let dt = if dt.is_finite() && dt > 0.0 { dt.min(self.max_frame_dt) } else { 0.0 };
+        let dt = if dt.is_finite() && dt > 0.0 {
+            dt.min(self.max_frame_dt)
+        } else {
+            0.0
+        };
         let scaled = dt * self.time_scale;
         self.frame_time = scaled;
         self.frame_start_remainder = self.remainder;

@@ -197,7 +197,11 @@ impl Pendulum {
         let limit = self.max_stable_step() * 0.9;
         // Beyond MAX_SPLIT stable substeps the rest of the step is dropped (slow motion).
         let h = h.min(limit * f64::from(MAX_SPLIT));
-        let n = if h > limit { ((h / limit).ceil() as u32).clamp(1, MAX_SPLIT) } else { 1 };
+        let n = if h > limit {
+            ((h / limit).ceil() as u32).clamp(1, MAX_SPLIT)
+        } else {
+            1
+        };
         let sub = h / f64::from(n);
         let start = self.anchor;
         for i in 1..=n {
@@ -254,11 +258,19 @@ impl Pendulum {
 fn sanitize(mut p: PendulumParams) -> PendulumParams {
     let d = PendulumParams::default();
     let fix = |v: f64, def: f64, min: f64| if v.is_finite() && v >= min { v } else { def };
-    p.length = if p.length.is_finite() && p.length > 0.0 { p.length } else { d.length };
+    p.length = if p.length.is_finite() && p.length > 0.0 {
+        p.length
+    } else {
+        d.length
+    };
     p.gravity = fix(p.gravity, d.gravity, 0.0);
     p.angle_damping = fix(p.angle_damping, d.angle_damping, 0.0);
     p.length_damping = fix(p.length_damping, d.length_damping, 0.0);
-    p.frequency = if p.frequency.is_finite() && p.frequency > 0.0 { p.frequency } else { d.frequency };
+    p.frequency = if p.frequency.is_finite() && p.frequency > 0.0 {
+        p.frequency
+    } else {
+        d.frequency
+    };
     p
 }
 
@@ -328,7 +340,12 @@ mod tests {
 
     #[test]
     fn moving_anchor_swings_the_bob() {
-        let mut p = Pendulum::new(PendulumKind::Rigid, PendulumParams::default(), V2::ZERO, V2::new(0.0, -1.0));
+        let mut p = Pendulum::new(
+            PendulumKind::Rigid,
+            PendulumParams::default(),
+            V2::ZERO,
+            V2::new(0.0, -1.0),
+        );
         // Anchor jerks right: the bob lags, so the rod swings to negative angles (bob left of
         // down is clockwise from down: negative).
         p.step(V2::new(20.0, 0.0), 1.0 / 60.0);
@@ -353,7 +370,11 @@ mod tests {
         }
         let k = (std::f64::consts::TAU * 3.0).powi(2);
         let want = 1.0 + 980.0 / k / 100.0;
-        assert!((p.length_ratio() - want).abs() < 1e-6, "{} {want}", p.length_ratio());
+        assert!(
+            (p.length_ratio() - want).abs() < 1e-6,
+            "{} {want}",
+            p.length_ratio()
+        );
         let [_, l] = p.output();
         assert!((l - (want - 1.0)).abs() < 1e-6);
     }
@@ -384,7 +405,10 @@ mod tests {
         let mut p = released(PendulumKind::Rigid, params, 90.0);
         // Bob at (100, 0): x offset +1 rest length, y offset +1 (against gravity).
         let [x, y] = p.output();
-        assert!((x - 2.0).abs() < 1e-12 && (y - 3.0).abs() < 1e-12, "{x} {y}");
+        assert!(
+            (x - 2.0).abs() < 1e-12 && (y - 3.0).abs() < 1e-12,
+            "{x} {y}"
+        );
         p.params.map = PendulumMap::Yx;
         // Scales apply per output slot.
         let [y2, x2] = p.output();

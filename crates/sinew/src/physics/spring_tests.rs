@@ -21,18 +21,66 @@ fn closed_form_matches_the_oracle_in_every_regime() {
     // (x0, v0, k, c, m, t, x, v)
     let cases = [
         // under-damped: `--exact 1 0 100 2 1 0.5 1.0`
-        (1.0, 0.0, 100.0, 2.0, 1.0, 0.5, 0.09855066761858593, 5.886967935011047),
-        (1.0, 0.0, 100.0, 2.0, 1.0, 1.0, -0.33685168059041337, 1.8534570698460584),
+        (
+            1.0,
+            0.0,
+            100.0,
+            2.0,
+            1.0,
+            0.5,
+            0.09855066761858593,
+            5.886967935011047,
+        ),
+        (
+            1.0,
+            0.0,
+            100.0,
+            2.0,
+            1.0,
+            1.0,
+            -0.33685168059041337,
+            1.8534570698460584,
+        ),
         // undamped: `--exact 0.3 -1.2 40 0 0.5 0.7`
-        (0.3, -1.2, 40.0, 0.0, 0.5, 0.7, 0.3029036337760355, -1.1401539771547833),
+        (
+            0.3,
+            -1.2,
+            40.0,
+            0.0,
+            0.5,
+            0.7,
+            0.3029036337760355,
+            -1.1401539771547833,
+        ),
         // critical: `--exact 0.3 -1.2 40 8.94427190999916 0.5 0.7`
-        (0.3, -1.2, 40.0, 8.94427190999916, 0.5, 0.7, 0.002555282864475244, -0.020023035207351925),
+        (
+            0.3,
+            -1.2,
+            40.0,
+            8.94427190999916,
+            0.5,
+            0.7,
+            0.002555282864475244,
+            -0.020023035207351925,
+        ),
         // over-damped (zeta 3): `--exact 0.3 -1.2 40 26.832815729997478 0.5 0.7`
-        (0.3, -1.2, 40.0, 26.832815729997478, 0.5, 0.7, 0.09747659725086058, -0.1495870450145055),
+        (
+            0.3,
+            -1.2,
+            40.0,
+            26.832815729997478,
+            0.5,
+            0.7,
+            0.09747659725086058,
+            -0.1495870450145055,
+        ),
     ];
     for (x0, v0, k, c, m, t, x, v) in cases {
         let (gx, gv) = closed_form(p(k, c, m), x0, v0, t, 0.0);
-        assert!(close(gx, x, 1e-12) && close(gv, v, 1e-11), "{k} {c} {m}: {gx} {gv}");
+        assert!(
+            close(gx, x, 1e-12) && close(gv, v, 1e-11),
+            "{k} {c} {m}: {gx} {gv}"
+        );
     }
 }
 
@@ -61,12 +109,19 @@ fn simulate(sp: SpringParams, h: f64, t: f64, integ: Integrator) -> (f64, f64) {
 
 #[test]
 fn exact_step_is_exact_at_any_step() {
-    for (k, c, m) in [(100.0, 2.0, 1.0), (40.0, 8.94427190999916, 0.5), (1000.0, 200.0, 2.0)] {
+    for (k, c, m) in [
+        (100.0, 2.0, 1.0),
+        (40.0, 8.94427190999916, 0.5),
+        (1000.0, 200.0, 2.0),
+    ] {
         let sp = p(k, c, m);
         let (x_ref, v_ref) = closed_form(sp, 1.0, 0.0, 1.0, 0.0);
         for h in [1.0 / 30.0, 1.0 / 60.0, 1.0 / 144.0, 0.25, 0.5] {
             let (x, v) = simulate(sp, h, 1.0, Integrator::Exact);
-            assert!(close(x, x_ref, 1e-12) && close(v, v_ref, 1e-10), "{k} {c} h={h}: {x}");
+            assert!(
+                close(x, x_ref, 1e-12) && close(v, v_ref, 1e-10),
+                "{k} {c} h={h}: {x}"
+            );
         }
     }
 }
@@ -91,7 +146,11 @@ fn euler_errors_match_the_oracle_table() {
 #[test]
 fn stability_limits_match_the_table() {
     // math.md example rows (k, c, m) -> symplectic, symplectic/implicit damping.
-    let rows = [((100.0, 2.0, 1.0), 0.181, 0.221), ((1000.0, 10.0, 1.0), 0.054, 0.074), ((10000.0, 20.0, 1.0), 0.018, 0.022)];
+    let rows = [
+        ((100.0, 2.0, 1.0), 0.181, 0.221),
+        ((1000.0, 10.0, 1.0), 0.054, 0.074),
+        ((10000.0, 20.0, 1.0), 0.018, 0.022),
+    ];
     for ((k, c, m), se, si) in rows {
         let sp = p(k, c, m);
         let a = sp.max_stable_step(Integrator::SymplecticEuler);
@@ -100,7 +159,11 @@ fn stability_limits_match_the_table() {
         assert!(sp.max_stable_step(Integrator::Exact).is_infinite());
     }
     // Undamped symplectic Euler: h <= 2/omega0.
-    assert!(close(p(100.0, 0.0, 1.0).max_stable_step(Integrator::SymplecticEuler), 0.2, 1e-12));
+    assert!(close(
+        p(100.0, 0.0, 1.0).max_stable_step(Integrator::SymplecticEuler),
+        0.2,
+        1e-12
+    ));
 }
 
 #[test]
@@ -119,7 +182,12 @@ fn just_inside_and_outside_the_limit() {
 
 #[test]
 fn energy_never_grows_without_input() {
-    for (k, c, m) in [(100.0, 2.0, 1.0), (100.0, 0.0, 1.0), (40.0, 30.0, 0.5), (5000.0, 1.0, 2.0)] {
+    for (k, c, m) in [
+        (100.0, 2.0, 1.0),
+        (100.0, 0.0, 1.0),
+        (40.0, 30.0, 0.5),
+        (5000.0, 1.0, 2.0),
+    ] {
         let sp = p(k, c, m);
         let step = ExactStep::new(sp, 1.0 / 60.0);
         let (mut y, mut v) = (0.7, -3.0);
@@ -169,7 +237,9 @@ fn angular_spring_takes_the_short_way() {
     for _ in 0..30 {
         b.step(0.0, 0.0, 1.0 / 60.0, Integrator::Exact);
     }
-    let x = closed_form(sp, 10f64.to_radians(), 0.0, 0.5, 0.0).0.to_degrees();
+    let x = closed_form(sp, 10f64.to_radians(), 0.0, 0.5, 0.0)
+        .0
+        .to_degrees();
     assert!(close(b.angle, x, 1e-9), "{} {x}", b.angle);
 }
 

@@ -41,6 +41,9 @@ pub trait SimVec:
     fn rot_mul(r1: Self::Rot, r2: Self::Rot) -> Self::Rot;
     /// Spherical interpolation from `r1` (t = 0) to `r2` (t = 1).
     fn rot_slerp(r1: Self::Rot, r2: Self::Rot, t: f64) -> Self::Rot;
+    /// Normalised linear interpolation: cheaper than [`SimVec::rot_slerp`], and as good for
+    /// the small angles between consecutive steps (used for display interpolation).
+    fn rot_nlerp(r1: Self::Rot, r2: Self::Rot, t: f64) -> Self::Rot;
 
     /// Length.
     #[inline]
@@ -56,7 +59,11 @@ pub trait SimVec:
     #[inline]
     fn normalize_or(self, fallback: Self) -> Self {
         let l = self.length();
-        if l > 1e-12 && l.is_finite() { self * (1.0 / l) } else { fallback }
+        if l > 1e-12 && l.is_finite() {
+            self * (1.0 / l)
+        } else {
+            fallback
+        }
     }
 }
 
@@ -164,7 +171,11 @@ impl SimVec for V2 {
         // b * conj(a), renormalised against rounding.
         let (c, s) = (a.dot(b), a.cross(b));
         let l = (c * c + s * s).sqrt();
-        if l > 1e-300 { Rot2 { c: c / l, s: s / l } } else { Self::ROT_IDENTITY }
+        if l > 1e-300 {
+            Rot2 { c: c / l, s: s / l }
+        } else {
+            Self::ROT_IDENTITY
+        }
     }
     #[inline]
     fn rot_apply(r: Rot2, v: Self) -> Self {
@@ -190,6 +201,23 @@ impl SimVec for V2 {
         let rel_s = r1.c * r2.s - r1.s * r2.c;
         let a = rel_s.atan2(rel_c) * t;
         Self::rot_mul(r1, Rot2::from_angle(a))
+    }
+    #[inline]
+    fn rot_nlerp(r1: Rot2, r2: Rot2, t: f64) -> Rot2 {
+        if t == 0.0 || r1 == r2 {
+            return r1;
+        }
+        if t == 1.0 {
+            return r2;
+        }
+        let (c, s) = (r1.c + (r2.c - r1.c) * t, r1.s + (r2.s - r1.s) * t);
+        let l = (c * c + s * s).sqrt();
+        // Opposite rotations have no midpoint: fall back to the exact slerp.
+        if l > 1e-9 {
+            Rot2 { c: c / l, s: s / l }
+        } else {
+            Self::rot_slerp(r1, r2, t)
+        }
     }
 }
 
@@ -236,6 +264,17 @@ impl SimVec for glam::DVec3 {
         }
         r1.slerp(r2, t)
     }
+    #[inline]
+    fn rot_nlerp(r1: glam::DQuat, r2: glam::DQuat, t: f64) -> glam::DQuat {
+        if t == 0.0 || r1 == r2 {
+            return r1;
+        }
+        if t == 1.0 {
+            return r2;
+        }
+        // glam's lerp takes the short way and normalises.
+        r1.lerp(r2, t)
+    }
 }
 
 #[cfg(test)]
@@ -263,6 +302,8 @@ mod tests {
         let r = Rot2::from_angle(1.0);
         let half = V2::rot_slerp(V2::ROT_IDENTITY, r, 0.5);
         assert!((V2::rot_angle(half) - 0.5).abs() < 1e-12);
+        let n = V2::rot_nlerp(V2::ROT_IDENTITY, Rot2::from_angle(0.2), 0.5);
+        assert!((V2::rot_angle(n) - 0.1).abs() < 1e-12);
         let twice = V2::rot_mul(r, r);
         assert!((V2::rot_angle(twice) - 2.0).abs() < 1e-12);
         // Slerp takes the short way across +-pi.

@@ -84,13 +84,19 @@ impl JiggleRig {
         let mut problems = Vec::new();
         let c = desc.clock;
         if !(c.step_hz.is_finite() && c.step_hz > 0.0 && c.step_hz <= 10_000.0) {
-            problems.push(format!("`stepHz` must be in (0, 10000] (got {})", c.step_hz));
+            problems.push(format!(
+                "`stepHz` must be in (0, 10000] (got {})",
+                c.step_hz
+            ));
         }
         if !(c.max_frame_dt.is_finite() && c.max_frame_dt > 0.0) {
             problems.push(format!("`maxFrameDt` must be > 0 (got {})", c.max_frame_dt));
         }
         if !(1..=1000).contains(&c.max_substeps) {
-            problems.push(format!("`maxSubsteps` must be in 1..1000 (got {})", c.max_substeps));
+            problems.push(format!(
+                "`maxSubsteps` must be in 1..1000 (got {})",
+                c.max_substeps
+            ));
         }
         let finite2 = |v: [f64; 2]| v.iter().all(|x| x.is_finite());
         if !finite2(desc.gravity) || !finite2(desc.wind) {
@@ -100,10 +106,16 @@ impl JiggleRig {
             problems.push("`gust` values must be finite".to_owned());
         }
         if desc.teleport_distance.is_nan() || desc.teleport_distance <= 0.0 {
-            problems.push(format!("`teleportDistance` must be > 0 (got {})", desc.teleport_distance));
+            problems.push(format!(
+                "`teleportDistance` must be > 0 (got {})",
+                desc.teleport_distance
+            ));
         }
         if desc.lod.coarse_step == 0 || desc.lod.coarse_step > 16 {
-            problems.push(format!("`lod.coarseStep` must be in 1..16 (got {})", desc.lod.coarse_step));
+            problems.push(format!(
+                "`lod.coarseStep` must be in 1..16 (got {})",
+                desc.lod.coarse_step
+            ));
         }
 
         let mut colliders = Vec::new();
@@ -113,18 +125,29 @@ impl JiggleRig {
                 problems.push(format!("collider `{}` is defined twice", col.name));
             }
             let radius = match col.shape {
-                ColliderShape::Circle { radius, .. } | ColliderShape::Capsule { radius, .. } => radius,
+                ColliderShape::Circle { radius, .. } | ColliderShape::Capsule { radius, .. } => {
+                    radius
+                }
             };
             let pts_ok = match col.shape {
                 ColliderShape::Circle { offset, .. } => finite2(offset),
                 ColliderShape::Capsule { offset, tail, .. } => finite2(offset) && finite2(tail),
             };
             if !(radius.is_finite() && radius >= 0.0) || !pts_ok {
-                problems.push(format!("collider `{}`: radius must be >= 0 and points finite", col.name));
+                problems.push(format!(
+                    "collider `{}`: radius must be >= 0 and points finite",
+                    col.name
+                ));
             }
             match rig.bone(&col.bone) {
-                Some(bone) => colliders.push(ColliderDef { bone, shape: col.shape }),
-                None => problems.push(format!("collider `{}`: unknown bone `{}`", col.name, col.bone)),
+                Some(bone) => colliders.push(ColliderDef {
+                    bone,
+                    shape: col.shape,
+                }),
+                None => problems.push(format!(
+                    "collider `{}`: unknown bone `{}`",
+                    col.name, col.bone
+                )),
             }
             collider_names.push(col.name.clone());
         }
@@ -137,7 +160,12 @@ impl JiggleRig {
         let mut collider_index = Vec::new();
         let mut chains = Vec::new();
         let mut chain_names = Vec::new();
-        let h = 1.0 / if c.step_hz > 0.0 && c.step_hz.is_finite() { c.step_hz } else { 60.0 };
+        let h = 1.0
+            / if c.step_hz > 0.0 && c.step_hz.is_finite() {
+                c.step_hz
+            } else {
+                60.0
+            };
         for (ci, ch) in desc.chains.iter().enumerate() {
             let name = &ch.name;
             if chain_names.contains(name) {
@@ -168,15 +196,23 @@ impl JiggleRig {
                 let i = id.index();
                 if let Some(other) = chain_of[i] {
                     let other = &desc.chains[other as usize].name;
-                    problems.push(format!("chain `{name}`: bone `{b}` is already in chain `{other}`"));
+                    problems.push(format!(
+                        "chain `{name}`: bone `{b}` is already in chain `{other}`"
+                    ));
                     continue;
                 }
                 chain_of[i] = Some(ci as u32);
                 driver_of[i] = driver;
                 let len = rig.bones[i].length;
-                tip_len[i] = if len > 0.0 { len } else { ch.tip_length.unwrap_or(0.0) };
+                tip_len[i] = if len > 0.0 {
+                    len
+                } else {
+                    ch.tip_length.unwrap_or(0.0)
+                };
                 if !(tip_len[i].is_finite() && tip_len[i] > 0.0) {
-                    problems.push(format!("chain `{name}`: bone `{b}` has length 0; give the chain a `length`"));
+                    problems.push(format!(
+                        "chain `{name}`: bone `{b}` has length 0; give the chain a `length`"
+                    ));
                 }
             }
             let start = collider_index.len() as u32;
@@ -187,7 +223,12 @@ impl JiggleRig {
                 }
             }
             let range = (start, collider_index.len() as u32);
-            chains.push(ChainSettings::new(ch.params, h, desc.lod.coarse_step.clamp(1, 16), range));
+            chains.push(ChainSettings::new(
+                ch.params,
+                h,
+                desc.lod.coarse_step.clamp(1, 16),
+                range,
+            ));
         }
         if !problems.is_empty() {
             return Err(JiggleError { problems });

@@ -194,7 +194,12 @@ fn carry<V: SimVec>(pp: &Pose<V>, parent_anim: V, x: V) -> V {
 
 /// Target origin and tip of bone `i` from its parent's pose in `poses`.
 #[inline]
-fn targets<V: SimVec>(links: &[Link], poses: &[Pose<V>], anim: &[AnimPoints<V>], i: usize) -> (V, V) {
+fn targets<V: SimVec>(
+    links: &[Link],
+    poses: &[Pose<V>],
+    anim: &[AnimPoints<V>],
+    i: usize,
+) -> (V, V) {
     match links[i].parent {
         None => (anim[i].origin, anim[i].tip),
         Some(j) => {
@@ -223,7 +228,10 @@ fn constrain_length<V: SimVec>(o: V, t: V, len: f64, max_stretch: f64, fallback:
     let l = d.length();
     let n = if l > 1e-12 { d * (1.0 / l) } else { fallback };
     let want = if max_stretch > 0.0 {
-        l.clamp(len * (1.0 - max_stretch).max(0.0), len * (1.0 + max_stretch))
+        l.clamp(
+            len * (1.0 - max_stretch).max(0.0),
+            len * (1.0 + max_stretch),
+        )
     } else {
         len
     };
@@ -320,7 +328,14 @@ impl<V: SimVec> JiggleSim<V> {
 
     /// One fixed step with the animated points `anim` at the step's time, collider shapes,
     /// environment and per-chain strength. `coarse` uses the level-of-detail step.
-    pub fn step(&mut self, anim: &[AnimPoints<V>], shapes: &[Shape<V>], env: &Env<V>, strength: &[f64], coarse: bool) {
+    pub fn step(
+        &mut self,
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        coarse: bool,
+    ) {
         if self.any_stale {
             self.stale_pass(anim);
         }
@@ -332,8 +347,20 @@ impl<V: SimVec> JiggleSim<V> {
             let s = strength.get(link.chain as usize).copied().unwrap_or(1.0);
             let (cs, ce) = chain.colliders;
             let cols = &self.collider_index[cs as usize..ce as usize];
-            let local = step_bone(&mut self.bones[i], &chain.params, c, p, q, env, shapes, cols, s);
-            let parent_rot = link.parent.map_or(V::ROT_IDENTITY, |j| self.poses[j as usize].rot);
+            let local = step_bone(
+                &mut self.bones[i],
+                &chain.params,
+                c,
+                p,
+                q,
+                env,
+                shapes,
+                cols,
+                s,
+            );
+            let parent_rot = link
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| self.poses[j as usize].rot);
             self.poses[i] = compose(&local, p, q, parent_rot);
         }
     }
@@ -346,7 +373,9 @@ impl<V: SimVec> JiggleSim<V> {
             let (p, q) = targets(&self.links, &self.fk_poses, anim, i);
             let last = self.bones[i].last;
             self.bones[i].fk_child = p + last.offset + V::rot_apply(last.rot, q - p);
-            let parent_rot = self.links[i].parent.map_or(V::ROT_IDENTITY, |j| self.fk_poses[j as usize].rot);
+            let parent_rot = self.links[i]
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| self.fk_poses[j as usize].rot);
             self.fk_poses[i] = compose(&last, p, q, parent_rot);
         }
     }
@@ -358,11 +387,13 @@ impl<V: SimVec> JiggleSim<V> {
             let (p, q) = targets(&self.links, out, anim, i);
             let b = &self.bones[i];
             let local = Local {
-                rot: V::rot_slerp(b.prev.rot, b.last.rot, alpha),
+                rot: V::rot_nlerp(b.prev.rot, b.last.rot, alpha),
                 offset: b.prev.offset.lerp(b.last.offset, alpha),
                 stretch: b.prev.stretch + (b.last.stretch - b.prev.stretch) * alpha,
             };
-            let parent_rot = self.links[i].parent.map_or(V::ROT_IDENTITY, |j| out[j as usize].rot);
+            let parent_rot = self.links[i]
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| out[j as usize].rot);
             out[i] = compose(&local, p, q, parent_rot);
         }
     }
@@ -440,7 +471,17 @@ fn step_bone<V: SimVec>(
         t = limit_angle(origin, t, a, c);
     }
     if !cols.is_empty() {
-        t = collide(origin, t, len, stretch, a, prm.hit_radius, shapes, cols, spring);
+        t = collide(
+            origin,
+            t,
+            len,
+            stretch,
+            a,
+            prm.hit_radius,
+            shapes,
+            cols,
+            spring,
+        );
     }
     if spring {
         vel = inelastic(vel, t - free);

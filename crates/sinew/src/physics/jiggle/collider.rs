@@ -71,7 +71,11 @@ impl<V: SimVec> Shape<V> {
             return (p, false);
         }
         // At the exact core point any direction is as good as another.
-        let n = if len > 1e-12 { d * (1.0 / len) } else { V::any_unit() };
+        let n = if len > 1e-12 {
+            d * (1.0 / len)
+        } else {
+            V::any_unit()
+        };
         (p - n * dist, true)
     }
 
@@ -85,13 +89,18 @@ impl<V: SimVec> Shape<V> {
                     radius,
                 }
             }
-            (Shape::Capsule { a: a0, b: b0, .. }, Shape::Capsule { a: a1, b: b1, radius }) => {
+            (
+                Shape::Capsule { a: a0, b: b0, .. },
                 Shape::Capsule {
-                    a: a0.lerp(a1, t),
-                    b: b0.lerp(b1, t),
+                    a: a1,
+                    b: b1,
                     radius,
-                }
-            }
+                },
+            ) => Shape::Capsule {
+                a: a0.lerp(a1, t),
+                b: b0.lerp(b1, t),
+                radius,
+            },
             _ => *o,
         }
     }

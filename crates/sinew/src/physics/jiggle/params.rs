@@ -137,13 +137,22 @@ impl JiggleParams {
             return Err(format!("`drag` must be in 0..1 (got {})", self.drag));
         }
         if !(0.0..=1.0).contains(&self.strength) {
-            return Err(format!("`strength` must be in 0..1 (got {})", self.strength));
+            return Err(format!(
+                "`strength` must be in 0..1 (got {})",
+                self.strength
+            ));
         }
         if !(self.max_angle >= 0.0 && self.max_angle <= 180.0) {
-            return Err(format!("`maxAngle` must be in 0..180 degrees (got {})", self.max_angle));
+            return Err(format!(
+                "`maxAngle` must be in 0..180 degrees (got {})",
+                self.max_angle
+            ));
         }
         if self.max_offset.is_nan() || self.max_offset < 0.0 {
-            return Err(format!("`maxOffset` must be >= 0 (got {})", self.max_offset));
+            return Err(format!(
+                "`maxOffset` must be >= 0 (got {})",
+                self.max_offset
+            ));
         }
         if self.model == JiggleModel::Spring && self.stiffness <= 0.0 {
             return Err("`stiffness` must be > 0 for the spring model".to_owned());
@@ -206,7 +215,9 @@ impl StepCoeffs {
             tip,
             origin,
             origin_free,
-            keep: (1.0 - params.drag).clamp(0.0, 1.0).powi(multiple.max(1) as i32),
+            keep: (1.0 - params.drag)
+                .clamp(0.0, 1.0)
+                .powi(multiple.max(1) as i32),
             pull: params.stiffness * h * params.unit_scale,
             ext: h * params.unit_scale,
             cos_max_angle: a.cos(),

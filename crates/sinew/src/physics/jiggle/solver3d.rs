@@ -86,7 +86,12 @@ pub struct Jiggle3d {
 impl Jiggle3d {
     /// Joints (parent-first), chains and a collider count; the clock's step drives the
     /// simulation. Parameters are validated by the caller ([`JiggleParams::validate`]).
-    pub fn new(joints: &[Joint3], chains: &[Chain3], colliders: usize, clock: ClockSettings) -> Self {
+    pub fn new(
+        joints: &[Joint3],
+        chains: &[Chain3],
+        colliders: usize,
+        clock: ClockSettings,
+    ) -> Self {
         let clock = FixedClock::new(clock);
         let h = clock.step();
         let mut index = Vec::new();
@@ -94,7 +99,12 @@ impl Jiggle3d {
         for c in chains {
             let start = index.len() as u32;
             index.extend(c.colliders.iter().copied());
-            settings.push(ChainSettings::new(c.params, h, 1, (start, index.len() as u32)));
+            settings.push(ChainSettings::new(
+                c.params,
+                h,
+                1,
+                (start, index.len() as u32),
+            ));
         }
         let links: Vec<Link> = joints
             .iter()
@@ -201,11 +211,18 @@ impl Jiggle3d {
             for (k, o) in self.shapes_step.iter_mut().enumerate() {
                 *o = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
             }
-            self.sim.step(&self.anim_step, &self.shapes_step, &env, &self.strength, false);
+            self.sim.step(
+                &self.anim_step,
+                &self.shapes_step,
+                &env,
+                &self.strength,
+                false,
+            );
         }
         self.anim_prev.copy_from_slice(&self.anim_cur);
         self.shapes_prev.copy_from_slice(&self.shapes_cur);
-        self.sim.display(&self.anim_cur, self.clock.alpha(), &mut self.poses);
+        self.sim
+            .display(&self.anim_cur, self.clock.alpha(), &mut self.poses);
         for (k, o) in out.iter_mut().enumerate().take(self.poses.len()) {
             let p = &self.poses[k];
             if p.origin.is_finite() {

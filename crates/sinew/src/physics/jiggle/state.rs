@@ -74,7 +74,11 @@ impl JiggleState {
         };
         let nc = jr.colliders.len();
         JiggleState {
-            sim: JiggleSim::new(jr.links.clone(), jr.chains.clone(), jr.collider_index.clone()),
+            sim: JiggleSim::new(
+                jr.links.clone(),
+                jr.chains.clone(),
+                jr.collider_index.clone(),
+            ),
             clock: FixedClock::new(jr.clock),
             anim_prev: vec![rest; n],
             anim_cur: vec![rest; n],
@@ -133,8 +137,14 @@ impl JiggleState {
 
     /// Fades a chain's strength to `target` over `seconds` of real time.
     pub fn fade_strength(&mut self, chain: usize, target: f64, seconds: f64) {
-        let Some(&cur) = self.strength.get(chain) else { return };
-        let target = if target.is_finite() { target.clamp(0.0, 1.0) } else { cur };
+        let Some(&cur) = self.strength.get(chain) else {
+            return;
+        };
+        let target = if target.is_finite() {
+            target.clamp(0.0, 1.0)
+        } else {
+            cur
+        };
         if !(seconds.is_finite() && seconds > 0.0) {
             self.set_strength(chain, target);
             return;
@@ -206,10 +216,17 @@ impl JiggleState {
                     *out = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
                 }
                 let t = (first + u64::from(j) + 1) as f64 * self.clock.step();
-                let gust = 1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
+                let gust =
+                    1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
                 let env = Env::new(jr.gravity, jr.wind * gust);
                 let coarse = self.lod == Lod::Coarse;
-                self.sim.step(&self.anim_step, &self.shapes_step, &env, &self.strength, coarse);
+                self.sim.step(
+                    &self.anim_step,
+                    &self.shapes_step,
+                    &env,
+                    &self.strength,
+                    coarse,
+                );
             }
             self.steps_total += u64::from(n);
             self.clock.alpha()
@@ -224,7 +241,11 @@ impl JiggleState {
         for (s, &(target, rate)) in self.strength.iter_mut().zip(&self.fade) {
             if rate > 0.0 {
                 let step = rate * dt;
-                *s = if (target - *s).abs() <= step { target } else { *s + step.copysign(target - *s) };
+                *s = if (target - *s).abs() <= step {
+                    target
+                } else {
+                    *s + step.copysign(target - *s)
+                };
             }
         }
     }
@@ -254,7 +275,11 @@ impl JiggleState {
                     center: pt(offset),
                     radius,
                 },
-                ColliderShape::Capsule { offset, tail, radius } => Shape::Capsule {
+                ColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                } => Shape::Capsule {
                     a: pt(offset),
                     b: pt(tail),
                     radius,
@@ -269,8 +294,13 @@ impl JiggleState {
             return false;
         }
         jr.links.iter().enumerate().any(|(k, l)| {
-            l.parent.is_none() && (self.anim_cur[k].origin - self.anim_prev[k].origin).length() > jr.teleport_distance
-        }) || self.anim_cur.iter().any(|a| !(a.origin.is_finite() && a.tip.is_finite()))
+            l.parent.is_none()
+                && (self.anim_cur[k].origin - self.anim_prev[k].origin).length()
+                    > jr.teleport_distance
+        }) || self
+            .anim_cur
+            .iter()
+            .any(|a| !(a.origin.is_finite() && a.tip.is_finite()))
     }
 
     /// Writes the displayed poses into the instance and re-poses what hangs below them.
@@ -286,11 +316,21 @@ impl JiggleState {
             let w = self.world_anim[k];
             let (c, s) = (p.rot.c, p.rot.s);
             // Rotate the animated linear part, then stretch along the bone's direction.
-            let (mut a, mut bb, mut cc, mut d) = (c * w.a - s * w.c, c * w.b - s * w.d, s * w.a + c * w.c, s * w.b + c * w.d);
+            let (mut a, mut bb, mut cc, mut d) = (
+                c * w.a - s * w.c,
+                c * w.b - s * w.d,
+                s * w.a + c * w.c,
+                s * w.b + c * w.d,
+            );
             if p.stretch != 1.0 {
                 let (ux, uy, e) = (p.dir.x, p.dir.y, p.stretch - 1.0);
                 let (s00, s01, s11) = (1.0 + e * ux * ux, e * ux * uy, 1.0 + e * uy * uy);
-                (a, bb, cc, d) = (s00 * a + s01 * cc, s00 * bb + s01 * d, s01 * a + s11 * cc, s01 * bb + s11 * d);
+                (a, bb, cc, d) = (
+                    s00 * a + s01 * cc,
+                    s00 * bb + s01 * d,
+                    s01 * a + s11 * cc,
+                    s01 * bb + s11 * d,
+                );
             }
             inst.world[b.index()] = WorldTransform {
                 a,

@@ -19,7 +19,11 @@ fn chain(n: usize, params: JiggleParams, colliders: Vec<u32>) -> JiggleSim<V2> {
         })
         .collect();
     let nc = colliders.len() as u32;
-    JiggleSim::new(links, vec![ChainSettings::new(params, H, 2, (0, nc))], colliders)
+    JiggleSim::new(
+        links,
+        vec![ChainSettings::new(params, H, 2, (0, nc))],
+        colliders,
+    )
 }
 
 /// Animated points of a straight chain.
@@ -63,7 +67,10 @@ fn free_tip_follows_the_closed_form_in_every_regime() {
             let (x, vx) = closed_form(sp, 0.3, 1.0, t, 0.0);
             let (y, vy) = closed_form(sp, -0.2, 2.0, t, 0.0);
             let d = sim.bones[0].tip - anim[0].tip;
-            assert!((d.x - x).abs() < 1e-12 && (d.y - y).abs() < 1e-12, "zeta {zeta} step {n}");
+            assert!(
+                (d.x - x).abs() < 1e-12 && (d.y - y).abs() < 1e-12,
+                "zeta {zeta} step {n}"
+            );
             let v = sim.bones[0].tip_vel;
             assert!((v.x - vx).abs() < 1e-10 && (v.y - vy).abs() < 1e-10);
         }
@@ -117,7 +124,12 @@ fn rigid_small_angle_swing_matches_the_oscillator() {
 
 /// Runs `sim` under a driver position `root(t)` at `fps` for `seconds`; returns the tip of
 /// the last bone after every step, keyed by step count.
-fn drive_at_fps(fps: f64, seconds: f64, params: JiggleParams, root: impl Fn(f64) -> V2) -> Vec<(u64, V2)> {
+fn drive_at_fps(
+    fps: f64,
+    seconds: f64,
+    params: JiggleParams,
+    root: impl Fn(f64) -> V2,
+) -> Vec<(u64, V2)> {
     use crate::physics::clock::{ClockSettings, FixedClock};
     let mut sim = chain(3, params, vec![]);
     let mut clock = FixedClock::new(ClockSettings::default());
@@ -158,7 +170,10 @@ fn knots(t: f64) -> V2 {
 
 #[test]
 fn same_states_at_30_60_144_fps() {
-    for params in [JiggleParams::default(), JiggleParams::vrm(1.0, 0.4, 0.0, 0.0)] {
+    for params in [
+        JiggleParams::default(),
+        JiggleParams::vrm(1.0, 0.4, 0.0, 0.0),
+    ] {
         let params = JiggleParams {
             unit_scale: 10.0,
             ..params
@@ -170,11 +185,18 @@ fn same_states_at_30_60_144_fps() {
             assert_eq!(r.len(), 120, "{fps}");
             for ((s1, a), (s2, b)) in r60.iter().zip(&r) {
                 assert_eq!(s1, s2);
-                assert!((*a - *b).length() < 1e-9, "{:?} fps {fps} step {s1}: {a:?} vs {b:?}", params.model);
+                assert!(
+                    (*a - *b).length() < 1e-9,
+                    "{:?} fps {fps} step {s1}: {a:?} vs {b:?}",
+                    params.model
+                );
             }
         }
         // Motion actually happened (the test is not vacuous).
-        let swing = r60.iter().map(|(_, p)| (p.x - knots(1.0).x).abs()).fold(0.0, f64::max);
+        let swing = r60
+            .iter()
+            .map(|(_, p)| (p.x - knots(1.0).x).abs())
+            .fold(0.0, f64::max);
         assert!(swing > 1.0, "{swing}");
     }
 }
@@ -203,7 +225,13 @@ fn free_response_is_bitwise_identical_across_frame_rates() {
 
 /// Peak distance of the last bone's tip from its target per window of `window` steps, after
 /// kicking every tip by `kick`.
-fn window_peaks(n: usize, params: JiggleParams, kick: V2, window: usize, windows: usize) -> Vec<f64> {
+fn window_peaks(
+    n: usize,
+    params: JiggleParams,
+    kick: V2,
+    window: usize,
+    windows: usize,
+) -> Vec<f64> {
     let mut sim = chain(n, params, vec![]);
     let anim = straight(n, V2::ZERO, V2::new(0.0, -1.0), 10.0);
     sim.reset(&anim);
@@ -306,7 +334,11 @@ fn limits_hold() {
         let b = sim.bones[0];
         assert!((b.origin - anim[0].origin).length() <= 3.0 + 1e-9);
         let d = b.tip - b.origin;
-        assert!(d.length() >= 8.0 - 1e-9 && d.length() <= 12.0 + 1e-9, "{}", d.length());
+        assert!(
+            d.length() >= 8.0 - 1e-9 && d.length() <= 12.0 + 1e-9,
+            "{}",
+            d.length()
+        );
         let angle = d.y.atan2(d.x).to_degrees().abs();
         assert!(angle <= 30.0 + 1e-6, "{angle}");
     }
@@ -366,7 +398,11 @@ fn colliders_are_never_penetrated() {
             }
         }
         let _ = circle;
-        let tol = if model == JiggleModel::Spring { 1e-9 } else { 0.5 };
+        let tol = if model == JiggleModel::Spring {
+            1e-9
+        } else {
+            0.5
+        };
         assert!(worst >= -tol, "{model:?}: {worst}");
     }
 }
@@ -386,7 +422,10 @@ fn coarse_steps_stay_close_to_full_steps() {
         full.step(&anim, &[], &no_env(), &[1.0], false);
         if n % 2 == 0 {
             coarse.step(&anim, &[], &no_env(), &[1.0], true);
-            assert!((full.bones[0].tip - coarse.bones[0].tip).length() < 0.5, "step {n}");
+            assert!(
+                (full.bones[0].tip - coarse.bones[0].tip).length() < 0.5,
+                "step {n}"
+            );
         }
     }
 }
@@ -408,7 +447,13 @@ mod vrm {
             .as_array()
             .expect("tip array")
             .iter()
-            .map(|r| (r[0].as_f64().unwrap_or(0.0), r[1].as_f64().unwrap_or(0.0), r[2].as_f64().unwrap_or(0.0)))
+            .map(|r| {
+                (
+                    r[0].as_f64().unwrap_or(0.0),
+                    r[1].as_f64().unwrap_or(0.0),
+                    r[2].as_f64().unwrap_or(0.0),
+                )
+            })
             .collect()
     }
 
@@ -421,8 +466,21 @@ mod vrm {
         };
         let colliders = if name == "collider" { vec![0] } else { vec![] };
         let mut sim = chain(3, params, colliders);
-        let dir = if name == "gravity" { V2::new(1.0, 0.0) } else { V2::new(0.0, -1.0) };
-        let root = |t: f64| V2::new(if name != "gravity" && t >= 0.1 { 0.2 } else { 0.0 }, 0.0);
+        let dir = if name == "gravity" {
+            V2::new(1.0, 0.0)
+        } else {
+            V2::new(0.0, -1.0)
+        };
+        let root = |t: f64| {
+            V2::new(
+                if name != "gravity" && t >= 0.1 {
+                    0.2
+                } else {
+                    0.0
+                },
+                0.0,
+            )
+        };
         sim.reset(&straight(3, root(0.0), dir, 0.1));
         let env = Env::new(V2::new(0.0, -9.8), V2::ZERO);
         let mut worst: f64 = 0.0;
@@ -504,7 +562,11 @@ mod vrm {
             let g = Vec3::new(0.0, -9.8, 0.0);
             for (k, (_, x, y)) in fixture(name).into_iter().enumerate() {
                 let t = (k + 1) as f64 * H;
-                let rx = if name != "gravity" && t >= 0.1 { 0.2 } else { 0.0 };
+                let rx = if name != "gravity" && t >= 0.1 {
+                    0.2
+                } else {
+                    0.0
+                };
                 let col = Collider3::Sphere {
                     center: Vec3::new(rx + 0.06, -0.2, 0.0),
                     radius: 0.05,
@@ -516,7 +578,10 @@ mod vrm {
                 j.update(H, &pose, &[col], g, Vec3::ZERO, &mut out);
                 let pose = j.sim().poses()[2];
                 let tip = pose.origin + pose.dir * 0.1;
-                worst = worst.max((tip.x - x).abs()).max((tip.y - y).abs()).max(tip.z.abs());
+                worst = worst
+                    .max((tip.x - x).abs())
+                    .max((tip.y - y).abs())
+                    .max(tip.z.abs());
             }
             // The 3D path takes f32 inputs (glam Vec3/Quat), so agreement is to f32 rounding.
             assert!(worst < 2e-6, "{name}: {worst}");

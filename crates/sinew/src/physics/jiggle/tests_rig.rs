@@ -31,7 +31,8 @@ pub(super) fn test_rig() -> Rig {
 fn hair_desc(params: JiggleParams) -> JiggleDesc {
     let mut d = JiggleDesc::new();
     d.gravity = [0.0, -980.0];
-    d.chains.push(ChainDesc::new("hair", &["hair1", "hair2"], params));
+    d.chains
+        .push(ChainDesc::new("hair", &["hair1", "hair2"], params));
     d
 }
 
@@ -55,10 +56,14 @@ fn close(a: f64, b: f64) -> bool {
 fn unknown_names_and_bad_values_are_clear_errors() {
     let rig = test_rig();
     let mut d = hair_desc(JiggleParams::default());
-    d.chains.push(ChainDesc::new("tail", &["tial", "hair2"], JiggleParams {
-        drag: 2.0,
-        ..JiggleParams::default()
-    }));
+    d.chains.push(ChainDesc::new(
+        "tail",
+        &["tial", "hair2"],
+        JiggleParams {
+            drag: 2.0,
+            ..JiggleParams::default()
+        },
+    ));
     d.chains[0].colliders.push("head".to_owned());
     d.colliders.push(ColliderDesc {
         name: "c".to_owned(),
@@ -68,8 +73,12 @@ fn unknown_names_and_bad_values_are_clear_errors() {
             radius: 1.0,
         },
     });
-    d.chains.push(ChainDesc::new("root", &["root"], JiggleParams::default()));
-    let err = JiggleRig::build(&rig, &d).err().map(|e| e.to_string()).unwrap_or_default();
+    d.chains
+        .push(ChainDesc::new("root", &["root"], JiggleParams::default()));
+    let err = JiggleRig::build(&rig, &d)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     for want in [
         "collider `c`: unknown bone `nose`",
         "chain `tail`: unknown bone `tial`",
@@ -105,8 +114,19 @@ fn children_follow_and_applied_locals_match_the_world() {
         for i in 1..rig.bones.len() {
             update_bone_world(&rig, &mut check, crate::ids::BoneId(i as u16));
             let (w, c) = (inst.world[i], check.world[i]);
-            for (a, b) in [(w.a, c.a), (w.b, c.b), (w.c, c.c), (w.d, c.d), (w.x, c.x), (w.y, c.y)] {
-                assert!((a - b).abs() < 1e-6, "bone {} frame {f}: {a} vs {b}", rig.bones[i].name);
+            for (a, b) in [
+                (w.a, c.a),
+                (w.b, c.b),
+                (w.c, c.c),
+                (w.d, c.d),
+                (w.x, c.x),
+                (w.y, c.y),
+            ] {
+                assert!(
+                    (a - b).abs() < 1e-6,
+                    "bone {} frame {f}: {a} vs {b}",
+                    rig.bones[i].name
+                );
             }
         }
         // The bead hangs at the end of the jiggled hair2.
@@ -120,7 +140,12 @@ fn children_follow_and_applied_locals_match_the_world() {
 #[test]
 fn hitches_and_bad_dt_never_explode() {
     let rig = test_rig();
-    for params in [Preset::HairTip.params(), Preset::Ribbon.params(), Preset::SoftTissue.params(), Preset::Vrm.params()] {
+    for params in [
+        Preset::HairTip.params(),
+        Preset::Ribbon.params(),
+        Preset::SoftTissue.params(),
+        Preset::Vrm.params(),
+    ] {
         // Soft tissue gets the documented origin limit.
         let params = JiggleParams {
             unit_scale: 100.0,
@@ -130,7 +155,18 @@ fn hitches_and_bad_dt_never_explode() {
         let jr = JiggleRig::build(&rig, &hair_desc(params)).expect("builds");
         let mut inst = posed(&rig);
         let mut js = JiggleState::new(&jr);
-        let dts = [1.0 / 60.0, 1.0, 10.0, 0.0, -1.0, f64::NAN, f64::INFINITY, 1.0 / 144.0, 1e-9, 0.3];
+        let dts = [
+            1.0 / 60.0,
+            1.0,
+            10.0,
+            0.0,
+            -1.0,
+            f64::NAN,
+            f64::INFINITY,
+            1.0 / 144.0,
+            1e-9,
+            0.3,
+        ];
         for (f, dt) in dts.iter().cycle().take(200).enumerate() {
             pose_at(&rig, &mut inst, if f % 7 < 3 { 0.0 } else { 300.0 });
             js.update(&rig, &jr, &mut inst, *dt);
@@ -145,7 +181,11 @@ fn hitches_and_bad_dt_never_explode() {
             let body = inst.world[rig.bone("body").expect("b").index()];
             let (bx, by) = body.apply(50.0, 0.0);
             // (Soft tissue lets the origin move on its spring.)
-            let reach = if params.translate_stiffness > 0.0 { 20.0 + 1e-6 } else { 1e-6 };
+            let reach = if params.translate_stiffness > 0.0 {
+                20.0 + 1e-6
+            } else {
+                1e-6
+            };
             assert!(((h1.x - bx).powi(2) + (h1.y - by).powi(2)).sqrt() < reach);
         }
         assert!(js.steps_total() < 200 * 8 + 1);
@@ -208,7 +248,12 @@ fn lod_coarse_frozen_and_teleport() {
     let anim = inst.world.clone();
     js.update(&rig, &jr, &mut inst, 1.0 / 60.0);
     let h2 = rig.bone("hair2").expect("h").index();
-    assert!((inst.world[h2].x - anim[h2].x).abs() < 1e-6, "{} {}", inst.world[h2].x, anim[h2].x);
+    assert!(
+        (inst.world[h2].x - anim[h2].x).abs() < 1e-6,
+        "{} {}",
+        inst.world[h2].x,
+        anim[h2].x
+    );
 }
 
 #[test]
@@ -216,10 +261,14 @@ fn driver_that_is_not_an_ancestor() {
     // `arm` follows `hair1`'s motion instead of its parent's, offset captured at setup.
     let rig = test_rig();
     let mut d = JiggleDesc::new();
-    let mut ch = ChainDesc::new("arm", &["arm"], JiggleParams {
-        strength: 0.0,
-        ..JiggleParams::default()
-    });
+    let mut ch = ChainDesc::new(
+        "arm",
+        &["arm"],
+        JiggleParams {
+            strength: 0.0,
+            ..JiggleParams::default()
+        },
+    );
     ch.driver = Some("root".to_owned());
     d.chains.push(ch);
     let jr = JiggleRig::build(&rig, &d).expect("builds");
@@ -230,7 +279,9 @@ fn driver_that_is_not_an_ancestor() {
     js.update(&rig, &jr, &mut inst, 1.0 / 60.0);
     let arm = rig.bone("arm").expect("arm").index();
     // Strength 0: exactly the setup offset from the (moved) root.
-    assert!(close(inst.world[arm].x, setup[arm].x + 10.0) && close(inst.world[arm].y, setup[arm].y));
+    assert!(
+        close(inst.world[arm].x, setup[arm].x + 10.0) && close(inst.world[arm].y, setup[arm].y)
+    );
 }
 
 #[test]

@@ -1,0 +1,582 @@
+//! Rig extras: a small JSON file that adds jiggle bones, colliders and their parameters to
+//! any loaded rig by bone name, without re-exporting the rig.
+//!
+//! ```json
+//! {
+//!   "sinewExtras": 1,
+//!   "jiggle": {
+//!     "stepHz": 60, "maxSubsteps": 8, "maxFrameDt": 0.25,
+//!     "gravity": [0, -980], "wind": [40, 0], "gust": { "amplitude": 0.5, "frequency": 0.4 },
+//!     "teleportDistance": 400,
+//!     "lod": { "coarseStep": 2, "coarseBeyond": 1500, "freezeBeyond": 4000 },
+//!     "colliders": [
+//!       { "name": "head", "bone": "head", "shape": "circle", "x": 24, "y": 0, "radius": 22 },
+//!       { "name": "back", "bone": "torso", "shape": "capsule",
+//!         "x": 0, "y": 10, "tailX": 60, "tailY": 10, "radius": 8 }
+//!     ],
+//!     "chains": [
+//!       { "name": "hair", "bones": ["hair"], "preset": "hairTip", "colliders": ["head"] },
+//!       { "name": "cape", "bones": ["cape-1", "cape-2"], "preset": "ribbon",
+//!         "frequency": 1.2, "dampingRatio": 0.2, "maxAngle": 100, "colliders": ["back"] }
+//!     ]
+//!   }
+//! }
+//! ```
+//!
+//! Every key is optional except `chains[].name` and `chains[].bones`, collider `name`, `bone`
+//! and `shape`. Units: rig units, seconds, degrees; `gravity` and `wind` are accelerations
+//! (y up). Chain keys, applied in this order over the `preset` (default: a 2 Hz,
+//! damping-ratio 0.4 spring):
+//! - `model`: `"spring"` (default) or `"verlet"` (VRM SpringBone semantics);
+//! - `mass`, then `stiffness`, `damping`, then `frequency` (Hz) and `dampingRatio` (1 =
+//!   critical), which set stiffness and damping from the mass;
+//! - `translateStiffness`, `translateDamping`, or `translateFrequency` and
+//!   `translateDampingRatio`: a spring on the bone's origin (soft tissue);
+//! - `maxOffset` (origin, rig units), `maxStretch` (fraction of the length), `maxAngle`
+//!   (degrees from the animated direction), `gravity` and `wind` (scales), `velocityDamping`
+//!   (quadratic drag), `hitRadius`, `strength` (0..1), `drag`, `unitScale`, `vrmStaleLength`
+//!   (Verlet);
+//! - `colliders` (names), `driver` (a bone to follow instead of the bone's own pose; offset
+//!   from the setup pose), `length` (tip distance for bones of length 0).
+//!
+//! Presets: `softTissue`, `hairTip`, `ribbon`, `earring`, `tail`, `vrm`. Keys starting with
+//! `_` are comments and ignored; any other unknown key is an error (typos fail loudly).
+//! Bone names are resolved against the rig by `sinew::physics::jiggle::JiggleRig::build`,
+//! which reports unknown names. Verified by the unit tests below and the CLI tests.
+
+use crate::LoadError;
+use serde_json::{Map, Value};
+use sinew::physics::clock::ClockSettings;
+use sinew::physics::jiggle::{
+    ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, JiggleModel, JiggleParams,
+    LodSettings, Preset,
+};
+use sinew::physics::spring::SpringParams;
+use std::path::Path;
+
+/// What a rig-extras file adds to a rig.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RigExtras {
+    /// Jiggle bones and colliders (empty when the file has no `jiggle` section).
+    pub jiggle: JiggleDesc,
+}
+
+/// Most chains, colliders or bones per chain a file may declare.
+const MAX_ITEMS: usize = 4096;
+
+/// Reads and parses a rig-extras file.
+pub fn load_extras(path: &Path) -> Result<RigExtras, LoadError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    parse_extras(&text, &file)
+}
+
+/// Parses rig-extras JSON text; `source` names the file in errors.
+pub fn parse_extras(text: &str, source: &str) -> Result<RigExtras, LoadError> {
+    let root: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
+        file: source.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    let err = |p: Problem| LoadError::Invalid {
+        file: source.to_owned(),
+        path: p.path,
+        name: p.name,
+        message: p.message,
+    };
+    read_root(&root).map_err(err)
+}
+
+/// An error before the file name is attached.
+struct Problem {
+    path: String,
+    name: Option<String>,
+    message: String,
+}
+
+type R<T> = Result<T, Problem>;
+
+fn problem(path: &str, name: Option<&str>, message: impl Into<String>) -> Problem {
+    Problem {
+        path: path.to_owned(),
+        name: name.map(str::to_owned),
+        message: message.into(),
+    }
+}
+
+/// An object's members, checked against the keys it may have.
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+    name: Option<String>,
+}
+
+impl<'a> Fields<'a> {
+    fn new(v: &'a Value, path: &str, allowed: &[&str]) -> R<Self> {
+        let Some(map) = v.as_object() else {
+            return Err(problem(path, None, "expected an object"));
+        };
+        let name = map.get("name").and_then(Value::as_str).map(str::to_owned);
+        for k in map.keys() {
+            if !k.starts_with('_') && !allowed.contains(&k.as_str()) {
+                return Err(problem(
+                    path,
+                    name.as_deref(),
+                    format!("unknown key `{k}` (allowed: {})", allowed.join(", ")),
+                ));
+            }
+        }
+        Ok(Fields {
+            map,
+            path: path.to_owned(),
+            name,
+        })
+    }
+
+    fn err(&self, key: &str, message: impl Into<String>) -> Problem {
+        problem(
+            &format!("{}.{key}", self.path),
+            self.name.as_deref(),
+            message,
+        )
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn num(&self, key: &str) -> R<Option<f64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| self.err(key, "expected a number")),
+        }
+    }
+
+    fn num_or(&self, key: &str, default: f64) -> R<f64> {
+        Ok(self.num(key)?.unwrap_or(default))
+    }
+
+    fn string(&self, key: &str) -> R<Option<&'a str>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_str()
+                .map(Some)
+                .ok_or_else(|| self.err(key, "expected a string")),
+        }
+    }
+
+    fn required_string(&self, key: &str) -> R<&'a str> {
+        self.string(key)?
+            .ok_or_else(|| self.err(key, "is required"))
+    }
+
+    fn boolean(&self, key: &str, default: bool) -> R<bool> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .as_bool()
+                .ok_or_else(|| self.err(key, "expected true or false")),
+        }
+    }
+
+    fn vec2(&self, key: &str, default: [f64; 2]) -> R<[f64; 2]> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => match v.as_array().map(Vec::as_slice) {
+                Some([x, y]) => match (x.as_f64(), y.as_f64()) {
+                    (Some(x), Some(y)) => Ok([x, y]),
+                    _ => Err(self.err(key, "expected [x, y] numbers")),
+                },
+                _ => Err(self.err(key, "expected [x, y]")),
+            },
+        }
+    }
+
+    fn strings(&self, key: &str) -> R<Vec<String>> {
+        let Some(v) = self.get(key) else {
+            return Ok(Vec::new());
+        };
+        let arr = v
+            .as_array()
+            .ok_or_else(|| self.err(key, "expected an array of names"))?;
+        if arr.len() > MAX_ITEMS {
+            return Err(self.err(key, format!("more than {MAX_ITEMS} names")));
+        }
+        arr.iter()
+            .map(|s| {
+                s.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| self.err(key, "expected an array of names"))
+            })
+            .collect()
+    }
+
+    fn array(&self, key: &str) -> R<&'a [Value]> {
+        match self.get(key) {
+            None => Ok(&[]),
+            Some(v) => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| self.err(key, "expected an array"))?;
+                if a.len() > MAX_ITEMS {
+                    return Err(self.err(key, format!("more than {MAX_ITEMS} items")));
+                }
+                Ok(a)
+            }
+        }
+    }
+}
+
+fn read_root(root: &Value) -> R<RigExtras> {
+    let f = Fields::new(root, "$", &["sinewExtras", "jiggle"])?;
+    if let Some(v) = f.num("sinewExtras")? {
+        if v != 1.0 {
+            return Err(f.err(
+                "sinewExtras",
+                format!("unsupported version {v} (sinew reads 1)"),
+            ));
+        }
+    }
+    let jiggle = match f.get("jiggle") {
+        None => JiggleDesc::new(),
+        Some(j) => read_jiggle(j)?,
+    };
+    Ok(RigExtras { jiggle })
+}
+
+fn read_jiggle(v: &Value) -> R<JiggleDesc> {
+    let f = Fields::new(
+        v,
+        "$.jiggle",
+        &[
+            "stepHz",
+            "maxSubsteps",
+            "maxFrameDt",
+            "gravity",
+            "wind",
+            "gust",
+            "teleportDistance",
+            "lod",
+            "colliders",
+            "chains",
+        ],
+    )?;
+    let d = ClockSettings::default();
+    let max_substeps = f.num_or("maxSubsteps", f64::from(d.max_substeps))?;
+    if !(max_substeps.is_finite()
+        && max_substeps >= 1.0
+        && max_substeps <= 1000.0
+        && max_substeps.fract() == 0.0)
+    {
+        return Err(f.err("maxSubsteps", "expected a whole number in 1..1000"));
+    }
+    let mut desc = JiggleDesc::new();
+    desc.clock = ClockSettings {
+        step_hz: f.num_or("stepHz", d.step_hz)?,
+        max_substeps: max_substeps as u32,
+        max_frame_dt: f.num_or("maxFrameDt", d.max_frame_dt)?,
+        time_scale: 1.0,
+    };
+    desc.gravity = f.vec2("gravity", [0.0, 0.0])?;
+    desc.wind = f.vec2("wind", [0.0, 0.0])?;
+    desc.teleport_distance = f.num_or("teleportDistance", f64::INFINITY)?;
+    if let Some(g) = f.get("gust") {
+        let g = Fields::new(g, "$.jiggle.gust", &["amplitude", "frequency"])?;
+        desc.gust = Gust {
+            amplitude: g.num_or("amplitude", 0.0)?,
+            frequency: g.num_or("frequency", 0.0)?,
+        };
+    }
+    if let Some(l) = f.get("lod") {
+        let l = Fields::new(
+            l,
+            "$.jiggle.lod",
+            &["coarseStep", "coarseBeyond", "freezeBeyond"],
+        )?;
+        let def = LodSettings::default();
+        let step = l.num_or("coarseStep", f64::from(def.coarse_step))?;
+        if !(step.is_finite() && (1.0..=16.0).contains(&step) && step.fract() == 0.0) {
+            return Err(l.err("coarseStep", "expected a whole number in 1..16"));
+        }
+        desc.lod = LodSettings {
+            coarse_step: step as u32,
+            coarse_beyond: l.num_or("coarseBeyond", def.coarse_beyond)?,
+            freeze_beyond: l.num_or("freezeBeyond", def.freeze_beyond)?,
+        };
+    }
+    for (i, c) in f.array("colliders")?.iter().enumerate() {
+        desc.colliders
+            .push(read_collider(c, &format!("$.jiggle.colliders[{i}]"))?);
+    }
+    for (i, c) in f.array("chains")?.iter().enumerate() {
+        desc.chains
+            .push(read_chain(c, &format!("$.jiggle.chains[{i}]"))?);
+    }
+    Ok(desc)
+}
+
+fn read_collider(v: &Value, path: &str) -> R<ColliderDesc> {
+    let f = Fields::new(
+        v,
+        path,
+        &[
+            "name", "bone", "shape", "x", "y", "tailX", "tailY", "radius",
+        ],
+    )?;
+    let offset = [f.num_or("x", 0.0)?, f.num_or("y", 0.0)?];
+    let radius = f.num_or("radius", 0.0)?;
+    let shape = match f.required_string("shape")? {
+        "circle" => ColliderShape::Circle { offset, radius },
+        "capsule" => ColliderShape::Capsule {
+            offset,
+            tail: [f.num_or("tailX", 0.0)?, f.num_or("tailY", 0.0)?],
+            radius,
+        },
+        other => {
+            return Err(f.err(
+                "shape",
+                format!("unknown shape `{other}` (circle, capsule)"),
+            ));
+        }
+    };
+    Ok(ColliderDesc {
+        name: f.required_string("name")?.to_owned(),
+        bone: f.required_string("bone")?.to_owned(),
+        shape,
+    })
+}
+
+const CHAIN_KEYS: &[&str] = &[
+    "name",
+    "bones",
+    "preset",
+    "model",
+    "mass",
+    "stiffness",
+    "damping",
+    "frequency",
+    "dampingRatio",
+    "translateStiffness",
+    "translateDamping",
+    "translateFrequency",
+    "translateDampingRatio",
+    "maxOffset",
+    "maxStretch",
+    "maxAngle",
+    "gravity",
+    "wind",
+    "velocityDamping",
+    "hitRadius",
+    "strength",
+    "drag",
+    "unitScale",
+    "vrmStaleLength",
+    "colliders",
+    "driver",
+    "length",
+];
+
+fn read_chain(v: &Value, path: &str) -> R<ChainDesc> {
+    let f = Fields::new(v, path, CHAIN_KEYS)?;
+    let name = f.required_string("name")?.to_owned();
+    let bones = f.strings("bones")?;
+    if bones.is_empty() {
+        return Err(f.err("bones", "is required (one bone name or more)"));
+    }
+    let mut p = match f.string("preset")? {
+        None => JiggleParams::default(),
+        Some(n) => Preset::from_name(n).map(Preset::params).ok_or_else(|| {
+            let have: Vec<&str> = Preset::ALL.iter().map(|(n, _)| *n).collect();
+            f.err(
+                "preset",
+                format!("unknown preset `{n}` (have: {})", have.join(", ")),
+            )
+        })?,
+    };
+    match f.string("model")? {
+        None => {}
+        Some("spring") => p.model = JiggleModel::Spring,
+        Some("verlet") => p.model = JiggleModel::Verlet,
+        Some(m) => return Err(f.err("model", format!("unknown model `{m}` (spring, verlet)"))),
+    }
+    p.mass = f.num_or("mass", p.mass)?;
+    p.stiffness = f.num_or("stiffness", p.stiffness)?;
+    p.damping = f.num_or("damping", p.damping)?;
+    (p.stiffness, p.damping) = frequency_pair(
+        &f,
+        "frequency",
+        "dampingRatio",
+        p.stiffness,
+        p.damping,
+        p.mass,
+    )?;
+    p.translate_stiffness = f.num_or("translateStiffness", p.translate_stiffness)?;
+    p.translate_damping = f.num_or("translateDamping", p.translate_damping)?;
+    (p.translate_stiffness, p.translate_damping) = frequency_pair(
+        &f,
+        "translateFrequency",
+        "translateDampingRatio",
+        p.translate_stiffness,
+        p.translate_damping,
+        p.mass,
+    )?;
+    p.max_offset = f.num_or("maxOffset", p.max_offset)?;
+    p.max_stretch = f.num_or("maxStretch", p.max_stretch)?;
+    p.max_angle = f.num_or("maxAngle", p.max_angle)?;
+    p.gravity = f.num_or("gravity", p.gravity)?;
+    p.wind = f.num_or("wind", p.wind)?;
+    p.velocity_damping = f.num_or("velocityDamping", p.velocity_damping)?;
+    p.hit_radius = f.num_or("hitRadius", p.hit_radius)?;
+    p.strength = f.num_or("strength", p.strength)?;
+    p.drag = f.num_or("drag", p.drag)?;
+    p.unit_scale = f.num_or("unitScale", p.unit_scale)?;
+    p.vrm_stale_length = f.boolean("vrmStaleLength", p.vrm_stale_length)?;
+    Ok(ChainDesc {
+        name,
+        bones,
+        driver: f.string("driver")?.map(str::to_owned),
+        tip_length: f.num("length")?,
+        params: p,
+        colliders: f.strings("colliders")?,
+    })
+}
+
+/// Stiffness and damping from a frequency / damping-ratio pair when either is given (the
+/// other keeps its current value).
+fn frequency_pair(f: &Fields, fk: &str, zk: &str, k: f64, c: f64, m: f64) -> R<(f64, f64)> {
+    let (hz, zeta) = (f.num(fk)?, f.num(zk)?);
+    if hz.is_none() && zeta.is_none() {
+        return Ok((k, c));
+    }
+    let cur = SpringParams {
+        stiffness: k,
+        damping: c,
+        mass: m,
+    };
+    let hz = hz.unwrap_or_else(|| cur.omega0() / std::f64::consts::TAU);
+    let zeta = zeta.unwrap_or_else(|| if k > 0.0 { cur.zeta() } else { 0.0 });
+    if !(hz.is_finite() && hz > 0.0) {
+        return Err(f.err(fk, "expected a frequency > 0 Hz"));
+    }
+    if !(zeta.is_finite() && zeta >= 0.0) {
+        return Err(f.err(zk, "expected a damping ratio >= 0"));
+    }
+    let sp = SpringParams::from_frequency(hz, zeta, m);
+    Ok((sp.stiffness, sp.damping))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_example() {
+        let text = r#"{
+          "sinewExtras": 1,
+          "_comment": "ignored",
+          "jiggle": {
+            "stepHz": 120, "maxSubsteps": 4, "gravity": [0, -980], "wind": [40, 0],
+            "gust": { "amplitude": 0.5, "frequency": 0.4 }, "teleportDistance": 400,
+            "lod": { "coarseStep": 3, "coarseBeyond": 1500, "freezeBeyond": 4000 },
+            "colliders": [
+              { "name": "head", "bone": "head", "shape": "circle", "x": 24, "y": 0, "radius": 22 },
+              { "name": "back", "bone": "torso", "shape": "capsule", "x": 0, "y": 10,
+                "tailX": 60, "tailY": 10, "radius": 8 }
+            ],
+            "chains": [
+              { "name": "hair", "bones": ["hair"], "preset": "hairTip", "colliders": ["head"] },
+              { "name": "cape", "bones": ["cape-1", "cape-2"], "preset": "ribbon",
+                "frequency": 1.2, "dampingRatio": 0.2, "maxAngle": 100, "colliders": ["back"] },
+              { "name": "vrm", "bones": ["tail"], "model": "verlet", "stiffness": 2, "drag": 0.3,
+                "vrmStaleLength": true, "length": 12, "driver": "hip" }
+            ]
+          }
+        }"#;
+        let x = parse_extras(text, "x.json").expect("parses");
+        let j = &x.jiggle;
+        assert_eq!(j.clock.step_hz, 120.0);
+        assert_eq!(j.clock.max_substeps, 4);
+        assert_eq!(j.gravity, [0.0, -980.0]);
+        assert_eq!(j.lod.coarse_step, 3);
+        assert_eq!(j.colliders.len(), 2);
+        assert_eq!(
+            j.colliders[1].shape,
+            ColliderShape::Capsule {
+                offset: [0.0, 10.0],
+                tail: [60.0, 10.0],
+                radius: 8.0
+            }
+        );
+        assert_eq!(j.chains[0].params, Preset::HairTip.params());
+        let cape = j.chains[1].params.tip_spring();
+        assert!((cape.omega0() - std::f64::consts::TAU * 1.2).abs() < 1e-9);
+        assert!((cape.zeta() - 0.2).abs() < 1e-12);
+        assert_eq!(j.chains[1].params.max_angle, 100.0);
+        let vrm = &j.chains[2];
+        assert_eq!(vrm.params.model, JiggleModel::Verlet);
+        assert!(vrm.params.vrm_stale_length);
+        assert_eq!(vrm.tip_length, Some(12.0));
+        assert_eq!(vrm.driver.as_deref(), Some("hip"));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_place() {
+        let cases = [
+            ("{", "x.json: invalid JSON"),
+            (
+                r#"{"jiggle": {"chains": [{"name": "a", "bones": ["b"], "stifness": 3}]}}"#,
+                "$.jiggle.chains[0] (`a`): unknown key `stifness`",
+            ),
+            (
+                r#"{"jiggle": {"chains": [{"name": "a"}]}}"#,
+                "$.jiggle.chains[0].bones (`a`): is required",
+            ),
+            (
+                r#"{"jiggle": {"chains": [{"name": "a", "bones": ["b"], "preset": "fur"}]}}"#,
+                "unknown preset `fur`",
+            ),
+            (
+                r#"{"jiggle": {"chains": [{"name": "a", "bones": ["b"], "frequency": -1}]}}"#,
+                "$.jiggle.chains[0].frequency (`a`): expected a frequency",
+            ),
+            (
+                r#"{"jiggle": {"colliders": [{"name": "c", "bone": "b", "shape": "box"}]}}"#,
+                "unknown shape `box`",
+            ),
+            (
+                r#"{"jiggle": {"gravity": [0]}}"#,
+                "$.jiggle.gravity: expected [x, y]",
+            ),
+            (r#"{"sinewExtras": 2}"#, "unsupported version 2"),
+            (
+                r#"{"jiggle": {"maxSubsteps": 2.5}}"#,
+                "$.jiggle.maxSubsteps: expected a whole number",
+            ),
+            (r#"[]"#, "$: expected an object"),
+        ];
+        for (text, want) in cases {
+            let e = parse_extras(text, "x.json")
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                e.starts_with("x.json") && e.contains(want),
+                "{want}: got `{e}`"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_file_means_no_jiggle() {
+        let x = parse_extras("{}", "e.json").expect("parses");
+        assert!(x.jiggle.chains.is_empty() && x.jiggle.colliders.is_empty());
+    }
+}

@@ -1,0 +1,192 @@
+//! Jiggle bones on the example character through its rig-extras file: a frame with jiggle
+//! allocates nothing after warm-up, two runs give the same bits, hitches and bad frame
+//! times never produce non-finite transforms, and an extras file naming an unknown bone
+//! is a clear error.
+//!
+//! A counting global allocator counts allocations made on the test's own thread while the
+//! frames run (animation, world transforms, the jiggle stage).
+
+use sinew::anim::AnimationState;
+use sinew::physics::jiggle::{JiggleRig, JiggleState};
+use sinew::{Instance, Physics, Rig};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct CountingAlloc;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[allow(unsafe_code)]
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/stickbot")
+        .join(name)
+}
+
+fn stickbot() -> (Rig, JiggleRig) {
+    let raw =
+        sinew_formats::spine::load_spine_json(&example("stickbot.json")).expect("stickbot loads");
+    let rig = sinew::build::build_rig(&raw).expect("stickbot builds");
+    let extras =
+        sinew_formats::extras::load_extras(&example("stickbot.extras.json")).expect("extras parse");
+    let jr = JiggleRig::build(&rig, &extras.jiggle).expect("extras attach");
+    (rig, jr)
+}
+
+struct Player {
+    inst: Instance,
+    state: AnimationState,
+    jiggle: JiggleState,
+}
+
+impl Player {
+    fn new(rig: &Rig, jr: &JiggleRig) -> Player {
+        let mut state = AnimationState::new(rig);
+        state.set_animation(rig, 0, rig.clip("walk").expect("walk"), true);
+        Player {
+            inst: Instance::new(rig),
+            state,
+            jiggle: JiggleState::new(jr),
+        }
+    }
+
+    /// One frame; returns a checksum of every world transform.
+    fn frame(&mut self, rig: &Rig, jr: &JiggleRig, dt: f64) -> u64 {
+        self.state.update(dt);
+        self.state.apply(rig, &mut self.inst);
+        self.state.drain_events().for_each(drop);
+        self.inst.advance_time(dt);
+        sinew::skeleton::update_world_transform(rig, &mut self.inst, Physics::Update);
+        self.jiggle.update(rig, jr, &mut self.inst, dt);
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for w in &self.inst.world {
+            for x in [w.a, w.b, w.c, w.d, w.x, w.y] {
+                hash = (hash ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash
+    }
+}
+
+#[test]
+fn jiggle_frames_allocate_nothing_and_repeat_bit_for_bit() {
+    let (rig, jr) = stickbot();
+    assert_eq!(jr.bone_count(), 3);
+    let mut a = Player::new(&rig, &jr);
+    let mut b = Player::new(&rig, &jr);
+    let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
+    for i in 0..60 {
+        a.frame(&rig, &jr, dts[i % dts.len()]);
+        b.frame(&rig, &jr, dts[i % dts.len()]);
+    }
+    let mut hashes = Vec::with_capacity(600);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    for i in 0..600 {
+        hashes.push(a.frame(&rig, &jr, dts[i % dts.len()]));
+    }
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(
+        ALLOCATIONS.load(Ordering::Relaxed) - before,
+        0,
+        "jiggle frames allocated"
+    );
+    for (i, h) in hashes.iter().enumerate() {
+        assert_eq!(
+            *h,
+            b.frame(&rig, &jr, dts[i % dts.len()]),
+            "frame {i} differs"
+        );
+    }
+}
+
+#[test]
+fn the_cape_and_hair_move_and_stay_finite_through_hitches() {
+    let (rig, jr) = stickbot();
+    let mut jig = Player::new(&rig, &jr);
+    let cape = rig.bone("cape-2").expect("cape-2").index();
+    let mut plain = Player::new(&rig, &jr);
+    plain
+        .jiggle
+        .set_strength(jr.chain("cape").expect("cape"), 0.0);
+    let mut differs = 0.0f64;
+    for (i, dt) in [
+        1.0 / 60.0,
+        1.0,
+        10.0,
+        0.0,
+        -1.0,
+        f64::NAN,
+        f64::INFINITY,
+        1.0 / 144.0,
+    ]
+    .iter()
+    .cycle()
+    .take(300)
+    .enumerate()
+    {
+        let dt = if i < 120 { 1.0 / 60.0 } else { *dt };
+        jig.frame(&rig, &jr, dt);
+        plain.frame(&rig, &jr, dt);
+        for w in &jig.inst.world {
+            assert!(
+                [w.a, w.b, w.c, w.d, w.x, w.y].iter().all(|v| v.is_finite()),
+                "frame {i}"
+            );
+        }
+        differs = differs.max((jig.inst.world[cape].x - plain.inst.world[cape].x).abs());
+    }
+    // The jiggled cape really departs from the animated one.
+    assert!(differs > 1.0, "{differs}");
+}
+
+#[test]
+fn unknown_bone_names_in_extras_are_errors() {
+    let (rig, _) = stickbot();
+    let text =
+        r#"{"jiggle": {"chains": [{"name": "tail", "bones": ["tail-1"], "preset": "tail"}]}}"#;
+    let extras = sinew_formats::extras::parse_extras(text, "bad.json").expect("parses");
+    let err = JiggleRig::build(&rig, &extras.jiggle)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert_eq!(err, "chain `tail`: unknown bone `tail-1`");
+}

@@ -1,0 +1,238 @@
+//! Resolves [`RawParams`] against a built rig into a [`ParamSet`]: names to ids, grid sizes
+//! checked against the keyform data, deform strides against the slot's mesh, limits on
+//! every declared size. Returns every problem at once, each naming the parameter or target.
+//! Verified by the unit tests in `params/tests.rs`.
+
+use super::driver::DriverData;
+use super::grid::MAX_AXES;
+use super::raw::{RawParams, RawTarget};
+use super::{Binding, GridAxis, ParamData, ParamSet, Target};
+use crate::ids::{BoneId, ParamId, SlotId};
+use crate::rig::{AttachmentKind, Rig};
+
+/// Most parameters a rig may have.
+pub const MAX_PARAMS: usize = 4096;
+/// Most keys on one axis.
+pub const MAX_KEYS: usize = 256;
+/// Most keyforms in one grid.
+pub const MAX_KEYFORMS: usize = 4096;
+
+/// Builds the parameter set of `rig` from its raw form.
+pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>> {
+    let mut errs = Vec::new();
+    let mut set = ParamSet::default();
+    if raw.params.len() > MAX_PARAMS {
+        errs.push(format!("{} parameters (at most {MAX_PARAMS})", raw.params.len()));
+        return Err(errs);
+    }
+    let mut axis_points: Vec<[Vec<f64>; 2]> = Vec::with_capacity(raw.params.len());
+    for p in &raw.params {
+        let ok = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        if !ok(&p.min) || !ok(&p.max) || !ok(&p.default) {
+            errs.push(format!("parameter `{}`: non-finite range or default", p.name));
+        }
+        for (c, axis) in p.axis_points.iter().enumerate() {
+            if axis.is_empty() || axis.len() > MAX_KEYS || !ok(axis) || axis.windows(2).any(|w| w[1] < w[0]) {
+                errs.push(format!("parameter `{}`: axis {c} must hold 1..={MAX_KEYS} sorted finite points", p.name));
+            }
+        }
+        if set.names.insert(p.name.clone(), ParamId(set.params.len() as u16)).is_some() {
+            errs.push(format!("parameter `{}`: duplicate name", p.name));
+        }
+        set.params.push(ParamData {
+            name: p.name.clone(),
+            is_2d: p.is_2d,
+            min: p.min,
+            max: p.max,
+            default: p.default,
+            driven: false,
+        });
+        axis_points.push(p.axis_points.clone());
+    }
+    let bone = |n: &str| rig.bone(n);
+    let slot = |n: &str| rig.slot(n);
+    let driver_index = |n: &str| raw.drivers.iter().position(|d| d.name == n).map(|i| i as u16);
+
+    for d in &raw.drivers {
+        let (Some(b), Some(p)) = (bone(&d.bone), set.find(&d.param)) else {
+            errs.push(format!("physics `{}`: unknown bone `{}` or parameter `{}`", d.name, d.bone, d.param));
+            continue;
+        };
+        set.params[p.index()].driven = true;
+        set.drivers.push(DriverData {
+            name: d.name.clone(),
+            bone: b,
+            param: p,
+            model: d.model,
+            map: d.map,
+            gravity: d.gravity,
+            length: d.length,
+            frequency: d.frequency,
+            angle_damping: d.angle_damping,
+            length_damping: d.length_damping,
+            output_scale: d.output_scale,
+            local_only: d.local_only,
+        });
+    }
+
+    for (bi, b) in raw.bindings.iter().enumerate() {
+        let what = || format!("binding {bi} ({:?})", b.target);
+        let target = match resolve_target(&b.target, &bone, &slot, &driver_index) {
+            Some(t) => t,
+            None => {
+                errs.push(format!("{}: unknown target", what()));
+                continue;
+            }
+        };
+        if b.axes.is_empty() || b.axes.len() > MAX_AXES {
+            errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
+            continue;
+        }
+        let mut axes = Vec::with_capacity(b.axes.len());
+        let mut count = 1usize;
+        let mut driven = false;
+        for a in &b.axes {
+            let Some(p) = set.find(&a.param) else {
+                errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
+                continue;
+            };
+            let c = usize::from(a.component.min(1));
+            let keys = a.keys.clone().unwrap_or_else(|| axis_points[p.index()][c].clone());
+            if keys.is_empty() || keys.len() > MAX_KEYS || keys.windows(2).any(|w| w[1] < w[0]) {
+                errs.push(format!("{}: parameter `{}` axis {c}: bad keys", what(), a.param));
+                continue;
+            }
+            driven |= set.params[p.index()].driven;
+            count = count.saturating_mul(keys.len());
+            axes.push(GridAxis { param: p, component: c as u8, keys });
+        }
+        if axes.len() != b.axes.len() {
+            continue;
+        }
+        if count > MAX_KEYFORMS {
+            errs.push(format!("{}: {count} keyforms (at most {MAX_KEYFORMS})", what()));
+            continue;
+        }
+        let want_stride = match target {
+            Target::SlotDeform(s) => match deform_floats(rig, s) {
+                Some(n) => n,
+                None => {
+                    errs.push(format!("{}: slot `{}` has no unweighted mesh", what(), rig.slots[s.index()].name));
+                    continue;
+                }
+            },
+            _ => 1,
+        };
+        if b.stride as usize != want_stride || b.values.len() != count * want_stride {
+            errs.push(format!(
+                "{}: {} values with stride {}, expected {} keyforms x {want_stride}",
+                what(),
+                b.values.len(),
+                b.stride,
+                count
+            ));
+            continue;
+        }
+        if b.values.iter().any(|v| !v.is_finite()) {
+            errs.push(format!("{}: non-finite keyform value", what()));
+            continue;
+        }
+        let dims = axes.iter().map(|a| a.keys.len() as u32).collect();
+        match target {
+            Target::BoneX(x) | Target::BoneY(x) | Target::BoneRotation(x) | Target::BoneScaleX(x) | Target::BoneScaleY(x) => {
+                if !set.bound_bones.contains(&x) {
+                    set.bound_bones.push(x);
+                }
+            }
+            Target::SlotDeform(s) => {
+                if !set.deform_slots.contains(&s) {
+                    set.deform_slots.push(s);
+                }
+            }
+            Target::SlotOpacity(s) | Target::SlotTint(s, _) => {
+                if !set.color_slots.contains(&s) {
+                    set.color_slots.push(s);
+                }
+            }
+            _ => {}
+        }
+        set.bindings.push(Binding { target, interp: b.interp, axes, dims, stride: b.stride, values: b.values.clone(), driven });
+    }
+
+    if !raw.zsort.is_empty() {
+        set.bone_zsort = vec![0.0; rig.bones.len()];
+        for (name, z) in &raw.zsort {
+            match bone(name) {
+                Some(b) if z.is_finite() => set.bone_zsort[b.index()] = *z,
+                _ => errs.push(format!("z-sort of `{name}`: unknown bone or non-finite value")),
+            }
+        }
+    }
+    set.slot_group = vec![None; rig.slots.len()];
+    for (s, g) in &raw.slot_groups {
+        match (slot(s), bone(g)) {
+            (Some(s), Some(g)) => set.slot_group[s.index()] = Some(g),
+            _ => errs.push(format!("group of slot `{s}`: unknown slot or bone `{g}`")),
+        }
+    }
+    set.slot_visible = vec![true; rig.slots.len()];
+    for s in &raw.hidden_slots {
+        match slot(s) {
+            Some(s) => set.slot_visible[s.index()] = false,
+            None => errs.push(format!("hidden slot `{s}`: unknown slot")),
+        }
+    }
+    for (clip, names) in &raw.clips {
+        let mut c = clip.clone();
+        let mut ok = true;
+        for curve in &mut c.curves {
+            match names.get(curve.param.index()).and_then(|n| set.find(n)) {
+                Some(p) => curve.param = p,
+                None => {
+                    errs.push(format!("clip `{}`: curve names an unknown parameter", c.name));
+                    ok = false;
+                }
+            }
+        }
+        if ok {
+            set.clips.push(c);
+        }
+    }
+    if errs.is_empty() { Ok(set) } else { Err(errs) }
+}
+
+fn resolve_target(
+    t: &RawTarget,
+    bone: &impl Fn(&str) -> Option<BoneId>,
+    slot: &impl Fn(&str) -> Option<SlotId>,
+    driver: &impl Fn(&str) -> Option<u16>,
+) -> Option<Target> {
+    Some(match t {
+        RawTarget::BoneX(n) => Target::BoneX(bone(n)?),
+        RawTarget::BoneY(n) => Target::BoneY(bone(n)?),
+        RawTarget::BoneRotation(n) => Target::BoneRotation(bone(n)?),
+        RawTarget::BoneScaleX(n) => Target::BoneScaleX(bone(n)?),
+        RawTarget::BoneScaleY(n) => Target::BoneScaleY(bone(n)?),
+        RawTarget::BoneZSort(n) => Target::BoneZSort(bone(n)?),
+        RawTarget::SlotDeform(n) => Target::SlotDeform(slot(n)?),
+        RawTarget::SlotOpacity(n) => Target::SlotOpacity(slot(n)?),
+        RawTarget::SlotTint(n, c) if *c < 3 => Target::SlotTint(slot(n)?, *c),
+        RawTarget::SlotScreenTint(n, c) if *c < 3 => Target::SlotScreenTint(slot(n)?, *c),
+        RawTarget::SlotVisible(n) => Target::SlotVisible(slot(n)?),
+        RawTarget::DriverLength(n) => Target::DriverLength(driver(n)?),
+        RawTarget::DriverGravity(n) => Target::DriverGravity(driver(n)?),
+        _ => return None,
+    })
+}
+
+/// Floats of the slot's setup mesh (2 per vertex), when it is an unweighted mesh that fits
+/// the slot's deform buffer.
+fn deform_floats(rig: &Rig, s: SlotId) -> Option<usize> {
+    let key = rig.slots.get(s.index())?.attachment?;
+    let skin = &rig.skins[rig.default_skin?.index()];
+    let att = skin.get(s, key)?;
+    let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else { return None };
+    let n = m.vertices.values.len();
+    let cap = rig.slot_deform_capacity.get(s.index()).copied().unwrap_or(0) as usize;
+    (!m.vertices.is_weighted() && n <= cap).then_some(n)
+}

@@ -1,0 +1,201 @@
+//! Parameter physics: pendulums anchored at a bone that write a two-component parameter
+//! (Inochi2D's SimplePhysics, inochi2d.md §6), on the fixed-step clock.
+//!
+//! Each driver's anchor is its bone's world origin (or the bone's local translation with
+//! `local_only`); the bob is simulated by [`crate::physics::pendulum::Pendulum`] (rigid or
+//! spring) with gravity along +y (COMPAT(inochi2d): puppets are y-down). The output is read
+//! from the bob offset `d = bob - anchor`, taken into the bone's local frame for the
+//! direction and kept in world units for the length:
+//! - angle/length: `(atan2(-dx, dy) / pi, |d| / L)`;
+//! - x/y: `dir * |d| / L - (0, 1)`, y negated;
+//! - the swapped forms exchange the components; then times `output_scale`.
+//!
+//! Unlike Inox2D (whose bobs start at the world origin) the bob starts hanging at rest, as
+//! the Inochi2D reference does. Steps are fixed (100 Hz, the reference's 10 ms sub-step) with
+//! a capped number per frame, so a hitch slows the motion instead of exploding it.
+//! Verified by the unit tests in `params/tests.rs` (rest output, swing decays, hitch).
+
+use crate::ids::{BoneId, ParamId};
+use crate::physics::clock::ClockSettings;
+use crate::physics::pendulum::{Pendulum, PendulumKind, PendulumMap, PendulumParams};
+use crate::physics::vec::{SimVec, V2};
+
+/// Rigid or spring pendulum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PendulumModel {
+    /// Fixed-length rod.
+    #[default]
+    Rigid,
+    /// Spring rod.
+    Spring,
+}
+
+/// How the bob maps to the parameter's two components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DriverMap {
+    /// (angle / pi, length ratio).
+    #[default]
+    AngleLength,
+    /// (length ratio, angle / pi).
+    LengthAngle,
+    /// (x, y).
+    Xy,
+    /// (y, x).
+    Yx,
+}
+
+/// A built driver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DriverData {
+    /// Name.
+    pub name: String,
+    /// Anchor bone.
+    pub bone: BoneId,
+    /// Output parameter.
+    pub param: ParamId,
+    /// Model.
+    pub model: PendulumModel,
+    /// Mapping.
+    pub map: DriverMap,
+    /// Gravity, rig units/s².
+    pub gravity: f64,
+    /// Length, rig units.
+    pub length: f64,
+    /// Frequency, Hz.
+    pub frequency: f64,
+    /// Angle damping ratio.
+    pub angle_damping: f64,
+    /// Length damping ratio.
+    pub length_damping: f64,
+    /// Output scale.
+    pub output_scale: [f64; 2],
+    /// Anchor at the local translation.
+    pub local_only: bool,
+}
+
+/// A driver's simulation state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DriverState {
+    /// The pendulum.
+    pub pendulum: Pendulum,
+    /// The anchor at the start of the current frame (inputs are interpolated across steps).
+    pub last_anchor: V2,
+}
+
+/// Gravity direction in rig space (y-down puppets).
+const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
+
+impl DriverState {
+    /// A pendulum at rest at the origin (placed properly on the first physics frame).
+    pub fn new(d: &DriverData) -> Self {
+        DriverState { pendulum: Pendulum::new(kind(d.model), params(d, 0.0, 1.0), V2::ZERO, DOWN), last_anchor: V2::ZERO }
+    }
+}
+
+fn kind(m: PendulumModel) -> PendulumKind {
+    match m {
+        PendulumModel::Rigid => PendulumKind::Rigid,
+        PendulumModel::Spring => PendulumKind::Spring,
+    }
+}
+
+/// Pendulum parameters with binding offsets applied (length added, gravity multiplied).
+fn params(d: &DriverData, length_add: f64, gravity_mul: f64) -> PendulumParams {
+    PendulumParams {
+        length: d.length + length_add,
+        gravity: d.gravity * gravity_mul,
+        angle_damping: d.angle_damping,
+        length_damping: d.length_damping,
+        frequency: d.frequency,
+        output_scale: [1.0, 1.0],
+        map: PendulumMap::AngleLength,
+    }
+}
+
+/// The physics clock settings: 100 steps/s, at most 25 per frame (a 0.25 s frame).
+pub fn clock_settings() -> ClockSettings {
+    ClockSettings { step_hz: 100.0, max_substeps: 25, max_frame_dt: 0.25, time_scale: 1.0 }
+}
+
+/// The anchor of a driver in rig space from the current world transforms.
+fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> V2 {
+    let b = d.bone.index();
+    if d.local_only {
+        let p = inst.pose[b];
+        V2::new(p.x, p.y)
+    } else {
+        let w = inst.world[b];
+        let _ = rig;
+        V2::new(w.x, w.y)
+    }
+}
+
+/// The output of a driver for a bob offset `d` (world) under the bone's world matrix.
+pub fn driver_output(data: &DriverData, world: &crate::WorldTransform, d: V2, length: f64) -> [f64; 2] {
+    // Direction in the bone's local frame: the inverse of the world linear part.
+    let det = world.a * world.d - world.b * world.c;
+    let (lx, ly) = if det.abs() > 1e-12 {
+        ((world.d * d.x - world.b * d.y) / det, (-world.c * d.x + world.a * d.y) / det)
+    } else {
+        (d.x, d.y)
+    };
+    let ratio = if length > 0.0 { (d.x * d.x + d.y * d.y).sqrt() / length } else { 0.0 };
+    let angle = (-lx).atan2(ly) / std::f64::consts::PI;
+    let ll = (lx * lx + ly * ly).sqrt();
+    let (ux, uy) = if ll > 1e-12 { (lx / ll, ly / ll) } else { (0.0, 1.0) };
+    let (x, y) = (ux * ratio, -(uy * ratio - 1.0));
+    let out = match data.map {
+        DriverMap::AngleLength => [angle, ratio],
+        DriverMap::LengthAngle => [ratio, angle],
+        DriverMap::Xy => [x, y],
+        DriverMap::Yx => [y, x],
+    };
+    [out[0] * data.output_scale[0], out[1] * data.output_scale[1]]
+}
+
+/// Advances every driver by `dt` seconds on the fixed clock and writes their parameters.
+/// Call after world transforms (anchors are read from them). Allocation-free.
+pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
+    let set = &rig.params;
+    if set.drivers.is_empty() {
+        return;
+    }
+    if !inst.params.drivers_placed {
+        for (i, d) in set.drivers.iter().enumerate() {
+            let a = anchor(rig, inst, d);
+            let st = &mut inst.params;
+            let [la, gm] = st.driver_offsets[i];
+            st.drivers[i].pendulum.params = params(d, la, gm);
+            st.drivers[i].pendulum.reset(a, DOWN);
+            st.drivers[i].last_anchor = a;
+        }
+        inst.params.drivers_placed = true;
+    }
+    let steps = inst.params.clock.advance(dt);
+    for (i, d) in set.drivers.iter().enumerate() {
+        let a = anchor(rig, inst, d);
+        let st = &mut inst.params;
+        let [la, gm] = st.driver_offsets[i];
+        let ds = &mut st.drivers[i];
+        ds.pendulum.params = params(d, la, gm);
+        let h = st.clock.step();
+        for j in 0..steps {
+            let f = st.clock.step_fraction(j);
+            ds.pendulum.step(ds.last_anchor.lerp(a, f), h);
+        }
+        ds.last_anchor = a;
+        let off = ds.pendulum.bob() - a;
+        let out = driver_output(d, &inst.world[d.bone.index()], off, ds.pendulum.params.length);
+        let pi = d.param.index();
+        if let (Some(v), Some(pd)) = (st.values.get_mut(pi), set.params.get(pi)) {
+            // COMPAT(inochi2d): physics forces its parameter (merge mode Forced).
+            *v = [pd.clamp(0, out[0]), pd.clamp(1, out[1])];
+        }
+    }
+}
+
+/// Puts every bob back at rest on the next physics frame and forgets the clock.
+pub fn reset_drivers(inst: &mut crate::Instance) {
+    inst.params.drivers_placed = false;
+    inst.params.clock.reset();
+}

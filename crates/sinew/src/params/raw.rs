@@ -1,0 +1,129 @@
+//! The authoring form of a rig's parameters: everything refers to parameters, bones and
+//! slots by name, as loaders produce it; [`super::build::build_params`] resolves it.
+
+use super::clip::ParamClip;
+use super::driver::{DriverMap, PendulumModel};
+use super::grid::Interp;
+
+/// A parameter in authoring form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawParam {
+    /// Unique name.
+    pub name: String,
+    /// Two components or one.
+    pub is_2d: bool,
+    /// Range minimum per component.
+    pub min: [f64; 2],
+    /// Range maximum per component.
+    pub max: [f64; 2],
+    /// Default per component.
+    pub default: [f64; 2],
+    /// Key positions per component, normalised to 0..1 (`[0.0]` for an unused axis).
+    pub axis_points: [Vec<f64>; 2],
+}
+
+/// What a raw binding drives (names are bone or slot names of the raw rig).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawTarget {
+    /// Bone local x.
+    BoneX(String),
+    /// Bone local y.
+    BoneY(String),
+    /// Bone local rotation, degrees.
+    BoneRotation(String),
+    /// Bone scale x.
+    BoneScaleX(String),
+    /// Bone scale y.
+    BoneScaleY(String),
+    /// Bone z-sort.
+    BoneZSort(String),
+    /// Slot mesh vertex offsets.
+    SlotDeform(String),
+    /// Slot opacity.
+    SlotOpacity(String),
+    /// Slot tint channel.
+    SlotTint(String, u8),
+    /// Slot screen tint channel.
+    SlotScreenTint(String, u8),
+    /// Slot visibility.
+    SlotVisible(String),
+    /// Length of the driver with this name.
+    DriverLength(String),
+    /// Gravity factor of the driver with this name.
+    DriverGravity(String),
+}
+
+/// One axis of a raw grid: a parameter component, and its keys (`None`: the parameter's own
+/// axis points for that component, as Inochi2D bindings use).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawAxis {
+    /// Parameter name.
+    pub param: String,
+    /// Component (0 = x, 1 = y).
+    pub component: u8,
+    /// Normalised key positions, or the parameter's axis points.
+    pub keys: Option<Vec<f64>>,
+}
+
+/// A keyform grid in authoring form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawBinding {
+    /// Target.
+    pub target: RawTarget,
+    /// Interpolation.
+    pub interp: Interp,
+    /// Axes, slowest first.
+    pub axes: Vec<RawAxis>,
+    /// Floats per keyform.
+    pub stride: u32,
+    /// Keyforms.
+    pub values: Vec<f32>,
+}
+
+/// A parameter-physics pendulum in authoring form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawDriver {
+    /// Name (the node's).
+    pub name: String,
+    /// Anchor bone.
+    pub bone: String,
+    /// Output parameter.
+    pub param: String,
+    /// Rigid or spring pendulum.
+    pub model: PendulumModel,
+    /// Output mapping.
+    pub map: DriverMap,
+    /// Gravity, rig units/s² (already scaled by the puppet's gravity and pixels per metre).
+    pub gravity: f64,
+    /// Rod length, rig units.
+    pub length: f64,
+    /// Spring frequency, Hz.
+    pub frequency: f64,
+    /// Angle damping ratio.
+    pub angle_damping: f64,
+    /// Length damping ratio.
+    pub length_damping: f64,
+    /// Output scale per component.
+    pub output_scale: [f64; 2],
+    /// Anchor at the bone's local translation rather than its world origin.
+    pub local_only: bool,
+}
+
+/// A rig's parameters in authoring form.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawParams {
+    /// Parameters.
+    pub params: Vec<RawParam>,
+    /// Bindings.
+    pub bindings: Vec<RawBinding>,
+    /// Z-sort per bone name, relative to the parent (empty: no z-sorting).
+    pub zsort: Vec<(String, f64)>,
+    /// Composite group per slot name: the bone of the outermost composite holding it.
+    pub slot_groups: Vec<(String, String)>,
+    /// Slots hidden initially.
+    pub hidden_slots: Vec<String>,
+    /// Pendulums.
+    pub drivers: Vec<RawDriver>,
+    /// Parameter clips (already resolved against parameter names by their loader).
+    pub clips: Vec<(ParamClip, Vec<String>)>,
+}

@@ -1,0 +1,1 @@
+//! Unit tests of the parameter stage on a small hand-built rig.
