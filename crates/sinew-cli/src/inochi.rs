@@ -20,7 +20,10 @@ use std::path::Path;
 
 /// Whether a file is an Inochi2D puppet (by extension, or by its magic bytes).
 pub fn is_puppet(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     if matches!(ext.as_deref(), Some("inp" | "inx")) {
         return true;
     }
@@ -41,15 +44,29 @@ pub fn load_puppet(path: &Path) -> Result<(Puppet, Rig)> {
 pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2])>> {
     let mut out = Vec::with_capacity(specs.len());
     for spec in specs {
-        let (name, val) = spec.rsplit_once('=').ok_or_else(|| anyhow!("bad --param `{spec}`: expected NAME=X[,Y]"))?;
+        let (name, val) = spec
+            .rsplit_once('=')
+            .ok_or_else(|| anyhow!("bad --param `{spec}`: expected NAME=X[,Y]"))?;
         let id = rig.params.find(name).ok_or_else(|| {
             let have: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();
             anyhow!("parameter not found: {name} (have: {})", have.join(", "))
         })?;
         let mut it = val.split(',').map(|s| s.trim().parse::<f64>());
-        let x = it.next().transpose().ok().flatten().filter(|v| v.is_finite());
-        let y = it.next().transpose().ok().flatten().filter(|v| v.is_finite());
-        let Some(x) = x else { bail!("bad --param `{spec}`: X must be a finite number") };
+        let x = it
+            .next()
+            .transpose()
+            .ok()
+            .flatten()
+            .filter(|v| v.is_finite());
+        let y = it
+            .next()
+            .transpose()
+            .ok()
+            .flatten()
+            .filter(|v| v.is_finite());
+        let Some(x) = x else {
+            bail!("bad --param `{spec}`: X must be a finite number")
+        };
         let d = &rig.params.params[id.index()];
         out.push((id, [x, y.unwrap_or(d.default[1])]));
     }
@@ -71,16 +88,22 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
     }
     let physics = args.physics != PhysicsArg::None;
     // Physics forces its parameters each step; user settings of those are starting values.
-    let mut step = |inst: &mut Instance, dt: f64| update_params(&rig, inst, dt, physics);
+    let step = |inst: &mut Instance, dt: f64| update_params(&rig, inst, dt, physics);
     step(&mut inst, 0.0);
     let mut clock = Clock::new(args.fps);
     let mut frames = Vec::with_capacity(times.len());
     let mut verts = Vec::new();
     for &t in &times {
         clock.advance_to(t, |dt| step(&mut inst, dt));
-        let mut frame = Obj::new().num("time", t).num("clock", clock.now).num("step", clock.steps as f64);
+        let mut frame = Obj::new()
+            .num("time", t)
+            .num("clock", clock.now)
+            .num("step", clock.steps as f64);
         frame.push("bones", bones_json(&rig, &inst));
-        frame.push("slots", slots_json(&rig, &inst, !args.no_vertices, &mut verts));
+        frame.push(
+            "slots",
+            slots_json(&rig, &inst, !args.no_vertices, &mut verts),
+        );
         frame.push("params", params_json(&rig, &inst));
         frame.push("events", Value::Array(Vec::new()));
         frames.push(frame.build());
@@ -89,14 +112,25 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         .set("oracle", "sinew dump")
         .set("runtime", format!("sinew {}", env!("CARGO_PKG_VERSION")))
         .set("format", "inochi2d")
-        .set("skeleton", args.file.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .set(
+            "skeleton",
+            args.file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+        )
         .set("editorVersion", puppet.version.as_str())
         .set("puppet", puppet.name.as_str())
-        .set("params", Value::Array(params.iter().map(|s| Value::from(s.as_str())).collect()))
+        .set(
+            "params",
+            Value::Array(params.iter().map(|s| Value::from(s.as_str())).collect()),
+        )
         .num("fps", args.fps)
         .set("physics", args.physics.name())
         .build();
-    let mut out = Obj::new().set("meta", meta).set("frames", Value::Array(frames)).build();
+    let mut out = Obj::new()
+        .set("meta", meta)
+        .set("frames", Value::Array(frames))
+        .build();
     if let Some(d) = args.round {
         round_all(&mut out, d);
     }
@@ -129,7 +163,9 @@ fn slots_json(rig: &Rig, inst: &Instance, vertices: bool, buf: &mut Vec<f32>) ->
         let i = id.index();
         let sd = &rig.slots[i];
         let visible = inst.params.visible.get(i).copied().unwrap_or(true);
-        let att = inst.slots.attachment[i].filter(|_| visible).map(|a| &rig.attachments[a.index()]);
+        let att = inst.slots.attachment[i]
+            .filter(|_| visible)
+            .map(|a| &rig.attachments[a.index()]);
         let c = inst.slots.color[i];
         let mut o = Obj::new()
             .set("name", sd.name.as_str())
@@ -137,7 +173,15 @@ fn slots_json(rig: &Rig, inst: &Instance, vertices: bool, buf: &mut Vec<f32>) ->
             .set("attachment", att.map(|a| a.name.as_str()))
             .set("type", att.map(|a| a.type_name()))
             .set("color", nums([c.r, c.g, c.b, c.a].map(f64::from)));
-        o.push("zsort", num(inst.params.zsort.get(sd.bone.index()).copied().unwrap_or(0.0)));
+        o.push(
+            "zsort",
+            num(inst
+                .params
+                .zsort
+                .get(sd.bone.index())
+                .copied()
+                .unwrap_or(0.0)),
+        );
         if vertices && att.is_some() {
             buf.clear();
             if let Some(a) = inst.slots.attachment[i] {
@@ -193,7 +237,13 @@ pub fn info(args: &InfoArgs) -> Result<String> {
         return Ok(serde_json::to_string_pretty(&v)?);
     }
     let mut s = String::new();
-    let _ = writeln!(s, "{} (Inochi2D puppet `{}`, {})", args.file.display(), p.name, p.version);
+    let _ = writeln!(
+        s,
+        "{} (Inochi2D puppet `{}`, {})",
+        args.file.display(),
+        p.name,
+        p.version
+    );
     let _ = writeln!(
         s,
         "nodes: {}, drawables: {}, bindings: {}, physics: {}, textures: {}",

@@ -237,13 +237,13 @@ impl<'a> Fields<'a> {
 
 fn read_root(root: &Value) -> R<RigExtras> {
     let f = Fields::new(root, "$", &["sinewExtras", "jiggle"])?;
-    if let Some(v) = f.num("sinewExtras")? {
-        if v != 1.0 {
-            return Err(f.err(
-                "sinewExtras",
-                format!("unsupported version {v} (sinew reads 1)"),
-            ));
-        }
+    if let Some(v) = f.num("sinewExtras")?
+        && v != 1.0
+    {
+        return Err(f.err(
+            "sinewExtras",
+            format!("unsupported version {v} (sinew reads 1)"),
+        ));
     }
     let jiggle = match f.get("jiggle") {
         None => JiggleDesc::new(),
@@ -271,11 +271,7 @@ fn read_jiggle(v: &Value) -> R<JiggleDesc> {
     )?;
     let d = ClockSettings::default();
     let max_substeps = f.num_or("maxSubsteps", f64::from(d.max_substeps))?;
-    if !(max_substeps.is_finite()
-        && max_substeps >= 1.0
-        && max_substeps <= 1000.0
-        && max_substeps.fract() == 0.0)
-    {
+    if !((1.0..=1000.0).contains(&max_substeps) && max_substeps.fract() == 0.0) {
         return Err(f.err("maxSubsteps", "expected a whole number in 1..1000"));
     }
     let mut desc = JiggleDesc::new();

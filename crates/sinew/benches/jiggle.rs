@@ -14,6 +14,9 @@
 //! where that is missing), so a loaded machine does not inflate them. Bone-steps per second
 //! = 20,000 / time per iteration. Figures: `docs/PERFORMANCE.md`.
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::physics::jiggle::chain::{AnimPoints, Env};
 use sinew::physics::jiggle::{

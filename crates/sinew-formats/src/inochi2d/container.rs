@@ -54,7 +54,12 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn err(&self, message: String) -> LoadError {
-        LoadError::Invalid { file: self.file.to_owned(), path: format!("byte {}", self.pos), name: None, message }
+        LoadError::Invalid {
+            file: self.file.to_owned(),
+            path: format!("byte {}", self.pos),
+            name: None,
+            message,
+        }
     }
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], LoadError> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
@@ -64,7 +69,10 @@ impl<'a> Reader<'a> {
                 self.pos = e;
                 Ok(s)
             }
-            None => Err(self.err(format!("{what}: needs {n} bytes, {} left", self.bytes.len() - self.pos))),
+            None => Err(self.err(format!(
+                "{what}: needs {n} bytes, {} left",
+                self.bytes.len() - self.pos
+            ))),
         }
     }
     fn u32(&mut self, what: &str) -> Result<usize, LoadError> {
@@ -82,7 +90,11 @@ impl<'a> Reader<'a> {
 
 /// Splits a container into its sections.
 pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a>, LoadError> {
-    let mut r = Reader { bytes, pos: 0, file };
+    let mut r = Reader {
+        bytes,
+        pos: 0,
+        file,
+    };
     let magic = r.take(8, "magic")?;
     if magic == b"TRNSRTS2" {
         return Err(r.err("INP2 (TRNSRTS2) puppets are not supported yet".into()));
@@ -109,7 +121,10 @@ pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a
         let len = r.u32(&format!("texture {i} length"))?;
         let encoding = r.take(1, &format!("texture {i} encoding"))?[0];
         let data = r.take(len, &format!("texture {i}"))?;
-        textures.push(Texture { encoding, bytes: data.to_vec() });
+        textures.push(Texture {
+            encoding,
+            bytes: data.to_vec(),
+        });
     }
     let mut ext = Vec::new();
     if r.pos < bytes.len() {
@@ -119,7 +134,9 @@ pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a
         }
         let count = r.u32("extension count")?;
         if count > MAX_EXT {
-            return Err(r.err(format!("{count} vendor payloads exceed the limit {MAX_EXT}")));
+            return Err(r.err(format!(
+                "{count} vendor payloads exceed the limit {MAX_EXT}"
+            )));
         }
         for i in 0..count {
             let name = r.sized(&format!("vendor payload {i} name"), 4096)?;
@@ -128,7 +145,11 @@ pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a
             ext.push((name, data.to_vec()));
         }
     }
-    Ok(Container { json, textures, ext })
+    Ok(Container {
+        json,
+        textures,
+        ext,
+    })
 }
 
 /// Writes a container (for tests and tools).
@@ -164,7 +185,10 @@ mod tests {
 
     #[test]
     fn round_trip_and_truncation() {
-        let tex = vec![Texture { encoding: 0, bytes: b"\x89PNG\r\n\x1a\nxx".to_vec() }];
+        let tex = vec![Texture {
+            encoding: 0,
+            bytes: b"\x89PNG\r\n\x1a\nxx".to_vec(),
+        }];
         let ext = vec![("vendor".to_owned(), b"{}".to_vec())];
         let bytes = write_container(b"{\"a\":1}", &tex, &ext);
         let c = read_container(&bytes, "t.inp").expect("valid");
@@ -173,7 +197,10 @@ mod tests {
         assert_eq!(c.textures[0].sniff(), "png");
         assert_eq!(c.ext, ext);
         for n in 0..bytes.len() {
-            assert!(read_container(&bytes[..n], "t.inp").is_err(), "truncated at {n}");
+            assert!(
+                read_container(&bytes[..n], "t.inp").is_err(),
+                "truncated at {n}"
+            );
         }
     }
 

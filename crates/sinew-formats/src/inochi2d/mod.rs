@@ -112,25 +112,41 @@ pub struct Puppet {
 /// Reads and parses a puppet file.
 pub fn load_inochi2d(path: &Path) -> Result<Puppet, LoadError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
+        source,
+    })?;
     parse_inochi2d(&bytes, &file)
 }
 
 /// Parses puppet bytes; `file` names the source in errors.
 pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
     let c = read_container(bytes, file)?;
-    let root: serde_json::Value = serde_json::from_slice(c.json).map_err(|e| LoadError::Syntax {
-        file: file.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    let mut p = Puppet { textures: c.textures, ext: c.ext, ..Default::default() };
+    let root: serde_json::Value =
+        serde_json::from_slice(c.json).map_err(|e| LoadError::Syntax {
+            file: file.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+    let mut p = Puppet {
+        textures: c.textures,
+        ext: c.ext,
+        ..Default::default()
+    };
     p.raw.source = file.to_owned();
     p.raw.reference_scale = 100.0;
     let meta = root.get("meta");
-    p.name = meta.and_then(|m| m.get("name")).and_then(|v| v.as_str()).unwrap_or("").to_owned();
-    p.version = meta.and_then(|m| m.get("version")).and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    p.name = meta
+        .and_then(|m| m.get("name"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_owned();
+    p.version = meta
+        .and_then(|m| m.get("version"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_owned();
     p.raw.version = p.version.clone();
     let invalid = |path: String, name: Option<String>, message: String| LoadError::Invalid {
         file: file.to_owned(),
@@ -138,7 +154,9 @@ pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
         name,
         message,
     };
-    let nodes = root.get("nodes").ok_or_else(|| invalid("$".into(), None, "missing `nodes`".into()))?;
+    let nodes = root
+        .get("nodes")
+        .ok_or_else(|| invalid("$".into(), None, "missing `nodes`".into()))?;
     let tree = nodes::read_nodes(nodes, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
     params::read_params(&root, &tree, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
     Ok(p)
@@ -146,9 +164,15 @@ pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
 
 /// Builds the rig of a parsed puppet, parameters included.
 pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
-    let err = |message: String| LoadError::Invalid { file: p.raw.source.clone(), path: "$".into(), name: None, message };
+    let err = |message: String| LoadError::Invalid {
+        file: p.raw.source.clone(),
+        path: "$".into(),
+        name: None,
+        message,
+    };
     let mut rig = sinew::build::build_rig(&p.raw).map_err(|e| err(format!("invalid rig: {e}")))?;
-    rig.params = sinew::params::build::build_params(&rig, &p.params).map_err(|e| err(e.join("; ")))?;
+    rig.params =
+        sinew::params::build::build_params(&rig, &p.params).map_err(|e| err(e.join("; ")))?;
     Ok(rig)
 }
 
@@ -160,6 +184,14 @@ pub(crate) struct Problem {
     pub message: String,
 }
 
-pub(crate) fn problem(path: impl Into<String>, name: Option<&str>, message: impl Into<String>) -> Problem {
-    Problem { path: path.into(), name: name.map(str::to_owned), message: message.into() }
+pub(crate) fn problem(
+    path: impl Into<String>,
+    name: Option<&str>,
+    message: impl Into<String>,
+) -> Problem {
+    Problem {
+        path: path.into(),
+        name: name.map(str::to_owned),
+        message: message.into(),
+    }
 }

@@ -5,7 +5,9 @@ use super::{DrawInfo, I2dBlend, MaskMode, Problem, Puppet, problem};
 use serde_json::Value;
 use sinew::params::driver::{DriverMap, PendulumModel};
 use sinew::params::raw::RawDriver;
-use sinew::raw::{RawAttachment, RawAttachmentKind, RawBone, RawSkin, RawSkinEntry, RawSlot, Vertices};
+use sinew::raw::{
+    RawAttachment, RawAttachmentKind, RawBone, RawSkin, RawSkinEntry, RawSlot, Vertices,
+};
 use sinew::types::{BlendMode, Color};
 use std::collections::HashMap;
 
@@ -40,7 +42,9 @@ struct Ctx<'p> {
 }
 
 fn f(v: Option<&Value>, default: f64) -> f64 {
-    v.and_then(Value::as_f64).filter(|x| x.is_finite()).unwrap_or(default)
+    v.and_then(Value::as_f64)
+        .filter(|x| x.is_finite())
+        .unwrap_or(default)
 }
 
 fn fvec<const N: usize>(v: Option<&Value>, default: [f64; N]) -> [f64; N] {
@@ -56,7 +60,9 @@ fn fvec<const N: usize>(v: Option<&Value>, default: [f64; N]) -> [f64; N] {
 }
 
 fn floats(v: Option<&Value>, path: &str, name: &str) -> Result<Vec<f32>, Problem> {
-    let Some(a) = v.and_then(Value::as_array) else { return Ok(Vec::new()) };
+    let Some(a) = v.and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
     a.iter()
         .map(|x| {
             x.as_f64()
@@ -93,7 +99,11 @@ fn blend(s: Option<&str>) -> I2dBlend {
 }
 
 fn unique(names: &mut HashMap<String, u32>, name: &str, uuid: u64) -> String {
-    let n = if names.contains_key(name) { format!("{name} #{uuid}") } else { name.to_owned() };
+    let n = if names.contains_key(name) {
+        format!("{name} #{uuid}")
+    } else {
+        name.to_owned()
+    };
     names.insert(n.clone(), 0);
     n
 }
@@ -106,7 +116,10 @@ pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> Result<Tree, Problem> 
         tree: Tree::new(),
         bone_names: HashMap::new(),
         slot_names: HashMap::new(),
-        skin: RawSkin { name: "default".into(), ..Default::default() },
+        skin: RawSkin {
+            name: "default".into(),
+            ..Default::default()
+        },
         root_bone: None,
         pending_masks: Vec::new(),
         physics,
@@ -120,7 +133,11 @@ pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> Result<Tree, Problem> 
                 Some(s) => cx.p.draw[di].masks.push((s, mode)),
                 None => {
                     let name = cx.p.draw[di].name.clone();
-                    return Err(problem("$.nodes", Some(&name), format!("mask source {uuid} is not a drawable")));
+                    return Err(problem(
+                        "$.nodes",
+                        Some(&name),
+                        format!("mask source {uuid} is not a drawable"),
+                    ));
                 }
             }
         }
@@ -146,7 +163,11 @@ fn walk(
     depth: usize,
 ) -> Result<(), Problem> {
     if depth > MAX_DEPTH {
-        return Err(problem(path, None, format!("nodes nested deeper than {MAX_DEPTH}")));
+        return Err(problem(
+            path,
+            None,
+            format!("nodes nested deeper than {MAX_DEPTH}"),
+        ));
     }
     if cx.tree.len() >= MAX_NODES {
         return Err(problem(path, None, format!("more than {MAX_NODES} nodes")));
@@ -154,8 +175,16 @@ fn walk(
     let Some(obj) = node.as_object() else {
         return Err(problem(path, None, "a node must be an object"));
     };
-    let name = obj.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
-    let kind = obj.get("type").and_then(Value::as_str).unwrap_or("Node").to_owned();
+    let name = obj
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let kind = obj
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("Node")
+        .to_owned();
     // Creator-only editor nodes (and their subtrees) are not part of the puppet.
     if kind == "Camera" {
         return Ok(());
@@ -165,15 +194,26 @@ fn walk(
         .and_then(Value::as_u64)
         .ok_or_else(|| problem(&path, Some(&name), "node has no numeric `uuid`"))?;
     if cx.tree.contains_key(&uuid) {
-        return Err(problem(&path, Some(&name), format!("duplicate uuid {uuid}")));
+        return Err(problem(
+            &path,
+            Some(&name),
+            format!("duplicate uuid {uuid}"),
+        ));
     }
     let bone_name = unique(&mut cx.bone_names, &name, uuid);
     let tr = obj.get("transform");
     let trans = fvec(tr.and_then(|t| t.get("trans")), [0.0; 3]);
     let rot = fvec(tr.and_then(|t| t.get("rot")), [0.0; 3]);
     let scale = fvec(tr.and_then(|t| t.get("scale")), [1.0; 2]);
-    let lock = obj.get("lockToRoot").and_then(Value::as_bool).unwrap_or(false);
-    let parent_bone = if lock && parent.is_some() { cx.root_bone.as_deref().or(parent) } else { parent };
+    let lock = obj
+        .get("lockToRoot")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let parent_bone = if lock && parent.is_some() {
+        cx.root_bone.as_deref().or(parent)
+    } else {
+        parent
+    };
     let mut bone = RawBone::new(&bone_name, parent_bone);
     bone.x = trans[0];
     bone.y = trans[1];
@@ -188,7 +228,12 @@ fn walk(
     let zsort = f(obj.get("zsort"), 0.0);
     cx.p.params.zsort.push((bone_name.clone(), zsort));
     let visible = visible && obj.get("enabled").and_then(Value::as_bool).unwrap_or(true);
-    let mut info = NodeInfo { bone: bone_name.clone(), slot: None, kind: kind.clone(), name: name.clone() };
+    let mut info = NodeInfo {
+        bone: bone_name.clone(),
+        slot: None,
+        kind: kind.clone(),
+        name: name.clone(),
+    };
 
     let drawable = kind == "Part" || kind == "AnimatedPart" || kind == "MeshGroup";
     if drawable {
@@ -199,7 +244,9 @@ fn walk(
             cx.p.params.hidden_slots.push(slot_name.clone());
         }
         if let Some(g) = group {
-            cx.p.params.slot_groups.push((slot_name.clone(), g.to_owned()));
+            cx.p.params
+                .slot_groups
+                .push((slot_name.clone(), g.to_owned()));
         }
         info.slot = Some(slot_name);
     }
@@ -210,10 +257,22 @@ fn walk(
         read_driver(cx, obj, &bone_name, &path, &name)?;
     }
     cx.tree.insert(uuid, info);
-    let group = if kind == "Composite" && group.is_none() { Some(bone_name.as_str()) } else { group };
+    let group = if kind == "Composite" && group.is_none() {
+        Some(bone_name.as_str())
+    } else {
+        group
+    };
     if let Some(children) = obj.get("children").and_then(Value::as_array) {
         for (i, c) in children.iter().enumerate() {
-            walk(cx, c, Some(&bone_name), group, visible, format!("{path}.children[{i}]"), depth + 1)?;
+            walk(
+                cx,
+                c,
+                Some(&bone_name),
+                group,
+                visible,
+                format!("{path}.children[{i}]"),
+                depth + 1,
+            )?;
         }
     }
     Ok(())
@@ -227,36 +286,80 @@ fn read_mesh(
     path: &str,
     name: &str,
 ) -> Result<(), Problem> {
-    let mesh = obj.get("mesh").ok_or_else(|| problem(path, Some(name), "drawable has no `mesh`"))?;
+    let mesh = obj
+        .get("mesh")
+        .ok_or_else(|| problem(path, Some(name), "drawable has no `mesh`"))?;
     let verts = floats(mesh.get("verts"), path, name)?;
     let uvs = floats(mesh.get("uvs"), path, name)?;
     let origin = fvec(mesh.get("origin"), [0.0; 2]);
     let n = verts.len() / 2;
     if verts.len() % 2 != 0 || n > MAX_MESH_VERTS {
-        return Err(problem(path, Some(name), format!("mesh has {} coordinates (pairs, at most {MAX_MESH_VERTS})", verts.len())));
+        return Err(problem(
+            path,
+            Some(name),
+            format!(
+                "mesh has {} coordinates (pairs, at most {MAX_MESH_VERTS})",
+                verts.len()
+            ),
+        ));
     }
     if uvs.len() != verts.len() {
-        return Err(problem(path, Some(name), format!("mesh has {} uv floats for {} vertex floats", uvs.len(), verts.len())));
+        return Err(problem(
+            path,
+            Some(name),
+            format!(
+                "mesh has {} uv floats for {} vertex floats",
+                uvs.len(),
+                verts.len()
+            ),
+        ));
     }
-    let idx = mesh.get("indices").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let idx = mesh
+        .get("indices")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     if idx.len() % 3 != 0 || idx.len() > 3 * 4 * MAX_MESH_VERTS {
-        return Err(problem(path, Some(name), "mesh index count must be a multiple of 3"));
+        return Err(problem(
+            path,
+            Some(name),
+            "mesh index count must be a multiple of 3",
+        ));
     }
     let mut triangles = Vec::with_capacity(idx.len());
     for v in idx {
         match v.as_u64() {
             Some(i) if (i as usize) < n => triangles.push(i as u16),
-            _ => return Err(problem(path, Some(name), format!("mesh index {v} out of range (0..{n})"))),
+            _ => {
+                return Err(problem(
+                    path,
+                    Some(name),
+                    format!("mesh index {v} out of range (0..{n})"),
+                ));
+            }
         }
     }
     // COMPAT(inochi2d): the shader draws `vert - origin` under the node matrix.
-    let values: Vec<f32> =
-        verts.chunks_exact(2).flat_map(|v| [v[0] - origin[0] as f32, v[1] - origin[1] as f32]).collect();
+    let values: Vec<f32> = verts
+        .chunks_exact(2)
+        .flat_map(|v| [v[0] - origin[0] as f32, v[1] - origin[1] as f32])
+        .collect();
     let tint = fvec(obj.get("tint"), [1.0; 3]);
     let opacity = f(obj.get("opacity"), 1.0);
-    let color = Color::new(tint[0] as f32, tint[1] as f32, tint[2] as f32, opacity as f32);
-    let texture = obj.get("textures").and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_u64);
-    let tex_path = texture.filter(|&t| t < u64::from(u32::MAX)).map_or_else(String::new, |t| format!("texture{t}"));
+    let color = Color::new(
+        tint[0] as f32,
+        tint[1] as f32,
+        tint[2] as f32,
+        opacity as f32,
+    );
+    let texture = obj
+        .get("textures")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_u64);
+    let tex_path = texture
+        .filter(|&t| t < u64::from(u32::MAX))
+        .map_or_else(String::new, |t| format!("texture{t}"));
     let slot_blend = match blend(obj.get("blend_mode").and_then(Value::as_str)) {
         I2dBlend::Multiply => BlendMode::Multiply,
         I2dBlend::Screen => BlendMode::Screen,
@@ -280,7 +383,11 @@ fn read_mesh(
             kind: RawAttachmentKind::Mesh {
                 path: tex_path,
                 color: Color::WHITE,
-                vertices: Vertices { count: n as u32, bones: Vec::new(), values },
+                vertices: Vertices {
+                    count: n as u32,
+                    bones: Vec::new(),
+                    values,
+                },
                 uvs,
                 triangles,
                 hull: 0,
@@ -294,7 +401,12 @@ fn read_mesh(
     Ok(())
 }
 
-fn read_draw_info(cx: &mut Ctx, obj: &serde_json::Map<String, Value>, info: &NodeInfo, composite: bool) {
+fn read_draw_info(
+    cx: &mut Ctx,
+    obj: &serde_json::Map<String, Value>,
+    info: &NodeInfo,
+    composite: bool,
+) {
     let tex = |i: usize| {
         obj.get("textures")
             .and_then(Value::as_array)
@@ -326,7 +438,11 @@ fn read_draw_info(cx: &mut Ctx, obj: &serde_json::Map<String, Value>, info: &Nod
     }
     let di = cx.p.draw.len();
     cx.p.draw.push(DrawInfo {
-        name: if composite { info.bone.clone() } else { info.slot.clone().unwrap_or_default() },
+        name: if composite {
+            info.bone.clone()
+        } else {
+            info.slot.clone().unwrap_or_default()
+        },
         composite,
         blend: blend(obj.get("blend_mode").and_then(Value::as_str)),
         tint: tint.map(|x| x as f32),
@@ -341,8 +457,17 @@ fn read_draw_info(cx: &mut Ctx, obj: &serde_json::Map<String, Value>, info: &Nod
     }
 }
 
-fn read_driver(cx: &mut Ctx, obj: &serde_json::Map<String, Value>, bone: &str, path: &str, name: &str) -> Result<(), Problem> {
-    let param = obj.get("param").and_then(Value::as_u64).ok_or_else(|| problem(path, Some(name), "physics node has no `param`"))?;
+fn read_driver(
+    cx: &mut Ctx,
+    obj: &serde_json::Map<String, Value>,
+    bone: &str,
+    path: &str,
+    name: &str,
+) -> Result<(), Problem> {
+    let param = obj
+        .get("param")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| problem(path, Some(name), "physics node has no `param`"))?;
     let model = match obj.get("model_type").and_then(Value::as_str) {
         Some("SpringPendulum") => PendulumModel::Spring,
         _ => PendulumModel::Rigid,
@@ -367,7 +492,10 @@ fn read_driver(cx: &mut Ctx, obj: &serde_json::Map<String, Value>, bone: &str, p
         angle_damping: f(obj.get("angle_damping"), 0.5),
         length_damping: f(obj.get("length_damping"), 0.5),
         output_scale: fvec(obj.get("output_scale"), [1.0; 2]),
-        local_only: obj.get("local_only").and_then(Value::as_bool).unwrap_or(false),
+        local_only: obj
+            .get("local_only")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     });
     Ok(())
 }

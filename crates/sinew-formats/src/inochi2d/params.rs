@@ -15,16 +15,37 @@ const MAX_BINDINGS: usize = 100_000;
 
 /// Reads `param` (and resolves the physics drivers' output parameters).
 pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(), Problem> {
-    let list = root.get("param").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let list = root
+        .get("param")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let mut flat: Vec<(String, &Value)> = Vec::new();
     for (i, e) in list.iter().enumerate() {
         // COMPAT(inochi2d): a Creator `.inx` wraps parameters in groups
         // `{groupUUID, name, color, children}`; Inox2D fails on them, sinew flattens them.
-        if e.get("groupUUID").is_some() || (e.get("children").is_some() && e.get("uuid").is_none()) {
-            let gname = e.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+        if e.get("groupUUID").is_some() || (e.get("children").is_some() && e.get("uuid").is_none())
+        {
+            let gname = e
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
             let mut members = Vec::new();
-            for (j, c) in e.get("children").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
-                members.push(c.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
+            for (j, c) in e
+                .get("children")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+            {
+                members.push(
+                    c.get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned(),
+                );
                 flat.push((format!("$.param[{i}].children[{j}]"), c));
             }
             p.param_groups.push((gname, members));
@@ -36,12 +57,20 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
     let mut names: HashMap<String, ()> = HashMap::new();
     let mut nbind = 0usize;
     for (path, e) in flat {
-        let raw_name = e.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+        let raw_name = e
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let uuid = e
             .get("uuid")
             .and_then(Value::as_u64)
             .ok_or_else(|| problem(&path, Some(&raw_name), "parameter has no numeric `uuid`"))?;
-        let name = if names.contains_key(&raw_name) { format!("{raw_name} #{uuid}") } else { raw_name.clone() };
+        let name = if names.contains_key(&raw_name) {
+            format!("{raw_name} #{uuid}")
+        } else {
+            raw_name.clone()
+        };
         names.insert(name.clone(), ());
         by_uuid.insert(uuid, name.clone());
         let pair = |k: &str, d: f64| -> Result<[f64; 2], Problem> {
@@ -51,7 +80,13 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
                     let a = v.as_array().filter(|a| a.len() == 2);
                     let x = a.and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]));
                     x.filter(|x| x.iter().all(|v| v.is_finite()))
-                        .ok_or_else(|| problem(&path, Some(&name), format!("`{k}` must be two finite numbers")))
+                        .ok_or_else(|| {
+                            problem(
+                                &path,
+                                Some(&name),
+                                format!("`{k}` must be two finite numbers"),
+                            )
+                        })
                 }
             }
         };
@@ -60,10 +95,21 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
         let mut axis_points = [vec![0.0, 1.0], vec![0.0]];
         if let Some(ap) = e.get("axis_points").and_then(Value::as_array) {
             for (c, a) in ap.iter().take(2).enumerate() {
-                let pts: Option<Vec<f64>> = a.as_array().map(|a| a.iter().map(Value::as_f64).collect()).flatten();
+                let pts: Option<Vec<f64>> = a
+                    .as_array()
+                    .map(|a| a.iter().map(Value::as_f64).collect())
+                    .flatten();
                 match pts {
-                    Some(v) if !v.is_empty() && v.len() <= sinew::params::build::MAX_KEYS => axis_points[c] = v,
-                    _ => return Err(problem(&path, Some(&name), format!("axis_points[{c}] must be 1..=256 numbers"))),
+                    Some(v) if !v.is_empty() && v.len() <= sinew::params::build::MAX_KEYS => {
+                        axis_points[c] = v
+                    }
+                    _ => {
+                        return Err(problem(
+                            &path,
+                            Some(&name),
+                            format!("axis_points[{c}] must be 1..=256 numbers"),
+                        ));
+                    }
                 }
             }
         }
@@ -71,10 +117,18 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
             axis_points[1] = vec![0.0];
         }
         let dims = [axis_points[0].len(), axis_points[1].len()];
-        let bindings = e.get("bindings").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let bindings = e
+            .get("bindings")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         nbind += bindings.len();
         if nbind > MAX_BINDINGS {
-            return Err(problem(&path, Some(&name), format!("more than {MAX_BINDINGS} bindings")));
+            return Err(problem(
+                &path,
+                Some(&name),
+                format!("more than {MAX_BINDINGS} bindings"),
+            ));
         }
         for (bi, b) in bindings.iter().enumerate() {
             let bpath = format!("{path}.bindings[{bi}]");
@@ -82,16 +136,31 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
                 p.params.bindings.push(rb);
             }
         }
-        p.params.params.push(RawParam { name, is_2d, min, max, default, axis_points });
+        p.params.params.push(RawParam {
+            name,
+            is_2d,
+            min,
+            max,
+            default,
+            axis_points,
+        });
     }
     let g = physics_scale(root);
     for d in &mut p.params.drivers {
         d.gravity *= g;
-        let uuid = d.param.trim_start_matches('#').parse::<u64>().unwrap_or(u64::MAX);
+        let uuid = d
+            .param
+            .trim_start_matches('#')
+            .parse::<u64>()
+            .unwrap_or(u64::MAX);
         match by_uuid.get(&uuid) {
             Some(n) => d.param = n.clone(),
             None => {
-                return Err(problem("$.nodes", Some(&d.name), format!("physics node drives unknown parameter {uuid}")));
+                return Err(problem(
+                    "$.nodes",
+                    Some(&d.name),
+                    format!("physics node drives unknown parameter {uuid}"),
+                ));
             }
         }
     }
@@ -106,10 +175,17 @@ fn read_binding(
     dims: [usize; 2],
     tree: &Tree,
 ) -> Result<Option<RawBinding>, Problem> {
-    let node_uuid = b.get("node").and_then(Value::as_u64).ok_or_else(|| problem(path, Some(param), "binding has no `node`"))?;
+    let node_uuid = b
+        .get("node")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| problem(path, Some(param), "binding has no `node`"))?;
     let prop = b.get("param_name").and_then(Value::as_str).unwrap_or("");
     let Some(node) = tree.get(&node_uuid) else {
-        return Err(problem(path, Some(param), format!("binding `{prop}` names unknown node {node_uuid}")));
+        return Err(problem(
+            path,
+            Some(param),
+            format!("binding `{prop}` names unknown node {node_uuid}"),
+        ));
     };
     let bone = || node.bone.clone();
     let slot = || node.slot.clone();
@@ -126,9 +202,17 @@ fn read_binding(
         "zSort" => RawTarget::BoneZSort(bone()),
         "deform" => match slot() {
             Some(s) => RawTarget::SlotDeform(s),
-            None => return Err(problem(path, Some(param), format!("deform binding on `{}`, which has no mesh", node.name))),
+            None => {
+                return Err(problem(
+                    path,
+                    Some(param),
+                    format!("deform binding on `{}`, which has no mesh", node.name),
+                ));
+            }
         },
-        "opacity" if node.slot.is_some() => RawTarget::SlotOpacity(node.slot.clone().unwrap_or_default()),
+        "opacity" if node.slot.is_some() => {
+            RawTarget::SlotOpacity(node.slot.clone().unwrap_or_default())
+        }
         "tint.r" | "tint.g" | "tint.b" if node.slot.is_some() => {
             RawTarget::SlotTint(node.slot.clone().unwrap_or_default(), channel(prop))
         }
@@ -147,32 +231,65 @@ fn read_binding(
         _ => Interp::Linear,
     };
     let deform = matches!(target, RawTarget::SlotDeform(_));
-    let grid = b.get("values").and_then(Value::as_array).ok_or_else(|| problem(path, Some(param), "binding has no `values` grid"))?;
+    let grid = b
+        .get("values")
+        .and_then(Value::as_array)
+        .ok_or_else(|| problem(path, Some(param), "binding has no `values` grid"))?;
     if grid.len() != dims[0] {
-        return Err(problem(path, Some(param), format!("`values` has {} columns, the parameter {} x keys", grid.len(), dims[0])));
+        return Err(problem(
+            path,
+            Some(param),
+            format!(
+                "`values` has {} columns, the parameter {} x keys",
+                grid.len(),
+                dims[0]
+            ),
+        ));
     }
     let mut values = Vec::new();
     let mut stride = if deform { None } else { Some(1usize) };
     for (x, col) in grid.iter().enumerate() {
-        let col = col.as_array().filter(|c| c.len() == dims[1]).ok_or_else(|| {
-            problem(path, Some(param), format!("`values[{x}]` must hold {} keyforms", dims[1]))
-        })?;
+        let col = col
+            .as_array()
+            .filter(|c| c.len() == dims[1])
+            .ok_or_else(|| {
+                problem(
+                    path,
+                    Some(param),
+                    format!("`values[{x}]` must hold {} keyforms", dims[1]),
+                )
+            })?;
         for (y, v) in col.iter().enumerate() {
             let before = values.len();
             if deform {
                 let Some(pts) = v.as_array() else {
-                    return Err(problem(path, Some(param), format!("`values[{x}][{y}]` must be a list of offsets")));
+                    return Err(problem(
+                        path,
+                        Some(param),
+                        format!("`values[{x}][{y}]` must be a list of offsets"),
+                    ));
                 };
                 for pt in pts {
-                    let xy = pt.as_array().filter(|a| a.len() == 2).and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]));
+                    let xy = pt
+                        .as_array()
+                        .filter(|a| a.len() == 2)
+                        .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]));
                     let Some([dx, dy]) = xy else {
-                        return Err(problem(path, Some(param), format!("`values[{x}][{y}]` holds a bad offset")));
+                        return Err(problem(
+                            path,
+                            Some(param),
+                            format!("`values[{x}][{y}]` holds a bad offset"),
+                        ));
                     };
                     values.extend([dx as f32, dy as f32]);
                 }
             } else {
                 let Some(s) = v.as_f64() else {
-                    return Err(problem(path, Some(param), format!("`values[{x}][{y}]` must be a number")));
+                    return Err(problem(
+                        path,
+                        Some(param),
+                        format!("`values[{x}][{y}]` must be a number"),
+                    ));
                 };
                 values.push((s * scale) as f32);
             }
@@ -180,7 +297,11 @@ fn read_binding(
             match stride {
                 None => stride = Some(n),
                 Some(s) if s != n => {
-                    return Err(problem(path, Some(param), format!("`values[{x}][{y}]` has {n} floats, others {s}")));
+                    return Err(problem(
+                        path,
+                        Some(param),
+                        format!("`values[{x}][{y}]` has {n} floats, others {s}"),
+                    ));
                 }
                 _ => {}
             }
@@ -189,12 +310,26 @@ fn read_binding(
             }
         }
     }
-    let mut axes = vec![RawAxis { param: param.to_owned(), component: 0, keys: None }];
+    let mut axes = vec![RawAxis {
+        param: param.to_owned(),
+        component: 0,
+        keys: None,
+    }];
     if is_2d {
-        axes.push(RawAxis { param: param.to_owned(), component: 1, keys: None });
+        axes.push(RawAxis {
+            param: param.to_owned(),
+            component: 1,
+            keys: None,
+        });
     }
     // A 1D parameter's grid is |x| x 1: one axis over the same values.
-    Ok(Some(RawBinding { target, interp, axes, stride: stride.unwrap_or(0) as u32, values }))
+    Ok(Some(RawBinding {
+        target,
+        interp,
+        axes,
+        stride: stride.unwrap_or(0) as u32,
+        values,
+    }))
 }
 
 fn channel(prop: &str) -> u8 {

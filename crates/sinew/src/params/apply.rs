@@ -27,14 +27,20 @@ pub fn reset_params(rig: &Rig, inst: &mut Instance) {
     for &slot in &rig.params.deform_slots {
         let i = slot.index();
         inst.slots.deform_len[i] = 0;
-        let Some(att) = inst.slots.attachment[i] else { continue };
-        let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else { continue };
+        let Some(att) = inst.slots.attachment[i] else {
+            continue;
+        };
+        let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else {
+            continue;
+        };
         if m.vertices.is_weighted() {
             continue;
         }
         let n = m.vertices.values.len();
         let start = inst.slots.deform_start[i] as usize;
-        let Some(buf) = inst.slots.deform.get_mut(start..start + n) else { continue };
+        let Some(buf) = inst.slots.deform.get_mut(start..start + n) else {
+            continue;
+        };
         for (d, &v) in buf.iter_mut().zip(&m.vertices.values) {
             *d = f64::from(v);
         }
@@ -49,7 +55,10 @@ pub fn accumulate_params(rig: &Rig, inst: &mut Instance, driven: bool) {
     let st = &mut inst.params;
     let mut weights = [AxisWeights::default(); MAX_AXES];
     for b in set.bindings.iter().filter(|b| b.driven == driven) {
-        if b.axes.iter().any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false)) {
+        if b.axes
+            .iter()
+            .any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false))
+        {
             continue;
         }
         let na = b.axes.len().min(MAX_AXES);
@@ -92,8 +101,12 @@ fn apply_scalar(st: &mut super::ParamState, target: Target, v: f64) {
         Target::BoneScaleY(b) => with(&mut st.bone, b.index(), |o| o.scale_y *= v),
         Target::BoneZSort(b) => with(&mut st.bone, b.index(), |o| o.zsort += v),
         Target::SlotOpacity(s) => with(&mut st.slot, s.index(), |o| o.opacity *= v),
-        Target::SlotTint(s, c) => with(&mut st.slot, s.index(), |o| o.tint[usize::from(c.min(2))] *= v),
-        Target::SlotScreenTint(s, c) => with(&mut st.slot, s.index(), |o| o.screen[usize::from(c.min(2))] += v),
+        Target::SlotTint(s, c) => with(&mut st.slot, s.index(), |o| {
+            o.tint[usize::from(c.min(2))] *= v
+        }),
+        Target::SlotScreenTint(s, c) => with(&mut st.slot, s.index(), |o| {
+            o.screen[usize::from(c.min(2))] += v
+        }),
         Target::SlotVisible(s) => with(&mut st.slot, s.index(), |o| o.visible *= v),
         Target::DriverLength(d) => with(&mut st.driver_offsets, usize::from(d), |o| o[0] += v),
         Target::DriverGravity(d) => with(&mut st.driver_offsets, usize::from(d), |o| o[1] *= v),
@@ -114,7 +127,8 @@ pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
     let set = &rig.params;
     for &b in &set.bound_bones {
         let i = b.index();
-        let (Some(setup), Some(o)) = (rig.bones.get(i).map(|d| d.setup), inst.params.bone.get(i)) else {
+        let (Some(setup), Some(o)) = (rig.bones.get(i).map(|d| d.setup), inst.params.bone.get(i))
+        else {
             continue;
         };
         let p = &mut inst.pose[i];
@@ -126,7 +140,9 @@ pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
     }
     for &s in &set.color_slots {
         let i = s.index();
-        let (Some(sd), Some(o)) = (rig.slots.get(i), inst.params.slot.get(i)) else { continue };
+        let (Some(sd), Some(o)) = (rig.slots.get(i), inst.params.slot.get(i)) else {
+            continue;
+        };
         let c = sd.color;
         inst.slots.color[i] = crate::Color::new(
             (f64::from(c.r) * o.tint[0]) as f32,
@@ -152,8 +168,12 @@ fn sort_draw_order(rig: &Rig, inst: &mut Instance) {
     let set = &rig.params;
     let st = &mut inst.params;
     for (i, bd) in rig.bones.iter().enumerate() {
-        let own = set.bone_zsort.get(i).copied().unwrap_or(0.0) + st.bone.get(i).map_or(0.0, |o| o.zsort);
-        let parent = bd.parent.and_then(|p| st.zsort.get(p.index()).copied()).unwrap_or(0.0);
+        let own =
+            set.bone_zsort.get(i).copied().unwrap_or(0.0) + st.bone.get(i).map_or(0.0, |o| o.zsort);
+        let parent = bd
+            .parent
+            .and_then(|p| st.zsort.get(p.index()).copied())
+            .unwrap_or(0.0);
         if let Some(z) = st.zsort.get_mut(i) {
             *z = parent + own;
         }
@@ -163,7 +183,12 @@ fn sort_draw_order(rig: &Rig, inst: &mut Instance) {
         let sd = &rig.slots[s.index()];
         let own = zs.get(sd.bone.index()).copied().unwrap_or(0.0);
         match set.slot_group.get(s.index()).copied().flatten() {
-            Some(g) => (zs.get(g.index()).copied().unwrap_or(0.0), g.index(), own, s.index()),
+            Some(g) => (
+                zs.get(g.index()).copied().unwrap_or(0.0),
+                g.index(),
+                own,
+                s.index(),
+            ),
             None => (own, sd.bone.index(), own, s.index()),
         }
     };

@@ -22,21 +22,38 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     let mut errs = Vec::new();
     let mut set = ParamSet::default();
     if raw.params.len() > MAX_PARAMS {
-        errs.push(format!("{} parameters (at most {MAX_PARAMS})", raw.params.len()));
+        errs.push(format!(
+            "{} parameters (at most {MAX_PARAMS})",
+            raw.params.len()
+        ));
         return Err(errs);
     }
     let mut axis_points: Vec<[Vec<f64>; 2]> = Vec::with_capacity(raw.params.len());
     for p in &raw.params {
         let ok = |v: &[f64]| v.iter().all(|x| x.is_finite());
         if !ok(&p.min) || !ok(&p.max) || !ok(&p.default) {
-            errs.push(format!("parameter `{}`: non-finite range or default", p.name));
+            errs.push(format!(
+                "parameter `{}`: non-finite range or default",
+                p.name
+            ));
         }
         for (c, axis) in p.axis_points.iter().enumerate() {
-            if axis.is_empty() || axis.len() > MAX_KEYS || !ok(axis) || axis.windows(2).any(|w| w[1] < w[0]) {
-                errs.push(format!("parameter `{}`: axis {c} must hold 1..={MAX_KEYS} sorted finite points", p.name));
+            if axis.is_empty()
+                || axis.len() > MAX_KEYS
+                || !ok(axis)
+                || axis.windows(2).any(|w| w[1] < w[0])
+            {
+                errs.push(format!(
+                    "parameter `{}`: axis {c} must hold 1..={MAX_KEYS} sorted finite points",
+                    p.name
+                ));
             }
         }
-        if set.names.insert(p.name.clone(), ParamId(set.params.len() as u16)).is_some() {
+        if set
+            .names
+            .insert(p.name.clone(), ParamId(set.params.len() as u16))
+            .is_some()
+        {
             errs.push(format!("parameter `{}`: duplicate name", p.name));
         }
         set.params.push(ParamData {
@@ -51,11 +68,19 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     }
     let bone = |n: &str| rig.bone(n);
     let slot = |n: &str| rig.slot(n);
-    let driver_index = |n: &str| raw.drivers.iter().position(|d| d.name == n).map(|i| i as u16);
+    let driver_index = |n: &str| {
+        raw.drivers
+            .iter()
+            .position(|d| d.name == n)
+            .map(|i| i as u16)
+    };
 
     for d in &raw.drivers {
         let (Some(b), Some(p)) = (bone(&d.bone), set.find(&d.param)) else {
-            errs.push(format!("physics `{}`: unknown bone `{}` or parameter `{}`", d.name, d.bone, d.param));
+            errs.push(format!(
+                "physics `{}`: unknown bone `{}` or parameter `{}`",
+                d.name, d.bone, d.param
+            ));
             continue;
         };
         set.params[p.index()].driven = true;
@@ -97,27 +122,45 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
                 continue;
             };
             let c = usize::from(a.component.min(1));
-            let keys = a.keys.clone().unwrap_or_else(|| axis_points[p.index()][c].clone());
+            let keys = a
+                .keys
+                .clone()
+                .unwrap_or_else(|| axis_points[p.index()][c].clone());
             if keys.is_empty() || keys.len() > MAX_KEYS || keys.windows(2).any(|w| w[1] < w[0]) {
-                errs.push(format!("{}: parameter `{}` axis {c}: bad keys", what(), a.param));
+                errs.push(format!(
+                    "{}: parameter `{}` axis {c}: bad keys",
+                    what(),
+                    a.param
+                ));
                 continue;
             }
             driven |= set.params[p.index()].driven;
             count = count.saturating_mul(keys.len());
-            axes.push(GridAxis { param: p, component: c as u8, keys });
+            axes.push(GridAxis {
+                param: p,
+                component: c as u8,
+                keys,
+            });
         }
         if axes.len() != b.axes.len() {
             continue;
         }
         if count > MAX_KEYFORMS {
-            errs.push(format!("{}: {count} keyforms (at most {MAX_KEYFORMS})", what()));
+            errs.push(format!(
+                "{}: {count} keyforms (at most {MAX_KEYFORMS})",
+                what()
+            ));
             continue;
         }
         let want_stride = match target {
             Target::SlotDeform(s) => match deform_floats(rig, s) {
                 Some(n) => n,
                 None => {
-                    errs.push(format!("{}: slot `{}` has no unweighted mesh", what(), rig.slots[s.index()].name));
+                    errs.push(format!(
+                        "{}: slot `{}` has no unweighted mesh",
+                        what(),
+                        rig.slots[s.index()].name
+                    ));
                     continue;
                 }
             },
@@ -139,7 +182,11 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
         }
         let dims = axes.iter().map(|a| a.keys.len() as u32).collect();
         match target {
-            Target::BoneX(x) | Target::BoneY(x) | Target::BoneRotation(x) | Target::BoneScaleX(x) | Target::BoneScaleY(x) => {
+            Target::BoneX(x)
+            | Target::BoneY(x)
+            | Target::BoneRotation(x)
+            | Target::BoneScaleX(x)
+            | Target::BoneScaleY(x) => {
                 if !set.bound_bones.contains(&x) {
                     set.bound_bones.push(x);
                 }
@@ -156,7 +203,15 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             }
             _ => {}
         }
-        set.bindings.push(Binding { target, interp: b.interp, axes, dims, stride: b.stride, values: b.values.clone(), driven });
+        set.bindings.push(Binding {
+            target,
+            interp: b.interp,
+            axes,
+            dims,
+            stride: b.stride,
+            values: b.values.clone(),
+            driven,
+        });
     }
 
     if !raw.zsort.is_empty() {
@@ -164,7 +219,9 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
         for (name, z) in &raw.zsort {
             match bone(name) {
                 Some(b) if z.is_finite() => set.bone_zsort[b.index()] = *z,
-                _ => errs.push(format!("z-sort of `{name}`: unknown bone or non-finite value")),
+                _ => errs.push(format!(
+                    "z-sort of `{name}`: unknown bone or non-finite value"
+                )),
             }
         }
     }
@@ -189,7 +246,10 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             match names.get(curve.param.index()).and_then(|n| set.find(n)) {
                 Some(p) => curve.param = p,
                 None => {
-                    errs.push(format!("clip `{}`: curve names an unknown parameter", c.name));
+                    errs.push(format!(
+                        "clip `{}`: curve names an unknown parameter",
+                        c.name
+                    ));
                     ok = false;
                 }
             }
@@ -231,8 +291,14 @@ fn deform_floats(rig: &Rig, s: SlotId) -> Option<usize> {
     let key = rig.slots.get(s.index())?.attachment?;
     let skin = &rig.skins[rig.default_skin?.index()];
     let att = skin.get(s, key)?;
-    let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else { return None };
+    let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else {
+        return None;
+    };
     let n = m.vertices.values.len();
-    let cap = rig.slot_deform_capacity.get(s.index()).copied().unwrap_or(0) as usize;
+    let cap = rig
+        .slot_deform_capacity
+        .get(s.index())
+        .copied()
+        .unwrap_or(0) as usize;
     (!m.vertices.is_weighted() && n <= cap).then_some(n)
 }

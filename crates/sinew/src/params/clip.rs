@@ -69,13 +69,24 @@ impl ParamCurve {
             points.extend(pts.chunks_exact(2).map(|p| [p[0], p[1]]));
             rest = &tail[2 * n..];
         }
-        Some(ParamCurve { param, component, points, segments })
+        Some(ParamCurve {
+            param,
+            component,
+            points,
+            segments,
+        })
     }
 
     /// The curve's value at `t` seconds (the first value before it, the last after it).
     pub fn sample(&self, t: f64, restricted: bool) -> f64 {
-        let p = |i: u32| self.points.get(i as usize).map_or([0.0, 0.0], |p| [f64::from(p[0]), f64::from(p[1])]);
-        let Some(first) = self.points.first() else { return 0.0 };
+        let p = |i: u32| {
+            self.points
+                .get(i as usize)
+                .map_or([0.0, 0.0], |p| [f64::from(p[0]), f64::from(p[1])])
+        };
+        let Some(first) = self.points.first() else {
+            return 0.0;
+        };
         if t <= f64::from(first[0]) || self.segments.is_empty() {
             return f64::from(first[1]);
         }
@@ -86,14 +97,22 @@ impl ParamCurve {
                 continue;
             }
             let span = p3[0] - p0[0];
-            let u = if span > 0.0 { ((t - p0[0]) / span).clamp(0.0, 1.0) } else { 1.0 };
+            let u = if span > 0.0 {
+                ((t - p0[0]) / span).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
             return match kind {
                 SegmentKind::Linear => p0[1] + (p3[1] - p0[1]) * u,
                 SegmentKind::Stepped => p0[1],
                 SegmentKind::InverseStepped => p3[1],
                 SegmentKind::Bezier => {
                     let (p1, p2) = (p(s + 1), p(s + 2));
-                    let u = if restricted { u } else { solve_bezier_time(p0[0], p1[0], p2[0], p3[0], t) };
+                    let u = if restricted {
+                        u
+                    } else {
+                        solve_bezier_time(p0[0], p1[0], p2[0], p3[0], t)
+                    };
                     bezier(p0[1], p1[1], p2[1], p3[1], u)
                 }
             };
@@ -124,13 +143,26 @@ fn solve_bezier_time(t0: f64, t1: f64, t2: f64, t3: f64, t: f64) -> f64 {
 
 /// Samples a clip at `time` (wrapped when it loops) and mixes each curve's value into the
 /// instance's parameters with weight `alpha` (1 replaces). Allocation-free.
-pub fn apply_param_clip(rig: &crate::Rig, inst: &mut crate::Instance, clip: &ParamClip, time: f64, alpha: f64) {
-    let t = if clip.looping && clip.duration > 0.0 { time.rem_euclid(clip.duration) } else { time };
+pub fn apply_param_clip(
+    rig: &crate::Rig,
+    inst: &mut crate::Instance,
+    clip: &ParamClip,
+    time: f64,
+    alpha: f64,
+) {
+    let t = if clip.looping && clip.duration > 0.0 {
+        time.rem_euclid(clip.duration)
+    } else {
+        time
+    };
     for c in &clip.curves {
         let v = c.sample(t, clip.restricted_beziers);
         let i = c.param.index();
         let comp = usize::from(c.component.min(1));
-        let (Some(pd), Some(cur)) = (rig.params.params.get(i), inst.params.values.get_mut(i)) else { continue };
+        let (Some(pd), Some(cur)) = (rig.params.params.get(i), inst.params.values.get_mut(i))
+        else {
+            continue;
+        };
         cur[comp] = pd.clamp(comp, cur[comp] + (v - cur[comp]) * alpha);
     }
 }

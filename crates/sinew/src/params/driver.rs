@@ -88,7 +88,10 @@ const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
 impl DriverState {
     /// A pendulum at rest at the origin (placed properly on the first physics frame).
     pub fn new(d: &DriverData) -> Self {
-        DriverState { pendulum: Pendulum::new(kind(d.model), params(d, 0.0, 1.0), V2::ZERO, DOWN), last_anchor: V2::ZERO }
+        DriverState {
+            pendulum: Pendulum::new(kind(d.model), params(d, 0.0, 1.0), V2::ZERO, DOWN),
+            last_anchor: V2::ZERO,
+        }
     }
 }
 
@@ -114,7 +117,12 @@ fn params(d: &DriverData, length_add: f64, gravity_mul: f64) -> PendulumParams {
 
 /// The physics clock settings: 100 steps/s, at most 25 per frame (a 0.25 s frame).
 pub fn clock_settings() -> ClockSettings {
-    ClockSettings { step_hz: 100.0, max_substeps: 25, max_frame_dt: 0.25, time_scale: 1.0 }
+    ClockSettings {
+        step_hz: 100.0,
+        max_substeps: 25,
+        max_frame_dt: 0.25,
+        time_scale: 1.0,
+    }
 }
 
 /// The anchor of a driver in rig space from the current world transforms.
@@ -131,18 +139,34 @@ fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> V2 {
 }
 
 /// The output of a driver for a bob offset `d` (world) under the bone's world matrix.
-pub fn driver_output(data: &DriverData, world: &crate::WorldTransform, d: V2, length: f64) -> [f64; 2] {
+pub fn driver_output(
+    data: &DriverData,
+    world: &crate::WorldTransform,
+    d: V2,
+    length: f64,
+) -> [f64; 2] {
     // Direction in the bone's local frame: the inverse of the world linear part.
     let det = world.a * world.d - world.b * world.c;
     let (lx, ly) = if det.abs() > 1e-12 {
-        ((world.d * d.x - world.b * d.y) / det, (-world.c * d.x + world.a * d.y) / det)
+        (
+            (world.d * d.x - world.b * d.y) / det,
+            (-world.c * d.x + world.a * d.y) / det,
+        )
     } else {
         (d.x, d.y)
     };
-    let ratio = if length > 0.0 { (d.x * d.x + d.y * d.y).sqrt() / length } else { 0.0 };
+    let ratio = if length > 0.0 {
+        (d.x * d.x + d.y * d.y).sqrt() / length
+    } else {
+        0.0
+    };
     let angle = (-lx).atan2(ly) / std::f64::consts::PI;
     let ll = (lx * lx + ly * ly).sqrt();
-    let (ux, uy) = if ll > 1e-12 { (lx / ll, ly / ll) } else { (0.0, 1.0) };
+    let (ux, uy) = if ll > 1e-12 {
+        (lx / ll, ly / ll)
+    } else {
+        (0.0, 1.0)
+    };
     let (x, y) = (ux * ratio, -(uy * ratio - 1.0));
     let out = match data.map {
         DriverMap::AngleLength => [angle, ratio],
@@ -185,7 +209,12 @@ pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
         }
         ds.last_anchor = a;
         let off = ds.pendulum.bob() - a;
-        let out = driver_output(d, &inst.world[d.bone.index()], off, ds.pendulum.params.length);
+        let out = driver_output(
+            d,
+            &inst.world[d.bone.index()],
+            off,
+            ds.pendulum.params.length,
+        );
         let pi = d.param.index();
         if let (Some(v), Some(pd)) = (st.values.get_mut(pi), set.params.get(pi)) {
             // COMPAT(inochi2d): physics forces its parameter (merge mode Forced).

@@ -39,7 +39,11 @@ pub struct AxisWeights {
 impl AxisWeights {
     /// A single key with weight 1.
     pub const fn single(index: u32) -> Self {
-        AxisWeights { index: [index, 0, 0, 0], weight: [1.0, 0.0, 0.0, 0.0], len: 1 }
+        AxisWeights {
+            index: [index, 0, 0, 0],
+            weight: [1.0, 0.0, 0.0, 0.0],
+            len: 1,
+        }
     }
 }
 
@@ -57,7 +61,11 @@ pub fn locate(keys: &[f64], t: f64) -> (usize, f64) {
     }
     let span = keys[i + 1] - keys[i];
     // Keys that do not span 0..1 would extrapolate; clamping keeps results in the hull.
-    let off = if span > 0.0 { ((t - keys[i]) / span).clamp(0.0, 1.0) } else { 0.0 };
+    let off = if span > 0.0 {
+        ((t - keys[i]) / span).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     (i, if off.is_finite() { off } else { 0.0 })
 }
 
@@ -71,9 +79,11 @@ pub fn axis_weights(keys: &[f64], t: f64, interp: Interp) -> AxisWeights {
     let i32_ = i as u32;
     match interp {
         Interp::Nearest => AxisWeights::single(if off >= 0.5 { i32_ + 1 } else { i32_ }),
-        Interp::Linear => {
-            AxisWeights { index: [i32_, i32_ + 1, 0, 0], weight: [1.0 - off, off, 0.0, 0.0], len: 2 }
-        }
+        Interp::Linear => AxisWeights {
+            index: [i32_, i32_ + 1, 0, 0],
+            weight: [1.0 - off, off, 0.0, 0.0],
+            len: 2,
+        },
         Interp::Cubic => {
             let last = (n - 1) as u32;
             let t = off;
@@ -100,7 +110,13 @@ pub fn axis_weights(keys: &[f64], t: f64, interp: Interp) -> AxisWeights {
 /// `(i0, i1, ...)` starts at `((i0 * n1 + i1) * n2 + ...) * out.len()`. `dims[a]` is the
 /// key count of axis `a` and `axes[a]` its weights (`axes.len() == dims.len() <= MAX_AXES`).
 /// Out-of-range keyforms are skipped (the builder has checked sizes). Allocation-free.
-pub fn accumulate_grid(axes: &[AxisWeights], dims: &[u32], values: &[f32], scale: f64, out: &mut [f64]) {
+pub fn accumulate_grid(
+    axes: &[AxisWeights],
+    dims: &[u32],
+    values: &[f32],
+    scale: f64,
+    out: &mut [f64],
+) {
     let na = axes.len().min(dims.len()).min(MAX_AXES);
     let stride = out.len();
     // Odometer over the per-axis contributions.

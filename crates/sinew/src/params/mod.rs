@@ -72,7 +72,11 @@ impl ParamData {
         if !v.is_finite() {
             return self.default[c];
         }
-        if self.min[c] <= self.max[c] { v.clamp(self.min[c], self.max[c]) } else { v }
+        if self.min[c] <= self.max[c] {
+            v.clamp(self.min[c], self.max[c])
+        } else {
+            v
+        }
     }
 }
 
@@ -211,8 +215,14 @@ pub struct BoneOffset {
 
 impl BoneOffset {
     /// No offset.
-    pub const NONE: BoneOffset =
-        BoneOffset { x: 0.0, y: 0.0, rotation: 0.0, scale_x: 1.0, scale_y: 1.0, zsort: 0.0 };
+    pub const NONE: BoneOffset = BoneOffset {
+        x: 0.0,
+        y: 0.0,
+        rotation: 0.0,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        zsort: 0.0,
+    };
 }
 
 /// Per-slot factors accumulated by the parameter stage.
@@ -230,8 +240,12 @@ pub struct SlotOffset {
 
 impl SlotOffset {
     /// No change.
-    pub const NONE: SlotOffset =
-        SlotOffset { opacity: 1.0, tint: [1.0; 3], screen: [0.0; 3], visible: 1.0 };
+    pub const NONE: SlotOffset = SlotOffset {
+        opacity: 1.0,
+        tint: [1.0; 3],
+        screen: [0.0; 3],
+        visible: 1.0,
+    };
 }
 
 /// Per-instance parameter state, allocated once by [`ParamState::new`].
@@ -270,7 +284,9 @@ impl ParamState {
             bone: vec![BoneOffset::NONE; rig.bones.len()],
             slot: vec![SlotOffset::NONE; rig.slots.len()],
             zsort: vec![0.0; rig.bones.len()],
-            visible: (0..rig.slots.len()).map(|i| p.slot_visible.get(i).copied().unwrap_or(true)).collect(),
+            visible: (0..rig.slots.len())
+                .map(|i| p.slot_visible.get(i).copied().unwrap_or(true))
+                .collect(),
             drivers: p.drivers.iter().map(driver::DriverState::new).collect(),
             driver_offsets: vec![[0.0, 1.0]; p.drivers.len()],
             clock: crate::physics::clock::FixedClock::new(driver::clock_settings()),
@@ -280,8 +296,18 @@ impl ParamState {
 
     /// Sets a parameter's value (clamped to its range; a 1D parameter ignores `y`).
     pub fn set(&mut self, rig: &crate::Rig, param: ParamId, value: [f64; 2]) {
-        if let (Some(d), Some(v)) = (rig.params.params.get(param.index()), self.values.get_mut(param.index())) {
-            *v = [d.clamp(0, value[0]), if d.is_2d { d.clamp(1, value[1]) } else { d.default[1] }];
+        if let (Some(d), Some(v)) = (
+            rig.params.params.get(param.index()),
+            self.values.get_mut(param.index()),
+        ) {
+            *v = [
+                d.clamp(0, value[0]),
+                if d.is_2d {
+                    d.clamp(1, value[1])
+                } else {
+                    d.default[1]
+                },
+            ];
         }
     }
 

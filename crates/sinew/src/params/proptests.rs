@@ -26,7 +26,10 @@ fn keys(n: usize) -> impl Strategy<Value = Vec<f64>> {
 fn grid(stride: usize) -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<f32>)> {
     prop::collection::vec(2usize..=4, 1..=3).prop_flat_map(move |dims| {
         let n: usize = dims.iter().product();
-        (dims.into_iter().map(keys).collect::<Vec<_>>(), prop::collection::vec(-100.0f32..100.0, n * stride))
+        (
+            dims.into_iter().map(keys).collect::<Vec<_>>(),
+            prop::collection::vec(-100.0f32..100.0, n * stride),
+        )
     })
 }
 

@@ -1,1 +1,178 @@
-//! Unit tests of the parameter stage on a small hand-built rig.
+//! Unit tests of the parameter stage on a small hand-built rig: both combination rules
+//! (offsets add across parameters, scales multiply), a joint grid over two parameters, and
+//! parameter physics (rest output, a swing that stays bounded, a 10 s hitch).
+
+use super::build::build_params;
+use super::driver::{DriverMap, PendulumModel};
+use super::raw::{RawAxis, RawBinding, RawDriver, RawParam, RawParams, RawTarget};
+use super::{Interp, update_params};
+use crate::raw::{RawBone, RawRig};
+use crate::{Instance, Rig};
+
+fn param(name: &str) -> RawParam {
+    RawParam {
+        name: name.into(),
+        is_2d: false,
+        min: [-1.0, -1.0],
+        max: [1.0, 1.0],
+        default: [0.0, 0.0],
+        axis_points: [vec![0.0, 0.5, 1.0], vec![0.0]],
+    }
+}
+
+fn scalar(target: RawTarget, axes: &[&str], values: &[f32]) -> RawBinding {
+    RawBinding {
+        target,
+        interp: Interp::Linear,
+        axes: axes
+            .iter()
+            .map(|p| RawAxis {
+                param: (*p).into(),
+                component: 0,
+                keys: None,
+            })
+            .collect(),
+        stride: 1,
+        values: values.to_vec(),
+    }
+}
+
+fn rig(params: RawParams) -> Rig {
+    let raw = RawRig {
+        bones: vec![
+            RawBone::new("root", None),
+            RawBone::new("head", Some("root")),
+        ],
+        reference_scale: 100.0,
+        ..Default::default()
+    };
+    let mut rig = crate::build::build_rig(&raw).expect("rig");
+    rig.params = build_params(&rig, &params).expect("params");
+    rig
+}
+
+#[test]
+fn bindings_add_offsets_and_multiply_scales() {
+    let rig = rig(RawParams {
+        params: vec![param("A"), param("B")],
+        bindings: vec![
+            scalar(RawTarget::BoneX("head".into()), &["A"], &[-10.0, 0.0, 10.0]),
+            scalar(RawTarget::BoneX("head".into()), &["B"], &[-4.0, 0.0, 4.0]),
+            scalar(
+                RawTarget::BoneScaleX("head".into()),
+                &["A"],
+                &[0.5, 1.0, 2.0],
+            ),
+            scalar(
+                RawTarget::BoneScaleX("head".into()),
+                &["B"],
+                &[0.5, 1.0, 3.0],
+            ),
+            // A joint (Cubism-style) 3x3 grid over A and B: rotation = 10 A + 100 B.
+            scalar(
+                RawTarget::BoneRotation("head".into()),
+                &["A", "B"],
+                &[-110.0, -10.0, 90.0, -100.0, 0.0, 100.0, -90.0, 10.0, 110.0],
+            ),
+        ],
+        ..Default::default()
+    });
+    let mut inst = Instance::new(&rig);
+    let (a, b) = (
+        rig.params.find("A").expect("A"),
+        rig.params.find("B").expect("B"),
+    );
+    inst.params.set(&rig, a, [0.5, 0.0]);
+    inst.params.set(&rig, b, [2.0, 0.0]); // clamped to 1
+    update_params(&rig, &mut inst, 0.0, false);
+    let head = inst.pose[1];
+    assert!((head.x - (5.0 + 4.0)).abs() < 1e-12, "{}", head.x);
+    assert!((head.scale_x - 1.5 * 3.0).abs() < 1e-12, "{}", head.scale_x);
+    assert!(
+        (head.rotation - (5.0 + 100.0)).abs() < 1e-9,
+        "{}",
+        head.rotation
+    );
+    // Offsets are reset every frame: the same values give the same pose.
+    update_params(&rig, &mut inst, 0.0, false);
+    assert!((inst.pose[1].x - 9.0).abs() < 1e-12);
+}
+
+#[test]
+fn physics_rests_swings_and_survives_hitches() {
+    let mut out = param("Sway");
+    out.is_2d = true;
+    let rig = rig(RawParams {
+        params: vec![param("Move"), out],
+        bindings: vec![scalar(
+            RawTarget::BoneX("head".into()),
+            &["Move"],
+            &[-100.0, 0.0, 100.0],
+        )],
+        drivers: vec![RawDriver {
+            name: "hair".into(),
+            bone: "head".into(),
+            param: "Sway".into(),
+            model: PendulumModel::Rigid,
+            map: DriverMap::AngleLength,
+            gravity: 9800.0,
+            length: 100.0,
+            frequency: 1.0,
+            angle_damping: 0.5,
+            length_damping: 0.5,
+            output_scale: [1.0, 1.0],
+            local_only: false,
+        }],
+        ..Default::default()
+    });
+    let (mv, sway) = (
+        rig.params.find("Move").expect("Move"),
+        rig.params.find("Sway").expect("Sway"),
+    );
+    assert!(rig.params.params[sway.index()].driven);
+    let mut inst = Instance::new(&rig);
+    update_params(&rig, &mut inst, 1.0 / 60.0, true);
+    // At rest the bob hangs straight down: angle 0, length ratio 1.
+    let v = inst.params.values[sway.index()];
+    assert!(v[0].abs() < 1e-6 && (v[1] - 1.0).abs() < 1e-6, "{v:?}");
+    // Jerk the anchor sideways: the pendulum swings (non-zero angle), bounded to the range.
+    inst.params.set(&rig, mv, [1.0, 0.0]);
+    let mut peak: f64 = 0.0;
+    for _ in 0..30 {
+        update_params(&rig, &mut inst, 1.0 / 60.0, true);
+        peak = peak.max(inst.params.values[sway.index()][0].abs());
+    }
+    assert!(peak > 0.01 && peak <= 1.0, "{peak}");
+    // A 10 s hitch stays finite and within range.
+    update_params(&rig, &mut inst, 10.0, true);
+    let v = inst.params.values[sway.index()];
+    assert!(v.iter().all(|x| x.is_finite() && x.abs() <= 1.0), "{v:?}");
+}
+
+#[test]
+fn bad_raw_params_name_the_culprit() {
+    let raw = RawRig {
+        bones: vec![RawBone::new("root", None)],
+        reference_scale: 100.0,
+        ..Default::default()
+    };
+    let rig = crate::build::build_rig(&raw).expect("rig");
+    let e = build_params(
+        &rig,
+        &RawParams {
+            params: vec![param("A")],
+            bindings: vec![
+                scalar(RawTarget::BoneX("nobone".into()), &["A"], &[0.0, 0.0, 0.0]),
+                scalar(RawTarget::BoneX("root".into()), &["Z"], &[0.0, 0.0, 0.0]),
+                scalar(RawTarget::BoneX("root".into()), &["A"], &[0.0, 0.0]),
+            ],
+            ..Default::default()
+        },
+    )
+    .expect_err("bad");
+    assert_eq!(e.len(), 3, "{e:?}");
+    assert!(
+        e[0].contains("nobone") && e[1].contains("`Z`") && e[2].contains("expected 3 keyforms"),
+        "{e:?}"
+    );
+}

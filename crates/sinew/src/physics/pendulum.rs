@@ -191,7 +191,7 @@ impl Pendulum {
     /// Advances one fixed step of `h` seconds with the anchor now at `anchor` (moved
     /// linearly from its previous position during the step).
     pub fn step(&mut self, anchor: V2, h: f64) {
-        if !(h.is_finite() && h > 0.0) || !anchor.is_finite() {
+        if !(h.is_finite() && h > 0.0 && anchor.is_finite()) {
             return;
         }
         let limit = self.max_stable_step() * 0.9;

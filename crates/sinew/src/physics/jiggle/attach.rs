@@ -133,7 +133,7 @@ impl JiggleRig {
                 ColliderShape::Circle { offset, .. } => finite2(offset),
                 ColliderShape::Capsule { offset, tail, .. } => finite2(offset) && finite2(tail),
             };
-            if !(radius.is_finite() && radius >= 0.0) || !pts_ok {
+            if !(radius.is_finite() && radius >= 0.0 && pts_ok) {
                 problems.push(format!(
                     "collider `{}`: radius must be >= 0 and points finite",
                     col.name

@@ -342,10 +342,10 @@ impl JiggleState {
             };
         }
         for i in 0..inst.plan.len() {
-            if let PlanOp::Bone(b) = inst.plan[i] {
-                if jr.repose[b.index()] {
-                    crate::skeleton::update_bone_world(rig, inst, b);
-                }
+            if let PlanOp::Bone(b) = inst.plan[i]
+                && jr.repose[b.index()]
+            {
+                crate::skeleton::update_bone_world(rig, inst, b);
             }
         }
         for &b in &jr.bones {
