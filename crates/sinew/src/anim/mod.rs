@@ -373,7 +373,7 @@ pub fn apply_clip(
     rig: &Rig,
     inst: &mut Instance,
     clip: ClipId,
-    mut last_time: f64,
+    last_time: f64,
     mut time: f64,
     looping: bool,
     mut events: Option<&mut Vec<FiredEvent>>,
@@ -381,6 +381,11 @@ pub fn apply_clip(
     blend: MixBlend,
     direction: MixDirection,
 ) {
+    // A NaN or infinite time has no key to sample: leave the pose as it is.
+    if !time.is_finite() {
+        return;
+    }
+    let mut last_time = if last_time.is_finite() { last_time } else { -1.0 };
     let data = clip_data(rig, clip);
     let duration = f64::from(data.duration);
     if looping && duration != 0.0 {

@@ -209,3 +209,40 @@ fn steady_state_reuses_pooled_entries() {
     st.clear_tracks();
     assert!(st.entry(old).is_none());
 }
+
+#[test]
+fn non_finite_time_never_panics_or_poisons_the_state() {
+    let mut rig = rig();
+    rig.clips
+        .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[0.5]));
+    let clip = ClipId(0);
+    let mut inst = instance(&rig);
+    let mut state = AnimationState::new(&rig);
+    state.set_animation(&rig, 0, clip, true);
+    for dt in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.1] {
+        state.update(dt);
+        state.apply(&rig, &mut inst);
+    }
+    let id = state.current(0).expect("entry");
+    let t = state.entry(id).expect("entry").track_time;
+    assert!(t.is_finite() && (t - 0.1).abs() < 1e-12, "track time {t}");
+    for time in [f64::NAN, f64::INFINITY] {
+        crate::anim::apply_clip(
+            &rig,
+            &mut inst,
+            clip,
+            f64::NAN,
+            time,
+            true,
+            None,
+            1.0,
+            crate::anim::MixBlend::Setup,
+            crate::anim::MixDirection::In,
+        );
+    }
+    assert!(
+        inst.pose
+            .iter()
+            .all(|p| p.rotation.is_finite() && p.x.is_finite())
+    );
+}

@@ -7,8 +7,13 @@ use super::{AnimationState, StateEventKind};
 impl AnimationState {
     /// Advances every track by `delta` seconds (scaled by [`AnimationState::time_scale`] and
     /// each entry's time scale). Does not pose anything; call [`AnimationState::apply`].
+    /// A NaN or infinite `delta` (a broken clock) is treated as 0 so track times stay finite.
     pub fn update(&mut self, delta: f64) {
-        let delta = delta * self.time_scale;
+        let delta = if delta.is_finite() {
+            delta * self.time_scale
+        } else {
+            0.0
+        };
         for i in 0..self.tracks.len() {
             let Some(cur) = link(self.tracks[i]) else {
                 continue;
