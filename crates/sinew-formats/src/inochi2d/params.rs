@@ -97,8 +97,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
             for (c, a) in ap.iter().take(2).enumerate() {
                 let pts: Option<Vec<f64>> = a
                     .as_array()
-                    .map(|a| a.iter().map(Value::as_f64).collect())
-                    .flatten();
+                    .and_then(|a| a.iter().map(Value::as_f64).collect());
                 match pts {
                     Some(v) if !v.is_empty() && v.len() <= sinew::params::build::MAX_KEYS => {
                         axis_points[c] = v

@@ -186,20 +186,14 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             | Target::BoneY(x)
             | Target::BoneRotation(x)
             | Target::BoneScaleX(x)
-            | Target::BoneScaleY(x) => {
-                if !set.bound_bones.contains(&x) {
-                    set.bound_bones.push(x);
-                }
+            | Target::BoneScaleY(x)
+                if !set.bound_bones.contains(&x) =>
+            {
+                set.bound_bones.push(x)
             }
-            Target::SlotDeform(s) => {
-                if !set.deform_slots.contains(&s) {
-                    set.deform_slots.push(s);
-                }
-            }
-            Target::SlotOpacity(s) | Target::SlotTint(s, _) => {
-                if !set.color_slots.contains(&s) {
-                    set.color_slots.push(s);
-                }
+            Target::SlotDeform(s) if !set.deform_slots.contains(&s) => set.deform_slots.push(s),
+            Target::SlotOpacity(s) | Target::SlotTint(s, _) if !set.color_slots.contains(&s) => {
+                set.color_slots.push(s)
             }
             _ => {}
         }

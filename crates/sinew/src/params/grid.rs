@@ -129,11 +129,9 @@ pub fn accumulate_grid(
             w *= axes[a].weight[k];
             flat = flat * dims[a] as usize + axes[a].index[k] as usize;
         }
-        if w != 0.0 {
-            if let Some(key) = values.get(flat * stride..flat * stride + stride) {
-                for (o, &v) in out.iter_mut().zip(key) {
-                    *o += w * f64::from(v);
-                }
+        if let (true, Some(key)) = (w != 0.0, values.get(flat * stride..flat * stride + stride)) {
+            for (o, &v) in out.iter_mut().zip(key) {
+                *o += w * f64::from(v);
             }
         }
         // Next combination.

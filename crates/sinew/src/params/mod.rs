@@ -60,7 +60,7 @@ impl ParamData {
     pub fn normalize(&self, c: usize, v: f64) -> f64 {
         let (lo, hi) = (self.min[c], self.max[c]);
         let span = hi - lo;
-        if !(span > 0.0) || !v.is_finite() {
+        if span.is_nan() || span <= 0.0 || !v.is_finite() {
             return 0.0;
         }
         ((v.clamp(lo, hi) - lo) / span).clamp(0.0, 1.0)
