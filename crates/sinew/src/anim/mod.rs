@@ -385,7 +385,11 @@ pub fn apply_clip(
     if !time.is_finite() {
         return;
     }
-    let mut last_time = if last_time.is_finite() { last_time } else { -1.0 };
+    let mut last_time = if last_time.is_finite() {
+        last_time
+    } else {
+        -1.0
+    };
     let data = clip_data(rig, clip);
     let duration = f64::from(data.duration);
     if looping && duration != 0.0 {
