@@ -367,7 +367,7 @@ fn tiny_matches_own_reference_cases() {
     };
     let (_, rig) = load(&dir, "synthetic_tiny.inp");
     let mut inst = Instance::new(&rig);
-    let cases: [(&[(&str, [f64; 2])], &[f64]); 2] = [
+    let cases: [(ParamSettings, &[f64]); 2] = [
         (
             &[
                 ("Param1D_00", [0.25, 0.0]),
@@ -419,3 +419,6 @@ fn node_transforms_follow_the_hierarchy() {
     assert!((w.y - (s * x + c * y)).abs() < 1e-3, "{}", w.y);
     assert!((w.a - c).abs() < 1e-6 && (w.c - s).abs() < 1e-6);
 }
+
+/// Parameter values to set, by name.
+type ParamSettings<'a> = &'a [(&'a str, [f64; 2])];

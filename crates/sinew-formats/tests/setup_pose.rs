@@ -102,7 +102,9 @@ fn check_fixture(fixture: &Path, dump: &Value) -> Vec<String> {
         for (k, key) in ["a", "b", "c", "d", "worldX", "worldY"].iter().enumerate() {
             let want = b[key].as_f64().unwrap_or(f64::NAN);
             let tol = if k < 4 { TOL_MATRIX } else { TOL_POSITION };
-            if !((got[k] - want).abs() <= tol) {
+            let err = (got[k] - want).abs();
+            // NaN (a missing oracle value or a broken pose) fails too.
+            if err.is_nan() || err > tol {
                 problems.push(format!("bone `{name}` {key}: {} vs oracle {want}", got[k]));
             }
         }
