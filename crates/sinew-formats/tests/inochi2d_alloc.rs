@@ -1,0 +1,178 @@
+//! A puppet frame allocates nothing after warm-up, and the same input gives the same bits.
+//!
+//! A counting global allocator counts allocations made on the test's own thread while a
+//! frame of the shared `synthetic_medium.inp` runs: every parameter set (moving with time),
+//! the parameter stage with parameter physics (on uneven steps and a hitch), world
+//! transforms, and the world vertices of every visible part. A second puppet fed the same
+//! inputs must hash to the same bits frame for frame.
+
+use sinew::params::update_params;
+use sinew::{Instance, ParamId, Rig};
+use sinew_formats::inochi2d::{build_puppet, load_inochi2d};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct CountingAlloc;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    // `try_with`: the thread-local may already be gone while a thread shuts down.
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[allow(unsafe_code)]
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Counts allocations made by `f` on this thread.
+fn count_allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+/// One puppet: an instance and a world-vertex buffer sized for its largest part.
+struct Player {
+    inst: Instance,
+    vertices: Vec<f32>,
+    time: f64,
+}
+
+impl Player {
+    fn new(rig: &Rig) -> Player {
+        let max = (0..rig.attachments.len())
+            .map(|i| sinew::deform::world_vertex_count(rig, sinew::AttachmentId(i as u32)))
+            .max()
+            .unwrap_or(0);
+        Player {
+            inst: Instance::new(rig),
+            vertices: vec![0.0; max * 2],
+            time: 0.0,
+        }
+    }
+
+    /// One frame, as an application would run it. Returns a checksum of the parameters,
+    /// world transforms and world vertices.
+    fn frame(&mut self, rig: &Rig, dt: f64) -> u64 {
+        self.time += dt;
+        for i in 0..rig.params.params.len() {
+            // Every parameter moves, each at its own phase (physics overwrites its own).
+            let t = self.time * 1.3 + i as f64 * 0.37;
+            let v = [t.sin(), (t * 0.7).cos()];
+            self.inst.params.set(rig, ParamId(i as u16), v);
+        }
+        update_params(rig, &mut self.inst, dt, true);
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut mix = |bits: u64| hash = (hash ^ bits).wrapping_mul(0x0100_0000_01b3);
+        for i in 0..self.inst.draw_order.len() {
+            let slot = self.inst.draw_order[i];
+            if !self
+                .inst
+                .params
+                .visible
+                .get(slot.index())
+                .copied()
+                .unwrap_or(true)
+            {
+                continue;
+            }
+            let Some(att) = self.inst.slots.attachment[slot.index()] else {
+                continue;
+            };
+            let n = sinew::deform::world_vertex_count(rig, att) * 2;
+            sinew::deform::compute_world_vertices(rig, &self.inst, slot, &mut self.vertices[..n]);
+            for v in &self.vertices[..n] {
+                mix(u64::from(v.to_bits()));
+            }
+        }
+        for w in &self.inst.world {
+            for x in [w.a, w.b, w.c, w.d, w.x, w.y] {
+                mix(x.to_bits());
+            }
+        }
+        for v in &self.inst.params.values {
+            mix(v[0].to_bits());
+            mix(v[1].to_bits());
+        }
+        hash
+    }
+}
+
+#[test]
+fn puppet_frames_allocate_nothing_and_repeat_bit_for_bit() {
+    let Some(dir) = sinew_testutil::require_fixtures("puppet_frames_allocate_nothing") else {
+        return;
+    };
+    let path = dir.join("inochi2d/synthetic_medium.inp");
+    let puppet = load_inochi2d(&path).expect("fixture loads");
+    let rig = build_puppet(&puppet).expect("fixture builds");
+    assert!(!rig.params.drivers.is_empty(), "the fixture has physics");
+    let mut a = Player::new(&rig);
+    let mut b = Player::new(&rig);
+    let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
+    for i in 0..120 {
+        a.frame(&rig, dts[i % dts.len()]);
+        b.frame(&rig, dts[i % dts.len()]);
+    }
+    let mut hashes = Vec::with_capacity(600);
+    let allocations = count_allocations(|| {
+        for i in 0..600 {
+            hashes.push(a.frame(&rig, dts[i % dts.len()]));
+        }
+    });
+    assert_eq!(
+        allocations, 0,
+        "{allocations} allocations in 600 puppet frames after warm-up"
+    );
+    for (i, want) in hashes.iter().enumerate() {
+        let got = b.frame(&rig, dts[i % dts.len()]);
+        assert_eq!(
+            got, *want,
+            "frame {i} differs between two identical puppets"
+        );
+    }
+    // The frames are not trivially constant.
+    assert_ne!(hashes[0], hashes[1]);
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let n = count_allocations(|| {
+        let v: Vec<u64> = Vec::with_capacity(std::hint::black_box(32));
+        drop(v);
+    });
+    assert!(n >= 1, "a Vec allocation was not counted");
+}
