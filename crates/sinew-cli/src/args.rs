@@ -183,14 +183,21 @@ pub struct BenchArgs {
 /// `sinew render` options (a contract other tools call: keep the forms exact).
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
-    /// Spine 4.2 skeleton JSON.
+    /// Spine 4.2 skeleton JSON, or an Inochi2D puppet (`.inp`, `.inx`).
     pub file: PathBuf,
     /// Atlas file (default: `<name>.atlas` beside the skeleton); `none` draws untextured.
     #[arg(long)]
     pub atlas: Option<String>,
-    /// Animation to play (looping, AnimationState track 0).
-    #[arg(long)]
+    /// Animation to play (looping, AnimationState track 0); required for Spine skeletons.
+    #[arg(long, default_value = "")]
     pub anim: String,
+    /// Inochi2D puppets: set a parameter, `NAME=X` or `NAME=X,Y` (repeatable).
+    #[arg(long = "param", allow_hyphen_values = true)]
+    pub params: Vec<String>,
+    /// Inochi2D puppets: sweep this parameter's x axis over its range (min, max, back) as an
+    /// animation (`--duration` seconds, default 2).
+    #[arg(long)]
+    pub sweep: Option<String>,
     /// Skin name, or a comma list of skins combined in order.
     #[arg(long)]
     pub skin: Option<String>,

@@ -12,6 +12,7 @@ pub mod cage;
 pub mod dump;
 pub mod info;
 pub mod inochi;
+pub mod inochi_render;
 pub mod pose;
 pub mod render;
 pub mod schema;

@@ -18,6 +18,9 @@
 //! - The atlas defaults to `<name>.atlas` beside the skeleton (also without a `-pro`/`-ess`
 //!   suffix), else the only `.atlas` there; `--atlas none` draws untextured (slot colours).
 //!
+//! - Inochi2D puppets (`.inp`, `.inx`) are drawn by [`crate::inochi_render`] (`--param`,
+//!   `--sweep`; `--anim` is for Spine skeletons only).
+//!
 //! Frames are posed in order on this thread, then rasterised and encoded on every core
 //! (`std::thread::scope`, chunks of frames), with a progress bar on stderr when it is a
 //! terminal. Verified by the unit tests below (argument parsing, view fitting) and by the CLI
@@ -295,6 +298,12 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let out = Output::from_path(&args.out)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("--fps must be a positive number");
+    }
+    if crate::inochi::is_puppet(&args.file) {
+        return crate::inochi_render::render(args, out);
+    }
+    if args.anim.is_empty() {
+        bail!("--anim NAME is required to render a Spine skeleton");
     }
     let mut rig = pose::load_rig(&args.file)?;
     let skins = pose::resolve_skins(&rig, args.skin.as_deref())?;

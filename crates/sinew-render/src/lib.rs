@@ -7,6 +7,7 @@
 //! - [`blend`]: two-colour tint and the normal/additive/multiply/screen blend modes in
 //!   premultiplied alpha;
 //! - [`texture`]: atlas pages (straight or premultiplied) decoded by `image`, bilinear sampling;
+//! - [`mask`]: Inochi2D masks and dodge masks (content clipped to the union of sources);
 //! - [`renderer`]: the [`Renderer`], [`Canvas`] and [`View`] tying them together;
 //! - [`encode`]: PNG, animated GIF and APNG writers; [`compare`]: golden-image checks.
 //!
@@ -17,9 +18,11 @@ pub mod blend;
 pub mod clip;
 pub mod compare;
 pub mod encode;
+pub mod mask;
 pub mod raster;
 pub mod renderer;
 pub mod texture;
 
+pub use mask::{MaskedRenderer, SlotMask};
 pub use renderer::{Canvas, Renderer, View};
 pub use texture::{Texture, TextureError, load_atlas_pages};

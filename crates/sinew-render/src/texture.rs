@@ -99,6 +99,20 @@ impl Texture {
         Ok(Texture::from_rgba8(w, h, img.into_raw(), premultiplied))
     }
 
+    /// Decodes an encoded image (PNG or TGA, as embedded in Inochi2D puppets) from memory;
+    /// `premultiplied` says whether its texels already are. TGA has no magic bytes, so what
+    /// no signature identifies is tried as TGA.
+    pub fn decode(bytes: &[u8], premultiplied: bool) -> Result<Self, image::ImageError> {
+        let img = match image::load_from_memory(bytes) {
+            Ok(img) => img,
+            Err(e) => image::load_from_memory_with_format(bytes, image::ImageFormat::Tga)
+                .map_err(|_| e)?,
+        }
+        .to_rgba8();
+        let (w, h) = img.dimensions();
+        Ok(Texture::from_rgba8(w, h, img.into_raw(), premultiplied))
+    }
+
     /// The premultiplied texel at integer coordinates (clamped to the edge), 0..1.
     #[inline]
     pub fn texel(&self, x: i32, y: i32) -> Rgba {
@@ -203,6 +217,21 @@ mod tests {
         // Clamped to the edge beyond the texture.
         assert_eq!(t.sample(-3.0, 7.0), [1.0, 0.0, 0.0, 1.0]);
         assert_eq!(t.texel(5, -1), [1.0, 1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn decodes_embedded_png_and_tga() {
+        let rgba = [255, 128, 64, 255, 0, 0, 255, 128];
+        let png = crate::encode::encode_png(2, 1, &rgba).unwrap();
+        let t = Texture::decode(&png, false).unwrap();
+        assert_eq!((t.width, t.height), (2, 1));
+        assert_eq!(t.texels, vec![255, 128, 64, 255, 0, 0, 128, 128]);
+        // Uncompressed true-colour TGA, 32 bpp, top-left origin (descriptor 0x28), BGRA.
+        let mut tga = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 0x28];
+        tga.extend_from_slice(&[64, 128, 255, 255, 255, 0, 0, 128]);
+        let t = Texture::decode(&tga, false).unwrap();
+        assert_eq!(t.texels, vec![255, 128, 64, 255, 0, 0, 128, 128]);
+        assert!(Texture::decode(b"not an image", false).is_err());
     }
 
     #[test]
