@@ -11,20 +11,19 @@ use sinew::{Instance, ParamId, Rig};
 use sinew_formats::inochi2d::{build_puppet, load_inochi2d};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct CountingAlloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
+    // Per thread: tests run in parallel and must not count each other's allocations.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
     static COUNTING: Cell<bool> = const { Cell::new(false) };
 }
 
 fn note_allocation() {
     // `try_with`: the thread-local may already be gone while a thread shuts down.
     if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -57,11 +56,11 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 
 /// Counts allocations made by `f` on this thread.
 fn count_allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     f();
     COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(Cell::get) - before
 }
 
 /// One puppet: an instance and a world-vertex buffer sized for its largest part.

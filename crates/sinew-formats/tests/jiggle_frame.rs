@@ -12,19 +12,18 @@ use sinew::{Instance, Physics, Rig};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct CountingAlloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
+    // Per thread: tests run in parallel and must not count each other's allocations.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
     static COUNTING: Cell<bool> = const { Cell::new(false) };
 }
 
 fn note_allocation() {
     if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -124,14 +123,14 @@ fn jiggle_frames_allocate_nothing_and_repeat_bit_for_bit() {
         b.frame(&rig, &jr, dts[i % dts.len()]);
     }
     let mut hashes = Vec::with_capacity(600);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     for i in 0..600 {
         hashes.push(a.frame(&rig, &jr, dts[i % dts.len()]));
     }
     COUNTING.with(|c| c.set(false));
     assert_eq!(
-        ALLOCATIONS.load(Ordering::Relaxed) - before,
+        ALLOCATIONS.with(Cell::get) - before,
         0,
         "jiggle frames allocated"
     );
