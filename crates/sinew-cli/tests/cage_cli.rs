@@ -90,9 +90,10 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn weights_match_the_repository_fixtures() {
     let dir = sinew_testutil::workspace_root().join("testdata/cage");
-    let mut files = json_files(&dir.join("oracle"));
-    files.extend(json_files(&dir));
-    assert!(files.len() >= 15);
+    // The random cages made by testdata/cage/gen_random.py with the oracle; the oracle's own
+    // fixtures are checked in place by the next test.
+    let files = json_files(&dir);
+    assert!(files.len() >= 11);
     for f in files {
         check_fixture(&f);
     }

@@ -105,3 +105,12 @@ mod tests {
         decide("t", None, Path::new("/nope"), true);
     }
 }
+
+/// A folder of the shared oracles (`<fixtures>/../oracle/<sub>`, e.g. `mvc/fixtures`) for a
+/// test, with the same policy as [`require_fixtures`]: the oracles' committed outputs are
+/// read in place, never copied into this repository.
+pub fn require_oracle(test_name: &str, sub: &str) -> Option<PathBuf> {
+    let expected = expected_fixtures_dir().join("../oracle").join(sub);
+    let found = expected.is_dir().then(|| expected.clone());
+    decide(test_name, found, &expected, is_ci())
+}

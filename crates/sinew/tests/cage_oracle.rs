@@ -1,5 +1,6 @@
-//! MVC against the numpy oracle (`oracle/mvc/mvc_oracle.py`): its four fixtures (copied
-//! into `testdata/cage/oracle/`) and the random cages of `testdata/cage/gen_random.py`
+//! MVC against the numpy oracle (`oracle/mvc/mvc_oracle.py`): its four fixtures (read in
+//! place from `../shared/oracle/mvc/fixtures/`; skipped with a notice when absent, an error
+//! under `CI=true`) and the random cages of `testdata/cage/gen_random.py`
 //! (stars, combs, holes, tiny and huge scales; points inside, outside, on vertices, on
 //! edges, collinear with edges and 1e-9 of the size off them). Each file states its f64
 //! and f32 tolerances; f64 coordinates and the stored f32 binding are both checked.
@@ -63,8 +64,10 @@ fn load(path: &Path) -> Case {
 fn fixtures() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cage");
     let mut files = Vec::new();
-    for sub in [dir.join("oracle"), dir] {
-        for e in std::fs::read_dir(&sub).expect("testdata/cage exists") {
+    let shared = sinew_testutil::require_oracle("cage_oracle", "mvc/fixtures");
+    let expected = if shared.is_some() { 15 } else { 11 };
+    for sub in shared.into_iter().chain([dir]) {
+        for e in std::fs::read_dir(&sub).expect("fixture folder readable") {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "json") {
                 files.push(p);
@@ -73,7 +76,7 @@ fn fixtures() -> Vec<PathBuf> {
     }
     files.sort();
     assert!(
-        files.len() >= 15,
+        files.len() >= expected,
         "expected the 4 oracle and 11 random fixtures, found {}",
         files.len()
     );
