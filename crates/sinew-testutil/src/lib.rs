@@ -77,6 +77,15 @@ pub fn require_spine_fixtures(test_name: &str) -> Option<PathBuf> {
     require_fixtures(test_name).map(|d| d.join("spine"))
 }
 
+/// A folder of the shared oracles (`<fixtures>/../oracle/<sub>`, e.g. `mvc/fixtures`) for a
+/// test, with the same policy as [`require_fixtures`]: the oracles' committed outputs are
+/// read in place, never copied into this repository.
+pub fn require_oracle(test_name: &str, sub: &str) -> Option<PathBuf> {
+    let expected = expected_fixtures_dir().join("../oracle").join(sub);
+    let found = expected.is_dir().then(|| expected.clone());
+    decide(test_name, found, &expected, is_ci())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,13 +113,4 @@ mod tests {
     fn missing_dir_panics_under_ci() {
         decide("t", None, Path::new("/nope"), true);
     }
-}
-
-/// A folder of the shared oracles (`<fixtures>/../oracle/<sub>`, e.g. `mvc/fixtures`) for a
-/// test, with the same policy as [`require_fixtures`]: the oracles' committed outputs are
-/// read in place, never copied into this repository.
-pub fn require_oracle(test_name: &str, sub: &str) -> Option<PathBuf> {
-    let expected = expected_fixtures_dir().join("../oracle").join(sub);
-    let found = expected.is_dir().then(|| expected.clone());
-    decide(test_name, found, &expected, is_ci())
 }
