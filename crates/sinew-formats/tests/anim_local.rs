@@ -38,42 +38,12 @@ use sinew::anim::{
 use sinew::build::build_rig;
 use sinew::rig::Rig;
 use sinew_formats::spine::load_spine_json;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::PathBuf;
 
-/// Counts this thread's allocations, for the steady-state allocation test.
-struct CountingAlloc;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to the system allocator; only bumps a thread-local counter.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
-
-fn allocations() -> usize {
-    ALLOCS.with(Cell::get)
-}
 
 /// Tolerance on local values, relative to max(1, |value|). The data keeps 10 significant
 /// digits; the runtimes agree to ~5e-10 (raw keys carry the JSON's f64 numbers and the
@@ -352,42 +322,38 @@ fn steady_state_playback_does_not_allocate() {
         inst.advance_time(1.0 / 60.0);
     };
     // The counter works: a visible allocation is counted.
-    let a = allocations();
-    std::hint::black_box(vec![1u8; 16]);
-    assert!(allocations() > a);
+    assert!(count_allocations(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
     let id = state.set_animation(&rig, 1, aim, true);
     state.entry_mut(id).unwrap().mix_blend = MixBlend::Add;
     for k in 0..300 {
         frame(&mut state, &mut inst, k);
     }
-    let before = allocations();
-    for k in 300..900 {
-        frame(&mut state, &mut inst, k);
-    }
-    assert_eq!(
-        allocations() - before,
-        0,
-        "AnimationState allocated in steady state"
-    );
+    let allocations = count_allocations(|| {
+        for k in 300..900 {
+            frame(&mut state, &mut inst, k);
+        }
+    });
+    assert_eq!(allocations, 0, "AnimationState allocated in steady state");
     // apply_clip alone, events included.
     let mut fired = Vec::with_capacity(16);
-    let before = allocations();
-    for k in 0..200 {
-        let t = f64::from(k) / 60.0;
-        inst.set_to_setup_pose(&rig);
-        fired.clear();
-        apply_clip(
-            &rig,
-            &mut inst,
-            run,
-            t - 1.0 / 60.0,
-            t,
-            true,
-            Some(&mut fired),
-            1.0,
-            MixBlend::Setup,
-            MixDirection::In,
-        );
-    }
-    assert_eq!(allocations() - before, 0, "apply_clip allocated");
+    let allocations = count_allocations(|| {
+        for k in 0..200 {
+            let t = f64::from(k) / 60.0;
+            inst.set_to_setup_pose(&rig);
+            fired.clear();
+            apply_clip(
+                &rig,
+                &mut inst,
+                run,
+                t - 1.0 / 60.0,
+                t,
+                true,
+                Some(&mut fired),
+                1.0,
+                MixBlend::Setup,
+                MixDirection::In,
+            );
+        }
+    });
+    assert_eq!(allocations, 0, "apply_clip allocated");
 }

@@ -9,47 +9,9 @@
 use sinew::anim::AnimationState;
 use sinew::physics::jiggle::{JiggleRig, JiggleState};
 use sinew::{Instance, Physics, Rig};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::PathBuf;
 
-struct CountingAlloc;
-
-thread_local! {
-    // Per thread: tests run in parallel and must not count each other's allocations.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note_allocation() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-    }
-}
-
-#[allow(unsafe_code)]
-// SAFETY: forwards every call to the system allocator unchanged; only counts.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
@@ -123,17 +85,12 @@ fn jiggle_frames_allocate_nothing_and_repeat_bit_for_bit() {
         b.frame(&rig, &jr, dts[i % dts.len()]);
     }
     let mut hashes = Vec::with_capacity(600);
-    let before = ALLOCATIONS.with(Cell::get);
-    COUNTING.with(|c| c.set(true));
-    for i in 0..600 {
-        hashes.push(a.frame(&rig, &jr, dts[i % dts.len()]));
-    }
-    COUNTING.with(|c| c.set(false));
-    assert_eq!(
-        ALLOCATIONS.with(Cell::get) - before,
-        0,
-        "jiggle frames allocated"
-    );
+    let allocations = count_allocations(|| {
+        for i in 0..600 {
+            hashes.push(a.frame(&rig, &jr, dts[i % dts.len()]));
+        }
+    });
+    assert_eq!(allocations, 0, "jiggle frames allocated");
     for (i, h) in hashes.iter().enumerate() {
         assert_eq!(
             *h,

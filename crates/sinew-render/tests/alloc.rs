@@ -11,58 +11,11 @@ use sinew::anim::AnimationState;
 use sinew::draw::{DrawList, build_draw_list};
 use sinew::{Color, Instance, Physics, Rig};
 use sinew_render::{Canvas, Renderer, Texture, View};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    if ON.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-#[allow(unsafe_code)]
-// SAFETY: every call goes to the system allocator unchanged; this only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: the caller upholds `alloc_zeroed`'s contract.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: the caller upholds `realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller upholds `dealloc`'s contract.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn counted(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.store(0, Ordering::Relaxed);
-    ON.with(|c| c.set(true));
-    f();
-    ON.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed)
-}
+static GLOBAL: CountingAlloc = CountingAlloc;
 
 fn stickbot() -> (Rig, Vec<Texture>) {
     let dir = sinew_testutil::workspace_root().join("examples/stickbot");
@@ -102,7 +55,7 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
         state.events.clear();
         inst.advance_time(dt);
         sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Update);
-        let n = counted(|| {
+        let n = count_allocations(|| {
             build_draw_list(&rig, &inst, Color::WHITE, &mut list);
             canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
             renderer.render(&list, &textures, &VIEW, &mut canvas);

@@ -1,4 +1,5 @@
-//! Test plumbing shared by every sinew crate: where the shared fixtures live.
+//! Test plumbing shared by every sinew crate: where the shared fixtures live, and the
+//! counting allocator of the zero-allocation tests ([`alloc`]).
 //!
 //! The differential fixtures (official Spine exports and the oracle's golden dumps) are not
 //! part of the repository. They are found in ONE place, [`fixtures_dir`]: the directory named
@@ -7,6 +8,8 @@
 //! without them and fails loudly when `CI=true`, so CI can never pass by skipping.
 //!
 //! Verified by the unit tests below (env override, missing paths, CI behaviour).
+
+pub mod alloc;
 
 use std::path::{Path, PathBuf};
 

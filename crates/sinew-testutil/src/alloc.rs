@@ -1,0 +1,59 @@
+//! A counting global allocator for the zero-allocation tests.
+//!
+//! A test binary installs it with
+//! `#[global_allocator] static GLOBAL: CountingAlloc = CountingAlloc;` and measures a region
+//! with [`count_allocations`]. Counts are per thread: the test harness runs tests in
+//! parallel, and one test must never see another's allocations.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Forwards every call to the system allocator and counts allocations (alloc, alloc_zeroed,
+/// realloc) made on a thread while that thread is inside [`count_allocations`].
+pub struct CountingAlloc;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    // `try_with`: the thread-locals may already be gone while a thread shuts down.
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+    }
+}
+
+#[allow(unsafe_code)]
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+/// Runs `f` and returns how many allocations it made on this thread (0 unless the binary
+/// installed [`CountingAlloc`] as its global allocator).
+pub fn count_allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    let was = COUNTING.with(|c| c.replace(true));
+    f();
+    COUNTING.with(|c| c.set(was));
+    ALLOCATIONS.with(Cell::get) - before
+}
