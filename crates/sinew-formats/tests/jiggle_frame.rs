@@ -49,18 +49,13 @@ impl Player {
         }
     }
 
-    /// One frame; returns a checksum of every world transform. The animation gets the
-    /// frame time made sane (its own robustness is tested elsewhere); jiggle gets it raw.
+    /// One frame; returns a checksum of every world transform. Every stage gets the frame
+    /// time raw, bad values included.
     fn frame(&mut self, rig: &Rig, jr: &JiggleRig, dt: f64) -> u64 {
-        let anim_dt = if dt.is_finite() {
-            dt.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        self.state.update(anim_dt);
+        self.state.update(dt);
         self.state.apply(rig, &mut self.inst);
         self.state.drain_events().for_each(drop);
-        self.inst.advance_time(anim_dt);
+        self.inst.advance_time(dt);
         sinew::skeleton::update_world_transform(rig, &mut self.inst, Physics::Update);
         self.jiggle.update(rig, jr, &mut self.inst, dt);
         let mut hash = 0xcbf2_9ce4_8422_2325u64;

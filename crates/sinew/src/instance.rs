@@ -374,8 +374,12 @@ impl Instance {
         }
     }
 
-    /// Advances the skeleton clock (Spine `Skeleton.update`); physics reads it.
+    /// Advances the skeleton clock (Spine `Skeleton.update`); physics reads it. A NaN or
+    /// infinite `dt` (a broken clock) is ignored, so one bad frame cannot stop physics for
+    /// good.
     pub fn advance_time(&mut self, dt: f64) {
-        self.time += dt;
+        if dt.is_finite() {
+            self.time += dt;
+        }
     }
 }

@@ -245,4 +245,12 @@ fn non_finite_time_never_panics_or_poisons_the_state() {
             .iter()
             .all(|p| p.rotation.is_finite() && p.x.is_finite())
     );
+    inst.advance_time(0.5);
+    for dt in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        inst.advance_time(dt);
+    }
+    assert_eq!(
+        inst.time, 0.5,
+        "a broken clock leaves the skeleton clock alone"
+    );
 }
