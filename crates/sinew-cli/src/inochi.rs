@@ -1,5 +1,7 @@
-//! Inochi2D puppets (`.inp`, `.inx`) in the CLI: `dump` with `--param NAME=X[,Y]` and `info`
-//! listing parameters with their ranges.
+//! Inochi2D puppets (`.inp`, `.inx`) in the CLI: `dump` with `--param NAME=X[,Y]` and
+//! `--anim NAME` (the puppet's animation played from t = 0 on top of the set parameters,
+//! looping unless `--loop false`), and `info` listing parameters with their ranges and the
+//! animations with their lengths and lanes.
 //!
 //! The dump has the Spine dump's schema (`{meta, frames: [{time, clock, step, bones, slots,
 //! events}]}`, slots in draw order with world vertices), so the same tools read both. Each
@@ -12,6 +14,7 @@ use crate::schema::{Obj, num, nums, round_all};
 use crate::stepping::{Clock, parse_times};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
+use sinew::params::player::ParamPlayer;
 use sinew::params::update_params;
 use sinew::{Instance, ParamId, Rig};
 use sinew_formats::inochi2d::{Puppet, build_puppet, load_inochi2d};
@@ -73,6 +76,59 @@ pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2
     Ok(out)
 }
 
+/// Plays one of a puppet's animations on top of base parameter values.
+pub struct AnimDriver {
+    player: ParamPlayer,
+    base: Vec<[f64; 2]>,
+    /// Index of the animation in the puppet's `animations`.
+    pub anim: usize,
+}
+
+impl AnimDriver {
+    /// Plays the animation named `name` (errors list the puppet's animations); the
+    /// instance's current parameter values are the base it plays on.
+    pub fn new(p: &Puppet, rig: &Rig, inst: &Instance, name: &str, looping: bool) -> Result<Self> {
+        let anim = p
+            .animations
+            .iter()
+            .position(|a| a.name == name)
+            .ok_or_else(|| {
+                let have: Vec<&str> = p.animations.iter().map(|a| a.name.as_str()).collect();
+                anyhow!(
+                    "animation not found: {name} (have: {})",
+                    if have.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        have.join(", ")
+                    }
+                )
+            })?;
+        let mut player = ParamPlayer::new(rig.params.params.len(), 1);
+        player.set_animation(0, anim, looping, 0.0);
+        Ok(AnimDriver {
+            player,
+            base: inst.params.values.clone(),
+            anim,
+        })
+    }
+
+    /// Advances the animation by `dt` and writes base plus animation into the instance's
+    /// parameter values (before the parameter frame runs).
+    pub fn step(&mut self, p: &Puppet, rig: &Rig, inst: &mut Instance, dt: f64) {
+        self.player.update(&p.animations, dt);
+        inst.params.values.copy_from_slice(&self.base);
+        self.player.apply_to(rig, &p.animations, inst);
+    }
+}
+
+/// Length in seconds of the puppet's animation `name`, when it has one by that name.
+pub fn anim_duration(p: &Puppet, name: &str) -> Option<f64> {
+    p.animations
+        .iter()
+        .find(|a| a.name == name)
+        .map(|a| a.duration())
+}
+
 /// `sinew dump` of a puppet.
 pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
     let times = parse_times(&args.times).context("bad --times")?;
@@ -87,8 +143,17 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         inst.params.set(&rig, id, v);
     }
     let physics = args.physics != PhysicsArg::None;
+    let mut anim = match &args.anim {
+        Some(name) => Some(AnimDriver::new(&puppet, &rig, &inst, name, args.looping)?),
+        None => None,
+    };
     // Physics forces its parameters each step; user settings of those are starting values.
-    let step = |inst: &mut Instance, dt: f64| update_params(&rig, inst, dt, physics);
+    let mut step = |inst: &mut Instance, dt: f64| {
+        if let Some(a) = anim.as_mut() {
+            a.step(&puppet, &rig, inst, dt);
+        }
+        update_params(&rig, inst, dt, physics)
+    };
     step(&mut inst, 0.0);
     let mut clock = Clock::new(args.fps);
     let mut frames = Vec::with_capacity(times.len());
@@ -126,6 +191,7 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         )
         .num("fps", args.fps)
         .set("physics", args.physics.name())
+        .set("anim", args.anim.as_deref())
         .build();
     let mut out = Obj::new()
         .set("meta", meta)
@@ -222,6 +288,20 @@ pub fn info(args: &InfoArgs) -> Result<String> {
                     .build()
             })
             .collect();
+        let anims: Vec<Value> = p
+            .animations
+            .iter()
+            .map(|a| {
+                Obj::new()
+                    .set("name", a.name.as_str())
+                    .num("length", a.duration())
+                    .num("frames", f64::from(a.length))
+                    .num("timestep", a.timestep)
+                    .num("lanes", a.lanes.len() as f64)
+                    .set("additive", a.additive)
+                    .build()
+            })
+            .collect();
         let v = Obj::new()
             .set("file", args.file.display().to_string())
             .set("format", "inochi2d")
@@ -233,6 +313,7 @@ pub fn info(args: &InfoArgs) -> Result<String> {
             .num("physics", set.drivers.len() as f64)
             .num("textures", p.textures.len() as f64)
             .set("params", Value::Array(params))
+            .set("animations", Value::Array(anims))
             .build();
         return Ok(serde_json::to_string_pretty(&v)?);
     }
@@ -265,6 +346,24 @@ pub fn info(args: &InfoArgs) -> Result<String> {
     }
     for (g, members) in &p.param_groups {
         let _ = writeln!(s, "group {g}: {}", members.join(", "));
+    }
+    let _ = writeln!(s, "animations: {}", p.animations.len());
+    for a in &p.animations {
+        let _ = write!(
+            s,
+            "  {}: {:.3} s ({} frames of {} s), {} lane{}",
+            a.name,
+            a.duration(),
+            a.length,
+            a.timestep,
+            a.lanes.len(),
+            if a.lanes.len() == 1 { "" } else { "s" }
+        );
+        if a.lead_in.is_some() || a.lead_out.is_some() {
+            let (b, e) = a.loop_frames();
+            let _ = write!(s, ", loops frames {b}..{e}");
+        }
+        let _ = writeln!(s, "{}", if a.additive { ", additive" } else { "" });
     }
     Ok(s)
 }

@@ -5,12 +5,16 @@
 //! Part draws its mesh with its albedo texture (`textures[0]`) and its uvs as stored (image
 //! space, v down); blend modes come from the loader (normal, multiply, screen, linear dodge /
 //! add glow as additive; the rest draw normal); masks go through
-//! [`sinew_render::MaskedRenderer`]. Composites draw their children in place (no off-screen
-//! pass). Puppet space is y down, so positions are flipped into the renderer's y-up world.
+//! [`sinew_render::MaskedRenderer`]. Composites render off-screen: each frame the draw list's
+//! runs of a composite's children become [`sinew::draw::DrawGroup`]s ([`composite_groups`]),
+//! drawn onto a transparent layer that is composited once with the composite's blend mode,
+//! opacity, tint, screen tint and masks. Puppet space is y down, so positions are flipped
+//! into the renderer's y-up world.
 //!
 //! Frames: one (the parameters as set) unless `--times` / `--duration` step the parameter
 //! physics, or `--sweep NAME` moves that parameter's x from its minimum to its maximum and back
-//! over `--duration` seconds (default 2). Verified by the CLI tests in
+//! over `--duration` seconds (default 2), or `--anim NAME` plays the puppet's animation
+//! (looping; default one loop of it) on top of the set parameters. Verified by the CLI tests in
 //! `tests/inochi2d_render.rs` (every synthetic puppet renders; opaque pixels lie inside the
 //! projected parts).
 
@@ -19,9 +23,9 @@ use crate::inochi::{load_puppet, parse_params};
 use crate::render::{Output, fit_view, parse_color, parse_size, parse_view, sequence_path};
 use crate::stepping::parse_times;
 use anyhow::{Context, Result, anyhow, bail};
-use sinew::draw::{DrawList, build_draw_list};
+use sinew::draw::{DrawGroup, DrawList, build_draw_list};
 use sinew::params::update_params;
-use sinew::{Color, Instance, SlotId};
+use sinew::{BoneId, Color, Instance, SlotId};
 use sinew_formats::inochi2d::{MaskMode, Puppet};
 use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
 use sinew_render::{Canvas, MaskedRenderer, SlotMask, Texture};
@@ -61,6 +65,40 @@ pub fn slot_draw_info(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<u32>>, Vec<Sl
     (pages, masks)
 }
 
+/// Per bone: the off-screen group of the Composite on that bone (its blend mode, tint, screen
+/// tint and opacity; `first`/`count` are filled per frame by [`DrawList::group_runs`]) and
+/// its mask sources. Only outermost composites group (the loader's `slot_group`); a nested
+/// composite draws its children straight into the outer layer.
+pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>, Vec<SlotMask>) {
+    let n = rig.bones.len();
+    let (mut groups, mut masks) = (vec![None; n], vec![SlotMask::default(); n]);
+    let slot = |name: &str| rig.slots.iter().position(|s| s.name == name);
+    for d in p.draw.iter().filter(|d| d.composite) {
+        let Some(b) = rig.bones.iter().position(|b| b.name == d.name) else {
+            continue;
+        };
+        let [r, g, bl] = d.tint;
+        let [sr, sg, sb] = d.screen_tint;
+        groups[b] = Some(DrawGroup {
+            bone: BoneId(b as u16),
+            first: 0,
+            count: 0,
+            blend: d.blend.blend_mode(),
+            color: Color::new(r, g, bl, d.opacity),
+            screen: Color::new(sr, sg, sb, 1.0),
+        });
+        masks[b].threshold = d.mask_threshold;
+        for (src, mode) in &d.masks {
+            if let Some(s) = slot(src) {
+                masks[b]
+                    .sources
+                    .push((SlotId(s as u16), *mode == MaskMode::DodgeMask));
+            }
+        }
+    }
+    (groups, masks)
+}
+
 /// Runs `sinew render` on a puppet; returns a one-line summary.
 pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
@@ -71,6 +109,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     let settings = parse_params(&rig, &args.params).with_context(|| file.clone())?;
     let textures = puppet_textures(&puppet).with_context(|| file.clone())?;
     let (pages, masks) = slot_draw_info(&puppet, &rig);
+    let (groups, group_masks) = composite_groups(&puppet, &rig);
     let sweep = match &args.sweep {
         Some(name) => Some(rig.params.find(name).ok_or_else(|| {
             let have: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();
@@ -81,8 +120,12 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         })?),
         None => None,
     };
+    let anim_len = crate::inochi::anim_duration(&puppet, &args.anim);
     let times: Vec<f64> = if let Some(t) = &args.times {
         parse_times(t).context("bad --times")?
+    } else if let (Some(d), None) = (anim_len, args.duration) {
+        let n = (d * args.fps).round().max(1.0) as usize;
+        (0..n).map(|k| k as f64 / args.fps).collect()
     } else if sweep.is_some() || args.duration.is_some() {
         let n = (args.duration.unwrap_or(2.0) * args.fps).round().max(1.0) as usize;
         (0..n).map(|k| k as f64 / args.fps).collect()
@@ -107,6 +150,9 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     for &(id, v) in &settings {
         inst.params.set(&rig, id, v);
     }
+    let mut anim = (!args.anim.is_empty())
+        .then(|| crate::inochi::AnimDriver::new(&puppet, &rig, &inst, &args.anim, true))
+        .transpose()?;
     let span = times.last().copied().unwrap_or(0.0) + 1.0 / args.fps;
     let mut lists = Vec::with_capacity(times.len());
     let mut bounds = [
@@ -117,6 +163,9 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     ];
     let mut prev = 0.0;
     for &t in &times {
+        if let Some(a) = anim.as_mut() {
+            a.step(&puppet, &rig, &mut inst, (t - prev).max(0.0));
+        }
         if let Some(id) = sweep {
             let d = &rig.params.params[id.index()];
             // Triangle wave: min at t = 0, max half way, back to min (a seamless loop).
@@ -145,6 +194,10 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
                 .flatten()
                 .unwrap_or(u32::MAX);
         }
+        list.group_runs(|s| {
+            let bone = rig.params.slot_group.get(s.index()).copied().flatten()?;
+            groups.get(bone.index()).copied().flatten()
+        });
         // COMPAT(inochi2d): puppet space is y down; the renderer's world is y up.
         for p in list.positions.chunks_exact_mut(2) {
             p[1] = -p[1];
@@ -179,7 +232,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     let mut canvas = Canvas::new(w, h, background);
     for (i, list) in lists.iter().enumerate() {
         canvas.clear(background);
-        renderer.render(list, &textures, &masks, &view, &mut canvas);
+        renderer.render_grouped(list, &textures, &masks, &group_masks, &view, &mut canvas);
         match (&out, writer.as_mut()) {
             (Output::Gif, Some(wr)) => wr.push_gif(&gif_frame(
                 w,

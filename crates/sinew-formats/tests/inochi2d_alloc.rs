@@ -127,3 +127,84 @@ fn the_counter_sees_allocations() {
     });
     assert!(n >= 1, "a Vec allocation was not counted");
 }
+
+/// Lanes of every interpolation kind on the first parameters of `rig`.
+fn test_animations(rig: &Rig) -> Vec<sinew::params::inochi_clip::ParamAnimation> {
+    use sinew::params::inochi_clip::{AnimLane, Keyframe, LaneInterp, LaneMerge, ParamAnimation};
+    let kinds = [
+        LaneInterp::Nearest,
+        LaneInterp::Stepped,
+        LaneInterp::Linear,
+        LaneInterp::Cubic,
+        LaneInterp::Bezier,
+    ];
+    (0..2)
+        .map(|a| ParamAnimation {
+            name: format!("anim{a}"),
+            timestep: 1.0 / 30.0,
+            length: 40,
+            lead_in: Some(5),
+            lead_out: Some(35),
+            additive: a == 1,
+            weight: 0.5,
+            lanes: (0..rig.params.params.len().min(10))
+                .map(|i| AnimLane {
+                    param: ParamId(i as u16),
+                    component: (i % 2) as u8,
+                    interp: kinds[i % kinds.len()],
+                    merge: LaneMerge::Passthrough,
+                    keys: (0..6)
+                        .map(|k| Keyframe {
+                            frame: k as f32 * 8.0,
+                            value: ((k + i + a) % 3) as f32 * 0.5 - 0.5,
+                            tension: 0.25,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn animation_frames_allocate_nothing() {
+    use sinew::params::player::ParamPlayer;
+    let Some(dir) = sinew_testutil::require_fixtures("animation_frames_allocate_nothing") else {
+        return;
+    };
+    let puppet = load_inochi2d(&dir.join("inochi2d/synthetic_medium.inp")).expect("loads");
+    let rig = build_puppet(&puppet).expect("builds");
+    let anims = test_animations(&rig);
+    let mut inst = Instance::new(&rig);
+    let base = inst.params.values.clone();
+    let mut player = ParamPlayer::new(rig.params.params.len(), 2);
+    player.set_animation(1, 1, true, 0.0);
+    let frame = |i: usize, player: &mut ParamPlayer, inst: &mut Instance| {
+        if i.is_multiple_of(50) {
+            // A crossfade between the two clips every 50 frames.
+            player.set_animation(0, (i / 50) % 2, true, 0.3);
+        }
+        player.update(&anims, 1.0 / 60.0);
+        inst.params.values.copy_from_slice(&base);
+        player.apply_to(&rig, &anims, inst);
+        update_params(&rig, inst, 1.0 / 60.0, true);
+        inst.params.values[0][0]
+    };
+    for i in 0..120 {
+        frame(i, &mut player, &mut inst);
+    }
+    let mut sum = 0.0;
+    let allocations = count_allocations(|| {
+        for i in 0..600 {
+            sum += frame(i, &mut player, &mut inst);
+        }
+    });
+    assert_eq!(
+        allocations, 0,
+        "{allocations} allocations in 600 animated frames"
+    );
+    assert!(
+        sum.is_finite() && sum != 0.0,
+        "the animation moves parameter 0: {sum}"
+    );
+}

@@ -1,5 +1,6 @@
-//! Shading and compositing in premultiplied alpha: Spine's two-colour tint and the four slot
-//! blend modes.
+//! Shading and compositing in premultiplied alpha: Spine's two-colour tint and the four core
+//! slot blend modes (the fast path; the other Inochi2D modes are in [`crate::advanced`], which
+//! [`blend`] hands them to).
 //!
 //! All colours here are premultiplied RGBA in 0..1 (`[r, g, b, a]`). The meanings follow the
 //! official WebGL runtime (spine-webgl 4.2 `PolygonBatcher.blendModesGL` with premultiplied
@@ -12,6 +13,9 @@
 //! | multiply | `s * d + d * (1 - s.a)`              | `s.a + d.a * (1 - s.a)`   |
 //! | screen   | `s + d * (1 - s)`                    | `s.a + d.a * (1 - s.a)`   |
 //!
+//! Inochi2D's own Normal, Multiply and Screen use the same blend factors (inochi2d.md §5), so
+//! puppets share this path.
+//!
 //! Results are clamped to 0..1 like a fixed-point framebuffer. Every mode is linear in `s`
 //! with `d` weighted by `1 - k * s`, so drawing a fragment with partial coverage `c` is the
 //! same as drawing `c * s` (what [`crate::Renderer`] does for anti-aliased edges).
@@ -19,6 +23,7 @@
 //! Verified by the unit tests below (closed forms on hand-picked colours, the coverage
 //! identity for every mode, tint black reducing to plain tinting).
 
+use crate::advanced::blend_advanced;
 use sinew::{BlendMode, Color};
 
 /// A premultiplied RGBA colour, channels 0..1.
@@ -60,7 +65,8 @@ impl Tint {
     }
 }
 
-/// Composites premultiplied `s` onto premultiplied `d` with a slot blend mode.
+/// Composites premultiplied `s` onto premultiplied `d` with a slot blend mode (any of them;
+/// the table above for the core four, [`crate::advanced`] for the rest).
 #[inline]
 pub fn blend(mode: BlendMode, s: Rgba, d: Rgba) -> Rgba {
     let inv_a = 1.0 - s[3];
@@ -84,6 +90,8 @@ pub fn blend(mode: BlendMode, s: Rgba, d: Rgba) -> Rgba {
             s[2] + d[2] * (1.0 - s[2]),
             s[3] + d[3] * inv_a,
         ],
+        // The other Inochi2D modes: the generic (slower) path.
+        _ => return blend_advanced(mode, s, d),
     };
     [
         out[0].clamp(0.0, 1.0),

@@ -1,22 +1,27 @@
-//! Masked drawing (Inochi2D masks): a command whose slot has mask sources is drawn only
-//! inside the union of its `Mask` sources (everywhere when it has none) and outside the union
-//! of its `DodgeMask` sources.
+//! Masked and grouped drawing (Inochi2D masks and composites): a command whose slot has mask
+//! sources is drawn only inside the union of its `Mask` sources (everywhere when it has none)
+//! and outside the union of its `DodgeMask` sources; the commands of an off-screen group
+//! ([`sinew::draw::DrawGroup`], an Inochi2D Composite) are drawn onto a transparent layer that
+//! is composited once ([`crate::composite`]), masked the same way by the group's sources.
 //!
-//! [`MaskedRenderer::render`] draws a [`DrawList`] command by command through the ordinary
-//! [`Renderer`]. An unmasked command goes straight onto the canvas. A masked one is drawn
-//! off-screen: its sources (at their current pose, full opacity, normal blend) into a mask
-//! layer whose alpha, zeroed below the source's threshold, is the mask; the content into a
-//! second layer, which is scaled by `mask * (1 - dodge)` per pixel and composited with the
-//! command's blend mode. Verified by the unit tests below (a square masked by a half-plane
-//! square, the same dodged) and by the CLI render tests on the synthetic puppets.
+//! [`MaskedRenderer::render_grouped`] draws a [`DrawList`] command by command through the
+//! ordinary [`Renderer`]. An unmasked command goes straight onto its target (the canvas, or
+//! its group's layer). A masked one is drawn off-screen: its sources (at their current pose,
+//! full opacity, normal blend) into a mask layer whose alpha, zeroed below the source's
+//! threshold, is the mask; the content into a second layer, which is scaled by
+//! `mask * (1 - dodge)` per pixel and composited with the command's blend mode. The layers and
+//! the mask are allocated on the first frame of a size and reused. Verified by the unit tests
+//! below (a square masked by a half-plane square, the same dodged), the composite tests in
+//! [`crate::composite`], `tests/alloc.rs` and the CLI render tests on the synthetic puppets.
 
-use crate::blend::{Rgba, blend};
+use crate::advanced::blend_coverage;
+use crate::composite::composite_layer;
 use crate::renderer::{Canvas, Renderer, View};
 use crate::texture::Texture;
-use sinew::draw::DrawList;
+use sinew::draw::{DrawCommand, DrawList};
 use sinew::{BlendMode, Color, SlotId};
 
-/// The mask sources of one slot.
+/// The mask sources of one slot (or of one group).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SlotMask {
     /// Source slots and whether each is a dodge mask (content kept outside it).
@@ -25,21 +30,31 @@ pub struct SlotMask {
     pub threshold: f32,
 }
 
-/// Scratch state for masked drawing (reused across frames).
+/// Scratch state for masked and grouped drawing (reused across frames).
 #[derive(Debug, Clone, Default)]
 pub struct MaskedRenderer {
     renderer: Renderer,
-    sub: DrawList,
+    /// The commands of one sub-draw (a single command, or a mask's sources).
+    sub: Vec<DrawCommand>,
     mask: Vec<f32>,
     layer: Option<Canvas>,
+    group_layer: Option<Canvas>,
 }
 
-const CLEAR: Color = Color {
+pub(crate) const CLEAR: Color = Color {
     r: 0.0,
     g: 0.0,
     b: 0.0,
     a: 0.0,
 };
+
+/// The layer in `slot`, (re)made transparent at `w x h` when missing or of another size.
+fn layer_of(slot: &mut Option<Canvas>, w: u32, h: u32) -> Canvas {
+    match slot.take() {
+        Some(l) if l.width == w && l.height == h => l,
+        _ => Canvas::new(w, h, CLEAR),
+    }
+}
 
 impl MaskedRenderer {
     /// Empty scratch buffers.
@@ -47,8 +62,8 @@ impl MaskedRenderer {
         Self::default()
     }
 
-    /// Draws `list` onto `canvas`; `masks[slot index]` gives a slot's mask sources (a slot
-    /// beyond the slice, or with no sources, is unmasked).
+    /// Draws `list` onto `canvas` without groups' masks; `masks[slot index]` gives a slot's
+    /// mask sources (a slot beyond the slice, or with no sources, is unmasked).
     pub fn render(
         &mut self,
         list: &DrawList,
@@ -57,75 +72,156 @@ impl MaskedRenderer {
         view: &View,
         canvas: &mut Canvas,
     ) {
+        self.render_grouped(list, textures, masks, &[], view, canvas);
+    }
+
+    /// Draws `list` onto `canvas`: `masks[slot index]` gives a slot's mask sources and
+    /// `group_masks[bone index]` those of the group ([`sinew::draw::DrawGroup::bone`]) on that
+    /// bone. Commands covered by [`DrawList::groups`] (sorted, not overlapping; others are
+    /// ignored) are drawn onto a transparent layer composited once per group.
+    pub fn render_grouped(
+        &mut self,
+        list: &DrawList,
+        textures: &[Texture],
+        masks: &[SlotMask],
+        group_masks: &[SlotMask],
+        view: &View,
+        canvas: &mut Canvas,
+    ) {
         let (w, h) = (canvas.width, canvas.height);
-        let n = w as usize * h as usize;
-        self.sub.clone_from(list);
-        for cmd in &list.commands {
-            let spec = masks
-                .get(cmd.slot.index())
-                .filter(|m| !m.sources.is_empty());
-            let Some(spec) = spec else {
-                self.sub.commands.clear();
-                self.sub.commands.push(*cmd);
-                self.renderer.render(&self.sub, textures, view, canvas);
+        let n = list.commands.len();
+        let (mut k, mut gi) = (0, 0);
+        while k < n {
+            while list.groups.get(gi).is_some_and(|g| (g.first as usize) < k) {
+                gi += 1;
+            }
+            let group = list
+                .groups
+                .get(gi)
+                .filter(|g| g.first as usize == k && g.count > 0)
+                .copied();
+            let Some(g) = group else {
+                self.draw_command(list, k, textures, masks, view, canvas);
+                k += 1;
                 continue;
             };
-            let layer = match &mut self.layer {
-                Some(l) if l.width == w && l.height == h => l,
-                slot => slot.insert(Canvas::new(w, h, CLEAR)),
-            };
-            self.mask.clear();
-            self.mask.resize(n, 1.0);
-            // Union of Mask sources (1 everywhere when there are none), then the dodges.
-            for dodge in [false, true] {
-                let mut any = false;
-                layer.clear(CLEAR);
-                self.sub.commands.clear();
-                for &(src, d) in &spec.sources {
-                    if d != dodge {
-                        continue;
-                    }
-                    any = true;
-                    if let Some(c) = list.commands.iter().find(|c| c.slot == src) {
-                        let mut c = *c;
-                        c.blend = BlendMode::Normal;
-                        c.color.a = 1.0;
-                        self.sub.commands.push(c);
-                    }
+            let end = (k + g.count as usize).min(n);
+            let mut layer = layer_of(&mut self.group_layer, w, h);
+            layer.clear(CLEAR);
+            for c in k..end {
+                self.draw_command(list, c, textures, masks, view, &mut layer);
+            }
+            let spec = group_masks
+                .get(g.bone.index())
+                .filter(|m| !m.sources.is_empty());
+            let mask = match spec {
+                Some(spec) => {
+                    self.build_mask(list, spec, textures, view, w, h);
+                    Some(self.mask.as_slice())
                 }
-                if !any {
+                None => None,
+            };
+            composite_layer(&g, &layer, mask, canvas);
+            self.group_layer = Some(layer);
+            k = end;
+            gi += 1;
+        }
+    }
+
+    /// Draws command `k` of `list` onto `target`, masked by its slot's sources.
+    fn draw_command(
+        &mut self,
+        list: &DrawList,
+        k: usize,
+        textures: &[Texture],
+        masks: &[SlotMask],
+        view: &View,
+        target: &mut Canvas,
+    ) {
+        let Some(cmd) = list.commands.get(k) else {
+            return;
+        };
+        let spec = masks
+            .get(cmd.slot.index())
+            .filter(|m| !m.sources.is_empty());
+        let Some(spec) = spec else {
+            self.sub.clear();
+            self.sub.push(*cmd);
+            self.renderer
+                .render_commands(list, &self.sub, textures, view, target);
+            return;
+        };
+        let (w, h) = (target.width, target.height);
+        self.build_mask(list, spec, textures, view, w, h);
+        let mut layer = layer_of(&mut self.layer, w, h);
+        layer.clear(CLEAR);
+        self.sub.clear();
+        let mut c = *cmd;
+        c.blend = BlendMode::Normal;
+        self.sub.push(c);
+        self.renderer
+            .render_commands(list, &self.sub, textures, view, &mut layer);
+        for ((d, s), m) in target.pixels.iter_mut().zip(&layer.pixels).zip(&self.mask) {
+            if s[3] <= 0.0 || *m <= 0.0 {
+                continue;
+            }
+            *d = blend_coverage(cmd.blend, *s, *m, *d);
+        }
+        self.layer = Some(layer);
+    }
+
+    /// Fills `self.mask` (`w x h`) with `spec`'s mask: the union of its Mask sources (1
+    /// everywhere when there are none) times one minus the union of its dodges.
+    fn build_mask(
+        &mut self,
+        list: &DrawList,
+        spec: &SlotMask,
+        textures: &[Texture],
+        view: &View,
+        w: u32,
+        h: u32,
+    ) {
+        let mut layer = layer_of(&mut self.layer, w, h);
+        self.mask.clear();
+        self.mask.resize(w as usize * h as usize, 1.0);
+        for dodge in [false, true] {
+            let mut any = false;
+            layer.clear(CLEAR);
+            self.sub.clear();
+            for &(src, d) in &spec.sources {
+                if d != dodge {
                     continue;
                 }
-                self.renderer.render(&self.sub, textures, view, layer);
-                for (m, p) in self.mask.iter_mut().zip(&layer.pixels) {
-                    let a = if p[3] > spec.threshold {
-                        p[3].min(1.0)
-                    } else {
-                        0.0
-                    };
-                    *m *= if dodge { 1.0 - a } else { a };
+                any = true;
+                if let Some(c) = list.commands.iter().find(|c| c.slot == src) {
+                    let mut c = *c;
+                    c.blend = BlendMode::Normal;
+                    c.color.a = 1.0;
+                    self.sub.push(c);
                 }
             }
-            layer.clear(CLEAR);
-            self.sub.commands.clear();
-            let mut c = *cmd;
-            c.blend = BlendMode::Normal;
-            self.sub.commands.push(c);
-            self.renderer.render(&self.sub, textures, view, layer);
-            for ((d, s), m) in canvas.pixels.iter_mut().zip(&layer.pixels).zip(&self.mask) {
-                if s[3] <= 0.0 || *m <= 0.0 {
-                    continue;
-                }
-                let s: Rgba = s.map(|v| v * m);
-                *d = blend(cmd.blend, s, *d);
+            if !any {
+                continue;
+            }
+            self.renderer
+                .render_commands(list, &self.sub, textures, view, &mut layer);
+            for (m, p) in self.mask.iter_mut().zip(&layer.pixels) {
+                let a = if p[3] > spec.threshold {
+                    p[3].min(1.0)
+                } else {
+                    0.0
+                };
+                *m *= if dodge { 1.0 - a } else { a };
             }
         }
+        self.layer = Some(layer);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blend::Rgba;
     use sinew::AttachmentId;
     use sinew::draw::DrawCommand;
 

@@ -9,18 +9,20 @@
 //! to exactly the covered area: no crack and no double-blended seam. Where triangles of one
 //! command overlap (a folded mesh) the layer is normalised to full coverage, averaging them.
 //! The layer is then composited onto the canvas once with the slot's blend mode
-//! ([`crate::blend`]).
+//! ([`crate::blend`]; DestinationIn, the one mode not linear in coverage, is mixed by coverage
+//! instead, [`crate::advanced::blend_coverage`]).
 //!
 //! After the first frame of a given size and rig, rendering allocates nothing. Verified by the
 //! unit tests below (a two-triangle quad is seamless and exact, clipping by a concave polygon,
 //! blend modes, tint) and by the golden images and fixture tests in `tests/`.
 
+use crate::advanced::{blend_coverage, coverage_linear};
 use crate::blend::{Rgba, Tint, blend, premultiply, to_straight_u8};
 use crate::clip::{Point, clip_convex, signed_area2, triangulate};
 use crate::raster::Coverage;
 use crate::texture::Texture;
 use sinew::Color;
-use sinew::draw::DrawList;
+use sinew::draw::{DrawCommand, DrawList};
 
 /// The world rectangle an image shows (y up; `x0, y0` is the bottom-left corner). It fills
 /// the image exactly: pixel `(i, j)` covers world x in `[x0 + i * (x1 - x0) / W, ...]` and y
@@ -147,6 +149,19 @@ impl Renderer {
         view: &View,
         canvas: &mut Canvas,
     ) {
+        self.render_commands(list, &list.commands, textures, view, canvas);
+    }
+
+    /// Draws `commands` (commands over `list`'s vertices, indices and clips, in any order or
+    /// subset) onto `canvas`, like [`Renderer::render`].
+    pub fn render_commands(
+        &mut self,
+        list: &DrawList,
+        commands: &[DrawCommand],
+        textures: &[Texture],
+        view: &View,
+        canvas: &mut Canvas,
+    ) {
         let (w, h) = (canvas.width as usize, canvas.height as usize);
         if w == 0 || h == 0 || view.x1 == view.x0 || view.y1 == view.y0 {
             return;
@@ -166,7 +181,7 @@ impl Renderer {
                 texels: Vec::new(),
             },
         );
-        for cmd in &list.commands {
+        for cmd in commands {
             if cmd.color.a <= 0.0 {
                 continue;
             }
@@ -306,10 +321,16 @@ impl Renderer {
                     continue;
                 }
                 let mut s = self.layer[i];
-                if cov > 1.0 {
+                if !coverage_linear(mode) {
+                    // The layer holds coverage x colour: undo it, then mix by coverage.
                     s = s.map(|v| v / cov);
+                    canvas.pixels[i] = blend_coverage(mode, s, cov.min(1.0), canvas.pixels[i]);
+                } else {
+                    if cov > 1.0 {
+                        s = s.map(|v| v / cov);
+                    }
+                    canvas.pixels[i] = blend(mode, s, canvas.pixels[i]);
                 }
-                canvas.pixels[i] = blend(mode, s, canvas.pixels[i]);
                 self.layer[i] = [0.0; 4];
                 self.layer_cov[i] = 0.0;
             }

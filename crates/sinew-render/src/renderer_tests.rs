@@ -177,3 +177,28 @@ fn texture_is_sampled_with_v_down() {
     assert_eq!(&rgba[0..4], &[255, 0, 0, 255]);
     assert_eq!(&rgba[(9 * 10) * 4..(9 * 10) * 4 + 4], &[0, 255, 0, 255]);
 }
+
+#[test]
+fn destination_in_mixes_partial_coverage() {
+    // A quad over x in [0, 5.5] at alpha 0.5 with DestinationIn over opaque grey: fully covered
+    // pixels keep 0.5 of the ground, the half-covered column d * (1 - 0.5 * (1 - 0.5)), the
+    // rest is untouched.
+    let list = quads(
+        &[(
+            [0.0, 0.0, 5.5, 10.0],
+            Color::new(1.0, 1.0, 1.0, 0.5),
+            BlendMode::DestinationIn,
+        )],
+        None,
+    );
+    let mut canvas = Canvas::new(10, 10, Color::new(0.4, 0.4, 0.4, 1.0));
+    Renderer::new().render(&list, &[Texture::white()], &VIEW, &mut canvas);
+    for (x, k) in [(0, 0.5), (4, 0.5), (5, 0.75), (6, 1.0), (9, 1.0)] {
+        let p = canvas.pixels[3 * 10 + x];
+        let want = [0.4 * k, 0.4 * k, 0.4 * k, k];
+        assert!(
+            p.iter().zip(want.iter()).all(|(a, b)| (a - b).abs() < 1e-5),
+            "x={x}: {p:?} vs {want:?}"
+        );
+    }
+}

@@ -5,12 +5,16 @@
 //! `build_draw_list` and `Renderer::render` run, over a second of sinew's own example
 //! character walking (draw-order keys, a clip polygon, a deforming weighted mesh, two atlas
 //! pages). Posing runs outside the counted region (the runtime proves its own frame
-//! allocation-free in sinew-formats' `frame_alloc` test).
+//! allocation-free in sinew-formats' `frame_alloc` test). The same holds for masked and
+//! grouped drawing (`MaskedRenderer`: slot masks, an off-screen group with a mask and an
+//! advanced blend mode).
 
 use sinew::anim::AnimationState;
+use sinew::draw::DrawGroup;
 use sinew::draw::{DrawList, build_draw_list};
+use sinew::{BlendMode, BoneId, SlotId};
 use sinew::{Color, Instance, Physics, Rig};
-use sinew_render::{Canvas, Renderer, Texture, View};
+use sinew_render::{Canvas, MaskedRenderer, Renderer, SlotMask, Texture, View};
 
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
@@ -92,5 +96,61 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
         canvas.to_rgba8(),
         frames[1],
         "frame 20 renders to the same bytes"
+    );
+}
+
+#[test]
+fn masked_and_grouped_drawing_allocates_nothing_after_warm_up() {
+    let (rig, textures) = stickbot();
+    let mut inst = Instance::new(&rig);
+    let mut state = AnimationState::new(&rig);
+    state.set_animation(&rig, 0, rig.clip("walk").expect("walk"), true);
+    let mut list = DrawList::for_rig(&rig);
+    let mut renderer = MaskedRenderer::new();
+    let mut canvas = Canvas::new(96, 144, Color::new(0.0, 0.0, 0.0, 0.0));
+    let n = rig.slots.len();
+    assert!(n > 5, "stickbot has slots to group");
+    // The last slot is masked by slot 0; slots 1..=4 form a group on bone 0, dodged by slot 0.
+    let mut masks = vec![SlotMask::default(); n];
+    masks[n - 1] = SlotMask {
+        sources: vec![(SlotId(0), false)],
+        threshold: 0.1,
+    };
+    let group_masks = vec![SlotMask {
+        sources: vec![(SlotId(0), true)],
+        threshold: 0.1,
+    }];
+    let group = DrawGroup {
+        bone: BoneId(0),
+        first: 0,
+        count: 0,
+        blend: BlendMode::Overlay,
+        color: Color::new(1.0, 0.8, 0.8, 0.7),
+        screen: Color::new(0.1, 0.0, 0.0, 1.0),
+    };
+    let mut allocations = 0;
+    let mut grouped = 0;
+    for k in 0..=30 {
+        let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
+        state.update(dt);
+        state.apply(&rig, &mut inst);
+        state.events.clear();
+        inst.advance_time(dt);
+        sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Update);
+        let count = count_allocations(|| {
+            build_draw_list(&rig, &inst, Color::WHITE, &mut list);
+            list.group_runs(|s| (1..=4).contains(&s.index()).then_some(group));
+            canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
+            renderer.render_grouped(&list, &textures, &masks, &group_masks, &VIEW, &mut canvas);
+        });
+        grouped += list.groups.len();
+        if k > 0 {
+            allocations += count;
+        }
+    }
+    assert!(grouped > 0, "some commands were grouped");
+    assert_eq!(
+        allocations, 0,
+        "masked/grouped drawing allocated after warm-up"
     );
 }

@@ -11,6 +11,7 @@ pub mod build;
 pub mod cage;
 pub mod constraint;
 pub mod deform;
+pub mod deformer;
 pub mod draw;
 pub mod ids;
 pub mod instance;

@@ -79,6 +79,38 @@ pub enum BlendMode {
     Multiply,
     /// Screen.
     Screen,
+    /// Inochi2D Overlay (W3C separable overlay).
+    Overlay,
+    /// Inochi2D Darken (W3C separable darken).
+    Darken,
+    /// Inochi2D Lighten (W3C separable lighten).
+    Lighten,
+    /// Inochi2D ColorDodge (W3C separable color-dodge).
+    ColorDodge,
+    /// Inochi2D LinearDodge (separable `min(1, Cb + Cs)`).
+    LinearDodge,
+    /// Inochi2D AddGlow (colours add, alpha source-over).
+    AddGlow,
+    /// Inochi2D ColorBurn (W3C separable color-burn).
+    ColorBurn,
+    /// Inochi2D HardLight (W3C separable hard-light).
+    HardLight,
+    /// Inochi2D SoftLight (W3C separable soft-light).
+    SoftLight,
+    /// Inochi2D Difference (W3C separable difference).
+    Difference,
+    /// Inochi2D Exclusion (W3C separable exclusion).
+    Exclusion,
+    /// Inochi2D Subtract (separable `max(0, Cb - Cs)`).
+    Subtract,
+    /// Inochi2D Inverse (source times inverted destination).
+    Inverse,
+    /// Inochi2D DestinationIn (destination kept where the source is opaque).
+    DestinationIn,
+    /// Inochi2D ClipToLower (source drawn only where the destination has alpha).
+    ClipToLower,
+    /// Inochi2D SliceFromLower (destination erased where the source is opaque).
+    SliceFromLower,
 }
 
 /// Path constraint position mode.

@@ -8,7 +8,9 @@
 //! - every Part (and MeshGroup, hidden) becomes a slot on its node's bone showing an
 //!   unweighted mesh of `verts - origin`, so the skeleton and world-vertex stages pose it;
 //! - parameters (Creator parameter groups flattened) and their bindings become
-//!   [`RawParams`]; SimplePhysics nodes become parameter drivers.
+//!   [`RawParams`]; SimplePhysics nodes become parameter drivers;
+//! - MeshGroups become Mesh deformers over their descendant Parts (`meshgroup.rs`);
+//! - `animations` become [`sinew::params::inochi_clip::ParamAnimation`]s (`animations.rs`).
 //!
 //! COMPAT(inochi2d): coordinates stay y-down as the puppet has them (no flip), so a bone's
 //! rotation in degrees is the node's `rot.z` radians converted with sinew's Spine angle
@@ -19,7 +21,9 @@
 //! follows the reference. Errors name the node or parameter; nothing panics on bad input
 //! (tests in `tests/inochi2d_*.rs`).
 
+mod animations;
 pub mod container;
+mod meshgroup;
 mod nodes;
 mod params;
 
@@ -54,6 +58,35 @@ pub enum I2dBlend {
     DestinationIn,
     ClipToLower,
     SliceFromLower,
+}
+
+impl I2dBlend {
+    /// The runtime blend mode drawing this mode (one to one; sinew-render's `advanced`
+    /// module documents each formula).
+    pub fn blend_mode(self) -> sinew::BlendMode {
+        use sinew::BlendMode as B;
+        match self {
+            I2dBlend::Normal => B::Normal,
+            I2dBlend::Multiply => B::Multiply,
+            I2dBlend::Screen => B::Screen,
+            I2dBlend::Overlay => B::Overlay,
+            I2dBlend::Darken => B::Darken,
+            I2dBlend::Lighten => B::Lighten,
+            I2dBlend::ColorDodge => B::ColorDodge,
+            I2dBlend::LinearDodge => B::LinearDodge,
+            I2dBlend::AddGlow => B::AddGlow,
+            I2dBlend::ColorBurn => B::ColorBurn,
+            I2dBlend::HardLight => B::HardLight,
+            I2dBlend::SoftLight => B::SoftLight,
+            I2dBlend::Difference => B::Difference,
+            I2dBlend::Exclusion => B::Exclusion,
+            I2dBlend::Subtract => B::Subtract,
+            I2dBlend::Inverse => B::Inverse,
+            I2dBlend::DestinationIn => B::DestinationIn,
+            I2dBlend::ClipToLower => B::ClipToLower,
+            I2dBlend::SliceFromLower => B::SliceFromLower,
+        }
+    }
 }
 
 /// How a mask source clips.
@@ -107,6 +140,8 @@ pub struct Puppet {
     pub name: String,
     /// `meta.version`.
     pub version: String,
+    /// Animations (lanes keyed on parameter indices, which are the built rig's `ParamId`s).
+    pub animations: Vec<sinew::params::inochi_clip::ParamAnimation>,
 }
 
 /// Reads and parses a puppet file.
@@ -159,6 +194,10 @@ pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
         .ok_or_else(|| invalid("$".into(), None, "missing `nodes`".into()))?;
     let tree = nodes::read_nodes(nodes, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
     params::read_params(&root, &tree, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
+    meshgroup::read_meshgroups(nodes, &tree, &mut p)
+        .map_err(|e| invalid(e.path, e.name, e.message))?;
+    p.animations = animations::read_animations(&root, p.params.params.len())
+        .map_err(|e| invalid(e.path, e.name, e.message))?;
     Ok(p)
 }
 

@@ -8,7 +8,7 @@ use sinew::params::raw::RawDriver;
 use sinew::raw::{
     RawAttachment, RawAttachmentKind, RawBone, RawSkin, RawSkinEntry, RawSlot, Vertices,
 };
-use sinew::types::{BlendMode, Color};
+use sinew::types::Color;
 use std::collections::HashMap;
 
 /// Deepest node nesting accepted.
@@ -73,6 +73,8 @@ fn floats(v: Option<&Value>, path: &str, name: &str) -> Result<Vec<f32>, Problem
         .collect()
 }
 
+/// A `blend_mode` name (the 19 of Inochi2D 0.8). An unknown or missing name draws Normal, so
+/// a mode added by a newer Creator still loads.
 fn blend(s: Option<&str>) -> I2dBlend {
     use I2dBlend::*;
     match s.unwrap_or("Normal") {
@@ -360,12 +362,7 @@ fn read_mesh(
     let tex_path = texture
         .filter(|&t| t < u64::from(u32::MAX))
         .map_or_else(String::new, |t| format!("texture{t}"));
-    let slot_blend = match blend(obj.get("blend_mode").and_then(Value::as_str)) {
-        I2dBlend::Multiply => BlendMode::Multiply,
-        I2dBlend::Screen => BlendMode::Screen,
-        I2dBlend::LinearDodge | I2dBlend::AddGlow => BlendMode::Additive,
-        _ => BlendMode::Normal,
-    };
+    let slot_blend = blend(obj.get("blend_mode").and_then(Value::as_str)).blend_mode();
     cx.p.raw.slots.push(RawSlot {
         name: slot.to_owned(),
         bone: bone.to_owned(),

@@ -12,13 +12,17 @@
 //! (Spine "tint black"), the slot's blend mode and the atlas page of the region shown (the
 //! sequence frame, for sequences).
 //!
+//! Off-screen groups (Inochi2D Composites) are runs of commands listed in
+//! [`DrawList::groups`]: [`build_draw_list`] leaves it empty and a format adapter fills it with
+//! [`DrawList::group_runs`]; a renderer draws each run onto its own layer.
+//!
 //! No allocation after warm-up: [`DrawList::for_rig`] reserves the largest size any pose of the
 //! rig can need, and [`build_draw_list`] only clears and refills. Verified by the unit tests
 //! below (quad triangles, tint products, clip ranges with an end slot, inactive bones, reuse
 //! without growth) and by sinew-render's tests on real rigs.
 
 use crate::deform::{compute_world_vertices, sequence_region_index};
-use crate::ids::{AttachmentId, SlotId};
+use crate::ids::{AttachmentId, BoneId, SlotId};
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::{BlendMode, Color};
@@ -80,6 +84,29 @@ pub struct DrawList {
     pub clips: Vec<ClipPolygon>,
     /// World x, y of clip polygon vertices.
     pub clip_vertices: Vec<f32>,
+    /// Off-screen groups (Inochi2D Composites) over runs of `commands`, in command order;
+    /// empty unless a format adapter fills it (see [`DrawGroup`], [`DrawList::group_runs`]).
+    pub groups: Vec<DrawGroup>,
+}
+
+/// An off-screen group (an Inochi2D Composite): the commands `first..first + count` are drawn
+/// onto a transparent layer, each with its own blend mode, then the layer is shaded with
+/// `color` and `screen` and composited once with `blend`. Renderer-neutral: a GPU backend
+/// draws the run into a render target and the target as one quad.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DrawGroup {
+    /// The group's bone (the composite node); keys per-group side tables such as masks.
+    pub bone: BoneId,
+    /// First command of the group.
+    pub first: u32,
+    /// Number of consecutive commands.
+    pub count: u32,
+    /// How the layer composites onto what is below.
+    pub blend: BlendMode,
+    /// Multiplicative tint (rgb) and opacity (a) of the layer, straight.
+    pub color: Color,
+    /// Screen tint of the layer (rgb; alpha unused).
+    pub screen: Color,
 }
 
 impl DrawList {
@@ -117,6 +144,7 @@ impl DrawList {
             indices: Vec::with_capacity(i),
             clips: Vec::with_capacity(ns),
             clip_vertices: Vec::with_capacity(c * 2),
+            groups: Vec::with_capacity(ns),
         }
     }
 
@@ -128,6 +156,30 @@ impl DrawList {
         self.indices.clear();
         self.clips.clear();
         self.clip_vertices.clear();
+        self.groups.clear();
+    }
+
+    /// Rebuilds [`DrawList::groups`] from runs of consecutive commands: `group_of(slot)` gives
+    /// the group a command's slot belongs to (its `first`/`count` are ignored), and each
+    /// maximal run of commands whose groups have the same bone becomes one group. No
+    /// allocation when the list came from [`DrawList::for_rig`].
+    pub fn group_runs(&mut self, mut group_of: impl FnMut(SlotId) -> Option<DrawGroup>) {
+        self.groups.clear();
+        for (k, c) in self.commands.iter().enumerate() {
+            let Some(mut g) = group_of(c.slot) else {
+                continue;
+            };
+            match self.groups.last_mut() {
+                Some(last) if last.bone == g.bone && (last.first + last.count) as usize == k => {
+                    last.count += 1;
+                }
+                _ => {
+                    g.first = k as u32;
+                    g.count = 1;
+                    self.groups.push(g);
+                }
+            }
+        }
     }
 
     /// World positions of a command's vertices (x, y pairs).

@@ -252,3 +252,43 @@ fn rebuilding_never_grows() {
     assert_eq!(list.positions.len(), 2 * (4 + 3 + 4));
     assert_eq!(list.uvs.len(), list.positions.len());
 }
+
+#[test]
+fn group_runs_make_one_group_per_consecutive_run() {
+    let rig = rig();
+    let inst = instance(&rig);
+    let mut list = DrawList::for_rig(&rig);
+    build_draw_list(&rig, &inst, Color::WHITE, &mut list);
+    // Commands show slots 0, 2, 3 (slot 1 is the clipping attachment); slots 2 and 3 belong to
+    // the group of bone 1, slot 0 to none.
+    let group = DrawGroup {
+        bone: BoneId(1),
+        first: 99,
+        count: 99,
+        blend: BlendMode::Multiply,
+        color: Color::new(1.0, 1.0, 1.0, 0.5),
+        screen: Color::BLACK,
+    };
+    let cap = list.groups.capacity();
+    list.group_runs(|s| (s.0 >= 2).then_some(group));
+    assert_eq!(list.groups.len(), 1);
+    let g = list.groups[0];
+    assert_eq!(
+        (g.bone, g.first, g.count, g.blend),
+        (BoneId(1), 1, 2, BlendMode::Multiply)
+    );
+    // A different bone per slot splits the run; no slot in a group leaves none.
+    list.group_runs(|s| {
+        (s.0 >= 2).then_some(DrawGroup {
+            bone: BoneId(s.0),
+            ..group
+        })
+    });
+    let runs: Vec<(u32, u32)> = list.groups.iter().map(|g| (g.first, g.count)).collect();
+    assert_eq!(runs, vec![(1, 1), (2, 1)]);
+    list.group_runs(|_| None);
+    assert!(list.groups.is_empty());
+    assert_eq!(list.groups.capacity(), cap, "no growth");
+    list.clear();
+    assert!(list.groups.is_empty());
+}

@@ -230,12 +230,14 @@ pub fn apply_params(rig: &Rig, inst: &mut Instance) {
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
 /// `physics` the drivers and the driven parameters (then world transforms again).
 pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
+    super::chain::step_chains(rig, inst, dt, physics);
     reset_params(rig, inst);
     accumulate_params(rig, inst, false);
     if !physics || rig.params.drivers.is_empty() {
         accumulate_params(rig, inst, true);
         finalize_params(rig, inst);
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
+        crate::deformer::apply_deformers(rig, inst);
         return;
     }
     finalize_params(rig, inst);
@@ -244,4 +246,5 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     accumulate_params(rig, inst, true);
     finalize_params(rig, inst);
     crate::skeleton::update_world_transform(rig, inst, Physics::None);
+    crate::deformer::apply_deformers(rig, inst);
 }

@@ -252,6 +252,13 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             set.clips.push(c);
         }
     }
+    set.chains = super::chain::build_chains(&raw.chains, &set, &mut errs);
+    if errs.is_empty() {
+        match crate::deformer::build_deformers(rig, &set, raw, &raw.deformers) {
+            Ok(d) => set.deformers = d,
+            Err(e) => errs.extend(e),
+        }
+    }
     if errs.is_empty() { Ok(set) } else { Err(errs) }
 }
 

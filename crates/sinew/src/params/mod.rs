@@ -12,7 +12,10 @@
 //! adds every binding, then writes bone locals (setup ⊕ offsets), slot deform buffers
 //! (absolute bind-space vertices = setup + offsets), slot colours and the draw order.
 //! Parameter physics ([`driver`]) reads bone world positions and writes parameters, and
-//! parameter clips ([`clip`]) key parameters with Cubism's segment kinds. Rigs are built from
+//! parameter clips ([`clip`]) key parameters with Cubism's segment kinds. Pendulum chains
+//! ([`chain`], Cubism physics3 style) read weighted parameters into a chain root, step a
+//! string of particles on a fixed clock and write parameters, first in
+//! [`apply::update_params`]. Rigs are built from
 //! a name-based [`raw::RawParams`] by [`build::build_params`].
 //!
 //! Verified by the unit tests beside each file, the property tests in `proptests.rs`, and
@@ -20,9 +23,12 @@
 
 pub mod apply;
 pub mod build;
+pub mod chain;
 pub mod clip;
 pub mod driver;
 pub mod grid;
+pub mod inochi_clip;
+pub mod player;
 pub mod raw;
 
 #[cfg(test)]
@@ -180,6 +186,10 @@ pub struct ParamSet {
     pub drivers: Vec<driver::DriverData>,
     /// Parameter clips.
     pub clips: Vec<clip::ParamClip>,
+    /// Pendulum chains (Cubism physics3 style).
+    pub chains: chain::ChainSet,
+    /// Deformers (rotation, warp, mesh) and the bindings driving them.
+    pub deformers: crate::deformer::DeformerSet,
     /// Parameters by name (edges only).
     pub names: HashMap<String, ParamId>,
 }
@@ -272,6 +282,10 @@ pub struct ParamState {
     pub clock: crate::physics::clock::FixedClock,
     /// Whether the drivers have been placed at rest (the first physics frame places them).
     pub drivers_placed: bool,
+    /// Deformer state (offsets, rotation frames, current lattices).
+    pub deformers: crate::deformer::DeformerState,
+    /// Pendulum chain state.
+    pub chains: chain::ChainState,
 }
 
 impl ParamState {
@@ -291,6 +305,8 @@ impl ParamState {
             driver_offsets: vec![[0.0, 1.0]; p.drivers.len()],
             clock: crate::physics::clock::FixedClock::new(driver::clock_settings()),
             drivers_placed: false,
+            deformers: crate::deformer::DeformerState::new(&p.deformers),
+            chains: chain::ChainState::new(&p.chains),
         }
     }
 

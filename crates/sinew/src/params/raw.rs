@@ -1,6 +1,7 @@
 //! The authoring form of a rig's parameters: everything refers to parameters, bones and
 //! slots by name, as loaders produce it; [`super::build::build_params`] resolves it.
 
+use super::chain::ChainSource;
 use super::clip::ParamClip;
 use super::driver::{DriverMap, PendulumModel};
 use super::grid::Interp;
@@ -126,4 +127,106 @@ pub struct RawParams {
     pub drivers: Vec<RawDriver>,
     /// Parameter clips (already resolved against parameter names by their loader).
     pub clips: Vec<(ParamClip, Vec<String>)>,
+    /// Deformers and their bindings.
+    pub deformers: crate::deformer::RawDeformers,
+    /// Pendulum chains (Cubism physics3 settings).
+    pub chains: RawChains,
+}
+
+/// A chain input in authoring form (physics3 `Input[]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawChainInput {
+    /// Source parameter name.
+    pub param: String,
+    /// Parameter component (0 = x, 1 = y).
+    pub component: u8,
+    /// Weight, 0..100.
+    pub weight: f64,
+    /// What the parameter moves: root x, root y or root angle.
+    pub kind: ChainSource,
+    /// Reflect (physics3 `Reflect`).
+    pub reflect: bool,
+}
+
+/// A chain output in authoring form (physics3 `Output[]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawChainOutput {
+    /// Destination parameter name.
+    pub param: String,
+    /// Parameter component (0 = x, 1 = y).
+    pub component: u8,
+    /// Particle read (physics3 `VertexIndex`, 1.. as the root cannot move on its own).
+    pub vertex: u32,
+    /// What is read: x or y offset from the previous particle, or the angle.
+    pub kind: ChainSource,
+    /// Scale from physics units (radians for angles) to parameter units.
+    pub scale: f64,
+    /// Weight, 0..100.
+    pub weight: f64,
+    /// Reflect (physics3 `Reflect`).
+    pub reflect: bool,
+}
+
+/// A chain particle in authoring form (physics3 `Vertices[]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RawChainParticle {
+    /// Position in the file (informational: the rest pose hangs by radii).
+    pub position: [f64; 2],
+    /// Mobility, 0..1 (1 keeps all velocity, less damps).
+    pub mobility: f64,
+    /// Delay (time scale of this particle's motion).
+    pub delay: f64,
+    /// Acceleration (gravity along the chain's down direction).
+    pub acceleration: f64,
+    /// Distance to the previous particle.
+    pub radius: f64,
+}
+
+/// A physics3 normalization range (`Minimum`, `Default`, `Maximum`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RawNormalization {
+    /// Minimum.
+    pub minimum: f64,
+    /// Default (the image of the parameter's range middle).
+    pub default: f64,
+    /// Maximum.
+    pub maximum: f64,
+}
+
+/// A pendulum chain in authoring form (physics3 `PhysicsSettings[]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawChain {
+    /// Name (the setting's `Id`), for messages.
+    pub name: String,
+    /// Inputs.
+    pub inputs: Vec<RawChainInput>,
+    /// Outputs.
+    pub outputs: Vec<RawChainOutput>,
+    /// Particles, root first.
+    pub particles: Vec<RawChainParticle>,
+    /// Normalization of position inputs.
+    pub position: RawNormalization,
+    /// Normalization of angle inputs (degrees).
+    pub angle: RawNormalization,
+}
+
+/// Every pendulum chain of a rig in authoring form (a physics3 file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawChains {
+    /// Settings.
+    pub chains: Vec<RawChain>,
+    /// Steps per second (physics3 `Meta.Fps`; 60 when absent).
+    pub fps: f64,
+    /// Wind (physics3 `Meta.EffectiveForces.Wind`), physics units per unit time squared.
+    pub wind: [f64; 2],
+}
+
+impl Default for RawChains {
+    fn default() -> Self {
+        RawChains {
+            chains: Vec::new(),
+            fps: 60.0,
+            wind: [0.0, 0.0],
+        }
+    }
 }

@@ -1,0 +1,170 @@
+//! Inochi2D composites and blend modes through the loader and `sinew render`, on
+//! synthetic_tiny with its JSON payload edited in memory: blend mode names map one to one,
+//! a composite becomes one off-screen group with its properties, and its opacity scales the
+//! flattened children (pixels drawn by the composite alone get exactly half the alpha).
+
+use clap::Parser;
+use serde_json::Value;
+use sinew::BlendMode;
+use sinew_cli::args::Cli;
+use sinew_cli::inochi::load_puppet;
+use sinew_cli::inochi_render::composite_groups;
+use sinew_render::Texture;
+use std::path::{Path, PathBuf};
+
+fn run(args: &[&str]) -> anyhow::Result<String> {
+    let cli = Cli::try_parse_from(std::iter::once("sinew").chain(args.iter().copied()))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    sinew_cli::run_guarded(&cli)
+}
+
+fn out_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sinew-inochi-composite-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Finds the node named `name` in the tree.
+fn node<'a>(n: &'a mut Value, name: &str) -> Option<&'a mut Value> {
+    if n["name"] == name {
+        return Some(n);
+    }
+    n.get_mut("children")?
+        .as_array_mut()?
+        .iter_mut()
+        .find_map(|c| node(c, name))
+}
+
+/// synthetic_tiny with `edit` applied to its JSON payload, written to `out`.
+fn patched(tiny: &Path, out: &Path, edit: impl FnOnce(&mut Value)) {
+    let bytes = std::fs::read(tiny).expect("read tiny");
+    let len = u32::from_be_bytes(bytes[8..12].try_into().expect("len")) as usize;
+    let mut json: Value = serde_json::from_slice(&bytes[12..12 + len]).expect("json payload");
+    edit(&mut json);
+    let text = serde_json::to_vec(&json).expect("json");
+    let mut b = bytes[..8].to_vec();
+    b.extend_from_slice(&(text.len() as u32).to_be_bytes());
+    b.extend_from_slice(&text);
+    b.extend_from_slice(&bytes[12 + len..]);
+    std::fs::write(out, b).expect("write patched puppet");
+}
+
+fn render(puppet: &Path, out: &Path) -> Texture {
+    run(&[
+        "render",
+        puppet.to_str().expect("utf-8"),
+        "--view",
+        "-600,-650,600,550",
+        "--size",
+        "96x96",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ])
+    .expect("render");
+    Texture::load(out, false).expect("decode output")
+}
+
+#[test]
+fn blend_names_and_composite_properties_reach_the_draw_groups() {
+    let Some(dir) = sinew_testutil::require_fixtures("blend_names_and_composite_properties") else {
+        return;
+    };
+    let file = out_dir().join("tiny_blends.inp");
+    patched(&dir.join("inochi2d/synthetic_tiny.inp"), &file, |j| {
+        let root = &mut j["nodes"];
+        let c = node(root, "FaceComposite").expect("composite");
+        c["blend_mode"] = "Overlay".into();
+        c["opacity"] = 0.5.into();
+        c["tint"] = serde_json::json!([1.0, 0.5, 0.25]);
+        c["screenTint"] = serde_json::json!([0.1, 0.2, 0.3]);
+        c["masks"] = serde_json::json!([{"source": 1001, "mode": "DodgeMask"}]);
+        node(root, "Part002").expect("part")["blend_mode"] = "Difference".into();
+        node(root, "Part000").expect("part")["blend_mode"] = "NoSuchMode".into();
+    });
+    let (puppet, rig) = load_puppet(&file).expect("loads");
+    let blend = |n: &str| rig.slots.iter().find(|s| s.name == n).expect("slot").blend;
+    assert_eq!(blend("Part002"), BlendMode::Difference);
+    assert_eq!(
+        blend("Part000"),
+        BlendMode::Normal,
+        "unknown names draw Normal"
+    );
+    let (groups, masks) = composite_groups(&puppet, &rig);
+    let g: Vec<_> = groups.iter().flatten().collect();
+    assert_eq!(g.len(), 1, "one composite");
+    let g = g[0];
+    assert_eq!(rig.bones[g.bone.index()].name, "FaceComposite");
+    assert_eq!(g.blend, BlendMode::Overlay);
+    assert_eq!(
+        [g.color.r, g.color.g, g.color.b, g.color.a],
+        [1.0, 0.5, 0.25, 0.5]
+    );
+    assert_eq!([g.screen.r, g.screen.g, g.screen.b], [0.1, 0.2, 0.3]);
+    let m = &masks[g.bone.index()];
+    let src = rig
+        .slots
+        .iter()
+        .position(|s| s.name == "Part000")
+        .expect("Part000");
+    assert_eq!(m.sources, vec![(sinew::SlotId(src as u16), true)]);
+    // Both children of the composite are grouped by the loader.
+    for child in ["Part001", "Part002"] {
+        let s = rig
+            .slots
+            .iter()
+            .position(|s| s.name == child)
+            .expect("child");
+        assert_eq!(rig.params.slot_group[s], Some(g.bone), "{child}");
+    }
+    // And the puppet still renders.
+    let img = render(&file, &out_dir().join("tiny_blends.png"));
+    assert!((0..96).any(|y| (0..96).any(|x| img.texel(x, y)[3] > 0.0)));
+}
+
+#[test]
+fn composite_opacity_scales_the_flattened_layer() {
+    let Some(dir) = sinew_testutil::require_fixtures("composite_opacity_scales_the_layer") else {
+        return;
+    };
+    let tiny = dir.join("inochi2d/synthetic_tiny.inp");
+    let d = out_dir();
+    let half = d.join("tiny_half.inp");
+    patched(&tiny, &half, |j| {
+        node(&mut j["nodes"], "FaceComposite").expect("composite")["opacity"] = 0.5.into();
+    });
+    // The same puppet with Part000 (outside the composite) hidden, to find the composite's
+    // own pixels.
+    let alone = d.join("tiny_alone.inp");
+    patched(&tiny, &alone, |j| {
+        node(&mut j["nodes"], "Part000").expect("part")["enabled"] = false.into();
+    });
+    let full = render(&tiny, &d.join("tiny_full.png"));
+    let halved = render(&half, &d.join("tiny_half.png"));
+    let only = render(&alone, &d.join("tiny_alone.png"));
+    let none = {
+        let p = d.join("tiny_none.inp");
+        patched(&tiny, &p, |j| {
+            node(&mut j["nodes"], "FaceComposite").expect("composite")["enabled"] = false.into();
+        });
+        render(&p, &d.join("tiny_none.png"))
+    };
+    let mut checked = 0;
+    for y in 0..96 {
+        for x in 0..96 {
+            // Pixels only the composite draws: nothing there without it, the same with
+            // Part000 hidden.
+            let (f, o, n) = (full.texel(x, y), only.texel(x, y), none.texel(x, y));
+            if n[3] > 0.0 || f[3] <= 0.0 || (f[3] - o[3]).abs() > 1e-6 {
+                continue;
+            }
+            let h = halved.texel(x, y)[3];
+            assert!(
+                (h - 0.5 * f[3]).abs() <= 1.0 / 255.0,
+                "({x},{y}): alpha {h} at opacity 0.5, {} at 1",
+                f[3]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} composite pixels");
+}

@@ -1,0 +1,587 @@
+//! Pendulum chains driving parameters, in the style of Live2D Cubism's physics3 settings
+//! (inochi2d.md §11): parameters in, a chain of particles, parameters out.
+//!
+//! A setting ([`ChainData`]) sums its weighted inputs into a root translation (X, Y) and a
+//! root angle (Angle, degrees). Each input parameter is mapped into physics space through
+//! the setting's normalization range (position or angle): the parameter's range middle goes
+//! to `Default`, its ends to `Minimum` / `Maximum`, piecewise linearly, and the result is
+//! negated unless the input reflects (COMPAT(cubism): that is the format's sign). The
+//! translation is rotated by minus the angle; the angle turns the chain's gravity
+//! `(sin a, cos a)` (physics space is y-down, the chain hangs along +y at rest).
+//!
+//! Particle 0 is the root, placed at the translation. Every later particle is moved
+//! Verlet-style: its offset from the previous particle turns by a fifth of the change of
+//! gravity direction (COMPAT(cubism): the format's "air resistance" 5), then it moves by
+//! its velocity times `d` plus `(gravity * acceleration + wind) * d²`, with
+//! `d = delay * h * 30` for a step of `h` seconds (COMPAT(cubism): delay is in 1/30 s
+//! units), and is put back at exactly its radius from the previous particle. Its new
+//! velocity is the move over `d`, times its mobility (1 keeps all velocity; less damps).
+//! With `delay = 1/30` and mobility 1 a particle is an undamped rigid pendulum of length
+//! `radius` under gravity `acceleration`: small swings have frequency `sqrt(g/L) / 2π`.
+//!
+//! An output reads one particle `i >= 1`: X / Y are its offset from particle `i - 1`, Angle
+//! the signed angle (radians) from the previous segment (from straight down for `i = 1`)
+//! to its own; negated when it reflects, times its scale, clamped to the parameter's range
+//! and blended into the parameter's current value by `weight / 100` (COMPAT(cubism): the
+//! format writes outputs in parameter units through `Scale` only; normalization ranges
+//! apply to inputs).
+//!
+//! Chains step on the fixed-step clock ([`crate::physics::clock`]) at the setting's rate
+//! (physics3 `Meta.Fps`, 60 by default) with at most a quarter second of steps per frame,
+//! so a hitch slows the motion and never explodes it; inputs are interpolated across a
+//! frame's steps and outputs between the last two steps, so 30, 60 and 144 fps agree.
+//! Non-finite parameter values read as the range middle, and a strand that ever turned
+//! non-finite is put back at rest. [`step_chains`] runs first in
+//! [`super::apply::update_params`] (outputs are parameters like any other) and allocates
+//! nothing. The rest pose hangs each particle at its radius below the previous one
+//! (COMPAT(cubism): the file's particle positions are not used by the runtime).
+//!
+//! Verified by `chain_tests.rs` (rest, exact radii, swing frequency, damping, 30/60/144 fps
+//! agreement, hitches, signs, non-finite input, builder errors) and
+//! `crates/sinew/tests/chain_alloc.rs` (no allocation per frame).
+
+use super::raw::{RawChains, RawNormalization};
+use super::{ParamData, ParamSet};
+use crate::ids::ParamId;
+use crate::physics::clock::{ClockSettings, FixedClock};
+use crate::physics::vec::{SimVec, V2};
+
+/// Most chains a rig may have.
+pub const MAX_CHAINS: usize = 1024;
+/// Most particles in one chain.
+pub const MAX_PARTICLES: usize = 256;
+/// Most inputs or outputs of one chain.
+pub const MAX_PORTS: usize = 256;
+/// Longest frame the chains simulate, seconds (longer frames are slow motion).
+pub const MAX_FRAME_DT: f64 = 0.25;
+/// COMPAT(cubism): gravity-direction changes turn a particle by this fraction's inverse.
+pub const AIR_RESISTANCE: f64 = 5.0;
+/// COMPAT(cubism): a particle's `delay` counts in 1/30 s.
+pub const DELAY_RATE: f64 = 30.0;
+/// COMPAT(cubism): weights are percentages.
+pub const MAX_WEIGHT: f64 = 100.0;
+
+/// What an input moves or an output reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChainSource {
+    /// Horizontal translation.
+    #[default]
+    X,
+    /// Vertical translation.
+    Y,
+    /// Angle (inputs: degrees through the angle normalization; outputs: radians).
+    Angle,
+}
+
+/// A normalization range: how a parameter's range maps into physics space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Normalization {
+    /// Image of the parameter's minimum.
+    pub minimum: f64,
+    /// Image of the middle of the parameter's range.
+    pub default: f64,
+    /// Image of the parameter's maximum.
+    pub maximum: f64,
+}
+
+impl Normalization {
+    /// Maps `v` (a value of component `c` of `pd`) into physics space, before the sign of
+    /// the input's reflect: piecewise linear from the range middle (-> `default`) to the
+    /// range ends (-> `minimum`, `maximum`). Non-finite values read as the middle.
+    pub fn map(&self, pd: &ParamData, c: usize, v: f64) -> f64 {
+        let (lo, hi) = (pd.min[c].min(pd.max[c]), pd.min[c].max(pd.max[c]));
+        let (nlo, nhi) = (
+            self.minimum.min(self.maximum),
+            self.minimum.max(self.maximum),
+        );
+        let mid = lo + (hi - lo) * 0.5;
+        let v = if v.is_finite() { v.clamp(lo, hi) } else { mid };
+        if v > mid && hi > mid {
+            self.default + (v - mid) / (hi - mid) * (nhi - self.default)
+        } else if v < mid && lo < mid {
+            self.default + (v - mid) / (lo - mid) * (nlo - self.default)
+        } else {
+            self.default
+        }
+    }
+}
+
+/// A built chain input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainInput {
+    /// Source parameter.
+    pub param: ParamId,
+    /// Its component (0 or 1).
+    pub component: u8,
+    /// Weight, 0..100.
+    pub weight: f64,
+    /// What it moves.
+    pub kind: ChainSource,
+    /// Reflect.
+    pub reflect: bool,
+}
+
+/// A built chain output.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainOutput {
+    /// Destination parameter.
+    pub param: ParamId,
+    /// Its component (0 or 1).
+    pub component: u8,
+    /// Particle read, `1..particles.len()`.
+    pub vertex: u16,
+    /// What is read.
+    pub kind: ChainSource,
+    /// Scale to parameter units.
+    pub scale: f64,
+    /// Weight, 0..100.
+    pub weight: f64,
+    /// Reflect.
+    pub reflect: bool,
+}
+
+/// A chain particle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainParticle {
+    /// Position in the file (informational).
+    pub position: V2,
+    /// Mobility (velocity kept per step).
+    pub mobility: f64,
+    /// Delay (time scale, 1/30 s units).
+    pub delay: f64,
+    /// Acceleration along the chain's gravity.
+    pub acceleration: f64,
+    /// Distance to the previous particle.
+    pub radius: f64,
+}
+
+/// A built pendulum chain (one physics3 setting).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChainData {
+    /// Name, for messages.
+    pub name: String,
+    /// Inputs.
+    pub inputs: Vec<ChainInput>,
+    /// Outputs.
+    pub outputs: Vec<ChainOutput>,
+    /// Particles, root first (at least one).
+    pub particles: Vec<ChainParticle>,
+    /// Position normalization.
+    pub position: Normalization,
+    /// Angle normalization (degrees).
+    pub angle: Normalization,
+}
+
+/// Every chain of a rig.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChainSet {
+    /// Chains, in file order.
+    pub chains: Vec<ChainData>,
+    /// Steps per second.
+    pub fps: f64,
+    /// Wind, added to every particle's acceleration.
+    pub wind: V2,
+}
+
+impl Default for ChainSet {
+    fn default() -> Self {
+        ChainSet {
+            chains: Vec::new(),
+            fps: 60.0,
+            wind: V2::ZERO,
+        }
+    }
+}
+
+/// The simulation state of one chain, allocated once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strand {
+    /// Particle positions after the last step.
+    pub pos: Vec<V2>,
+    /// Particle positions before the last step (outputs interpolate toward `pos`).
+    pub prev: Vec<V2>,
+    /// Velocities, physics units per `d`.
+    pub vel: Vec<V2>,
+    /// Gravity direction at each particle's last step.
+    pub last_gravity: Vec<V2>,
+    /// Root translation at the end of the last frame.
+    pub last_root: V2,
+    /// Root angle (degrees) at the end of the last frame.
+    pub last_angle: f64,
+}
+
+/// The chains' state of one instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChainState {
+    /// The chains' fixed-step clock.
+    pub clock: FixedClock,
+    /// One strand per chain.
+    pub strands: Vec<Strand>,
+    /// Whether the strands have been put at rest (the first physics frame does it).
+    pub placed: bool,
+}
+
+impl ChainState {
+    /// Allocates the state of `set`'s chains.
+    pub fn new(set: &ChainSet) -> Self {
+        let strands = set
+            .chains
+            .iter()
+            .map(|c| {
+                let n = c.particles.len();
+                Strand {
+                    pos: vec![V2::ZERO; n],
+                    prev: vec![V2::ZERO; n],
+                    vel: vec![V2::ZERO; n],
+                    last_gravity: vec![DOWN; n],
+                    last_root: V2::ZERO,
+                    last_angle: 0.0,
+                }
+            })
+            .collect();
+        ChainState {
+            clock: FixedClock::new(clock_settings(set.fps)),
+            strands,
+            placed: false,
+        }
+    }
+}
+
+/// Straight down in physics space.
+const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
+
+/// The clock settings for `fps` steps per second (60 when not positive and finite): at most
+/// [`MAX_FRAME_DT`] of steps per frame.
+pub fn clock_settings(fps: f64) -> ClockSettings {
+    let fps = if fps.is_finite() && fps > 0.0 {
+        fps.min(1000.0)
+    } else {
+        60.0
+    };
+    ClockSettings {
+        step_hz: fps,
+        max_substeps: (fps * MAX_FRAME_DT).ceil().max(1.0) as u32,
+        max_frame_dt: MAX_FRAME_DT,
+        time_scale: 1.0,
+    }
+}
+
+/// The chain's gravity direction for a root angle in degrees.
+#[inline]
+fn gravity(angle_deg: f64) -> V2 {
+    let (s, c) = angle_deg.to_radians().sin_cos();
+    V2::new(s, c)
+}
+
+/// Signed angle (radians, in (-π, π]) turning direction `from` onto `to`.
+#[inline]
+fn angle_between(from: V2, to: V2) -> f64 {
+    from.cross(to).atan2(from.dot(to))
+}
+
+#[inline]
+fn rotate(v: V2, radians: f64) -> V2 {
+    let (s, c) = radians.sin_cos();
+    V2::new(c * v.x - s * v.y, s * v.x + c * v.y)
+}
+
+/// The root translation and angle (degrees) `c`'s inputs give for parameter `values`.
+pub fn chain_input(c: &ChainData, params: &[ParamData], values: &[[f64; 2]]) -> (V2, f64) {
+    let (mut t, mut angle) = (V2::ZERO, 0.0);
+    for input in &c.inputs {
+        let pi = input.param.index();
+        let (Some(pd), Some(v)) = (params.get(pi), values.get(pi)) else {
+            continue;
+        };
+        let comp = usize::from(input.component.min(1));
+        let norm = match input.kind {
+            ChainSource::Angle => &c.angle,
+            _ => &c.position,
+        };
+        let mut n = norm.map(pd, comp, v[comp]) * (input.weight / MAX_WEIGHT);
+        if !input.reflect {
+            // COMPAT(cubism): an input that does not reflect moves against its parameter.
+            n = -n;
+        }
+        match input.kind {
+            ChainSource::X => t.x += n,
+            ChainSource::Y => t.y += n,
+            ChainSource::Angle => angle += n,
+        }
+    }
+    (rotate(t, (-angle).to_radians()), angle)
+}
+
+/// Puts `s` at rest: the root at `root`, each particle its radius along gravity from the
+/// previous one, no velocity.
+pub fn place(s: &mut Strand, c: &ChainData, root: V2, angle: f64) {
+    let g = gravity(angle);
+    let mut at = root;
+    for (i, p) in c.particles.iter().enumerate() {
+        if i > 0 {
+            at = at + g * p.radius;
+        }
+        s.pos[i] = at;
+        s.prev[i] = at;
+        s.vel[i] = V2::ZERO;
+        s.last_gravity[i] = g;
+    }
+    s.last_root = root;
+    s.last_angle = angle;
+}
+
+/// Advances `s` by one step of `h` seconds with the root at `root` and angle `angle`.
+pub fn step_strand(s: &mut Strand, c: &ChainData, root: V2, angle: f64, wind: V2, h: f64) {
+    let n = c.particles.len().min(s.pos.len());
+    s.prev[..n].copy_from_slice(&s.pos[..n]);
+    if n == 0 {
+        return;
+    }
+    let g = gravity(angle);
+    s.pos[0] = root;
+    for i in 1..n {
+        let p = &c.particles[i];
+        let last = s.pos[i];
+        let anchor = s.pos[i - 1];
+        let d = p.delay * h * DELAY_RATE;
+        let turn = angle_between(s.last_gravity[i], g) / AIR_RESISTANCE;
+        let force = g * p.acceleration + wind;
+        let moved = anchor + rotate(last - anchor, turn) + s.vel[i] * d + force * (d * d);
+        // Keep the rod length exactly; a degenerate direction falls back to gravity.
+        s.pos[i] = anchor + (moved - anchor).normalize_or(g) * p.radius;
+        if d != 0.0 {
+            s.vel[i] = (s.pos[i] - last) * (p.mobility / d);
+        }
+        s.last_gravity[i] = g;
+    }
+    let ok = s.pos[..n]
+        .iter()
+        .chain(&s.vel[..n])
+        .all(|v| SimVec::is_finite(*v));
+    if !ok {
+        place(s, c, root, angle);
+    }
+}
+
+/// The value `o` reads from `s` (before scale and weight), with positions interpolated
+/// `alpha` of the way from the step before the last to the last.
+pub fn output_value(s: &Strand, o: &ChainOutput, alpha: f64) -> f64 {
+    let i = usize::from(o.vertex);
+    if i == 0 || i >= s.pos.len() {
+        return 0.0;
+    }
+    let at = |k: usize| s.prev[k].lerp(s.pos[k], alpha);
+    let t = at(i) - at(i - 1);
+    let v = match o.kind {
+        ChainSource::X => t.x,
+        ChainSource::Y => t.y,
+        ChainSource::Angle => {
+            // COMPAT(cubism): the first segment is measured from straight down, not from
+            // the root's turned gravity.
+            let parent = if i >= 2 { at(i - 1) - at(i - 2) } else { DOWN };
+            angle_between(parent, t)
+        }
+    };
+    if o.reflect { -v } else { v }
+}
+
+/// Writes output value `v` (physics units) into `values` under `o`: scaled, clamped to the
+/// parameter's range and blended by weight into the current value.
+fn write_output(o: &ChainOutput, v: f64, params: &[ParamData], values: &mut [[f64; 2]]) {
+    let pi = o.param.index();
+    let (Some(pd), Some(cur)) = (params.get(pi), values.get_mut(pi)) else {
+        return;
+    };
+    let c = usize::from(o.component.min(1));
+    let value = pd.clamp(c, v * o.scale);
+    let w = o.weight / MAX_WEIGHT;
+    cur[c] = if w >= 1.0 {
+        value
+    } else {
+        pd.clamp(c, pd.clamp(c, cur[c]) * (1.0 - w) + value * w)
+    };
+}
+
+/// Advances every chain by `dt` seconds on the fixed clock and writes their outputs (no-op
+/// without `physics` or chains). Runs before the parameter bindings. Allocation-free.
+pub fn step_chains(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64, physics: bool) {
+    let set = &rig.params;
+    let chains = &set.chains;
+    if !physics || chains.chains.is_empty() {
+        return;
+    }
+    let st = &mut inst.params;
+    let cs = &mut st.chains;
+    if !cs.placed {
+        for (c, s) in chains.chains.iter().zip(&mut cs.strands) {
+            let (root, angle) = chain_input(c, &set.params, &st.values);
+            place(s, c, root, angle);
+        }
+        cs.placed = true;
+    }
+    let steps = cs.clock.advance(dt);
+    let h = cs.clock.step();
+    let alpha = cs.clock.alpha();
+    for (c, s) in chains.chains.iter().zip(&mut cs.strands) {
+        let (root, angle) = chain_input(c, &set.params, &st.values);
+        for j in 0..steps {
+            let f = cs.clock.step_fraction(j);
+            let r = s.last_root.lerp(root, f);
+            let a = s.last_angle + (angle - s.last_angle) * f;
+            step_strand(s, c, r, a, chains.wind, h);
+        }
+        s.last_root = root;
+        s.last_angle = angle;
+        for o in &c.outputs {
+            let v = output_value(s, o, alpha);
+            write_output(o, v, &set.params, &mut st.values);
+        }
+    }
+}
+
+/// Puts every chain back at rest on the next physics frame and forgets the clock.
+pub fn reset_chains(inst: &mut crate::Instance) {
+    inst.params.chains.placed = false;
+    inst.params.chains.clock.reset();
+}
+
+fn normalization(r: &RawNormalization) -> Normalization {
+    Normalization {
+        minimum: r.minimum,
+        default: r.default,
+        maximum: r.maximum,
+    }
+}
+
+/// Resolves raw chains against the built parameters of `set`. Problems go to `errs`, each
+/// naming the chain and the parameter or value.
+pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<String>) -> ChainSet {
+    let mut out = ChainSet::default();
+    if raw.fps.is_finite() && raw.fps > 0.0 {
+        out.fps = raw.fps;
+    } else {
+        errs.push(format!("physics chains: bad fps {}", raw.fps));
+    }
+    if raw.wind.iter().all(|w| w.is_finite()) {
+        out.wind = V2::new(raw.wind[0], raw.wind[1]);
+    } else {
+        errs.push("physics chains: non-finite wind".into());
+    }
+    if raw.chains.len() > MAX_CHAINS {
+        errs.push(format!(
+            "{} physics chains (at most {MAX_CHAINS})",
+            raw.chains.len()
+        ));
+        return out;
+    }
+    for rc in &raw.chains {
+        let name = &rc.name;
+        let before = errs.len();
+        let n = rc.particles.len();
+        if n == 0 || n > MAX_PARTICLES {
+            errs.push(format!(
+                "physics chain `{name}`: {n} particles (1..={MAX_PARTICLES})"
+            ));
+        }
+        if rc.inputs.len() > MAX_PORTS || rc.outputs.len() > MAX_PORTS {
+            errs.push(format!(
+                "physics chain `{name}`: too many inputs or outputs (at most {MAX_PORTS})"
+            ));
+        }
+        let norms = [rc.position, rc.angle];
+        if norms
+            .iter()
+            .any(|r| !(r.minimum.is_finite() && r.default.is_finite() && r.maximum.is_finite()))
+        {
+            errs.push(format!("physics chain `{name}`: non-finite normalization"));
+        }
+        let mut particles = Vec::with_capacity(n.min(MAX_PARTICLES));
+        for (i, p) in rc.particles.iter().take(MAX_PARTICLES).enumerate() {
+            let finite = [p.mobility, p.delay, p.acceleration, p.radius]
+                .iter()
+                .chain(&p.position)
+                .all(|v| v.is_finite());
+            if !finite || p.radius < 0.0 || p.delay < 0.0 {
+                errs.push(format!(
+                    "physics chain `{name}`: particle {i}: non-finite value or negative radius/delay"
+                ));
+            }
+            particles.push(ChainParticle {
+                position: V2::new(p.position[0], p.position[1]),
+                mobility: p.mobility,
+                delay: p.delay,
+                acceleration: p.acceleration,
+                radius: p.radius,
+            });
+        }
+        let mut inputs = Vec::with_capacity(rc.inputs.len().min(MAX_PORTS));
+        for (i, r) in rc.inputs.iter().take(MAX_PORTS).enumerate() {
+            let Some(param) = set.find(&r.param) else {
+                errs.push(format!(
+                    "physics chain `{name}`: input {i}: unknown parameter `{}`",
+                    r.param
+                ));
+                continue;
+            };
+            if !r.weight.is_finite() || r.component > 1 {
+                errs.push(format!(
+                    "physics chain `{name}`: input {i} (`{}`): bad weight or component",
+                    r.param
+                ));
+            }
+            inputs.push(ChainInput {
+                param,
+                component: r.component,
+                weight: r.weight,
+                kind: r.kind,
+                reflect: r.reflect,
+            });
+        }
+        let mut outputs = Vec::with_capacity(rc.outputs.len().min(MAX_PORTS));
+        for (i, r) in rc.outputs.iter().take(MAX_PORTS).enumerate() {
+            let Some(param) = set.find(&r.param) else {
+                errs.push(format!(
+                    "physics chain `{name}`: output {i}: unknown parameter `{}`",
+                    r.param
+                ));
+                continue;
+            };
+            if r.vertex == 0 || r.vertex as usize >= n {
+                errs.push(format!(
+                    "physics chain `{name}`: output {i} (`{}`): vertex {} not in 1..{n}",
+                    r.param, r.vertex
+                ));
+            }
+            if !r.weight.is_finite() || !r.scale.is_finite() || r.component > 1 {
+                errs.push(format!(
+                    "physics chain `{name}`: output {i} (`{}`): bad scale, weight or component",
+                    r.param
+                ));
+            }
+            outputs.push(ChainOutput {
+                param,
+                component: r.component,
+                vertex: r.vertex.min(u32::from(u16::MAX)) as u16,
+                kind: r.kind,
+                scale: r.scale,
+                weight: r.weight,
+                reflect: r.reflect,
+            });
+        }
+        if errs.len() == before {
+            out.chains.push(ChainData {
+                name: name.clone(),
+                inputs,
+                outputs,
+                particles,
+                position: normalization(&rc.position),
+                angle: normalization(&rc.angle),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "chain_tests.rs"]
+mod tests;
