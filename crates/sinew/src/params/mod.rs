@@ -20,9 +20,13 @@
 
 pub mod apply;
 pub mod build;
+pub mod cache;
 pub mod clip;
+pub mod deforms;
 pub mod driver;
 pub mod grid;
+pub mod kernel;
+pub mod plan;
 pub mod raw;
 
 #[cfg(test)]
@@ -182,6 +186,8 @@ pub struct ParamSet {
     pub clips: Vec<clip::ParamClip>,
     /// Parameters by name (edges only).
     pub names: HashMap<String, ParamId>,
+    /// Flat index lists for the stage (built with the set).
+    pub plan: plan::ParamPlan,
 }
 
 impl ParamSet {
@@ -272,6 +278,8 @@ pub struct ParamState {
     pub clock: crate::physics::clock::FixedClock,
     /// Whether the drivers have been placed at rest (the first physics frame places them).
     pub drivers_placed: bool,
+    /// What the stage remembers between frames to skip unchanged work.
+    pub cache: cache::ParamCache,
 }
 
 impl ParamState {
@@ -291,6 +299,7 @@ impl ParamState {
             driver_offsets: vec![[0.0, 1.0]; p.drivers.len()],
             clock: crate::physics::clock::FixedClock::new(driver::clock_settings()),
             drivers_placed: false,
+            cache: cache::ParamCache::new(p).with_bones(rig.bones.len()),
         }
     }
 
