@@ -132,6 +132,9 @@ pub struct Instance {
     pub path_scratch: PathScratch,
     /// Parameter values and the parameter stage's buffers.
     pub params: crate::params::ParamState,
+    /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
+    /// pure function: most bones keep their rotation from frame to frame).
+    pub trig: Vec<crate::skeleton::TrigMemo>,
 }
 
 impl Instance {
@@ -162,6 +165,7 @@ impl Instance {
                 nb
             ],
             bone_active: vec![true; nb],
+            trig: vec![crate::skeleton::TrigMemo::EMPTY; nb],
             x: 0.0,
             y: 0.0,
             scale_x: 1.0,

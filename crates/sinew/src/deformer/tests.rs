@@ -554,3 +554,51 @@ fn build_reports_every_problem() {
     let e = crate::params::build::build_params(&rig, &params).expect_err("cycle");
     assert!(e.join("\n").contains("cycle"), "{e:?}");
 }
+
+#[test]
+fn a_deformed_child_with_its_own_binding_never_builds_up_across_frames() {
+    // Slot `a` has a parameter deform binding (so the parameter stage owns its buffer and
+    // may skip rewriting it) and sits under a rotation deformer that adds to it every frame.
+    let n = setup_vertices(&build(&base(), RawParams::default()), "a").len();
+    let mut keys = vec![0.0f32; 3 * n];
+    for (i, v) in keys.iter_mut().enumerate() {
+        *v = (i / n) as f32 * 2.0 - 2.0 + (i % 7) as f32 * 0.25;
+    }
+    let params = RawParams {
+        params: vec![param_a()],
+        bindings: vec![crate::params::raw::RawBinding {
+            target: RawTarget::SlotDeform("a".into()),
+            interp: Interp::Linear,
+            axes: axis_a(),
+            stride: n as u32,
+            values: keys,
+        }],
+        deformers: RawDeformers {
+            deformers: vec![rotation("rot", "def", None, &["a"])],
+            bindings: vec![dbind(
+                "rot",
+                DeformerTarget::Angle,
+                1,
+                vec![-90.0, 0.0, 90.0],
+            )],
+        },
+        ..Default::default()
+    };
+    let rig = build(&base(), params);
+    let p = rig.params.find("A").expect("A");
+    let mut inst = Instance::new(&rig);
+    // Moving, then held still for several frames, then moving again.
+    for (k, a) in [0.1, 0.3, 0.3, 0.3, 0.3, -0.2, -0.2, 0.0, 0.0]
+        .into_iter()
+        .enumerate()
+    {
+        inst.params.set(&rig, p, [a, 0.0]);
+        update_params(&rig, &mut inst, 1.0 / 60.0, false);
+        let fresh = frame(&rig, a);
+        assert_eq!(
+            inst.slots.deform(SlotId(1)),
+            fresh.slots.deform(SlotId(1)),
+            "frame {k} at A = {a}"
+        );
+    }
+}

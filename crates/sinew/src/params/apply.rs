@@ -1,94 +1,107 @@
 //! The parameter stage (ARCHITECTURE.md stage 4): parameter values x keyform grids ->
 //! bone local offsets, slot vertex offsets, slot colours, visibility and draw order.
 //!
-//! Per frame: [`reset_params`] clears the accumulators and puts every deformed slot's buffer
-//! back to its setup vertices; [`accumulate_params`] adds every binding (offsets add,
-//! scale-like factors multiply); [`finalize_params`] writes the results into the instance.
-//! [`update_params`] sequences a whole parameter frame with physics the way the Inochi2D
-//! reference does (inochi2d.md §3 "Frame order"): parameters no driver writes, world
-//! transforms, the drivers (which read anchors and write their parameters), then the driven
-//! parameters' bindings and the world transforms again. Allocation-free. Verified by
+//! Per frame the stage clears its accumulators, adds every scalar binding (offsets add,
+//! scale-like factors multiply; a binding is re-evaluated only when its parameters
+//! changed, see [`super::cache`]), writes bone locals, rewrites the deform buffers of slots
+//! whose inputs changed ([`super::deforms`]) and writes colours, visibility and the draw
+//! order. [`update_params`] sequences a whole parameter frame with physics the way the
+//! Inochi2D reference does (inochi2d.md §3 "Frame order"): parameters no driver writes,
+//! world transforms, the drivers (which read anchors and write their parameters), then the
+//! driven parameters' bindings and the world transforms again. Allocation-free. Verified by
 //! `params/tests.rs` and the fixture tests in `sinew-formats/tests/inochi2d_*.rs`.
 
-use super::grid::{AxisWeights, MAX_AXES, accumulate_grid, axis_weights, eval_scalar};
+use super::grid::{AxisWeights, MAX_AXES, axis_weights, eval_scalar};
 use super::{BoneOffset, SlotOffset, Target};
 use crate::ids::SlotId;
 use crate::instance::Instance;
-use crate::rig::{AttachmentKind, Rig};
+use crate::rig::Rig;
 use crate::types::Physics;
 
-/// Clears the accumulators and resets deformed slots to their setup vertices.
-pub fn reset_params(rig: &Rig, inst: &mut Instance) {
+/// Clears the per-frame accumulators (bone offsets, slot factors, driver overrides).
+fn clear_accumulators(inst: &mut Instance) {
     inst.params.bone.fill(BoneOffset::NONE);
     inst.params.slot.fill(SlotOffset::NONE);
     for o in &mut inst.params.driver_offsets {
         *o = [0.0, 1.0];
     }
-    for &slot in &rig.params.deform_slots {
-        let i = slot.index();
-        inst.slots.deform_len[i] = 0;
-        let Some(att) = inst.slots.attachment[i] else {
-            continue;
-        };
-        let AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else {
-            continue;
-        };
-        if m.vertices.is_weighted() {
+}
+
+/// Marks which parameters (physics-driven ones when `driven`) changed since their bindings
+/// were last evaluated, and remembers their current values.
+fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
+    let st = &mut inst.params;
+    let cache = &mut st.cache;
+    for (i, d) in rig.params.params.iter().enumerate() {
+        if d.driven != driven {
             continue;
         }
-        let n = m.vertices.values.len();
-        let start = inst.slots.deform_start[i] as usize;
-        let Some(buf) = inst.slots.deform.get_mut(start..start + n) else {
+        let (Some(&v), Some(&m)) = (st.values.get(i), st.muted.get(i)) else {
             continue;
         };
-        for (d, &v) in buf.iter_mut().zip(&m.vertices.values) {
-            *d = f64::from(v);
+        let (Some(seen), Some(seen_m), Some(ch)) = (
+            cache.seen.get_mut(i),
+            cache.seen_muted.get_mut(i),
+            cache.changed.get_mut(i),
+        ) else {
+            continue;
+        };
+        // Bitwise, so a NaN set by the caller counts as a change once, not every frame.
+        *ch = v[0].to_bits() != seen[0].to_bits()
+            || v[1].to_bits() != seen[1].to_bits()
+            || m != *seen_m;
+        *seen = v;
+        *seen_m = m;
+        if *ch && let Some(&(start, end)) = rig.params.plan.param_deforms.get(i) {
+            let entries = &rig.params.plan.param_deform_entries;
+            for &k in entries.get(start as usize..end as usize).unwrap_or(&[]) {
+                if let Some(d) = cache.slot_dirty.get_mut(k as usize) {
+                    *d = true;
+                }
+            }
         }
-        inst.slots.deform_len[i] = n as u32;
     }
 }
 
-/// Adds the bindings whose `driven` flag equals `driven` (physics-driven parameters are
-/// applied after physics).
-pub fn accumulate_params(rig: &Rig, inst: &mut Instance, driven: bool) {
+/// Adds the scalar bindings whose `driven` flag equals `driven` (physics-driven
+/// parameters are applied after physics), re-evaluating only those whose parameters
+/// changed.
+fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
     let set = &rig.params;
     let st = &mut inst.params;
     let mut weights = [AxisWeights::default(); MAX_AXES];
-    for b in set.bindings.iter().filter(|b| b.driven == driven) {
+    for &bi in &set.plan.scalar_bindings[usize::from(driven)] {
+        let b = &set.bindings[bi as usize];
+        let changed = st.cache.binding_changed(b);
+        if changed && matches!(b.target, Target::BoneZSort(_)) {
+            st.cache.zsort_dirty = true;
+        }
         if b.axes
             .iter()
             .any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false))
         {
             continue;
         }
-        let na = b.axes.len().min(MAX_AXES);
-        for (w, ax) in weights.iter_mut().zip(&b.axes[..na]) {
-            let pi = ax.param.index();
-            let (Some(pd), Some(v)) = (set.params.get(pi), st.values.get(pi)) else {
-                *w = AxisWeights::single(0);
-                continue;
-            };
-            let c = usize::from(ax.component.min(1));
-            *w = axis_weights(&ax.keys, pd.normalize(c, v[c]), b.interp);
-        }
-        let (axes, dims) = (&weights[..na], &b.dims[..na]);
-        match b.target {
-            Target::SlotDeform(slot) => {
-                let i = slot.index();
-                let len = inst.slots.deform_len[i] as usize;
-                if len != b.stride as usize {
+        let v = if changed {
+            let na = b.axes.len().min(MAX_AXES);
+            for (w, ax) in weights.iter_mut().zip(&b.axes[..na]) {
+                let pi = ax.param.index();
+                let (Some(pd), Some(v)) = (set.params.get(pi), st.values.get(pi)) else {
+                    *w = AxisWeights::single(0);
                     continue;
-                }
-                let start = inst.slots.deform_start[i] as usize;
-                if let Some(buf) = inst.slots.deform.get_mut(start..start + len) {
-                    accumulate_grid(axes, dims, &b.values, 1.0, buf);
-                }
+                };
+                let c = usize::from(ax.component.min(1));
+                *w = axis_weights(&ax.keys, pd.normalize(c, v[c]), b.interp);
             }
-            target => {
-                let v = eval_scalar(axes, dims, &b.values);
-                apply_scalar(st, target, v);
+            let v = eval_scalar(&weights[..na], &b.dims[..na], &b.values);
+            if let Some(c) = st.cache.scalar.get_mut(bi as usize) {
+                *c = v;
             }
-        }
+            v
+        } else {
+            st.cache.scalar.get(bi as usize).copied().unwrap_or(0.0)
+        };
+        apply_scalar(st, b.target, v);
     }
 }
 
@@ -121,11 +134,10 @@ fn with<T>(v: &mut [T], i: usize, f: impl FnOnce(&mut T)) {
     }
 }
 
-/// Writes the accumulated results: bound bones' locals (setup with offsets added and scales
-/// multiplied), bound slots' colours, visibility, absolute z-sorts and the draw order.
-pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
-    let set = &rig.params;
-    for &b in &set.bound_bones {
+/// Writes bound bones' locals: setup with the accumulated offsets added and scales
+/// multiplied.
+fn finalize_bones(rig: &Rig, inst: &mut Instance) {
+    for &b in &rig.params.bound_bones {
         let i = b.index();
         let (Some(setup), Some(o)) = (rig.bones.get(i).map(|d| d.setup), inst.params.bone.get(i))
         else {
@@ -138,6 +150,12 @@ pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
         p.scale_x = setup.scale_x * o.scale_x;
         p.scale_y = setup.scale_y * o.scale_y;
     }
+}
+
+/// Writes bound slots' colours, visibility, and (when a z-sort input changed) the
+/// absolute z-sorts and the draw order.
+fn finalize_slots(rig: &Rig, inst: &mut Instance) {
+    let set = &rig.params;
     for &s in &set.color_slots {
         let i = s.index();
         let (Some(sd), Some(o)) = (rig.slots.get(i), inst.params.slot.get(i)) else {
@@ -155,9 +173,17 @@ pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
         let base = set.slot_visible.get(i).copied().unwrap_or(true);
         *vis = base && inst.params.slot.get(i).is_none_or(|o| o.visible >= 0.5);
     }
-    if !set.bone_zsort.is_empty() {
+    if !set.bone_zsort.is_empty() && (inst.params.cache.zsort_dirty || !inst.params.cache.valid) {
         sort_draw_order(rig, inst);
     }
+    inst.params.cache.zsort_dirty = false;
+}
+
+/// Writes the accumulated results: bound bones' locals (setup with offsets added and scales
+/// multiplied), bound slots' colours, visibility, absolute z-sorts and the draw order.
+pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
+    finalize_bones(rig, inst);
+    finalize_slots(rig, inst);
 }
 
 /// Absolute z-sort per bone, then the draw order: descending z-sort, each composite group
@@ -218,33 +244,99 @@ fn sort_draw_order(rig: &Rig, inst: &mut Instance) {
     }
 }
 
-/// One parameter frame without physics: reset, every binding, finalize. Call before world
-/// transforms.
+/// One parameter frame without physics: every binding, bone locals, deform buffers,
+/// colours and draw order. Call before world transforms.
 pub fn apply_params(rig: &Rig, inst: &mut Instance) {
-    reset_params(rig, inst);
-    accumulate_params(rig, inst, false);
-    accumulate_params(rig, inst, true);
-    finalize_params(rig, inst);
+    clear_accumulators(inst);
+    mark_changes(rig, inst, false);
+    mark_changes(rig, inst, true);
+    accumulate_scalars(rig, inst, false);
+    accumulate_scalars(rig, inst, true);
+    finalize_bones(rig, inst);
+    super::deforms::update_deforms(rig, inst);
+    finalize_slots(rig, inst);
+    inst.params.cache.valid = true;
 }
 
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
-/// `physics` the drivers and the driven parameters (then world transforms again).
+/// `physics` the drivers and the driven parameters (then world transforms again, over the
+/// bones that need it when the plan allows; see [`super::plan`]).
 pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     super::chain::step_chains(rig, inst, dt, physics);
-    reset_params(rig, inst);
-    accumulate_params(rig, inst, false);
     if !physics || rig.params.drivers.is_empty() {
-        accumulate_params(rig, inst, true);
-        finalize_params(rig, inst);
+        apply_params(rig, inst);
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
         crate::deformer::apply_deformers(rig, inst);
         return;
     }
-    finalize_params(rig, inst);
-    crate::skeleton::update_world_transform(rig, inst, Physics::None);
+    clear_accumulators(inst);
+    mark_changes(rig, inst, false);
+    accumulate_scalars(rig, inst, false);
+    finalize_bones(rig, inst);
+    let plan = &rig.params.plan;
+    // The subsets assume the plan visits every bone (no skin-hidden bones, no constraints).
+    let subsets = plan.bone_subsets && inst.plan.len() == rig.bones.len();
+    if subsets {
+        update_bones(rig, inst, &plan.pre_physics_bones);
+    } else {
+        crate::skeleton::update_world_transform(rig, inst, Physics::None);
+    }
     super::driver::step_drivers(rig, inst, dt);
-    accumulate_params(rig, inst, true);
-    finalize_params(rig, inst);
-    crate::skeleton::update_world_transform(rig, inst, Physics::None);
+    mark_changes(rig, inst, true);
+    accumulate_scalars(rig, inst, true);
+    finalize_bones(rig, inst);
+    if subsets {
+        update_bones(rig, inst, &plan.post_physics_bones);
+    } else {
+        crate::skeleton::update_world_transform(rig, inst, Physics::None);
+    }
+    super::deforms::update_deforms(rig, inst);
+    finalize_slots(rig, inst);
+    inst.params.cache.valid = true;
     crate::deformer::apply_deformers(rig, inst);
+}
+
+/// World transforms of `bones` (parent-first) from their local poses, recomputing only
+/// bones whose inputs changed (see [`super::cache`]).
+fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[crate::ids::BoneId]) {
+    let skeleton = [inst.x, inst.y, inst.scale_x, inst.scale_y].map(f64::to_bits);
+    let roots_moved = skeleton != inst.params.cache.skeleton;
+    inst.params.cache.skeleton = skeleton;
+    let valid = inst.params.cache.valid;
+    for &b in bones {
+        let i = b.index();
+        let cache = &inst.params.cache;
+        let (Some(&own), Some(&seen_inherit)) = (cache.stamp.get(i), cache.inherit.get(i)) else {
+            continue;
+        };
+        let parent_moved = match rig.bones[i].parent {
+            Some(p) => cache.stamp.get(p.index()).is_none_or(|&s| s > own),
+            None => roots_moved,
+        };
+        let dirty = !valid
+            || parent_moved
+            || seen_inherit != inst.inherit[i]
+            || !same_pose(&inst.pose[i], &inst.applied[i]);
+        if dirty {
+            inst.applied[i] = inst.pose[i];
+            crate::skeleton::update_bone_world(rig, inst, b);
+            let cache = &mut inst.params.cache;
+            cache.counter += 1;
+            cache.stamp[i] = cache.counter;
+            cache.inherit[i] = inst.inherit[i];
+        }
+    }
+}
+
+/// Bitwise equality of two local poses.
+#[inline]
+fn same_pose(a: &crate::rig::LocalPose, b: &crate::rig::LocalPose) -> bool {
+    let eq = |x: f64, y: f64| x.to_bits() == y.to_bits();
+    eq(a.x, b.x)
+        & eq(a.y, b.y)
+        & eq(a.rotation, b.rotation)
+        & eq(a.scale_x, b.scale_x)
+        & eq(a.scale_y, b.scale_y)
+        & eq(a.shear_x, b.shear_x)
+        & eq(a.shear_y, b.shear_y)
 }

@@ -259,7 +259,11 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             Err(e) => errs.extend(e),
         }
     }
-    if errs.is_empty() { Ok(set) } else { Err(errs) }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    set.plan = super::plan::ParamPlan::new(rig, &set);
+    Ok(set)
 }
 
 fn resolve_target(

@@ -104,21 +104,18 @@ pub fn axis_weights(keys: &[f64], t: f64, interp: Interp) -> AxisWeights {
     }
 }
 
-/// Adds `scale` times the interpolated keyform of a grid into `out`.
-///
-/// `values` holds the keyforms, axis 0 slowest, each keyform `out.len()` floats: keyform
-/// `(i0, i1, ...)` starts at `((i0 * n1 + i1) * n2 + ...) * out.len()`. `dims[a]` is the
+/// Calls `f(flat, weight)` for every grid corner with a non-zero weight, in odometer order
+/// (the last axis fastest). `flat` is the keyform index `((i0 * n1 + i1) * n2 + ...)`;
+/// `weight` is `scale` times the axes' weights, multiplied in axis order. `dims[a]` is the
 /// key count of axis `a` and `axes[a]` its weights (`axes.len() == dims.len() <= MAX_AXES`).
-/// Out-of-range keyforms are skipped (the builder has checked sizes). Allocation-free.
-pub fn accumulate_grid(
+#[inline]
+pub fn for_each_corner(
     axes: &[AxisWeights],
     dims: &[u32],
-    values: &[f32],
     scale: f64,
-    out: &mut [f64],
+    mut f: impl FnMut(usize, f64),
 ) {
     let na = axes.len().min(dims.len()).min(MAX_AXES);
-    let stride = out.len();
     // Odometer over the per-axis contributions.
     let mut digit = [0u8; MAX_AXES];
     loop {
@@ -129,10 +126,8 @@ pub fn accumulate_grid(
             w *= axes[a].weight[k];
             flat = flat * dims[a] as usize + axes[a].index[k] as usize;
         }
-        if let (true, Some(key)) = (w != 0.0, values.get(flat * stride..flat * stride + stride)) {
-            for (o, &v) in out.iter_mut().zip(key) {
-                *o += w * f64::from(v);
-            }
+        if w != 0.0 {
+            f(flat, w);
         }
         // Next combination.
         let mut a = na;
@@ -148,6 +143,29 @@ pub fn accumulate_grid(
             digit[a] = 0;
         }
     }
+}
+
+/// Adds `scale` times the interpolated keyform of a grid into `out`.
+///
+/// `values` holds the keyforms, axis 0 slowest, each keyform `out.len()` floats: keyform
+/// `(i0, i1, ...)` starts at `((i0 * n1 + i1) * n2 + ...) * out.len()`. `dims[a]` is the
+/// key count of axis `a` and `axes[a]` its weights (`axes.len() == dims.len() <= MAX_AXES`).
+/// Out-of-range keyforms are skipped (the builder has checked sizes). Allocation-free.
+pub fn accumulate_grid(
+    axes: &[AxisWeights],
+    dims: &[u32],
+    values: &[f32],
+    scale: f64,
+    out: &mut [f64],
+) {
+    let stride = out.len();
+    for_each_corner(axes, dims, scale, |flat, w| {
+        if let Some(key) = values.get(flat * stride..flat * stride + stride) {
+            for (o, &v) in out.iter_mut().zip(key) {
+                *o += w * f64::from(v);
+            }
+        }
+    });
 }
 
 /// The interpolated scalar of a grid of one-float keyforms.

@@ -23,11 +23,15 @@
 
 pub mod apply;
 pub mod build;
+pub mod cache;
 pub mod chain;
 pub mod clip;
+pub mod deforms;
 pub mod driver;
 pub mod grid;
 pub mod inochi_clip;
+pub mod kernel;
+pub mod plan;
 pub mod player;
 pub mod raw;
 
@@ -192,6 +196,8 @@ pub struct ParamSet {
     pub deformers: crate::deformer::DeformerSet,
     /// Parameters by name (edges only).
     pub names: HashMap<String, ParamId>,
+    /// Flat index lists for the stage (built with the set).
+    pub plan: plan::ParamPlan,
 }
 
 impl ParamSet {
@@ -286,6 +292,8 @@ pub struct ParamState {
     pub deformers: crate::deformer::DeformerState,
     /// Pendulum chain state.
     pub chains: chain::ChainState,
+    /// What the stage remembers between frames to skip unchanged work.
+    pub cache: cache::ParamCache,
 }
 
 impl ParamState {
@@ -307,6 +315,7 @@ impl ParamState {
             drivers_placed: false,
             deformers: crate::deformer::DeformerState::new(&p.deformers),
             chains: chain::ChainState::new(&p.chains),
+            cache: cache::ParamCache::new(p).with_bones(rig.bones.len()),
         }
     }
 

@@ -56,7 +56,14 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     let world_y = pc * x + pd * y + p.y;
     let (a, b, c, d) = match inst.inherit[i] {
         Inherit::Normal => {
-            let (la, lb, lc, ld) = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+            let (la, lb, lc, ld) = local_matrix(
+                &mut inst.trig[i],
+                rotation,
+                scale_x,
+                scale_y,
+                shear_x,
+                shear_y,
+            );
             // Skeleton scale is already in the parent matrix.
             inst.world[i] = WorldTransform {
                 a: pa * la + pb * lc,
@@ -68,7 +75,14 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             };
             return;
         }
-        Inherit::OnlyTranslation => local_matrix(rotation, scale_x, scale_y, shear_x, shear_y),
+        Inherit::OnlyTranslation => local_matrix(
+            &mut inst.trig[i],
+            rotation,
+            scale_x,
+            scale_y,
+            shear_x,
+            shear_y,
+        ),
         Inherit::NoRotationOrReflection => {
             // Strip the skeleton scale, then rebuild the parent's second column so that only
             // its scale and skew remain (the parent's rotation `prx` is subtracted below).
@@ -132,10 +146,54 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
 
 /// The local 2x2 `[la lb; lc ld]` of rotation, scale and shear (degrees).
 #[inline]
-fn local_matrix(rotation: f64, sx: f64, sy: f64, shx: f64, shy: f64) -> (f64, f64, f64, f64) {
+fn local_matrix(
+    memo: &mut TrigMemo,
+    rotation: f64,
+    sx: f64,
+    sy: f64,
+    shx: f64,
+    shy: f64,
+) -> (f64, f64, f64, f64) {
     let rx = (rotation + shx) * SPINE_DEG_RAD;
     let ry = (rotation + 90.0 + shy) * SPINE_DEG_RAD;
-    (rx.cos() * sx, ry.cos() * sy, rx.sin() * sx, ry.sin() * sy)
+    // Bitwise comparison: a NaN angle never matches, so it is recomputed (and stays NaN).
+    if rx.to_bits() != memo.angles[0].to_bits() || ry.to_bits() != memo.angles[1].to_bits() {
+        let (sin_x, cos_x) = (rx.sin(), rx.cos());
+        let (sin_y, cos_y) = (ry.sin(), ry.cos());
+        *memo = TrigMemo {
+            angles: [rx, ry],
+            cos: [cos_x, cos_y],
+            sin: [sin_x, sin_y],
+        };
+    }
+    (
+        memo.cos[0] * sx,
+        memo.cos[1] * sy,
+        memo.sin[0] * sx,
+        memo.sin[1] * sy,
+    )
+}
+
+/// A bone's last local rotation angles (radians, x and y axes) with their cosines and
+/// sines. Reusing them when the angles are bit-identical gives exactly the values
+/// recomputing would, and saves two `sincos` per bone in most frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrigMemo {
+    /// The x and y axis angles, radians (NaN: nothing cached yet).
+    pub angles: [f64; 2],
+    /// Their cosines.
+    pub cos: [f64; 2],
+    /// Their sines.
+    pub sin: [f64; 2],
+}
+
+impl TrigMemo {
+    /// Nothing cached.
+    pub const EMPTY: TrigMemo = TrigMemo {
+        angles: [f64::NAN; 2],
+        cos: [0.0; 2],
+        sin: [0.0; 2],
+    };
 }
 
 /// The unit frame noScale bones inherit: the parent's image of the direction

@@ -1,0 +1,164 @@
+//! The parameter stage's precomputed plan: which bindings feed which deformed slot, which
+//! bindings are scalars, and which bones each world-transform pass of a physics frame
+//! must visit. Built once with the [`ParamSet`](super::ParamSet) so the frame itself only
+//! walks flat index lists.
+//!
+//! The bone subsets rely on two facts: bones are stored parent-first, and a bone whose
+//! local pose and ancestors did not change since the pass before physics has the same
+//! world transform after it. So the pass before physics visits only the drivers' anchors
+//! and their ancestors, and the pass after physics visits every other bone plus those the
+//! physics-driven bindings move (with their descendants). The subsets are used only when
+//! the rig has no constraints (their update order interleaves with bones); otherwise the
+//! stage runs the full world transform twice. Verified by `params/tests.rs`
+//! (`cached_frames_match_uncached`), which compares whole frames against a fresh instance.
+
+use super::{ParamSet, Target};
+use crate::ids::BoneId;
+use crate::rig::Rig;
+
+/// One deformed slot and the deform bindings that feed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeformSlotPlan {
+    /// Index into [`ParamSet::deform_slots`](super::ParamSet::deform_slots).
+    pub slot: u32,
+    /// Range into [`ParamPlan::deform_bindings`].
+    pub start: u32,
+    /// End of that range.
+    pub end: u32,
+    /// Rewritten every frame: a deformer adds to this slot's buffer after the stage, so
+    /// what the buffer holds is no longer what the stage wrote.
+    pub volatile: bool,
+}
+
+/// Flat index lists for the parameter stage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParamPlan {
+    /// Per entry of `deform_slots`: its deform bindings.
+    pub deform: Vec<DeformSlotPlan>,
+    /// Binding indices grouped by deformed slot, in file order within a slot.
+    pub deform_bindings: Vec<u32>,
+    /// Scalar (non-deform) binding indices: `[0]` not physics-driven, `[1]` driven.
+    pub scalar_bindings: [Vec<u32>; 2],
+    /// Whether the bone subsets below may replace full world-transform passes.
+    pub bone_subsets: bool,
+    /// Bones the pass before physics visits (driver anchors and their ancestors),
+    /// parent-first.
+    pub pre_physics_bones: Vec<BoneId>,
+    /// Bones the pass after physics visits, parent-first.
+    pub post_physics_bones: Vec<BoneId>,
+    /// Per parameter: range into `param_deform_entries`.
+    pub param_deforms: Vec<(u32, u32)>,
+    /// Entries of [`ParamPlan::deform`] each parameter feeds, grouped by parameter.
+    pub param_deform_entries: Vec<u32>,
+}
+
+impl ParamPlan {
+    /// Builds the plan of `set` on `rig`.
+    pub fn new(rig: &Rig, set: &ParamSet) -> Self {
+        let mut plan = ParamPlan::default();
+        for (i, b) in set.bindings.iter().enumerate() {
+            if !matches!(b.target, Target::SlotDeform(_)) {
+                plan.scalar_bindings[usize::from(b.driven)].push(i as u32);
+            }
+        }
+        for (k, &slot) in set.deform_slots.iter().enumerate() {
+            let start = plan.deform_bindings.len() as u32;
+            for (i, b) in set.bindings.iter().enumerate() {
+                if b.target == Target::SlotDeform(slot) {
+                    plan.deform_bindings.push(i as u32);
+                }
+            }
+            let end = plan.deform_bindings.len() as u32;
+            let volatile = set
+                .deformers
+                .deformers
+                .iter()
+                .any(|d| d.slots.contains(&slot));
+            plan.deform.push(DeformSlotPlan {
+                slot: k as u32,
+                start,
+                end,
+                volatile,
+            });
+        }
+        for p in 0..set.params.len() {
+            let start = plan.param_deform_entries.len() as u32;
+            for (k, entry) in plan.deform.iter().enumerate() {
+                let range = entry.start as usize..entry.end as usize;
+                let feeds = plan.deform_bindings[range].iter().any(|&b| {
+                    set.bindings[b as usize]
+                        .axes
+                        .iter()
+                        .any(|a| a.param.index() == p)
+                });
+                if feeds {
+                    plan.param_deform_entries.push(k as u32);
+                }
+            }
+            let end = plan.param_deform_entries.len() as u32;
+            plan.param_deforms.push((start, end));
+        }
+        plan.plan_bones(rig, set);
+        plan
+    }
+
+    fn plan_bones(&mut self, rig: &Rig, set: &ParamSet) {
+        let parent_first = rig
+            .bones
+            .iter()
+            .enumerate()
+            .all(|(i, b)| b.parent.is_none_or(|p| p.index() < i));
+        self.bone_subsets = parent_first
+            && rig.ik.is_empty()
+            && rig.transforms.is_empty()
+            && rig.paths.is_empty()
+            && rig.physics.is_empty()
+            && rig.bones.iter().all(|b| !b.skin_required);
+        if !self.bone_subsets {
+            return;
+        }
+        let n = rig.bones.len();
+        // Anchors and their ancestors.
+        let mut pre = vec![false; n];
+        for d in &set.drivers {
+            let mut b = Some(d.bone);
+            while let Some(id) = b {
+                if pre.get(id.index()).copied().unwrap_or(true) {
+                    break;
+                }
+                pre[id.index()] = true;
+                b = rig.bones[id.index()].parent;
+            }
+        }
+        // Bones a driven binding moves, and their descendants (parent-first order lets one
+        // forward sweep propagate).
+        let mut moved = vec![false; n];
+        for b in set.bindings.iter().filter(|b| b.driven) {
+            if let Target::BoneX(id)
+            | Target::BoneY(id)
+            | Target::BoneRotation(id)
+            | Target::BoneScaleX(id)
+            | Target::BoneScaleY(id) = b.target
+                && let Some(m) = moved.get_mut(id.index())
+            {
+                *m = true;
+            }
+        }
+        for i in 0..n {
+            if let Some(p) = rig.bones[i].parent
+                && moved[p.index()]
+            {
+                moved[i] = true;
+            }
+        }
+        for i in 0..n {
+            let id = BoneId(i as u16);
+            if pre[i] {
+                self.pre_physics_bones.push(id);
+            }
+            if !pre[i] || moved[i] {
+                self.post_physics_bones.push(id);
+            }
+        }
+    }
+}
