@@ -109,8 +109,10 @@ fn check(payload: &Value, local: &[f64], keys: &[((usize, usize), f64)]) {
     for (v, tri, w) in CASES {
         let want = [0, 1].map(|c| (0..3).map(|k| w[k] * g[tri[k]][c]).sum::<f64>());
         let got = [local[2 * v], local[2 * v + 1]];
+        // The group's deformed mesh is summed in f32 (keyform precision: 7.6e-6 at 70
+        // units), the reference here in f64.
         assert!(
-            (got[0] - want[0]).abs() < 1e-6 && (got[1] - want[1]).abs() < 1e-6,
+            (got[0] - want[0]).abs() < 2e-5 && (got[1] - want[1]).abs() < 2e-5,
             "child vertex {v}: got {got:?}, want {want:?}"
         );
     }
@@ -134,11 +136,11 @@ fn warp_moves_the_child_piecewise_affinely() {
     let q = 0.25;
     let keys = [((1, 1), q), ((1, 2), q), ((2, 1), q), ((2, 2), q)];
     check(&payload, &local, &keys);
-    // The group's own buffer is what the hand computation assumed.
+    // The group's own buffer is what the hand computation assumed (up to the f32 sum).
     let group = rig.slot("Group").expect("group slot");
     let g = deformed_group(&payload, &keys);
     for (d, w) in inst.slots.deform(group).chunks_exact(2).zip(&g) {
-        assert!((d[0] - w[0]).abs() < 1e-9 && (d[1] - w[1]).abs() < 1e-9);
+        assert!((d[0] - w[0]).abs() < 2e-5 && (d[1] - w[1]).abs() < 2e-5);
     }
     // Warp = (1, -0.4): x on key 2; y normalised 0.3, 0.4 of key 0 and 0.6 of key 1.
     let (_, local) = frame(&rig, [1.0, -0.4], "Child");
