@@ -11,7 +11,6 @@
 //! driven parameters' bindings and the world transforms again. Allocation-free. Verified by
 //! `params/tests.rs` and the fixture tests in `sinew-formats/tests/inochi2d_*.rs`.
 
-use super::grid::{AxisWeights, MAX_AXES, axis_weights, eval_scalar};
 use super::{BoneOffset, SlotOffset, Target};
 use crate::ids::SlotId;
 use crate::instance::Instance;
@@ -69,7 +68,6 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
 fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
     let set = &rig.params;
     let st = &mut inst.params;
-    let mut weights = [AxisWeights::default(); MAX_AXES];
     for &bi in &set.plan.scalar_bindings[usize::from(driven)] {
         let b = &set.bindings[bi as usize];
         let changed = st.cache.binding_changed(b);
@@ -83,17 +81,12 @@ fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
             continue;
         }
         let v = if changed {
-            let na = b.axes.len().min(MAX_AXES);
-            for (w, ax) in weights.iter_mut().zip(&b.axes[..na]) {
-                let pi = ax.param.index();
-                let (Some(pd), Some(v)) = (set.params.get(pi), st.values.get(pi)) else {
-                    *w = AxisWeights::single(0);
-                    continue;
-                };
-                let c = usize::from(ax.component.min(1));
-                *w = axis_weights(&ax.keys, pd.normalize(c, v[c]), b.interp);
-            }
-            let v = eval_scalar(&weights[..na], &b.dims[..na], &b.values);
+            let mut v = 0.0;
+            super::corners::binding_corners(set, &st.values, b, |flat, w| {
+                if let Some(&k) = b.values.get(flat) {
+                    v += w * f64::from(k);
+                }
+            });
             if let Some(c) = st.cache.scalar.get_mut(bi as usize) {
                 *c = v;
             }

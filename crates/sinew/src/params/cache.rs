@@ -32,6 +32,8 @@ pub struct ParamCache {
     /// Per deformed slot (entries of `deform_slots`): the attachment its buffer was
     /// computed for.
     pub(crate) slot_attachment: Vec<Option<AttachmentId>>,
+    /// Per deformed slot: the buffer length written then.
+    pub(crate) slot_len: Vec<u32>,
     /// A z-sort binding changed: the draw order must be sorted again.
     pub(crate) zsort_dirty: bool,
     /// Per deformed slot: a parameter feeding it changed since its buffer was written.
@@ -57,6 +59,7 @@ impl ParamCache {
             changed: vec![true; set.params.len()],
             scalar: vec![0.0; set.bindings.len()],
             slot_attachment: vec![None; set.deform_slots.len()],
+            slot_len: vec![0; set.deform_slots.len()],
             zsort_dirty: true,
             slot_dirty: vec![true; set.deform_slots.len()],
             stamp: Vec::new(),

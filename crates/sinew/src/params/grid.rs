@@ -50,6 +50,7 @@ impl AxisWeights {
 /// The cell `i` and offset in 0..1 of normalised value `t` on sorted `keys`
 /// (COMPAT(inochi2d): the first `i` with `keys[i + 1] > t`, else the last cell).
 /// A degenerate axis (fewer than two keys) gives `(0, 0.0)`.
+#[inline]
 pub fn locate(keys: &[f64], t: f64) -> (usize, f64) {
     let n = keys.len();
     if n < 2 {

@@ -7,8 +7,8 @@
 //! Inochi2D reference, which halves the work per vertex. Additions happen strictly left to
 //! right for each element (no reassociation, no fused multiply-add), so the result is the
 //! same on every machine; vectorising only runs several elements side by side. On x86-64
-//! the loop is compiled twice, for the baseline (SSE2) and for AVX, and the AVX copy is
-//! chosen at run time when the CPU has it. Verified by the unit tests below (against the
+//! an AVX version (`kernel_avx.rs`, 8 lanes) is chosen at run time when the CPU has it; the
+//! baseline build (SSE2) runs the plain loop. Verified by the unit tests below (against the
 //! plain sequential sum, bit for bit) and the fixture tests that match the Inochi2D
 //! reference deforms.
 
@@ -74,23 +74,12 @@ fn dispatch(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
             // calling a function compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
-                avx::pass(out, base, pairs)
+                super::kernel_avx::pass(out, base, pairs)
             };
             return;
         }
     }
     pass(out, base, pairs);
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx {
-    use super::Pair;
-
-    /// [`super::pass`] compiled for AVX.
-    #[target_feature(enable = "avx")]
-    pub fn pass(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
-        super::pass(out, base, pairs);
-    }
 }
 
 /// One pass over the buffer with up to [`PASS_PAIRS`] pairs, specialised by count so the
@@ -203,6 +192,41 @@ mod tests {
                 let mut got = start.clone();
                 sum_pairs(&mut got, None, &pairs);
                 assert_eq!(got, want, "n={n} pairs={count} adding");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_and_plain_passes_agree_bit_for_bit() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            eprintln!("no AVX on this machine: only the plain pass runs");
+            return;
+        }
+        for n in [0, 5, 8, 9, 16, 31, 234] {
+            let keys: Vec<Vec<f32>> = (0..4).map(|s| data(s + 20, n)).collect();
+            let base = data(7, n);
+            let start: Vec<f64> = (0..n).map(|i| i as f64 * 1.37 - 40.0).collect();
+            for count in 0..=4 {
+                let pairs: Vec<Pair<'_>> = keys[..count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| Pair {
+                        key: k,
+                        weight: 0.3 - i as f64 * 0.21,
+                    })
+                    .collect();
+                for b in [Some(&base[..]), None] {
+                    let (mut plain, mut avx) = (start.clone(), start.clone());
+                    pass(&mut plain, b, &pairs);
+                    // SAFETY: AVX is present (checked above).
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        super::super::kernel_avx::pass(&mut avx, b, &pairs)
+                    };
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&plain), bits(&avx), "n={n} pairs={count}");
+                }
             }
         }
     }

@@ -26,11 +26,14 @@ pub mod build;
 pub mod cache;
 pub mod chain;
 pub mod clip;
+pub mod corners;
 pub mod deforms;
 pub mod driver;
 pub mod grid;
 pub mod inochi_clip;
 pub mod kernel;
+#[cfg(target_arch = "x86_64")]
+mod kernel_avx;
 pub mod plan;
 pub mod player;
 pub mod raw;

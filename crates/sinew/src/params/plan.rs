@@ -21,6 +21,8 @@ use crate::rig::Rig;
 pub struct DeformSlotPlan {
     /// Index into [`ParamSet::deform_slots`](super::ParamSet::deform_slots).
     pub slot: u32,
+    /// The slot itself (its index in the rig).
+    pub slot_index: u32,
     /// Range into [`ParamPlan::deform_bindings`].
     pub start: u32,
     /// End of that range.
@@ -76,6 +78,7 @@ impl ParamPlan {
                 .any(|d| d.slots.contains(&slot));
             plan.deform.push(DeformSlotPlan {
                 slot: k as u32,
+                slot_index: slot.index() as u32,
                 start,
                 end,
                 volatile,

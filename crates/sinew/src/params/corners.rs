@@ -1,0 +1,173 @@
+//! A binding's non-zero grid corners at the current parameter values: the one place the
+//! stage turns parameter values into (keyform index, weight) pairs.
+//!
+//! Linear grids over one or two axes (every Inochi2D binding) take a direct path: locate
+//! the cell on each axis, then the up to four corners. It does exactly the arithmetic of the
+//! generic path ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`,
+//! products `1.0 · w0 · w1` in axis order, zero weights skipped, odometer order), so both
+//! give the same bits; other grids use the generic path. Verified by the unit test below,
+//! which compares the two on random grids, and by the stage's tests.
+
+use super::grid::{AxisWeights, Interp, MAX_AXES, axis_weights, for_each_corner, locate};
+use super::{Binding, ParamSet};
+
+/// The normalised value of axis `a` of `b`, or NaN when its parameter is missing.
+#[inline(always)]
+fn axis_t(set: &ParamSet, values: &[[f64; 2]], b: &Binding, a: usize) -> f64 {
+    let ax = &b.axes[a];
+    let pi = ax.param.index();
+    match (set.params.get(pi), values.get(pi)) {
+        (Some(pd), Some(v)) => {
+            let c = usize::from(ax.component.min(1));
+            pd.normalize(c, v[c])
+        }
+        _ => f64::NAN,
+    }
+}
+
+/// One linear axis as `axis_weights` makes it: key indices, weights, count.
+#[inline(always)]
+fn linear_axis(keys: &[f64], t: f64) -> ([usize; 2], [f64; 2], usize) {
+    if keys.len() < 2 || t.is_nan() {
+        return ([0, 0], [1.0, 0.0], 1);
+    }
+    let (i, off) = locate(keys, t);
+    ([i, i + 1], [1.0 - off, off], 2)
+}
+
+/// Calls `f(flat, weight)` for every non-zero corner of `b` at `values`.
+#[inline]
+pub fn binding_corners(
+    set: &ParamSet,
+    values: &[[f64; 2]],
+    b: &Binding,
+    mut f: impl FnMut(usize, f64),
+) {
+    let na = b.axes.len().min(b.dims.len());
+    if b.interp == Interp::Linear && (na == 1 || na == 2) {
+        let (i0, w0, n0) = linear_axis(&b.axes[0].keys, axis_t(set, values, b, 0));
+        if na == 1 {
+            for c0 in 0..n0 {
+                let w = 1.0 * w0[c0];
+                if w != 0.0 {
+                    f(i0[c0], w);
+                }
+            }
+            return;
+        }
+        let (i1, w1, n1) = linear_axis(&b.axes[1].keys, axis_t(set, values, b, 1));
+        let d1 = b.dims[1] as usize;
+        for c0 in 0..n0 {
+            for c1 in 0..n1 {
+                let w = 1.0 * w0[c0] * w1[c1];
+                if w != 0.0 {
+                    f(i0[c0] * d1 + i1[c1], w);
+                }
+            }
+        }
+        return;
+    }
+    let mut weights = [AxisWeights::default(); MAX_AXES];
+    let na = na.min(MAX_AXES);
+    for (a, w) in weights.iter_mut().enumerate().take(na) {
+        let ta = axis_t(set, values, b, a);
+        *w = if ta.is_nan() {
+            AxisWeights::single(0)
+        } else {
+            axis_weights(&b.axes[a].keys, ta, b.interp)
+        };
+    }
+    for_each_corner(&weights[..na], &b.dims[..na], 1.0, f);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::ParamId;
+    use crate::params::{GridAxis, ParamData, Target};
+
+    fn param(name: &str) -> ParamData {
+        ParamData {
+            name: name.into(),
+            is_2d: true,
+            min: [-1.0, -2.0],
+            max: [1.0, 2.0],
+            default: [0.0, 0.0],
+            driven: false,
+        }
+    }
+
+    /// The generic path, forced.
+    fn generic(set: &ParamSet, values: &[[f64; 2]], b: &Binding) -> Vec<(usize, u64)> {
+        let mut weights = [AxisWeights::default(); MAX_AXES];
+        for (a, ax) in b.axes.iter().enumerate() {
+            let pd = &set.params[ax.param.index()];
+            let c = usize::from(ax.component);
+            weights[a] = axis_weights(
+                &ax.keys,
+                pd.normalize(c, values[ax.param.index()][c]),
+                b.interp,
+            );
+        }
+        let mut out = Vec::new();
+        for_each_corner(&weights[..b.axes.len()], &b.dims, 1.0, |f, w| {
+            out.push((f, w.to_bits()))
+        });
+        out
+    }
+
+    #[test]
+    fn direct_path_matches_the_generic_one_bit_for_bit() {
+        let set = ParamSet {
+            params: vec![param("A"), param("B")],
+            ..Default::default()
+        };
+        let keysets: [&[f64]; 4] = [&[0.0], &[0.0, 1.0], &[0.0, 0.5, 1.0], &[0.0, 0.2, 0.7, 1.0]];
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 5.0 - 2.5
+        };
+        for k0 in keysets {
+            for k1 in keysets {
+                for two in [false, true] {
+                    let mut axes = vec![GridAxis {
+                        param: ParamId(0),
+                        component: 0,
+                        keys: k0.to_vec(),
+                    }];
+                    let mut dims = vec![k0.len() as u32];
+                    if two {
+                        axes.push(GridAxis {
+                            param: ParamId(1),
+                            component: 1,
+                            keys: k1.to_vec(),
+                        });
+                        dims.push(k1.len() as u32);
+                    }
+                    let b = Binding {
+                        target: Target::BoneX(crate::ids::BoneId(0)),
+                        interp: Interp::Linear,
+                        axes,
+                        dims,
+                        stride: 1,
+                        values: Vec::new(),
+                        driven: false,
+                    };
+                    for _ in 0..50 {
+                        // Values outside the ranges and exactly on keys included.
+                        let mut v = [[rnd(), rnd()], [rnd(), rnd()]];
+                        if rnd() > 1.5 {
+                            v[0][0] = 0.0;
+                        }
+                        let mut fast = Vec::new();
+                        binding_corners(&set, &v, &b, |f, w| fast.push((f, w.to_bits())));
+                        assert_eq!(fast, generic(&set, &v, &b), "{k0:?} {k1:?} {v:?}");
+                    }
+                }
+            }
+        }
+    }
+}

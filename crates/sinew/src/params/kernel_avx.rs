@@ -1,0 +1,84 @@
+//! The keyform pass written with AVX intrinsics: 8 f32 lanes per instruction, widened to f64
+//! only on the store. Left to its own devices the compiler splits the f32 sum into 4-lane
+//! halves to match the 4-lane f64 stores; writing the lanes out halves the instructions.
+//! Every lane does exactly the scalar arithmetic (f32 multiply, then add, left to right), and
+//! the tail runs the scalar loop, so results are bit-identical to `kernel::pass`. Verified by
+//! `kernel.rs`'s tests, which run whichever path the machine picks against the plain sum.
+#![allow(unsafe_code)]
+
+use super::kernel::Pair;
+use std::arch::x86_64::{
+    __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_cvtpd_ps, _mm256_cvtps_pd,
+    _mm256_extractf128_ps, _mm256_loadu_pd, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set_m128,
+    _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_pd,
+};
+
+/// `kernel::pass` for CPUs with AVX.
+#[target_feature(enable = "avx")]
+pub fn pass(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
+    let w = |p: &Pair<'_>| p.weight as f32;
+    match pairs {
+        [] => pass_n::<0>(out, base, [], []),
+        [a] => pass_n(out, base, [a.key], [w(a)]),
+        [a, b] => pass_n(out, base, [a.key, b.key], [w(a), w(b)]),
+        [a, b, c] => pass_n(out, base, [a.key, b.key, c.key], [w(a), w(b), w(c)]),
+        [a, b, c, d, ..] => pass_n(
+            out,
+            base,
+            [a.key, b.key, c.key, d.key],
+            [w(a), w(b), w(c), w(d)],
+        ),
+    }
+}
+
+#[target_feature(enable = "avx")]
+#[inline]
+fn pass_n<const N: usize>(
+    out: &mut [f64],
+    base: Option<&[f32]>,
+    keys: [&[f32]; N],
+    weights: [f32; N],
+) {
+    let n = out.len();
+    let keys = keys.map(|k| &k[..n]);
+    let base = base.map(|b| &b[..n]);
+    let lanes = n - n % 8;
+    let mut wv = [_mm256_setzero_ps(); N];
+    for p in 0..N {
+        wv[p] = _mm256_set1_ps(weights[p]);
+    }
+    let mut j = 0;
+    while j < lanes {
+        // SAFETY: `j + 8 <= lanes <= n`, and `out`, `base` and every key hold at least `n`
+        // elements (re-sliced above), so every 8-lane load and store is in bounds.
+        unsafe {
+            let mut acc: __m256 = match base {
+                Some(b) => _mm256_loadu_ps(b.as_ptr().add(j)),
+                None => {
+                    let lo = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j)));
+                    let hi = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j + 4)));
+                    _mm256_set_m128(hi, lo)
+                }
+            };
+            for p in 0..N {
+                let k = _mm256_loadu_ps(keys[p].as_ptr().add(j));
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(wv[p], k));
+            }
+            let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(acc));
+            let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(acc));
+            _mm256_storeu_pd(out.as_mut_ptr().add(j), lo);
+            _mm256_storeu_pd(out.as_mut_ptr().add(j + 4), hi);
+        }
+        j += 8;
+    }
+    for j in lanes..n {
+        let mut acc = match base {
+            Some(b) => b[j],
+            None => out[j] as f32,
+        };
+        for p in 0..N {
+            acc += weights[p] * keys[p][j];
+        }
+        out[j] = f64::from(acc);
+    }
+}
