@@ -51,6 +51,11 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
             || m != *seen_m;
         *seen = v;
         *seen_m = m;
+        if (*ch || !cache.valid)
+            && let Some(t) = cache.norm.get_mut(i)
+        {
+            *t = [d.normalize(0, v[0]), d.normalize(1, v[1])];
+        }
         if *ch && let Some(&(start, end)) = rig.params.plan.param_deforms.get(i) {
             let entries = &rig.params.plan.param_deform_entries;
             for &k in entries.get(start as usize..end as usize).unwrap_or(&[]) {
@@ -68,31 +73,44 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
 fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
     let set = &rig.params;
     let st = &mut inst.params;
-    for &bi in &set.plan.scalar_bindings[usize::from(driven)] {
-        let b = &set.bindings[bi as usize];
-        let changed = st.cache.binding_changed(b);
-        if changed && matches!(b.target, Target::BoneZSort(_)) {
+    let valid = st.cache.valid;
+    // Missing parameters (NONE) read as unchanged and unmuted.
+    let flag = |v: &[bool], p: u16| v.get(usize::from(p)).copied().unwrap_or(false);
+    for sp in &set.plan.scalar_bindings[usize::from(driven)] {
+        let b = &set.bindings[sp.binding as usize];
+        let [p0, p1] = sp.params;
+        let changed = if sp.wide {
+            st.cache.binding_changed(b)
+        } else {
+            !valid || flag(&st.cache.changed, p0) || flag(&st.cache.changed, p1)
+        };
+        if changed && sp.zsort {
             st.cache.zsort_dirty = true;
         }
-        if b.axes
-            .iter()
-            .any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false))
-        {
+        let muted = if sp.wide {
+            b.axes
+                .iter()
+                .any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false))
+        } else {
+            flag(&st.muted, p0) || flag(&st.muted, p1)
+        };
+        if muted {
             continue;
         }
+        let bi = sp.binding as usize;
         let v = if changed {
             let mut v = 0.0;
-            super::corners::binding_corners(set, &st.values, b, |flat, w| {
+            super::corners::binding_corners(&st.cache.norm, b, |flat, w| {
                 if let Some(&k) = b.values.get(flat) {
                     v += w * f64::from(k);
                 }
             });
-            if let Some(c) = st.cache.scalar.get_mut(bi as usize) {
+            if let Some(c) = st.cache.scalar.get_mut(bi) {
                 *c = v;
             }
             v
         } else {
-            st.cache.scalar.get(bi as usize).copied().unwrap_or(0.0)
+            st.cache.scalar.get(bi).copied().unwrap_or(0.0)
         };
         apply_scalar(st, b.target, v);
     }
@@ -270,7 +288,7 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     // The subsets assume the plan visits every bone (no skin-hidden bones, no constraints).
     let subsets = plan.bone_subsets && inst.plan.len() == rig.bones.len();
     if subsets {
-        update_bones(rig, inst, &plan.pre_physics_bones);
+        super::world::update_bones(rig, inst, &plan.pre_physics_bones);
     } else {
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
     }
@@ -279,7 +297,7 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     accumulate_scalars(rig, inst, true);
     finalize_bones(rig, inst);
     if subsets {
-        update_bones(rig, inst, &plan.post_physics_bones);
+        super::world::update_bones(rig, inst, &plan.post_physics_bones);
     } else {
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
     }
@@ -287,49 +305,4 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     finalize_slots(rig, inst);
     inst.params.cache.valid = true;
     crate::deformer::apply_deformers(rig, inst);
-}
-
-/// World transforms of `bones` (parent-first) from their local poses, recomputing only
-/// bones whose inputs changed (see [`super::cache`]).
-fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[crate::ids::BoneId]) {
-    let skeleton = [inst.x, inst.y, inst.scale_x, inst.scale_y].map(f64::to_bits);
-    let roots_moved = skeleton != inst.params.cache.skeleton;
-    inst.params.cache.skeleton = skeleton;
-    let valid = inst.params.cache.valid;
-    for &b in bones {
-        let i = b.index();
-        let cache = &inst.params.cache;
-        let (Some(&own), Some(&seen_inherit)) = (cache.stamp.get(i), cache.inherit.get(i)) else {
-            continue;
-        };
-        let parent_moved = match rig.bones[i].parent {
-            Some(p) => cache.stamp.get(p.index()).is_none_or(|&s| s > own),
-            None => roots_moved,
-        };
-        let dirty = !valid
-            || parent_moved
-            || seen_inherit != inst.inherit[i]
-            || !same_pose(&inst.pose[i], &inst.applied[i]);
-        if dirty {
-            inst.applied[i] = inst.pose[i];
-            crate::skeleton::update_bone_world(rig, inst, b);
-            let cache = &mut inst.params.cache;
-            cache.counter += 1;
-            cache.stamp[i] = cache.counter;
-            cache.inherit[i] = inst.inherit[i];
-        }
-    }
-}
-
-/// Bitwise equality of two local poses.
-#[inline]
-fn same_pose(a: &crate::rig::LocalPose, b: &crate::rig::LocalPose) -> bool {
-    let eq = |x: f64, y: f64| x.to_bits() == y.to_bits();
-    eq(a.x, b.x)
-        & eq(a.y, b.y)
-        & eq(a.rotation, b.rotation)
-        & eq(a.scale_x, b.scale_x)
-        & eq(a.scale_y, b.scale_y)
-        & eq(a.shear_x, b.shear_x)
-        & eq(a.shear_y, b.shear_y)
 }

@@ -27,6 +27,8 @@ pub struct ParamCache {
     pub(crate) seen_muted: Vec<bool>,
     /// Per parameter: whether it changed this frame.
     pub(crate) changed: Vec<bool>,
+    /// Per parameter: its value normalised to 0..1 per component (what bindings read).
+    pub(crate) norm: Vec<[f64; 2]>,
     /// Per binding: its last scalar result.
     pub(crate) scalar: Vec<f64>,
     /// Per deformed slot (entries of `deform_slots`): the attachment its buffer was
@@ -57,6 +59,11 @@ impl ParamCache {
             seen: set.params.iter().map(|p| p.default).collect(),
             seen_muted: vec![false; set.params.len()],
             changed: vec![true; set.params.len()],
+            norm: set
+                .params
+                .iter()
+                .map(|p| [p.normalize(0, p.default[0]), p.normalize(1, p.default[1])])
+                .collect(),
             scalar: vec![0.0; set.bindings.len()],
             slot_attachment: vec![None; set.deform_slots.len()],
             slot_len: vec![0; set.deform_slots.len()],

@@ -1,28 +1,24 @@
 //! A binding's non-zero grid corners at the current parameter values: the one place the
 //! stage turns parameter values into (keyform index, weight) pairs.
 //!
-//! Linear grids over one or two axes (every Inochi2D binding) take a direct path: locate
-//! the cell on each axis, then the up to four corners. It does exactly the arithmetic of the
-//! generic path ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`,
-//! products `1.0 · w0 · w1` in axis order, zero weights skipped, odometer order), so both
-//! give the same bits; other grids use the generic path. Verified by the unit test below,
-//! which compares the two on random grids, and by the stage's tests.
+//! The stage normalises each parameter once per frame (`norm[p]`, one value per component,
+//! NaN for a parameter that does not exist); bindings read those. Linear grids over one or
+//! two axes (every Inochi2D binding) take a direct path: locate the cell on each axis, then
+//! the up to four corners. It does exactly the arithmetic of the generic path
+//! ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`, products
+//! `1.0 · w0 · w1` in axis order, zero weights skipped, odometer order), so both give the same
+//! bits; other grids use the generic path. Verified by the unit test below, which compares
+//! the two on random grids, and by the stage's tests.
 
 use super::grid::{AxisWeights, Interp, MAX_AXES, axis_weights, for_each_corner, locate};
 use super::{Binding, ParamSet};
 
-/// The normalised value of axis `a` of `b`, or NaN when its parameter is missing.
+/// The normalised value of axis `a` of `b` (NaN when its parameter is missing).
 #[inline(always)]
-fn axis_t(set: &ParamSet, values: &[[f64; 2]], b: &Binding, a: usize) -> f64 {
+fn axis_t(norm: &[[f64; 2]], b: &Binding, a: usize) -> f64 {
     let ax = &b.axes[a];
-    let pi = ax.param.index();
-    match (set.params.get(pi), values.get(pi)) {
-        (Some(pd), Some(v)) => {
-            let c = usize::from(ax.component.min(1));
-            pd.normalize(c, v[c])
-        }
-        _ => f64::NAN,
-    }
+    norm.get(ax.param.index())
+        .map_or(f64::NAN, |v| v[usize::from(ax.component.min(1))])
 }
 
 /// One linear axis as `axis_weights` makes it: key indices, weights, count.
@@ -35,42 +31,66 @@ fn linear_axis(keys: &[f64], t: f64) -> ([usize; 2], [f64; 2], usize) {
     ([i, i + 1], [1.0 - off, off], 2)
 }
 
-/// Calls `f(flat, weight)` for every non-zero corner of `b` at `values`.
-#[inline]
-pub fn binding_corners(
-    set: &ParamSet,
-    values: &[[f64; 2]],
-    b: &Binding,
-    mut f: impl FnMut(usize, f64),
-) {
-    let na = b.axes.len().min(b.dims.len());
-    if b.interp == Interp::Linear && (na == 1 || na == 2) {
-        let (i0, w0, n0) = linear_axis(&b.axes[0].keys, axis_t(set, values, b, 0));
-        if na == 1 {
-            for c0 in 0..n0 {
-                let w = 1.0 * w0[c0];
-                if w != 0.0 {
-                    f(i0[c0], w);
-                }
-            }
-            return;
+/// Up to four corners (keyform index, weight) with non-zero weights.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Corners {
+    /// Keyform indices.
+    pub flat: [usize; 4],
+    /// Weights.
+    pub weight: [f64; 4],
+    /// How many are used.
+    pub len: usize,
+}
+
+impl Corners {
+    #[inline(always)]
+    fn push(&mut self, flat: usize, w: f64) {
+        if w != 0.0 && self.len < 4 {
+            self.flat[self.len] = flat;
+            self.weight[self.len] = w;
+            self.len += 1;
         }
-        let (i1, w1, n1) = linear_axis(&b.axes[1].keys, axis_t(set, values, b, 1));
-        let d1 = b.dims[1] as usize;
+    }
+}
+
+/// The corners of a linear grid over one or two axes, or `None` for other grids.
+#[inline]
+pub fn linear_corners(norm: &[[f64; 2]], b: &Binding) -> Option<Corners> {
+    let na = b.axes.len().min(b.dims.len());
+    if b.interp != Interp::Linear || !(na == 1 || na == 2) {
+        return None;
+    }
+    let mut out = Corners::default();
+    let (i0, w0, n0) = linear_axis(&b.axes[0].keys, axis_t(norm, b, 0));
+    if na == 1 {
         for c0 in 0..n0 {
-            for c1 in 0..n1 {
-                let w = 1.0 * w0[c0] * w1[c1];
-                if w != 0.0 {
-                    f(i0[c0] * d1 + i1[c1], w);
-                }
-            }
+            out.push(i0[c0], 1.0 * w0[c0]);
+        }
+        return Some(out);
+    }
+    let (i1, w1, n1) = linear_axis(&b.axes[1].keys, axis_t(norm, b, 1));
+    let d1 = b.dims[1] as usize;
+    for c0 in 0..n0 {
+        for c1 in 0..n1 {
+            out.push(i0[c0] * d1 + i1[c1], 1.0 * w0[c0] * w1[c1]);
+        }
+    }
+    Some(out)
+}
+
+/// Calls `f(flat, weight)` for every non-zero corner of `b` at the normalised values.
+#[inline]
+pub fn binding_corners(norm: &[[f64; 2]], b: &Binding, mut f: impl FnMut(usize, f64)) {
+    if let Some(c) = linear_corners(norm, b) {
+        for k in 0..c.len {
+            f(c.flat[k], c.weight[k]);
         }
         return;
     }
+    let na = b.axes.len().min(b.dims.len()).min(MAX_AXES);
     let mut weights = [AxisWeights::default(); MAX_AXES];
-    let na = na.min(MAX_AXES);
     for (a, w) in weights.iter_mut().enumerate().take(na) {
-        let ta = axis_t(set, values, b, a);
+        let ta = axis_t(norm, b, a);
         *w = if ta.is_nan() {
             AxisWeights::single(0)
         } else {
@@ -78,6 +98,16 @@ pub fn binding_corners(
         };
     }
     for_each_corner(&weights[..na], &b.dims[..na], 1.0, f);
+}
+
+/// Every parameter's normalised values (a test and tooling helper; the stage keeps them in
+/// its cache).
+pub fn normalize_all(set: &ParamSet, values: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    set.params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| [p.normalize(0, v[0]), p.normalize(1, v[1])])
+        .collect()
 }
 
 #[cfg(test)]
@@ -163,7 +193,8 @@ mod tests {
                             v[0][0] = 0.0;
                         }
                         let mut fast = Vec::new();
-                        binding_corners(&set, &v, &b, |f, w| fast.push((f, w.to_bits())));
+                        let norm = normalize_all(&set, &v);
+                        binding_corners(&norm, &b, |f, w| fast.push((f, w.to_bits())));
                         assert_eq!(fast, generic(&set, &v, &b), "{k0:?} {k1:?} {v:?}");
                     }
                 }

@@ -6,13 +6,13 @@
 //! vertices. Verified by the fixture tests (`sinew-formats/tests/inochi2d_*.rs`), the
 //! property tests and `params/tests.rs`.
 
-use super::corners::binding_corners;
+use super::corners::{binding_corners, linear_corners};
 use super::kernel::{Pair, sum_pairs};
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 
 /// Most corners gathered before a slot's sum is flushed into its buffer.
-const GATHER: usize = 16;
+const GATHER: usize = 8;
 
 /// Rewrites the deform buffer of every deformed slot whose inputs changed.
 pub fn update_deforms(rig: &Rig, inst: &mut Instance) {
@@ -59,23 +59,52 @@ fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) 
     };
     let range = entry.start as usize..entry.end as usize;
     let bindings = set.plan.deform_bindings.get(range).unwrap_or(&[]);
+    let (norm, muted) = (&inst.params.cache.norm, &inst.params.muted);
+    let usable = |b: &super::Binding| {
+        b.stride as usize == n
+            && !b
+                .axes
+                .iter()
+                .any(|a| muted.get(a.param.index()).copied().unwrap_or(false))
+    };
+    // The common case: one linear binding over one or two axes, at most four corners.
+    if let [bi] = bindings
+        && let b = &set.bindings[*bi as usize]
+        && let Some(c) = linear_corners(norm, b)
+    {
+        let mut pairs = [Pair {
+            key: &[],
+            weight: 0.0,
+        }; 4];
+        let mut count = 0;
+        if usable(b) {
+            for k in 0..c.len {
+                let flat = c.flat[k];
+                if let Some(key) = b.values.get(flat * n..flat * n + n) {
+                    pairs[count] = Pair {
+                        key,
+                        weight: c.weight[k],
+                    };
+                    count += 1;
+                }
+            }
+        }
+        sum_pairs(buf, Some(setup), &pairs[..count]);
+        finish(inst, entry, att, n);
+        return;
+    }
     let mut pairs = [Pair {
         key: &[],
         weight: 0.0,
     }; GATHER];
     let mut count = 0;
     let mut base = Some(&setup[..]);
-    let (values, muted) = (&inst.params.values, &inst.params.muted);
     for &bi in bindings {
         let b = &set.bindings[bi as usize];
-        if b.stride as usize != n
-            || b.axes
-                .iter()
-                .any(|a| muted.get(a.param.index()).copied().unwrap_or(false))
-        {
+        if !usable(b) {
             continue;
         }
-        binding_corners(set, values, b, |flat, w| {
+        binding_corners(norm, b, |flat, w| {
             let Some(key) = b.values.get(flat * n..flat * n + n) else {
                 return;
             };
@@ -88,7 +117,19 @@ fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) 
         });
     }
     sum_pairs(buf, base.take(), &pairs[..count]);
+    finish(inst, entry, att, n);
+}
+
+/// Records that the slot's buffer now holds `n` floats computed for `att`.
+fn finish(
+    inst: &mut Instance,
+    entry: &super::plan::DeformSlotPlan,
+    att: crate::ids::AttachmentId,
+    n: usize,
+) {
+    let (k, i) = (entry.slot as usize, entry.slot_index as usize);
     inst.slots.deform_len[i] = n as u32;
+    let cache = &mut inst.params.cache;
     cache.slot_attachment[k] = Some(att);
     cache.slot_len[k] = n as u32;
     if let Some(d) = cache.slot_dirty.get_mut(k) {

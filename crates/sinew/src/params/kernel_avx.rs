@@ -16,17 +16,31 @@ use std::arch::x86_64::{
 /// `kernel::pass` for CPUs with AVX.
 #[target_feature(enable = "avx")]
 pub fn pass(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
-    let w = |p: &Pair<'_>| p.weight as f32;
     match pairs {
         [] => pass_n::<0>(out, base, [], []),
-        [a] => pass_n(out, base, [a.key], [w(a)]),
-        [a, b] => pass_n(out, base, [a.key, b.key], [w(a), w(b)]),
-        [a, b, c] => pass_n(out, base, [a.key, b.key, c.key], [w(a), w(b), w(c)]),
+        [a] => pass_n(out, base, [a.key], [a.weight as f32]),
+        [a, b] => pass_n(
+            out,
+            base,
+            [a.key, b.key],
+            [a.weight as f32, b.weight as f32],
+        ),
+        [a, b, c] => pass_n(
+            out,
+            base,
+            [a.key, b.key, c.key],
+            [a.weight as f32, b.weight as f32, c.weight as f32],
+        ),
         [a, b, c, d, ..] => pass_n(
             out,
             base,
             [a.key, b.key, c.key, d.key],
-            [w(a), w(b), w(c), w(d)],
+            [
+                a.weight as f32,
+                b.weight as f32,
+                c.weight as f32,
+                d.weight as f32,
+            ],
         ),
     }
 }
@@ -40,8 +54,11 @@ fn pass_n<const N: usize>(
     weights: [f32; N],
 ) {
     let n = out.len();
-    let keys = keys.map(|k| &k[..n]);
-    let base = base.map(|b| &b[..n]);
+    // `sum_pairs` checked every length; this keeps the loads provably in bounds (and avoids
+    // `array::map`, which is not inlined into a `target_feature` function).
+    if keys.iter().any(|k| k.len() < n) || base.is_some_and(|b| b.len() < n) {
+        return;
+    }
     let lanes = n - n % 8;
     let mut wv = [_mm256_setzero_ps(); N];
     for p in 0..N {
@@ -50,7 +67,7 @@ fn pass_n<const N: usize>(
     let mut j = 0;
     while j < lanes {
         // SAFETY: `j + 8 <= lanes <= n`, and `out`, `base` and every key hold at least `n`
-        // elements (re-sliced above), so every 8-lane load and store is in bounds.
+        // elements (checked above), so every 8-lane load and store is in bounds.
         unsafe {
             let mut acc: __m256 = match base {
                 Some(b) => _mm256_loadu_ps(b.as_ptr().add(j)),

@@ -37,6 +37,7 @@ mod kernel_avx;
 pub mod plan;
 pub mod player;
 pub mod raw;
+mod world;
 
 #[cfg(test)]
 mod proptests;

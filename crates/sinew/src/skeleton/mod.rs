@@ -7,7 +7,7 @@
 //! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
 
 pub mod plan;
-mod world;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod oracle_edge_tests;

@@ -146,7 +146,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
 
 /// The local 2x2 `[la lb; lc ld]` of rotation, scale and shear (degrees).
 #[inline]
-fn local_matrix(
+pub(crate) fn local_matrix(
     memo: &mut TrigMemo,
     rotation: f64,
     sx: f64,
