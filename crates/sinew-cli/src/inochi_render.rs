@@ -83,7 +83,7 @@ pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>
             bone: BoneId(b as u16),
             first: 0,
             count: 0,
-            blend: d.blend.blend_mode(),
+            blend: d.blend,
             color: Color::new(r, g, bl, d.opacity),
             screen: Color::new(sr, sg, sb, 1.0),
         });

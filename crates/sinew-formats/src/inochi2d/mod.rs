@@ -34,61 +34,6 @@ use sinew::RawRig;
 use sinew::params::raw::RawParams;
 use std::path::Path;
 
-/// How a drawable blends (Inochi2D's 19 modes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(missing_docs)]
-pub enum I2dBlend {
-    #[default]
-    Normal,
-    Multiply,
-    Screen,
-    Overlay,
-    Darken,
-    Lighten,
-    ColorDodge,
-    LinearDodge,
-    AddGlow,
-    ColorBurn,
-    HardLight,
-    SoftLight,
-    Difference,
-    Exclusion,
-    Subtract,
-    Inverse,
-    DestinationIn,
-    ClipToLower,
-    SliceFromLower,
-}
-
-impl I2dBlend {
-    /// The runtime blend mode drawing this mode (one to one; sinew-render's `advanced`
-    /// module documents each formula).
-    pub fn blend_mode(self) -> sinew::BlendMode {
-        use sinew::BlendMode as B;
-        match self {
-            I2dBlend::Normal => B::Normal,
-            I2dBlend::Multiply => B::Multiply,
-            I2dBlend::Screen => B::Screen,
-            I2dBlend::Overlay => B::Overlay,
-            I2dBlend::Darken => B::Darken,
-            I2dBlend::Lighten => B::Lighten,
-            I2dBlend::ColorDodge => B::ColorDodge,
-            I2dBlend::LinearDodge => B::LinearDodge,
-            I2dBlend::AddGlow => B::AddGlow,
-            I2dBlend::ColorBurn => B::ColorBurn,
-            I2dBlend::HardLight => B::HardLight,
-            I2dBlend::SoftLight => B::SoftLight,
-            I2dBlend::Difference => B::Difference,
-            I2dBlend::Exclusion => B::Exclusion,
-            I2dBlend::Subtract => B::Subtract,
-            I2dBlend::Inverse => B::Inverse,
-            I2dBlend::DestinationIn => B::DestinationIn,
-            I2dBlend::ClipToLower => B::ClipToLower,
-            I2dBlend::SliceFromLower => B::SliceFromLower,
-        }
-    }
-}
-
 /// How a mask source clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MaskMode {
@@ -105,8 +50,9 @@ pub struct DrawInfo {
     pub name: String,
     /// Whether this is a Composite (drawn off-screen, then composited).
     pub composite: bool,
-    /// Blend mode.
-    pub blend: I2dBlend,
+    /// Blend mode (Inochi2D's 19 map one to one onto [`sinew::BlendMode`]; sinew-render's
+    /// `advanced` module documents each formula).
+    pub blend: sinew::BlendMode,
     /// Multiplicative tint.
     pub tint: [f32; 3],
     /// Screen tint.

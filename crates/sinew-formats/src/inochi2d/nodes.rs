@@ -1,7 +1,7 @@
 //! The node tree of a puppet into bones, slots, mesh attachments, z-sorts, drawing details
 //! and physics drivers (see the module docs of [`super`] for the mapping).
 
-use super::{DrawInfo, I2dBlend, MaskMode, Problem, Puppet, problem};
+use super::{DrawInfo, MaskMode, Problem, Puppet, problem};
 use serde_json::Value;
 use sinew::params::driver::{DriverMap, PendulumModel};
 use sinew::params::raw::RawDriver;
@@ -75,8 +75,8 @@ fn floats(v: Option<&Value>, path: &str, name: &str) -> Result<Vec<f32>, Problem
 
 /// A `blend_mode` name (the 19 of Inochi2D 0.8). An unknown or missing name draws Normal, so
 /// a mode added by a newer Creator still loads.
-fn blend(s: Option<&str>) -> I2dBlend {
-    use I2dBlend::*;
+fn blend(s: Option<&str>) -> sinew::BlendMode {
+    use sinew::BlendMode::*;
     match s.unwrap_or("Normal") {
         "Multiply" => Multiply,
         "Screen" => Screen,
@@ -362,7 +362,7 @@ fn read_mesh(
     let tex_path = texture
         .filter(|&t| t < u64::from(u32::MAX))
         .map_or_else(String::new, |t| format!("texture{t}"));
-    let slot_blend = blend(obj.get("blend_mode").and_then(Value::as_str)).blend_mode();
+    let slot_blend = blend(obj.get("blend_mode").and_then(Value::as_str));
     cx.p.raw.slots.push(RawSlot {
         name: slot.to_owned(),
         bone: bone.to_owned(),

@@ -10,9 +10,9 @@ use super::{
     RawDeformerKind, RawDeformers,
 };
 use crate::ids::SlotId;
-use crate::params::build::{MAX_KEYFORMS, MAX_KEYS};
+use crate::params::ParamSet;
+use crate::params::build::resolve_axes;
 use crate::params::raw::RawParams;
-use crate::params::{GridAxis, MAX_AXES, ParamSet};
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::Physics;
 
@@ -328,47 +328,12 @@ fn build_bindings(
                 continue;
             }
         };
-        if b.axes.is_empty() || b.axes.len() > MAX_AXES {
-            errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
+        let Some((axes, count, _)) = resolve_axes(params, raw_params, &b.axes, &what, errs) else {
             continue;
-        }
-        let mut axes = Vec::with_capacity(b.axes.len());
-        let mut count = 1usize;
-        for a in &b.axes {
-            let c = usize::from(a.component.min(1));
-            let (Some(p), Some(rp)) = (
-                params.find(&a.param),
-                raw_params.params.iter().find(|p| p.name == a.param),
-            ) else {
-                errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
-                continue;
-            };
-            let keys = a.keys.clone().unwrap_or_else(|| rp.axis_points[c].clone());
-            if keys.is_empty()
-                || keys.len() > MAX_KEYS
-                || keys.iter().any(|k| !k.is_finite())
-                || keys.windows(2).any(|w| w[1] < w[0])
-            {
-                errs.push(format!("{}: parameter `{}`: bad keys", what(), a.param));
-                continue;
-            }
-            count = count.saturating_mul(keys.len());
-            axes.push(GridAxis {
-                param: p,
-                component: c as u8,
-                keys,
-            });
-        }
-        if axes.len() != b.axes.len() {
-            continue;
-        }
-        if count > MAX_KEYFORMS
-            || b.stride as usize != want_stride
-            || b.values.len() != count.saturating_mul(want_stride)
-        {
+        };
+        if b.stride as usize != want_stride || b.values.len() != count.saturating_mul(want_stride) {
             errs.push(format!(
-                "{}: {} values with stride {}, expected {count} keyforms x {want_stride} \
-                 (at most {MAX_KEYFORMS} keyforms)",
+                "{}: {} values with stride {}, expected {count} keyforms x {want_stride}",
                 what(),
                 b.values.len(),
                 b.stride

@@ -28,7 +28,6 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
         ));
         return Err(errs);
     }
-    let mut axis_points: Vec<[Vec<f64>; 2]> = Vec::with_capacity(raw.params.len());
     for p in &raw.params {
         let ok = |v: &[f64]| v.iter().all(|x| x.is_finite());
         if !ok(&p.min) || !ok(&p.max) || !ok(&p.default) {
@@ -64,7 +63,6 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             default: p.default,
             driven: false,
         });
-        axis_points.push(p.axis_points.clone());
     }
     let bone = |n: &str| rig.bone(n);
     let slot = |n: &str| rig.slot(n);
@@ -109,49 +107,9 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
                 continue;
             }
         };
-        if b.axes.is_empty() || b.axes.len() > MAX_AXES {
-            errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
+        let Some((axes, count, driven)) = resolve_axes(&set, raw, &b.axes, &what, &mut errs) else {
             continue;
-        }
-        let mut axes = Vec::with_capacity(b.axes.len());
-        let mut count = 1usize;
-        let mut driven = false;
-        for a in &b.axes {
-            let Some(p) = set.find(&a.param) else {
-                errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
-                continue;
-            };
-            let c = usize::from(a.component.min(1));
-            let keys = a
-                .keys
-                .clone()
-                .unwrap_or_else(|| axis_points[p.index()][c].clone());
-            if keys.is_empty() || keys.len() > MAX_KEYS || keys.windows(2).any(|w| w[1] < w[0]) {
-                errs.push(format!(
-                    "{}: parameter `{}` axis {c}: bad keys",
-                    what(),
-                    a.param
-                ));
-                continue;
-            }
-            driven |= set.params[p.index()].driven;
-            count = count.saturating_mul(keys.len());
-            axes.push(GridAxis {
-                param: p,
-                component: c as u8,
-                keys,
-            });
-        }
-        if axes.len() != b.axes.len() {
-            continue;
-        }
-        if count > MAX_KEYFORMS {
-            errs.push(format!(
-                "{}: {count} keyforms (at most {MAX_KEYFORMS})",
-                what()
-            ));
-            continue;
-        }
+        };
         let want_stride = match target {
             Target::SlotDeform(s) => match deform_floats(rig, s) {
                 Some(n) => n,
@@ -264,6 +222,70 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     }
     set.plan = super::plan::ParamPlan::new(rig, &set);
     Ok(set)
+}
+
+/// Resolves a binding's axes against the built parameters: names to ids, and each axis's
+/// keys (the binding's own, or else the parameter's axis points) checked to be 1..=
+/// [`MAX_KEYS`] sorted finite values, with at most [`MAX_KEYFORMS`] keyforms in all.
+/// Returns the axes, the keyform count and whether any axis reads a physics-driven
+/// parameter; otherwise pushes errors that begin with `what()` and returns `None`.
+/// Parameter and deformer bindings both use it.
+pub(crate) fn resolve_axes(
+    set: &ParamSet,
+    raw: &RawParams,
+    raw_axes: &[super::raw::RawAxis],
+    what: &dyn Fn() -> String,
+    errs: &mut Vec<String>,
+) -> Option<(Vec<GridAxis>, usize, bool)> {
+    if raw_axes.is_empty() || raw_axes.len() > MAX_AXES {
+        errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
+        return None;
+    }
+    let mut axes = Vec::with_capacity(raw_axes.len());
+    let mut count = 1usize;
+    let mut driven = false;
+    for a in raw_axes {
+        // Built parameters keep the raw order, so an id indexes `raw.params` too.
+        let Some((p, rp)) = set
+            .find(&a.param)
+            .and_then(|p| raw.params.get(p.index()).map(|rp| (p, rp)))
+        else {
+            errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
+            continue;
+        };
+        let c = usize::from(a.component.min(1));
+        let keys = a.keys.clone().unwrap_or_else(|| rp.axis_points[c].clone());
+        if keys.is_empty()
+            || keys.len() > MAX_KEYS
+            || keys.iter().any(|k| !k.is_finite())
+            || keys.windows(2).any(|w| w[1] < w[0])
+        {
+            errs.push(format!(
+                "{}: parameter `{}` axis {c}: bad keys",
+                what(),
+                a.param
+            ));
+            continue;
+        }
+        driven |= set.params[p.index()].driven;
+        count = count.saturating_mul(keys.len());
+        axes.push(GridAxis {
+            param: p,
+            component: c as u8,
+            keys,
+        });
+    }
+    if axes.len() != raw_axes.len() {
+        return None;
+    }
+    if count > MAX_KEYFORMS {
+        errs.push(format!(
+            "{}: {count} keyforms (at most {MAX_KEYFORMS})",
+            what()
+        ));
+        return None;
+    }
+    Some((axes, count, driven))
 }
 
 fn resolve_target(
