@@ -54,7 +54,7 @@ impl Corners {
 }
 
 /// The corners of a linear grid over one or two axes, or `None` for other grids.
-#[inline]
+#[inline(always)]
 pub fn linear_corners(norm: &[[f64; 2]], b: &Binding) -> Option<Corners> {
     let na = b.axes.len().min(b.dims.len());
     if b.interp != Interp::Linear || !(na == 1 || na == 2) {

@@ -28,6 +28,7 @@ pub struct Pair<'a> {
 /// Sets `out` to `base` plus every pair's weighted keyform, or, with `base == None`, adds
 /// them to `out`; the sum runs in f32 (see `pass_n`). Keyforms shorter than `out` are
 /// ignored (the builder checks sizes).
+#[inline]
 pub fn sum_pairs(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     let n = out.len();
     if pairs.iter().any(|p| p.key.len() < n) || base.is_some_and(|b| b.len() < n) {
@@ -66,6 +67,7 @@ fn sum_valid(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     }
 }
 
+#[inline]
 fn dispatch(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     #[cfg(target_arch = "x86_64")]
     {
