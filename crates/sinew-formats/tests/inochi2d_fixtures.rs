@@ -420,5 +420,32 @@ fn node_transforms_follow_the_hierarchy() {
     assert!((w.a - c).abs() < 1e-6 && (w.c - s).abs() < 1e-6);
 }
 
+#[test]
+fn node_frames_are_exact_rotations() {
+    let Some(dir) = dir("node_frames_are_exact_rotations") else {
+        return;
+    };
+    let (_, rig) = load(&dir, "synthetic_tiny.inp");
+    assert!(rig.exact_angles);
+    let mut inst = Instance::new(&rig);
+    sinew::skeleton::update_world_transform(&rig, &mut inst, sinew::Physics::None);
+    // Unrotated, unscaled nodes: exactly the identity (no rounded-pi shear).
+    for (i, b) in rig.bones.iter().enumerate() {
+        let w = inst.world[i];
+        if b.setup.rotation == 0.0 && b.setup.scale_x == 1.0 && b.setup.scale_y == 1.0 {
+            let parent_id = b.parent.map(|p| inst.world[p.index()]);
+            if parent_id.is_none_or(|p| (p.a, p.b, p.c, p.d) == (1.0, 0.0, 0.0, 1.0)) {
+                assert_eq!((w.a, w.b, w.c, w.d), (1.0, 0.0, 0.0, 1.0), "{}", b.name);
+            }
+        }
+    }
+    // A rotated frame is orthonormal to the last bit of f64 trigonometry: b = -c, d = a.
+    set_all(&rig, &mut inst, &[("Param2D_00", [1.0, 1.0])], true);
+    sinew::skeleton::update_world_transform(&rig, &mut inst, sinew::Physics::None);
+    let w = inst.world[rig.bone("Body").expect("bone").index()];
+    assert!(w.c != 0.0);
+    assert_eq!((w.b, w.d), (-w.c, w.a));
+}
+
 /// Parameter values to set, by name.
 type ParamSettings<'a> = &'a [(&'a str, [f64; 2])];

@@ -13,8 +13,9 @@
 //! - `animations` become [`sinew::params::inochi_clip::ParamAnimation`]s (`animations.rs`).
 //!
 //! COMPAT(inochi2d): coordinates stay y-down as the puppet has them (no flip), so a bone's
-//! rotation in degrees is the node's `rot.z` radians converted with sinew's Spine angle
-//! constants and the world matrix equals Inochi2D's `T · R_z · S` product. `rot.x/y` (3D
+//! rotation in degrees is the node's `rot.z` radians converted exactly (the rig sets
+//! `exact_angles`, so an unrotated node's matrix is exactly the identity) and the world
+//! matrix equals Inochi2D's `T · R_z · S` product. `rot.x/y` (3D
 //! tilts) and `trans.z` (depth) are not represented. Node names are not unique in Inochi2D;
 //! a repeated name gets ` #uuid` appended. Where Inox2D departs from the reference (NaN on
 //! 1D parameters, skipped (0,0) values, MeshGroup panics, `.inx` parameter groups) sinew
@@ -156,6 +157,7 @@ pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
         message,
     };
     let mut rig = sinew::build::build_rig(&p.raw).map_err(|e| err(format!("invalid rig: {e}")))?;
+    rig.exact_angles = true;
     rig.params =
         sinew::params::build::build_params(&rig, &p.params).map_err(|e| err(e.join("; ")))?;
     Ok(rig)

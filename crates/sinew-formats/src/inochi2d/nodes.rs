@@ -220,7 +220,7 @@ fn walk(
     bone.x = trans[0];
     bone.y = trans[1];
     // COMPAT(inochi2d): radians about z, converted with the constants the world stage uses.
-    bone.rotation = rot[2] * sinew::math::SPINE_RAD_DEG;
+    bone.rotation = rot[2].to_degrees();
     bone.scale_x = scale[0];
     bone.scale_y = scale[1];
     cx.p.raw.bones.push(bone);

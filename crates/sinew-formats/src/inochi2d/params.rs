@@ -193,7 +193,7 @@ fn read_binding(
         "transform.t.x" => RawTarget::BoneX(bone()),
         "transform.t.y" => RawTarget::BoneY(bone()),
         "transform.r.z" => {
-            scale = sinew::math::SPINE_RAD_DEG;
+            scale = 1f64.to_degrees();
             RawTarget::BoneRotation(bone())
         }
         "transform.s.x" => RawTarget::BoneScaleX(bone()),

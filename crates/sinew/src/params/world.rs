@@ -60,7 +60,7 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
             (Some(p), Inherit::Normal) if p.index() < nb => {
                 inst.applied[i] = pose;
                 let pw = inst.world[p.index()];
-                inst.world[i] = normal_child(&pw, &pose, &mut inst.trig[i]);
+                inst.world[i] = normal_child(rig.exact_angles, &pw, &pose, &mut inst.trig[i]);
             }
             _ => crate::skeleton::update_bone_world_with(rig, inst, b, pose),
         }
@@ -75,6 +75,7 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
 /// skeleton scale is already in the parent's matrix).
 #[inline(always)]
 fn normal_child(
+    exact: bool,
     p: &WorldTransform,
     pose: &LocalPose,
     memo: &mut crate::skeleton::TrigMemo,
@@ -83,6 +84,7 @@ fn normal_child(
     let world_x = pa * pose.x + pb * pose.y + p.x;
     let world_y = pc * pose.x + pd * pose.y + p.y;
     let (la, lb, lc, ld) = local_matrix(
+        exact,
         memo,
         pose.rotation,
         pose.scale_x,

@@ -56,6 +56,11 @@ pub struct Rig {
     pub names: NameMaps,
     /// Parameters, keyform bindings and parameter physics (empty unless the format has them).
     pub params: crate::params::ParamSet,
+    /// Bone rotations use exact trigonometry (f64's own pi, the y axis exactly 90 degrees
+    /// from the x axis), so an unrotated bone's matrix is exactly the identity. Formats
+    /// other than Spine set it; Spine rigs keep Spine's float-rounded pi
+    /// (COMPAT(spine): spine-ts's `MathUtils.degRad` uses `PI = 3.1415927`).
+    pub exact_angles: bool,
 }
 
 /// Name-to-id maps for the edges of the API.

@@ -38,13 +38,20 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     } = pose;
     let Some(parent) = rig.bones[i].parent else {
         // Root: the skeleton scale applies to both the matrix and the position.
-        let rx = (rotation + shear_x) * SPINE_DEG_RAD;
-        let ry = (rotation + 90.0 + shear_y) * SPINE_DEG_RAD;
+        let (la, lb, lc, ld) = local_matrix(
+            rig.exact_angles,
+            &mut inst.trig[i],
+            rotation,
+            scale_x,
+            scale_y,
+            shear_x,
+            shear_y,
+        );
         inst.world[i] = WorldTransform {
-            a: rx.cos() * scale_x * sx,
-            b: ry.cos() * scale_y * sx,
-            c: rx.sin() * scale_x * sy,
-            d: ry.sin() * scale_y * sy,
+            a: la * sx,
+            b: lb * sx,
+            c: lc * sy,
+            d: ld * sy,
             x: x * sx + inst.x,
             y: y * sy + inst.y,
         };
@@ -57,6 +64,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     let (a, b, c, d) = match inst.inherit[i] {
         Inherit::Normal => {
             let (la, lb, lc, ld) = local_matrix(
+                rig.exact_angles,
                 &mut inst.trig[i],
                 rotation,
                 scale_x,
@@ -76,6 +84,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             return;
         }
         Inherit::OnlyTranslation => local_matrix(
+            rig.exact_angles,
             &mut inst.trig[i],
             rotation,
             scale_x,
@@ -147,6 +156,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
 /// The local 2x2 `[la lb; lc ld]` of rotation, scale and shear (degrees).
 #[inline]
 pub(crate) fn local_matrix(
+    exact: bool,
     memo: &mut TrigMemo,
     rotation: f64,
     sx: f64,
@@ -154,12 +164,25 @@ pub(crate) fn local_matrix(
     shx: f64,
     shy: f64,
 ) -> (f64, f64, f64, f64) {
-    let rx = (rotation + shx) * SPINE_DEG_RAD;
-    let ry = (rotation + 90.0 + shy) * SPINE_DEG_RAD;
+    // Spine: both axes from Spine's rounded pi. Exact: the y axis is the x axis's angle
+    // (with the y shear) turned by exactly 90 degrees: cos(a + 90) = -sin a, sin(a + 90) = cos a.
+    let (rx, ry) = if exact {
+        ((rotation + shx).to_radians(), (rotation + shy).to_radians())
+    } else {
+        (
+            (rotation + shx) * SPINE_DEG_RAD,
+            (rotation + 90.0 + shy) * SPINE_DEG_RAD,
+        )
+    };
     // Bitwise comparison: a NaN angle never matches, so it is recomputed (and stays NaN).
     if rx.to_bits() != memo.angles[0].to_bits() || ry.to_bits() != memo.angles[1].to_bits() {
         let (sin_x, cos_x) = (rx.sin(), rx.cos());
-        let (sin_y, cos_y) = (ry.sin(), ry.cos());
+        let (sin_y, cos_y) = if exact {
+            let (s, c) = (ry.sin(), ry.cos());
+            (c, -s)
+        } else {
+            (ry.sin(), ry.cos())
+        };
         *memo = TrigMemo {
             angles: [rx, ry],
             cos: [cos_x, cos_y],
