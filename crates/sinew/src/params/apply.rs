@@ -52,9 +52,12 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
         *seen = v;
         *seen_m = m;
         if (*ch || !cache.valid)
-            && let Some(t) = cache.norm.get_mut(i)
+            && let (Some(t), Some(cell)) = (cache.norm.get_mut(i), cache.cells.get_mut(i))
         {
             *t = [d.normalize(0, v[0]), d.normalize(1, v[1])];
+            if let Some(keys) = rig.params.plan.param_keys.get(i) {
+                *cell = [0, 1].map(|c| super::corners::Cell::locate(&keys[c], t[c]));
+            }
         }
         if *ch && let Some(&(start, end)) = rig.params.plan.param_deforms.get(i) {
             let entries = &rig.params.plan.param_deform_entries;
@@ -100,7 +103,14 @@ fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
         let bi = sp.binding as usize;
         let v = if changed {
             let mut v = 0.0;
-            super::corners::binding_corners(&st.cache.norm, b, |flat, w| {
+            let cells = set
+                .plan
+                .binding_cells
+                .get(bi)
+                .copied()
+                .unwrap_or(false)
+                .then_some(&st.cache.cells[..]);
+            super::corners::binding_corners(&st.cache.norm, cells, b, |flat, w| {
                 if let Some(&k) = b.values.get(flat) {
                     v += w * f64::from(k);
                 }

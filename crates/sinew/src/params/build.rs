@@ -220,7 +220,8 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     if !errs.is_empty() {
         return Err(errs);
     }
-    set.plan = super::plan::ParamPlan::new(rig, &set);
+    let keys = raw.params.iter().map(|p| p.axis_points.clone()).collect();
+    set.plan = super::plan::ParamPlan::new(rig, &set, keys);
     Ok(set)
 }
 

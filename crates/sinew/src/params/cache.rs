@@ -29,6 +29,8 @@ pub struct ParamCache {
     pub(crate) changed: Vec<bool>,
     /// Per parameter: its value normalised to 0..1 per component (what bindings read).
     pub(crate) norm: Vec<[f64; 2]>,
+    /// Per parameter: where `norm` falls on its own keys, per component.
+    pub(crate) cells: Vec<[super::corners::Cell; 2]>,
     /// Per binding: its last scalar result.
     pub(crate) scalar: Vec<f64>,
     /// Per deformed slot (entries of `deform_slots`): the attachment its buffer was
@@ -64,6 +66,7 @@ impl ParamCache {
                 .iter()
                 .map(|p| [p.normalize(0, p.default[0]), p.normalize(1, p.default[1])])
                 .collect(),
+            cells: vec![[super::corners::Cell::default(); 2]; set.params.len()],
             scalar: vec![0.0; set.bindings.len()],
             slot_attachment: vec![None; set.deform_slots.len()],
             slot_len: vec![0; set.deform_slots.len()],

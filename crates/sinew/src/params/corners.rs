@@ -2,7 +2,8 @@
 //! stage turns parameter values into (keyform index, weight) pairs.
 //!
 //! The stage normalises each parameter once per frame (`norm[p]`, one value per component,
-//! NaN for a parameter that does not exist); bindings read those. Linear grids over one or
+//! NaN for a parameter that does not exist) and locates it on the parameter's own keys
+//! ([`Cell`]); bindings whose axes use those keys (all of Inochi2D's) read the cells. Linear grids over one or
 //! two axes (every Inochi2D binding) take a direct path: locate the cell on each axis, then
 //! the up to four corners. It does exactly the arithmetic of the generic path
 //! ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`, products
@@ -21,14 +22,58 @@ fn axis_t(norm: &[[f64; 2]], b: &Binding, a: usize) -> f64 {
         .map_or(f64::NAN, |v| v[usize::from(ax.component.min(1))])
 }
 
+/// Where a normalised value falls on an axis: the cell and the offset in it, or a single
+/// key (an axis of fewer than two keys, or a missing parameter).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Cell {
+    /// First key of the cell.
+    pub i: u32,
+    /// Offset in the cell, 0..1.
+    pub off: f64,
+    /// Only key 0 counts, with weight 1.
+    pub single: bool,
+}
+
+impl Cell {
+    /// The cell of `t` on `keys` (exactly what `axis_weights` locates).
+    #[inline]
+    pub fn locate(keys: &[f64], t: f64) -> Cell {
+        if keys.len() < 2 || t.is_nan() {
+            return Cell {
+                i: 0,
+                off: 0.0,
+                single: true,
+            };
+        }
+        let (i, off) = locate(keys, t);
+        Cell {
+            i: i as u32,
+            off,
+            single: false,
+        }
+    }
+}
+
 /// One linear axis as `axis_weights` makes it: key indices, weights, count.
 #[inline(always)]
-fn linear_axis(keys: &[f64], t: f64) -> ([usize; 2], [f64; 2], usize) {
-    if keys.len() < 2 || t.is_nan() {
+fn linear_axis(c: Cell) -> ([usize; 2], [f64; 2], usize) {
+    if c.single {
         return ([0, 0], [1.0, 0.0], 1);
     }
-    let (i, off) = locate(keys, t);
-    ([i, i + 1], [1.0 - off, off], 2)
+    let i = c.i as usize;
+    ([i, i + 1], [1.0 - c.off, c.off], 2)
+}
+
+/// Axis `a`'s cell: the stage's per-parameter cell when the binding uses its parameters'
+/// own keys (`cells`), else located on the binding's keys.
+#[inline(always)]
+fn axis_cell(norm: &[[f64; 2]], cells: Option<&[[Cell; 2]]>, b: &Binding, a: usize) -> Cell {
+    let ax = &b.axes[a];
+    let c = usize::from(ax.component.min(1));
+    if let Some(cell) = cells.and_then(|cs| cs.get(ax.param.index())) {
+        return cell[c];
+    }
+    Cell::locate(&ax.keys, axis_t(norm, b, a))
 }
 
 /// Up to four corners (keyform index, weight) with non-zero weights.
@@ -53,22 +98,28 @@ impl Corners {
     }
 }
 
-/// The corners of a linear grid over one or two axes, or `None` for other grids.
+/// The corners of a linear grid over one or two axes, or `None` for other grids. `cells`
+/// (the stage's per-parameter cells) may be given when every axis of `b` uses its
+/// parameter's own keys.
 #[inline(always)]
-pub fn linear_corners(norm: &[[f64; 2]], b: &Binding) -> Option<Corners> {
+pub fn linear_corners(
+    norm: &[[f64; 2]],
+    cells: Option<&[[Cell; 2]]>,
+    b: &Binding,
+) -> Option<Corners> {
     let na = b.axes.len().min(b.dims.len());
     if b.interp != Interp::Linear || !(na == 1 || na == 2) {
         return None;
     }
     let mut out = Corners::default();
-    let (i0, w0, n0) = linear_axis(&b.axes[0].keys, axis_t(norm, b, 0));
+    let (i0, w0, n0) = linear_axis(axis_cell(norm, cells, b, 0));
     if na == 1 {
         for c0 in 0..n0 {
             out.push(i0[c0], 1.0 * w0[c0]);
         }
         return Some(out);
     }
-    let (i1, w1, n1) = linear_axis(&b.axes[1].keys, axis_t(norm, b, 1));
+    let (i1, w1, n1) = linear_axis(axis_cell(norm, cells, b, 1));
     let d1 = b.dims[1] as usize;
     for c0 in 0..n0 {
         for c1 in 0..n1 {
@@ -80,8 +131,13 @@ pub fn linear_corners(norm: &[[f64; 2]], b: &Binding) -> Option<Corners> {
 
 /// Calls `f(flat, weight)` for every non-zero corner of `b` at the normalised values.
 #[inline]
-pub fn binding_corners(norm: &[[f64; 2]], b: &Binding, mut f: impl FnMut(usize, f64)) {
-    if let Some(c) = linear_corners(norm, b) {
+pub fn binding_corners(
+    norm: &[[f64; 2]],
+    cells: Option<&[[Cell; 2]]>,
+    b: &Binding,
+    mut f: impl FnMut(usize, f64),
+) {
+    if let Some(c) = linear_corners(norm, cells, b) {
         for k in 0..c.len {
             f(c.flat[k], c.weight[k]);
         }
@@ -194,7 +250,26 @@ mod tests {
                         }
                         let mut fast = Vec::new();
                         let norm = normalize_all(&set, &v);
-                        binding_corners(&norm, &b, |f, w| fast.push((f, w.to_bits())));
+                        binding_corners(&norm, None, &b, |f, w| fast.push((f, w.to_bits())));
+                        // Through per-parameter cells (the binding uses its own keys here,
+                        // as each parameter's keys for the test).
+                        let cells: Vec<[Cell; 2]> = (0..2)
+                            .map(|p| {
+                                [0, 1].map(|c| {
+                                    let keys = b
+                                        .axes
+                                        .iter()
+                                        .find(|a| {
+                                            a.param.index() == p && usize::from(a.component) == c
+                                        })
+                                        .map_or(&[][..], |a| &a.keys[..]);
+                                    Cell::locate(keys, norm[p][c])
+                                })
+                            })
+                            .collect();
+                        let mut via = Vec::new();
+                        binding_corners(&norm, Some(&cells), &b, |f, w| via.push((f, w.to_bits())));
+                        assert_eq!(via, fast);
                         assert_eq!(fast, generic(&set, &v, &b), "{k0:?} {k1:?} {v:?}");
                     }
                 }

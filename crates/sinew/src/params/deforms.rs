@@ -60,6 +60,14 @@ fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) 
     let range = entry.start as usize..entry.end as usize;
     let bindings = set.plan.deform_bindings.get(range).unwrap_or(&[]);
     let (norm, muted) = (&inst.params.cache.norm, &inst.params.muted);
+    let cells = |bi: u32| {
+        set.plan
+            .binding_cells
+            .get(bi as usize)
+            .copied()
+            .unwrap_or(false)
+            .then_some(&inst.params.cache.cells[..])
+    };
     let usable = |b: &super::Binding| {
         b.stride as usize == n
             && !b
@@ -70,7 +78,7 @@ fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) 
     // The common case: one linear binding over one or two axes, at most four corners.
     if let [bi] = bindings
         && let b = &set.bindings[*bi as usize]
-        && let Some(c) = linear_corners(norm, b)
+        && let Some(c) = linear_corners(norm, cells(*bi), b)
     {
         let mut pairs = [Pair {
             key: &[],
@@ -104,7 +112,7 @@ fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) 
         if !usable(b) {
             continue;
         }
-        binding_corners(norm, b, |flat, w| {
+        binding_corners(norm, cells(bi), b, |flat, w| {
             let Some(key) = b.values.get(flat * n..flat * n + n) else {
                 return;
             };

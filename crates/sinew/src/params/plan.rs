@@ -71,12 +71,29 @@ pub struct ParamPlan {
     pub param_deforms: Vec<(u32, u32)>,
     /// Entries of [`ParamPlan::deform`] each parameter feeds, grouped by parameter.
     pub param_deform_entries: Vec<u32>,
+    /// Per parameter and component: its own keys (axis points, normalised).
+    pub param_keys: Vec<[Vec<f64>; 2]>,
+    /// Per binding: every axis uses its parameter's own keys, so the stage's
+    /// per-parameter cells ([`super::corners::Cell`]) serve it.
+    pub binding_cells: Vec<bool>,
 }
 
 impl ParamPlan {
-    /// Builds the plan of `set` on `rig`.
-    pub fn new(rig: &Rig, set: &ParamSet) -> Self {
+    /// Builds the plan of `set` on `rig`; `param_keys` are each parameter's axis points.
+    pub fn new(rig: &Rig, set: &ParamSet, param_keys: Vec<[Vec<f64>; 2]>) -> Self {
         let mut plan = ParamPlan::default();
+        plan.binding_cells = set
+            .bindings
+            .iter()
+            .map(|b| {
+                b.axes.iter().all(|a| {
+                    param_keys
+                        .get(a.param.index())
+                        .is_some_and(|k| k[usize::from(a.component.min(1))] == a.keys)
+                })
+            })
+            .collect();
+        plan.param_keys = param_keys;
         for (i, b) in set.bindings.iter().enumerate() {
             if !matches!(b.target, Target::SlotDeform(_)) {
                 let param = |a: usize| b.axes.get(a).map_or(ScalarPlan::NONE, |x| x.param.0);
