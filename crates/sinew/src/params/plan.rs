@@ -81,8 +81,7 @@ pub struct ParamPlan {
 impl ParamPlan {
     /// Builds the plan of `set` on `rig`; `param_keys` are each parameter's axis points.
     pub fn new(rig: &Rig, set: &ParamSet, param_keys: Vec<[Vec<f64>; 2]>) -> Self {
-        let mut plan = ParamPlan::default();
-        plan.binding_cells = set
+        let binding_cells = set
             .bindings
             .iter()
             .map(|b| {
@@ -93,7 +92,11 @@ impl ParamPlan {
                 })
             })
             .collect();
-        plan.param_keys = param_keys;
+        let mut plan = ParamPlan {
+            binding_cells,
+            param_keys,
+            ..ParamPlan::default()
+        };
         for (i, b) in set.bindings.iter().enumerate() {
             if !matches!(b.target, Target::SlotDeform(_)) {
                 let param = |a: usize| b.axes.get(a).map_or(ScalarPlan::NONE, |x| x.param.0);
