@@ -102,18 +102,21 @@ fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
         }
         let bi = sp.binding as usize;
         let v = if changed {
-            let mut v = 0.0;
-            let cells = set
-                .plan
-                .binding_cells
-                .get(bi)
-                .copied()
-                .unwrap_or(false)
-                .then_some(&st.cache.cells[..]);
-            super::corners::binding_corners(&st.cache.norm, cells, b, |flat, w| {
-                if let Some(&k) = b.values.get(flat) {
-                    v += w * f64::from(k);
-                }
+            let shared = set.plan.binding_cells.get(bi).copied().unwrap_or(false);
+            let direct = if shared {
+                super::corners::linear_scalar(&st.cache.cells, b)
+            } else {
+                None
+            };
+            let v = direct.unwrap_or_else(|| {
+                let cells = shared.then_some(&st.cache.cells[..]);
+                let mut v = 0.0;
+                super::corners::binding_corners(&st.cache.norm, cells, b, |flat, w| {
+                    if let Some(&k) = b.values.get(flat) {
+                        v += w * f64::from(k);
+                    }
+                });
+                v
             });
             if let Some(c) = st.cache.scalar.get_mut(bi) {
                 *c = v;

@@ -129,6 +129,42 @@ pub fn linear_corners(
     Some(out)
 }
 
+/// The value of a scalar linear grid over one or two axes read through per-parameter
+/// `cells` (the binding uses its parameters' own keys): the same sum, in the same order, as
+/// folding [`linear_corners`] (`0.0 + w·v` per non-zero corner), without building the
+/// corner list. `None` for other grids.
+#[inline]
+pub fn linear_scalar(cells: &[[Cell; 2]], b: &Binding) -> Option<f64> {
+    let two = match (b.interp, b.axes.len(), b.dims.len()) {
+        (Interp::Linear, 1, 1) => false,
+        (Interp::Linear, 2, 2) => true,
+        _ => return None,
+    };
+    let cell = |a: usize| -> Option<Cell> {
+        let ax = b.axes.get(a)?;
+        Some(cells.get(ax.param.index())?[usize::from(ax.component.min(1))])
+    };
+    let (ia, wa, na) = linear_axis(cell(0)?);
+    let ((ib, wb, nb), d1) = if two {
+        (linear_axis(cell(1)?), b.dims[1] as usize)
+    } else {
+        (([0, 0], [1.0, 0.0], 1), 1)
+    };
+    let mut v = 0.0;
+    for x in 0..na {
+        for y in 0..nb {
+            // `1.0 · wa · wb`: one axis multiplies by exactly 1.0, as the generic path does.
+            let w = 1.0 * wa[x] * wb[y];
+            if w != 0.0
+                && let Some(&k) = b.values.get(ia[x] * d1 + ib[y])
+            {
+                v += w * f64::from(k);
+            }
+        }
+    }
+    Some(v)
+}
+
 /// Calls `f(flat, weight)` for every non-zero corner of `b` at the normalised values.
 #[inline]
 pub fn binding_corners(
@@ -233,13 +269,14 @@ mod tests {
                         });
                         dims.push(k1.len() as u32);
                     }
+                    let count: u32 = dims.iter().product();
                     let b = Binding {
                         target: Target::BoneX(crate::ids::BoneId(0)),
                         interp: Interp::Linear,
                         axes,
                         dims,
                         stride: 1,
-                        values: Vec::new(),
+                        values: (0..count).map(|i| (i as f32 - 3.3) * 1.7).collect(),
                         driven: false,
                     };
                     for _ in 0..50 {
@@ -270,6 +307,13 @@ mod tests {
                         let mut via = Vec::new();
                         binding_corners(&norm, Some(&cells), &b, |f, w| via.push((f, w.to_bits())));
                         assert_eq!(via, fast);
+                        // The direct scalar sum is the fold of those corners, bit for bit.
+                        let mut folded = 0.0;
+                        for &(f, w) in &fast {
+                            folded += f64::from_bits(w) * f64::from(b.values[f]);
+                        }
+                        let direct = linear_scalar(&cells, &b).expect("linear");
+                        assert_eq!(direct.to_bits(), folded.to_bits(), "{k0:?} {k1:?} {v:?}");
                         assert_eq!(fast, generic(&set, &v, &b), "{k0:?} {k1:?} {v:?}");
                     }
                 }
