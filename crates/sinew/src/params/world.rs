@@ -2,18 +2,17 @@
 //! changed (see [`super::cache`]), and the common case (a child bone inheriting normally)
 //! is computed inline.
 //!
-//! The inline case is the skeleton's own `Inherit::Normal` arithmetic, operation for
-//! operation (the same `local_matrix` with its trig memo), so results are bit-identical to
-//! [`crate::skeleton::update_bone_world_with`]; every other case calls it. Verified by
+//! The inline case calls the skeleton's own `Inherit::Normal` function
+//! (`skeleton::world::normal_child_world`), so results are bit-identical to
+//! [`crate::skeleton::update_bone_world_with`]; every other case calls that. Verified by
 //! `params/tests.rs` (`world_subsets_around_physics_leave_nothing_stale`: a full skeleton
 //! pass reproduces the stage's world transforms exactly) and
 //! `sinew-formats/tests/inochi2d_cache.rs`.
 
 use crate::ids::BoneId;
 use crate::instance::Instance;
-use crate::math::WorldTransform;
 use crate::rig::{LocalPose, Rig};
-use crate::skeleton::world::local_matrix;
+use crate::skeleton::world::normal_child_world;
 use crate::types::Inherit;
 
 /// World transforms of `bones` (parent-first) from their local poses, recomputing only
@@ -60,7 +59,7 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
             (Some(p), Inherit::Normal) if p.index() < nb => {
                 inst.applied[i] = pose;
                 let pw = inst.world[p.index()];
-                inst.world[i] = normal_child(rig.exact_angles, &pw, &pose, &mut inst.trig[i]);
+                inst.world[i] = normal_child_world(rig.exact_angles, &pw, &pose, &mut inst.trig[i]);
             }
             _ => crate::skeleton::update_bone_world_with(rig, inst, b, pose),
         }
@@ -68,37 +67,6 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
         cache.counter += 1;
         cache.stamp[i] = cache.counter;
         cache.inherit[i] = inherit;
-    }
-}
-
-/// A normally inheriting child's world transform (skeleton `Inherit::Normal`, whose
-/// skeleton scale is already in the parent's matrix).
-#[inline(always)]
-fn normal_child(
-    exact: bool,
-    p: &WorldTransform,
-    pose: &LocalPose,
-    memo: &mut crate::skeleton::TrigMemo,
-) -> WorldTransform {
-    let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
-    let world_x = pa * pose.x + pb * pose.y + p.x;
-    let world_y = pc * pose.x + pd * pose.y + p.y;
-    let (la, lb, lc, ld) = local_matrix(
-        exact,
-        memo,
-        pose.rotation,
-        pose.scale_x,
-        pose.scale_y,
-        pose.shear_x,
-        pose.shear_y,
-    );
-    WorldTransform {
-        a: pa * la + pb * lc,
-        b: pa * lb + pb * ld,
-        c: pc * la + pd * lc,
-        d: pc * lb + pd * ld,
-        x: world_x,
-        y: world_y,
     }
 }
 

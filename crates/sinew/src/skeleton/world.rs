@@ -63,24 +63,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     let world_y = pc * x + pd * y + p.y;
     let (a, b, c, d) = match inst.inherit[i] {
         Inherit::Normal => {
-            let (la, lb, lc, ld) = local_matrix(
-                rig.exact_angles,
-                &mut inst.trig[i],
-                rotation,
-                scale_x,
-                scale_y,
-                shear_x,
-                shear_y,
-            );
-            // Skeleton scale is already in the parent matrix.
-            inst.world[i] = WorldTransform {
-                a: pa * la + pb * lc,
-                b: pa * lb + pb * ld,
-                c: pc * la + pd * lc,
-                d: pc * lb + pd * ld,
-                x: world_x,
-                y: world_y,
-            };
+            inst.world[i] = normal_child_world(rig.exact_angles, &p, &pose, &mut inst.trig[i]);
             return;
         }
         Inherit::OnlyTranslation => local_matrix(
@@ -153,9 +136,39 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     };
 }
 
+/// The world transform of a child bone that inherits normally: the parent's matrix times
+/// the local one, the position through the parent (the skeleton scale is already in the
+/// parent's matrix). The parameter stage's world pass calls it too.
+#[inline(always)]
+pub(crate) fn normal_child_world(
+    exact: bool,
+    p: &WorldTransform,
+    pose: &LocalPose,
+    memo: &mut TrigMemo,
+) -> WorldTransform {
+    let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+    let (la, lb, lc, ld) = local_matrix(
+        exact,
+        memo,
+        pose.rotation,
+        pose.scale_x,
+        pose.scale_y,
+        pose.shear_x,
+        pose.shear_y,
+    );
+    WorldTransform {
+        a: pa * la + pb * lc,
+        b: pa * lb + pb * ld,
+        c: pc * la + pd * lc,
+        d: pc * lb + pd * ld,
+        x: pa * pose.x + pb * pose.y + p.x,
+        y: pc * pose.x + pd * pose.y + p.y,
+    }
+}
+
 /// The local 2x2 `[la lb; lc ld]` of rotation, scale and shear (degrees).
 #[inline]
-pub(crate) fn local_matrix(
+fn local_matrix(
     exact: bool,
     memo: &mut TrigMemo,
     rotation: f64,
