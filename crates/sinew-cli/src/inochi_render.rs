@@ -3,8 +3,8 @@
 //!
 //! The embedded PNG/TGA textures are decoded (straight alpha, premultiplied on load); each
 //! Part draws its mesh with its albedo texture (`textures[0]`) and its uvs as stored (image
-//! space, v down); blend modes come from the loader (normal, multiply, screen, linear dodge /
-//! add glow as additive; the rest draw normal); masks go through
+//! space, v down); blend modes come from the loader (all 19 of Inochi2D, drawn by
+//! sinew-render); masks go through
 //! [`sinew_render::MaskedRenderer`]. Composites render off-screen: each frame the draw list's
 //! runs of a composite's children become [`sinew::draw::DrawGroup`]s ([`composite_groups`]),
 //! drawn onto a transparent layer that is composited once with the composite's blend mode,
@@ -25,8 +25,8 @@ use crate::stepping::parse_times;
 use anyhow::{Context, Result, anyhow, bail};
 use sinew::draw::{DrawGroup, DrawList, build_draw_list};
 use sinew::params::update_params;
-use sinew::{BoneId, Color, Instance, SlotId};
-use sinew_formats::inochi2d::{MaskMode, Puppet};
+use sinew::{Color, Instance};
+use sinew_formats::inochi2d::{DrawInfo, MaskMode, Puppet};
 use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
 use sinew_render::{Canvas, MaskedRenderer, SlotMask, Texture};
 
@@ -49,20 +49,26 @@ pub fn puppet_textures(p: &Puppet) -> Result<Vec<Texture>> {
 pub fn slot_draw_info(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<u32>>, Vec<SlotMask>) {
     let n = rig.slots.len();
     let (mut pages, mut masks) = (vec![None; n], vec![SlotMask::default(); n]);
-    let find = |name: &str| rig.slots.iter().position(|s| s.name == name);
     for d in p.draw.iter().filter(|d| !d.composite) {
-        let Some(i) = find(&d.name) else { continue };
-        pages[i] = d.textures[0];
-        masks[i].threshold = d.mask_threshold;
-        for (src, mode) in &d.masks {
-            if let Some(s) = find(src) {
-                masks[i]
-                    .sources
-                    .push((SlotId(s as u16), *mode == MaskMode::DodgeMask));
-            }
-        }
+        let Some(s) = rig.slot(&d.name) else { continue };
+        pages[s.index()] = d.textures[0];
+        masks[s.index()] = mask_of(d, rig);
     }
     (pages, masks)
+}
+
+/// The mask of a Part or Composite: its threshold and its sources that name a slot.
+fn mask_of(d: &DrawInfo, rig: &sinew::Rig) -> SlotMask {
+    let mut m = SlotMask {
+        threshold: d.mask_threshold,
+        ..SlotMask::default()
+    };
+    for (src, mode) in &d.masks {
+        if let Some(s) = rig.slot(src) {
+            m.sources.push((s, *mode == MaskMode::DodgeMask));
+        }
+    }
+    m
 }
 
 /// Per bone: the off-screen group of the Composite on that bone (its blend mode, tint, screen
@@ -72,29 +78,21 @@ pub fn slot_draw_info(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<u32>>, Vec<Sl
 pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>, Vec<SlotMask>) {
     let n = rig.bones.len();
     let (mut groups, mut masks) = (vec![None; n], vec![SlotMask::default(); n]);
-    let slot = |name: &str| rig.slots.iter().position(|s| s.name == name);
     for d in p.draw.iter().filter(|d| d.composite) {
-        let Some(b) = rig.bones.iter().position(|b| b.name == d.name) else {
+        let Some(bone) = rig.bone(&d.name) else {
             continue;
         };
         let [r, g, bl] = d.tint;
         let [sr, sg, sb] = d.screen_tint;
-        groups[b] = Some(DrawGroup {
-            bone: BoneId(b as u16),
+        groups[bone.index()] = Some(DrawGroup {
+            bone,
             first: 0,
             count: 0,
             blend: d.blend,
             color: Color::new(r, g, bl, d.opacity),
             screen: Color::new(sr, sg, sb, 1.0),
         });
-        masks[b].threshold = d.mask_threshold;
-        for (src, mode) in &d.masks {
-            if let Some(s) = slot(src) {
-                masks[b]
-                    .sources
-                    .push((SlotId(s as u16), *mode == MaskMode::DodgeMask));
-            }
-        }
+        masks[bone.index()] = mask_of(d, rig);
     }
     (groups, masks)
 }
