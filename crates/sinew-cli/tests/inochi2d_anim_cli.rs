@@ -6,6 +6,8 @@
 use clap::Parser;
 use serde_json::{Value, json};
 use sinew_cli::args::Cli;
+use sinew_formats::inochi2d::container::write_container;
+use sinew_formats::inochi2d::read_container;
 use std::path::PathBuf;
 
 fn run(args: &[&str]) -> anyhow::Result<String> {
@@ -18,14 +20,11 @@ fn run(args: &[&str]) -> anyhow::Result<String> {
 fn puppet(animations: Value) -> Option<(PathBuf, PathBuf)> {
     let dir = sinew_testutil::require_fixtures("inochi2d_anim_cli")?;
     let bytes = std::fs::read(dir.join("inochi2d/synthetic_tiny.inp")).expect("fixture");
-    let n = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    let mut payload: Value = serde_json::from_slice(&bytes[12..12 + n]).expect("payload");
+    let c = read_container(&bytes, "synthetic_tiny.inp").expect("container");
+    let mut payload: Value = serde_json::from_slice(c.json).expect("payload");
     payload["animations"] = animations;
     let json = serde_json::to_vec(&payload).expect("json");
-    let mut out = b"TRNSRTS\0".to_vec();
-    out.extend((json.len() as u32).to_be_bytes());
-    out.extend(&json);
-    out.extend(&bytes[12 + n..]);
+    let out = write_container(&json, &c.textures, &c.ext);
     let d = std::env::temp_dir().join(format!("sinew-inochi-anim-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     let f = d.join("tiny_anim.inp");

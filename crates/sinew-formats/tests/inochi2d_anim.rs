@@ -9,22 +9,18 @@ use sinew::Instance;
 use sinew::params::inochi_clip::{LaneInterp, LaneMerge};
 use sinew::params::player::ParamPlayer;
 use sinew::params::update_params;
-use sinew_formats::inochi2d::{build_puppet, parse_inochi2d};
+use sinew_formats::inochi2d::container::write_container;
+use sinew_formats::inochi2d::{build_puppet, parse_inochi2d, read_container};
 
 /// `synthetic_tiny.inp` with `animations` set in its payload, as container bytes.
 fn tiny_with(animations: Value) -> Option<Vec<u8>> {
     let dir = sinew_testutil::require_fixtures("inochi2d_anim")?;
     let bytes = std::fs::read(dir.join("inochi2d/synthetic_tiny.inp")).expect("fixture");
-    assert_eq!(&bytes[..8], b"TRNSRTS\0");
-    let n = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    let mut payload: Value = serde_json::from_slice(&bytes[12..12 + n]).expect("payload");
+    let c = read_container(&bytes, "synthetic_tiny.inp").expect("container");
+    let mut payload: Value = serde_json::from_slice(c.json).expect("payload");
     payload["animations"] = animations;
     let json = serde_json::to_vec(&payload).expect("json");
-    let mut out = b"TRNSRTS\0".to_vec();
-    out.extend((json.len() as u32).to_be_bytes());
-    out.extend(&json);
-    out.extend(&bytes[12 + n..]); // the original texture section
-    Some(out)
+    Some(write_container(&json, &c.textures, &c.ext))
 }
 
 fn wave() -> Value {

@@ -9,7 +9,8 @@
 use serde_json::Value;
 use sinew::params::update_params;
 use sinew::{Instance, Rig};
-use sinew_formats::inochi2d::{build_puppet, load_inochi2d, parse_inochi2d};
+use sinew_formats::inochi2d::container::write_container;
+use sinew_formats::inochi2d::{build_puppet, load_inochi2d, parse_inochi2d, read_container};
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
@@ -20,17 +21,13 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 fn variant(test: &str, children: impl Fn(&Value, &Value) -> Value) -> Option<(Rig, Value)> {
     let dir = sinew_testutil::require_fixtures(test)?.join("inochi2d");
     let bytes = std::fs::read(dir.join("synthetic_meshgroup.inp")).expect("fixture");
-    assert_eq!(&bytes[..8], b"TRNSRTS\0");
-    let n = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    let mut payload: Value = serde_json::from_slice(&bytes[12..12 + n]).expect("payload");
+    let c = read_container(&bytes, "synthetic_meshgroup.inp").expect("container");
+    let mut payload: Value = serde_json::from_slice(c.json).expect("payload");
     let group = payload["nodes"]["children"][0].clone();
     let child = group["children"][0].clone();
     payload["nodes"]["children"][0]["children"] = children(&group, &child);
     let json = serde_json::to_vec(&payload).expect("json");
-    let mut out = b"TRNSRTS\0".to_vec();
-    out.extend((json.len() as u32).to_be_bytes());
-    out.extend(&json);
-    out.extend(&bytes[12 + n..]);
+    let out = write_container(&json, &c.textures, &c.ext);
     let p = parse_inochi2d(&out, "variant.inp").expect("variant loads");
     Some((build_puppet(&p).expect("variant builds"), payload))
 }

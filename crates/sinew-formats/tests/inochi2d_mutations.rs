@@ -15,32 +15,35 @@ use serde_json::{Value, json};
 use sinew::params::player::ParamPlayer;
 use sinew::params::update_params;
 use sinew::{AttachmentId, Instance, ParamId};
-use sinew_formats::inochi2d::{build_puppet, parse_inochi2d};
+use sinew_formats::inochi2d::container::write_container;
+use sinew_formats::inochi2d::{Texture, build_puppet, parse_inochi2d, read_container};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// A puppet split into its JSON payload and the bytes after it (the texture section).
+/// A puppet split into its JSON payload and its other sections.
 struct Sample {
     payload: Value,
-    tail: Vec<u8>,
+    textures: Vec<Texture>,
+    ext: Vec<(String, Vec<u8>)>,
 }
 
 fn split(bytes: &[u8]) -> Sample {
-    assert_eq!(&bytes[..8], b"TRNSRTS\0");
-    let n = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    let c = read_container(bytes, "corpus.inp").unwrap();
     Sample {
-        payload: serde_json::from_slice(&bytes[12..12 + n]).unwrap(),
-        tail: bytes[12 + n..].to_vec(),
+        payload: serde_json::from_slice(c.json).unwrap(),
+        textures: c.textures,
+        ext: c.ext,
     }
 }
 
-fn join(payload: &Value, tail: &[u8]) -> Vec<u8> {
-    let json = serde_json::to_vec(payload).unwrap();
-    let mut out = b"TRNSRTS\0".to_vec();
-    out.extend((json.len() as u32).to_be_bytes());
-    out.extend(&json);
-    out.extend(tail);
-    out
+impl Sample {
+    fn join(&self, payload: &Value) -> Vec<u8> {
+        write_container(
+            &serde_json::to_vec(payload).unwrap(),
+            &self.textures,
+            &self.ext,
+        )
+    }
 }
 
 fn corpus() -> &'static Vec<Sample> {
@@ -142,7 +145,7 @@ fn mutate(s: &Sample, pick: usize, kind: u8) -> Vec<u8> {
             }
         }
     }
-    join(&payload, &s.tail)
+    s.join(&payload)
 }
 
 /// Loads, builds and plays `bytes`; only panics matter.
@@ -204,10 +207,10 @@ proptest! {
                                       cut in any::<bool>(), seed in any::<u64>()) {
         let c = corpus();
         let s = &c[which % c.len()];
-        let mut bytes = join(&s.payload, &s.tail);
+        let mut bytes = s.join(&s.payload);
         // Bias two thirds of the damage toward the headers (the container's and the texture
-        // section's), where lengths and counts live.
-        let tex = bytes.len() - s.tail.len();
+        // section's, right after the JSON), where lengths and counts live.
+        let tex = 12 + read_container(&bytes, "t.inp").unwrap().json.len();
         let i = match at % 3 {
             0 => at % 16,
             1 => (tex + at % 24).min(bytes.len() - 1),
