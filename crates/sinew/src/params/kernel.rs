@@ -84,23 +84,47 @@ fn dispatch(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     pass(out, base, pairs);
 }
 
+/// Calls `$pass_n(out, base, keys, weights)` with the first (up to [`PASS_PAIRS`]) pairs as
+/// fixed-size arrays, so each count gets its own unrolled copy of the sum. Shared by the
+/// plain pass and the AVX one (`kernel_avx.rs`).
+macro_rules! by_count {
+    ($pass_n:ident, $out:expr, $base:expr, $pairs:expr) => {
+        match $pairs {
+            [] => $pass_n::<0>($out, $base, [], []),
+            [a] => $pass_n($out, $base, [a.key], [a.weight as f32]),
+            [a, b] => $pass_n(
+                $out,
+                $base,
+                [a.key, b.key],
+                [a.weight as f32, b.weight as f32],
+            ),
+            [a, b, c] => $pass_n(
+                $out,
+                $base,
+                [a.key, b.key, c.key],
+                [a.weight as f32, b.weight as f32, c.weight as f32],
+            ),
+            [a, b, c, d, ..] => $pass_n(
+                $out,
+                $base,
+                [a.key, b.key, c.key, d.key],
+                [
+                    a.weight as f32,
+                    b.weight as f32,
+                    c.weight as f32,
+                    d.weight as f32,
+                ],
+            ),
+        }
+    };
+}
+pub(super) use by_count;
+
 /// One pass over the buffer with up to [`PASS_PAIRS`] pairs, specialised by count so the
 /// inner sum unrolls and the element loop vectorises.
 #[inline(always)]
 fn pass(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
-    let w = |p: &Pair<'_>| p.weight as f32;
-    match pairs {
-        [] => pass_n::<0>(out, base, [], []),
-        [a] => pass_n(out, base, [a.key], [w(a)]),
-        [a, b] => pass_n(out, base, [a.key, b.key], [w(a), w(b)]),
-        [a, b, c] => pass_n(out, base, [a.key, b.key, c.key], [w(a), w(b), w(c)]),
-        [a, b, c, d, ..] => pass_n(
-            out,
-            base,
-            [a.key, b.key, c.key, d.key],
-            [w(a), w(b), w(c), w(d)],
-        ),
-    }
+    by_count!(pass_n, out, base, pairs)
 }
 
 /// The sum runs in f32, the precision of the keyforms and of the Inochi2D reference's own

@@ -16,33 +16,7 @@ use std::arch::x86_64::{
 /// `kernel::pass` for CPUs with AVX.
 #[target_feature(enable = "avx")]
 pub fn pass(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
-    match pairs {
-        [] => pass_n::<0>(out, base, [], []),
-        [a] => pass_n(out, base, [a.key], [a.weight as f32]),
-        [a, b] => pass_n(
-            out,
-            base,
-            [a.key, b.key],
-            [a.weight as f32, b.weight as f32],
-        ),
-        [a, b, c] => pass_n(
-            out,
-            base,
-            [a.key, b.key, c.key],
-            [a.weight as f32, b.weight as f32, c.weight as f32],
-        ),
-        [a, b, c, d, ..] => pass_n(
-            out,
-            base,
-            [a.key, b.key, c.key, d.key],
-            [
-                a.weight as f32,
-                b.weight as f32,
-                c.weight as f32,
-                d.weight as f32,
-            ],
-        ),
-    }
+    super::kernel::by_count!(pass_n, out, base, pairs)
 }
 
 #[target_feature(enable = "avx")]
