@@ -165,14 +165,33 @@ fn bad_raw_params_name_the_culprit() {
                 scalar(RawTarget::BoneX("nobone".into()), &["A"], &[0.0, 0.0, 0.0]),
                 scalar(RawTarget::BoneX("root".into()), &["Z"], &[0.0, 0.0, 0.0]),
                 scalar(RawTarget::BoneX("root".into()), &["A"], &[0.0, 0.0]),
+                // Custom keys with a NaN (the shared axis resolver rejects non-finite keys).
+                {
+                    let mut b = scalar(RawTarget::BoneY("root".into()), &["A"], &[0.0, 1.0]);
+                    b.axes[0].keys = Some(vec![0.0, f64::NAN]);
+                    b
+                },
+                scalar(
+                    RawTarget::BoneY("root".into()),
+                    &["A"],
+                    &[0.0, f32::NAN, 1.0],
+                ),
             ],
             ..Default::default()
         },
     )
     .expect_err("bad");
-    assert_eq!(e.len(), 3, "{e:?}");
+    assert_eq!(e.len(), 5, "{e:?}");
     assert!(
         e[0].contains("nobone") && e[1].contains("`Z`") && e[2].contains("expected 3 keyforms"),
+        "{e:?}"
+    );
+    assert!(
+        e[3].contains("binding 3") && e[3].contains("parameter `A` axis 0: bad keys"),
+        "{e:?}"
+    );
+    assert!(
+        e[4].contains("binding 4") && e[4].contains("non-finite keyform value"),
         "{e:?}"
     );
 }
