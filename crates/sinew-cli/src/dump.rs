@@ -171,33 +171,13 @@ fn bones_json(session: &Session, local: bool) -> Value {
                 o.push("active", false);
             }
             if local {
-                let l = &b.local;
                 o.push(
                     "local",
-                    Obj::new()
-                        .num("x", l.x)
-                        .num("y", l.y)
-                        .num("rotation", l.rotation)
-                        .num("scaleX", l.scale_x)
-                        .num("scaleY", l.scale_y)
-                        .num("shearX", l.shear_x)
-                        .num("shearY", l.shear_y)
+                    pose_obj(&b.local)
                         .num("inherit", f64::from(b.inherit))
                         .build(),
                 );
-                let a = &b.applied;
-                o.push(
-                    "applied",
-                    Obj::new()
-                        .num("x", a.x)
-                        .num("y", a.y)
-                        .num("rotation", a.rotation)
-                        .num("scaleX", a.scale_x)
-                        .num("scaleY", a.scale_y)
-                        .num("shearX", a.shear_x)
-                        .num("shearY", a.shear_y)
-                        .build(),
-                );
+                o.push("applied", pose_obj(&b.applied).build());
             }
             o.build()
         })
@@ -316,6 +296,18 @@ fn events_json(session: &mut Session) -> Value {
         })
         .collect();
     Value::Array(out)
+}
+
+/// A local pose in the oracle's field names (`--local` output).
+fn pose_obj(p: &sinew::rig::LocalPose) -> Obj {
+    Obj::new()
+        .num("x", p.x)
+        .num("y", p.y)
+        .num("rotation", p.rotation)
+        .num("scaleX", p.scale_x)
+        .num("scaleY", p.scale_y)
+        .num("shearX", p.shear_x)
+        .num("shearY", p.shear_y)
 }
 
 #[cfg(test)]
