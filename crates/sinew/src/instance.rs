@@ -337,6 +337,8 @@ impl Instance {
             self.pose[i] = b.setup;
             self.inherit[i] = b.inherit;
         }
+        // The parameter stage rewrites its bones' locals only when their inputs change.
+        self.params.cache.invalidate();
         for (i, c) in rig.ik.iter().enumerate() {
             self.ik[i] = IkState {
                 mix: c.mix,
@@ -359,6 +361,8 @@ impl Instance {
 
     /// Resets slot colours, attachments and the draw order to the setup pose.
     pub fn set_slots_to_setup_pose(&mut self, rig: &Rig) {
+        // The parameter stage rewrites its slots' colours only when their inputs change.
+        self.params.cache.invalidate();
         for (i, sd) in rig.slots.iter().enumerate() {
             let slot = SlotId(i as u16);
             self.draw_order[i] = slot;

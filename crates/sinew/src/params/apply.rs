@@ -11,7 +11,7 @@
 //! driven parameters' bindings and the world transforms again. Allocation-free. Verified by
 //! `params/tests.rs` and the fixture tests in `sinew-formats/tests/inochi2d_*.rs`.
 
-use super::{BoneOffset, SlotOffset, Target};
+use super::{BoneOffset, SlotOffset};
 use crate::ids::SlotId;
 use crate::instance::Instance;
 use crate::rig::Rig;
@@ -51,6 +51,9 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
             || m != *seen_m;
         *seen = v;
         *seen_m = m;
+        if *ch {
+            cache.changed_list.push(i as u16);
+        }
         if (*ch || !cache.valid)
             && let (Some(t), Some(cell)) = (cache.norm.get_mut(i), cache.cells.get_mut(i))
         {
@@ -67,94 +70,6 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
                 }
             }
         }
-    }
-}
-
-/// Adds the scalar bindings whose `driven` flag equals `driven` (physics-driven
-/// parameters are applied after physics), re-evaluating only those whose parameters
-/// changed.
-fn accumulate_scalars(rig: &Rig, inst: &mut Instance, driven: bool) {
-    let set = &rig.params;
-    let st = &mut inst.params;
-    let valid = st.cache.valid;
-    // Missing parameters (NONE) read as unchanged and unmuted.
-    let flag = |v: &[bool], p: u16| v.get(usize::from(p)).copied().unwrap_or(false);
-    for sp in &set.plan.scalar_bindings[usize::from(driven)] {
-        let b = &set.bindings[sp.binding as usize];
-        let [p0, p1] = sp.params;
-        let changed = if sp.wide {
-            st.cache.binding_changed(b)
-        } else {
-            !valid || flag(&st.cache.changed, p0) || flag(&st.cache.changed, p1)
-        };
-        if changed && sp.zsort {
-            st.cache.zsort_dirty = true;
-        }
-        let muted = if sp.wide {
-            b.axes
-                .iter()
-                .any(|a| st.muted.get(a.param.index()).copied().unwrap_or(false))
-        } else {
-            flag(&st.muted, p0) || flag(&st.muted, p1)
-        };
-        if muted {
-            continue;
-        }
-        let bi = sp.binding as usize;
-        let v = if changed {
-            let shared = set.plan.binding_cells.get(bi).copied().unwrap_or(false);
-            let direct = if shared {
-                super::corners::linear_scalar(&st.cache.cells, b)
-            } else {
-                None
-            };
-            let v = direct.unwrap_or_else(|| {
-                let cells = shared.then_some(&st.cache.cells[..]);
-                let mut v = 0.0;
-                super::corners::binding_corners(&st.cache.norm, cells, b, |flat, w| {
-                    if let Some(&k) = b.values.get(flat) {
-                        v += w * f64::from(k);
-                    }
-                });
-                v
-            });
-            if let Some(c) = st.cache.scalar.get_mut(bi) {
-                *c = v;
-            }
-            v
-        } else {
-            st.cache.scalar.get(bi).copied().unwrap_or(0.0)
-        };
-        apply_scalar(st, b.target, v);
-    }
-}
-
-fn apply_scalar(st: &mut super::ParamState, target: Target, v: f64) {
-    match target {
-        Target::BoneX(b) => with(&mut st.bone, b.index(), |o| o.x += v),
-        Target::BoneY(b) => with(&mut st.bone, b.index(), |o| o.y += v),
-        Target::BoneRotation(b) => with(&mut st.bone, b.index(), |o| o.rotation += v),
-        Target::BoneScaleX(b) => with(&mut st.bone, b.index(), |o| o.scale_x *= v),
-        Target::BoneScaleY(b) => with(&mut st.bone, b.index(), |o| o.scale_y *= v),
-        Target::BoneZSort(b) => with(&mut st.bone, b.index(), |o| o.zsort += v),
-        Target::SlotOpacity(s) => with(&mut st.slot, s.index(), |o| o.opacity *= v),
-        Target::SlotTint(s, c) => with(&mut st.slot, s.index(), |o| {
-            o.tint[usize::from(c.min(2))] *= v
-        }),
-        Target::SlotScreenTint(s, c) => with(&mut st.slot, s.index(), |o| {
-            o.screen[usize::from(c.min(2))] += v
-        }),
-        Target::SlotVisible(s) => with(&mut st.slot, s.index(), |o| o.visible *= v),
-        Target::DriverLength(d) => with(&mut st.driver_offsets, usize::from(d), |o| o[0] += v),
-        Target::DriverGravity(d) => with(&mut st.driver_offsets, usize::from(d), |o| o[1] *= v),
-        Target::SlotDeform(_) => {}
-    }
-}
-
-#[inline]
-fn with<T>(v: &mut [T], i: usize, f: impl FnOnce(&mut T)) {
-    if let Some(x) = v.get_mut(i) {
-        f(x);
     }
 }
 
@@ -176,8 +91,18 @@ fn finalize_bones(rig: &Rig, inst: &mut Instance) {
     }
 }
 
-/// Writes bound slots' colours, visibility, and (when a z-sort input changed) the
-/// absolute z-sorts and the draw order.
+/// A slot's colour: its setup colour times the accumulated factors.
+#[inline]
+pub(crate) fn slot_color(c: crate::Color, o: &SlotOffset) -> crate::Color {
+    crate::Color::new(
+        (f64::from(c.r) * o.tint[0]) as f32,
+        (f64::from(c.g) * o.tint[1]) as f32,
+        (f64::from(c.b) * o.tint[2]) as f32,
+        (f64::from(c.a) * o.opacity) as f32,
+    )
+}
+
+/// Writes every bound slot's colour and every slot's visibility.
 fn finalize_slots(rig: &Rig, inst: &mut Instance) {
     let set = &rig.params;
     for &s in &set.color_slots {
@@ -185,19 +110,19 @@ fn finalize_slots(rig: &Rig, inst: &mut Instance) {
         let (Some(sd), Some(o)) = (rig.slots.get(i), inst.params.slot.get(i)) else {
             continue;
         };
-        let c = sd.color;
-        inst.slots.color[i] = crate::Color::new(
-            (f64::from(c.r) * o.tint[0]) as f32,
-            (f64::from(c.g) * o.tint[1]) as f32,
-            (f64::from(c.b) * o.tint[2]) as f32,
-            (f64::from(c.a) * o.opacity) as f32,
-        );
+        inst.slots.color[i] = slot_color(sd.color, o);
     }
     for (i, vis) in inst.params.visible.iter_mut().enumerate() {
         let base = set.slot_visible.get(i).copied().unwrap_or(true);
         *vis = base && inst.params.slot.get(i).is_none_or(|o| o.visible >= 0.5);
     }
-    if !set.bone_zsort.is_empty() && (inst.params.cache.zsort_dirty || !inst.params.cache.valid) {
+}
+
+/// Sorts the draw order again when a z-sort changed (or the cache was invalid).
+fn finish_draw_order(rig: &Rig, inst: &mut Instance) {
+    if !rig.params.bone_zsort.is_empty()
+        && (inst.params.cache.zsort_dirty || !inst.params.cache.valid)
+    {
         sort_draw_order(rig, inst);
     }
     inst.params.cache.zsort_dirty = false;
@@ -208,6 +133,7 @@ fn finalize_slots(rig: &Rig, inst: &mut Instance) {
 pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
     finalize_bones(rig, inst);
     finalize_slots(rig, inst);
+    finish_draw_order(rig, inst);
 }
 
 /// Absolute z-sort per bone, then the draw order: descending z-sort, each composite group
@@ -268,18 +194,49 @@ fn sort_draw_order(rig: &Rig, inst: &mut Instance) {
     }
 }
 
+/// Starts a parameter frame: forgets last frame's changes and, when the cache is invalid,
+/// resets the accumulators (every target is folded again).
+fn begin_frame(inst: &mut Instance) {
+    inst.params.cache.changed_list.clear();
+    if !inst.params.cache.valid {
+        clear_accumulators(inst);
+    }
+}
+
+/// The bindings applied before physics: change marks, the scalar targets that changed
+/// (their components written), and when the cache is invalid every bound bone's local.
+fn before_physics(rig: &Rig, inst: &mut Instance) {
+    begin_frame(inst);
+    mark_changes(rig, inst, false);
+    super::scalars::update_scalars(rig, inst, 0);
+    if !inst.params.cache.valid {
+        finalize_bones(rig, inst);
+    }
+}
+
+/// The physics-driven bindings: their change marks and targets.
+fn after_physics(rig: &Rig, inst: &mut Instance) {
+    mark_changes(rig, inst, true);
+    super::scalars::update_scalars(rig, inst, 1);
+}
+
+/// The end of a parameter frame: deform buffers, (when invalid) every colour and
+/// visibility, the draw order; the cache is valid from here on.
+fn finish_frame(rig: &Rig, inst: &mut Instance) {
+    super::deforms::update_deforms(rig, inst);
+    if !inst.params.cache.valid {
+        finalize_slots(rig, inst);
+    }
+    finish_draw_order(rig, inst);
+    inst.params.cache.valid = true;
+}
+
 /// One parameter frame without physics: every binding, bone locals, deform buffers,
 /// colours and draw order. Call before world transforms.
 pub fn apply_params(rig: &Rig, inst: &mut Instance) {
-    clear_accumulators(inst);
-    mark_changes(rig, inst, false);
-    mark_changes(rig, inst, true);
-    accumulate_scalars(rig, inst, false);
-    accumulate_scalars(rig, inst, true);
-    finalize_bones(rig, inst);
-    super::deforms::update_deforms(rig, inst);
-    finalize_slots(rig, inst);
-    inst.params.cache.valid = true;
+    before_physics(rig, inst);
+    after_physics(rig, inst);
+    finish_frame(rig, inst);
 }
 
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
@@ -293,10 +250,7 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
         crate::deformer::apply_deformers(rig, inst);
         return;
     }
-    clear_accumulators(inst);
-    mark_changes(rig, inst, false);
-    accumulate_scalars(rig, inst, false);
-    finalize_bones(rig, inst);
+    before_physics(rig, inst);
     let plan = &rig.params.plan;
     // The subsets assume the plan visits every bone (no skin-hidden bones, no constraints).
     let subsets = plan.bone_subsets && inst.plan.len() == rig.bones.len();
@@ -306,16 +260,12 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
     }
     super::driver::step_drivers(rig, inst, dt);
-    mark_changes(rig, inst, true);
-    accumulate_scalars(rig, inst, true);
-    finalize_bones(rig, inst);
+    after_physics(rig, inst);
     if subsets {
         super::world::update_bones(rig, inst, &plan.post_physics_bones);
     } else {
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
     }
-    super::deforms::update_deforms(rig, inst);
-    finalize_slots(rig, inst);
-    inst.params.cache.valid = true;
+    finish_frame(rig, inst);
     crate::deformer::apply_deformers(rig, inst);
 }

@@ -31,8 +31,10 @@ pub struct ParamCache {
     pub(crate) norm: Vec<[f64; 2]>,
     /// Per parameter: where `norm` falls on its own keys, per component.
     pub(crate) cells: Vec<[super::corners::Cell; 2]>,
-    /// Per binding: its last scalar result.
-    pub(crate) scalar: Vec<f64>,
+    /// Parameters that changed this frame (either phase), in the order found.
+    pub(crate) changed_list: Vec<u16>,
+    /// The scalar bindings' values and targets ([`super::scalars`]).
+    pub(crate) scalars: super::scalars::ScalarMemo,
     /// Per deformed slot (entries of `deform_slots`): the attachment its buffer was
     /// computed for.
     pub(crate) slot_attachment: Vec<Option<AttachmentId>>,
@@ -67,7 +69,8 @@ impl ParamCache {
                 .map(|p| [p.normalize(0, p.default[0]), p.normalize(1, p.default[1])])
                 .collect(),
             cells: vec![[super::corners::Cell::default(); 2]; set.params.len()],
-            scalar: vec![0.0; set.bindings.len()],
+            changed_list: Vec::with_capacity(set.params.len()),
+            scalars: super::scalars::ScalarMemo::new(&set.plan.scalars),
             slot_attachment: vec![None; set.deform_slots.len()],
             slot_len: vec![0; set.deform_slots.len()],
             zsort_dirty: true,
@@ -90,14 +93,5 @@ impl ParamCache {
     /// draw order. Call after writing a parameter-owned buffer or the draw order by hand.
     pub fn invalidate(&mut self) {
         self.valid = false;
-    }
-
-    /// Whether any axis of a binding reads a parameter that changed this frame.
-    #[inline]
-    pub(crate) fn binding_changed(&self, b: &super::Binding) -> bool {
-        !self.valid
-            || b.axes
-                .iter()
-                .any(|a| self.changed.get(a.param.index()).copied().unwrap_or(true))
     }
 }

@@ -144,25 +144,38 @@ pub fn linear_scalar(cells: &[[Cell; 2]], b: &Binding) -> Option<f64> {
         let ax = b.axes.get(a)?;
         Some(cells.get(ax.param.index())?[usize::from(ax.component.min(1))])
     };
-    let (ia, wa, na) = linear_axis(cell(0)?);
-    let ((ib, wb, nb), d1) = if two {
-        (linear_axis(cell(1)?), b.dims[1] as usize)
+    let c0 = cell(0)?;
+    let (c1, d1) = if two {
+        (Some(cell(1)?), b.dims[1])
     } else {
-        (([0, 0], [1.0, 0.0], 1), 1)
+        (None, 1)
     };
+    Some(linear_scalar_cells(c0, c1, d1, &b.values))
+}
+
+/// [`linear_scalar`] from the axes' cells: `c0` on the first axis, `c1` on the second
+/// (`None` for one axis, whose grid then has `d1 == 1`), over the grid's `values`.
+#[inline]
+pub fn linear_scalar_cells(c0: Cell, c1: Option<Cell>, d1: u32, values: &[f32]) -> f64 {
+    let (ia, wa, na) = linear_axis(c0);
+    let (ib, wb, nb) = match c1 {
+        Some(c) => linear_axis(c),
+        None => ([0, 0], [1.0, 0.0], 1),
+    };
+    let d1 = d1 as usize;
     let mut v = 0.0;
     for x in 0..na {
         for y in 0..nb {
             // `1.0 · wa · wb`: one axis multiplies by exactly 1.0, as the generic path does.
             let w = 1.0 * wa[x] * wb[y];
             if w != 0.0
-                && let Some(&k) = b.values.get(ia[x] * d1 + ib[y])
+                && let Some(&k) = values.get(ia[x] * d1 + ib[y])
             {
                 v += w * f64::from(k);
             }
         }
     }
-    Some(v)
+    v
 }
 
 /// Calls `f(flat, weight)` for every non-zero corner of `b` at the normalised values.

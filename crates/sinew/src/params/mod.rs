@@ -37,6 +37,7 @@ mod kernel_avx;
 pub mod plan;
 pub mod player;
 pub mod raw;
+pub mod scalars;
 mod world;
 
 #[cfg(test)]
@@ -95,7 +96,7 @@ impl ParamData {
 }
 
 /// What a binding drives. Bone rotations are in degrees; positions in rig units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Bone local x (added).
     BoneX(BoneId),

@@ -32,25 +32,6 @@ pub struct DeformSlotPlan {
     pub volatile: bool,
 }
 
-/// One scalar binding with the parameters it reads, so the stage can tell whether it
-/// changed without walking its axes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScalarPlan {
-    /// Index into [`ParamSet::bindings`](super::ParamSet::bindings).
-    pub binding: u32,
-    /// The parameters of its first two axes ([`ScalarPlan::NONE`] when absent).
-    pub params: [u16; 2],
-    /// More than two axes: `params` is incomplete, ask the binding.
-    pub wide: bool,
-    /// It drives a z-sort (a change re-sorts the draw order).
-    pub zsort: bool,
-}
-
-impl ScalarPlan {
-    /// No parameter.
-    pub const NONE: u16 = u16::MAX;
-}
-
 /// Flat index lists for the parameter stage.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParamPlan {
@@ -58,8 +39,8 @@ pub struct ParamPlan {
     pub deform: Vec<DeformSlotPlan>,
     /// Binding indices grouped by deformed slot, in file order within a slot.
     pub deform_bindings: Vec<u32>,
-    /// Scalar (non-deform) bindings: `[0]` not physics-driven, `[1]` driven.
-    pub scalar_bindings: [Vec<ScalarPlan>; 2],
+    /// Scalar (non-deform) bindings and their targets.
+    pub scalars: super::scalars::ScalarPlan,
     /// Whether the bone subsets below may replace full world-transform passes.
     pub bone_subsets: bool,
     /// Bones the pass before physics visits (driver anchors and their ancestors),
@@ -97,17 +78,7 @@ impl ParamPlan {
             param_keys,
             ..ParamPlan::default()
         };
-        for (i, b) in set.bindings.iter().enumerate() {
-            if !matches!(b.target, Target::SlotDeform(_)) {
-                let param = |a: usize| b.axes.get(a).map_or(ScalarPlan::NONE, |x| x.param.0);
-                plan.scalar_bindings[usize::from(b.driven)].push(ScalarPlan {
-                    binding: i as u32,
-                    params: [param(0), param(1)],
-                    wide: b.axes.len() > 2,
-                    zsort: matches!(b.target, Target::BoneZSort(_)),
-                });
-            }
-        }
+        plan.scalars = super::scalars::ScalarPlan::new(set, &plan.binding_cells);
         for (k, &slot) in set.deform_slots.iter().enumerate() {
             let start = plan.deform_bindings.len() as u32;
             for (i, b) in set.bindings.iter().enumerate() {

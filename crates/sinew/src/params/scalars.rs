@@ -1,0 +1,519 @@
+//! Scalar bindings (bone transform components, slot colours and visibility, z-sorts,
+//! driver settings): evaluated only when one of their parameters changed, and each target
+//! re-folded only when one of its bindings was.
+//!
+//! A target (one component of one bone, slot or driver) keeps its combined value between
+//! frames. When a parameter changes, the stage re-evaluates the bindings that read it, then
+//! re-folds each touched target from its bindings' remembered values, in file order
+//! (offsets add from 0, factors multiply from 1), and writes that one component: the
+//! offset, and the bone's local or the slot's colour or visibility built from it. The fold
+//! is the same sum in the same order as folding every binding every frame, so results are
+//! bit-identical to recomputing everything (what an invalidated cache does).
+//!
+//! Physics-driven bindings are applied after physics: a target with any of them is folded
+//! in both phases of a frame, first over its other bindings (the pose the drivers read),
+//! then on from that over the driven ones. Verified by `params/tests.rs`
+//! (`cached_frames_match_uncached`) and `sinew-formats/tests/inochi2d_cache.rs`.
+
+use super::corners::{Cell, binding_corners, linear_scalar_cells};
+use super::grid::Interp;
+use super::{ParamSet, Target};
+use crate::instance::Instance;
+use crate::rig::Rig;
+use std::collections::HashMap;
+
+/// No parameter / no axis.
+pub const NONE: u16 = u16::MAX;
+
+/// One scalar binding as the stage evaluates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalarItem {
+    /// Index into [`ParamSet::bindings`].
+    pub binding: u32,
+    /// Index into [`ScalarPlan::targets`].
+    pub target: u32,
+    /// The parameters of its first two axes ([`NONE`] when absent).
+    pub params: [u16; 2],
+    /// More than two axes: `params` is incomplete, ask the binding.
+    pub wide: bool,
+    /// Linear over one or two axes on its parameters' own keys: evaluated from the stage's
+    /// per-parameter cells (`cells`, `d1`, `values`) without touching the binding.
+    pub lean: bool,
+    /// Per axis: `param * 2 + component` (the second [`u32::MAX`] for one axis).
+    pub cells: [u32; 2],
+    /// Keys on the second axis (1 for one axis).
+    pub d1: u32,
+    /// Offset of its keyforms in [`ScalarPlan::values`].
+    pub values: u32,
+}
+
+/// One target and the scalar items that feed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TargetPlan {
+    /// The component.
+    pub target: Target,
+    /// Range into [`ScalarPlan::target_items`]: `start..driven` are applied before
+    /// physics, `driven..end` after.
+    pub start: u32,
+    /// First physics-driven item.
+    pub driven: u32,
+    /// End of the range.
+    pub end: u32,
+}
+
+/// The scalar part of the stage's plan.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScalarPlan {
+    /// Every scalar binding, in file order.
+    pub items: Vec<ScalarItem>,
+    /// The lean items' keyforms, concatenated.
+    pub values: Vec<f32>,
+    /// Every target some scalar binding drives.
+    pub targets: Vec<TargetPlan>,
+    /// Item indices grouped by target: unpowered first, then driven, each in file order.
+    pub target_items: Vec<u32>,
+    /// Targets with physics-driven items (folded in both phases every frame).
+    pub phase_targets: Vec<u32>,
+    /// Per phase (0: items applied before physics, 1: driven) and parameter: range into
+    /// `param_item_list[phase]`.
+    pub param_items: [Vec<(u32, u32)>; 2],
+    /// Items reading each parameter, grouped by parameter, per phase.
+    pub param_item_list: [Vec<u32>; 2],
+}
+
+impl ScalarPlan {
+    /// Plans the scalar bindings of `set`; `binding_cells[b]` says whether binding `b`'s
+    /// axes use their parameters' own keys.
+    pub fn new(set: &ParamSet, binding_cells: &[bool]) -> Self {
+        let mut plan = ScalarPlan::default();
+        let mut target_of: HashMap<Target, u32> = HashMap::new();
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        for (i, b) in set.bindings.iter().enumerate() {
+            if matches!(b.target, Target::SlotDeform(_)) {
+                continue;
+            }
+            let t = *target_of.entry(b.target).or_insert_with(|| {
+                members.push(Vec::new());
+                (members.len() - 1) as u32
+            });
+            let item = plan.items.len() as u32;
+            members[t as usize].push(item);
+            let param = |a: usize| b.axes.get(a).map_or(NONE, |x| x.param.0);
+            let na = b.axes.len();
+            let lean = b.interp == Interp::Linear
+                && (na == 1 || na == 2)
+                && b.dims.len() == na
+                && binding_cells.get(i).copied().unwrap_or(false);
+            let cell = |a: usize| {
+                b.axes.get(a).map_or(u32::MAX, |x| {
+                    u32::from(x.param.0) * 2 + u32::from(x.component.min(1))
+                })
+            };
+            let values = plan.values.len() as u32;
+            if lean {
+                plan.values.extend_from_slice(&b.values);
+            }
+            plan.items.push(ScalarItem {
+                binding: i as u32,
+                target: t,
+                params: [param(0), param(1)],
+                wide: na > 2,
+                lean,
+                cells: [cell(0), cell(1)],
+                d1: if na == 2 { b.dims[1] } else { 1 },
+                values,
+            });
+        }
+        let mut targets: Vec<(Target, u32)> = target_of.into_iter().collect();
+        targets.sort_by_key(|&(_, t)| t);
+        for (target, t) in targets {
+            let start = plan.target_items.len() as u32;
+            let driven = |s: &u32| set.bindings[plan.items[*s as usize].binding as usize].driven;
+            let list = &members[t as usize];
+            let (powered, unpowered): (Vec<u32>, Vec<u32>) = list.iter().partition(|s| driven(s));
+            plan.target_items.extend(&unpowered);
+            let mid = plan.target_items.len() as u32;
+            plan.target_items.extend(&powered);
+            if !powered.is_empty() {
+                plan.phase_targets.push(t);
+            }
+            plan.targets.push(TargetPlan {
+                target,
+                start,
+                driven: mid,
+                end: plan.target_items.len() as u32,
+            });
+        }
+        for phase in 0..2 {
+            for p in 0..set.params.len() {
+                let start = plan.param_item_list[phase].len() as u32;
+                for (s, item) in plan.items.iter().enumerate() {
+                    let b = &set.bindings[item.binding as usize];
+                    if usize::from(b.driven) == phase && b.axes.iter().any(|a| a.param.index() == p)
+                    {
+                        plan.param_item_list[phase].push(s as u32);
+                    }
+                }
+                let end = plan.param_item_list[phase].len() as u32;
+                plan.param_items[phase].push((start, end));
+            }
+        }
+        plan
+    }
+}
+
+/// What the scalar stage remembers between frames (part of [`super::cache::ParamCache`]).
+#[derive(Debug, Clone, Default)]
+pub struct ScalarMemo {
+    /// Per item: its last value.
+    pub(crate) value: Vec<f64>,
+    /// Per item: whether one of its parameters was muted then (it contributes nothing).
+    pub(crate) muted: Vec<bool>,
+    /// Per item: the pass it was last evaluated in.
+    pub(crate) item_pass: Vec<u64>,
+    /// Per target: the pass it was last queued in.
+    pub(crate) target_pass: Vec<u64>,
+    /// Per target: its fold over the items applied before physics.
+    pub(crate) before: Vec<f64>,
+    /// Targets queued in this pass.
+    pub(crate) queue: Vec<u32>,
+    /// The pass counter (two passes per physics frame).
+    pub(crate) pass: u64,
+}
+
+impl ScalarMemo {
+    /// Sized for `plan`.
+    pub fn new(plan: &ScalarPlan) -> Self {
+        ScalarMemo {
+            value: vec![0.0; plan.items.len()],
+            muted: vec![false; plan.items.len()],
+            item_pass: vec![0; plan.items.len()],
+            target_pass: vec![0; plan.targets.len()],
+            before: vec![0.0; plan.targets.len()],
+            queue: Vec::with_capacity(plan.targets.len()),
+            pass: 0,
+        }
+    }
+}
+
+/// Applies the scalar items of `phase` (0: before physics, 1: the physics-driven ones):
+/// re-evaluates those whose parameters changed (every one when the cache is invalid) and
+/// re-folds and writes the targets they feed, plus every target with driven items.
+pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
+    let set = &rig.params;
+    let plan = &set.plan.scalars;
+    let Instance {
+        params,
+        pose,
+        slots,
+        ..
+    } = inst;
+    let super::ParamState {
+        muted,
+        bone,
+        slot,
+        visible,
+        driver_offsets,
+        cache,
+        ..
+    } = params;
+    let memo = &mut cache.scalars;
+    if memo.value.len() != plan.items.len() || memo.target_pass.len() != plan.targets.len() {
+        return;
+    }
+    let (Some(list), Some(ranges)) = (plan.param_item_list.get(phase), plan.param_items.get(phase))
+    else {
+        return;
+    };
+    memo.pass += 1;
+    let pass = memo.pass;
+    memo.queue.clear();
+    let inputs = Inputs {
+        set,
+        plan,
+        norm: &cache.norm,
+        cells: &cache.cells,
+        muted,
+    };
+    if cache.valid {
+        for &p in &cache.changed_list {
+            let Some(&(a, b)) = ranges.get(usize::from(p)) else {
+                continue;
+            };
+            for &s in list.get(a as usize..b as usize).unwrap_or(&[]) {
+                let s = s as usize;
+                if memo.item_pass[s] == pass {
+                    continue;
+                }
+                memo.item_pass[s] = pass;
+                let item = &plan.items[s];
+                (memo.value[s], memo.muted[s]) = inputs.eval(item);
+                let t = item.target as usize;
+                if memo.target_pass[t] != pass {
+                    memo.target_pass[t] = pass;
+                    memo.queue.push(item.target);
+                }
+            }
+        }
+    } else {
+        for (s, item) in plan.items.iter().enumerate() {
+            if usize::from(set.bindings[item.binding as usize].driven) == phase {
+                (memo.value[s], memo.muted[s]) = inputs.eval(item);
+                memo.item_pass[s] = pass;
+            }
+        }
+    }
+    let mut out = Outputs {
+        rig,
+        pose,
+        color: &mut slots.color,
+        bone,
+        slot,
+        visible,
+        driver_offsets,
+        zsort_dirty: &mut cache.zsort_dirty,
+    };
+    // Fold the queued targets and every target with driven items (every target in the
+    // first phase of an invalid frame).
+    let all = !cache.valid && phase == 0;
+    let queued = if all { 0 } else { memo.queue.len() };
+    let count = if all {
+        plan.targets.len()
+    } else {
+        queued + plan.phase_targets.len()
+    };
+    for k in 0..count {
+        let t = if all {
+            k
+        } else if k < queued {
+            let t = memo.queue[k] as usize;
+            // A target with driven items is folded from the second list.
+            if plan.targets[t].driven != plan.targets[t].end {
+                continue;
+            }
+            t
+        } else {
+            plan.phase_targets[k - queued] as usize
+        };
+        let tp = &plan.targets[t];
+        let mul = tp.target.multiplies();
+        let (mut v, range) = if phase == 0 {
+            (if mul { 1.0 } else { 0.0 }, tp.start..tp.driven)
+        } else {
+            (memo.before[t], tp.driven..tp.end)
+        };
+        for &s in plan
+            .target_items
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or(&[])
+        {
+            let s = s as usize;
+            if !memo.muted[s] {
+                if mul {
+                    v *= memo.value[s];
+                } else {
+                    v += memo.value[s];
+                }
+            }
+        }
+        if phase == 0 {
+            memo.before[t] = v;
+        }
+        out.write(tp.target, v);
+    }
+}
+
+/// What evaluating an item reads.
+struct Inputs<'a> {
+    set: &'a ParamSet,
+    plan: &'a ScalarPlan,
+    norm: &'a [[f64; 2]],
+    cells: &'a [[Cell; 2]],
+    muted: &'a [bool],
+}
+
+impl Inputs<'_> {
+    /// An item's value and whether one of its parameters is muted.
+    #[inline]
+    fn eval(&self, item: &ScalarItem) -> (f64, bool) {
+        let is_muted = |p: u16| self.muted.get(usize::from(p)).copied().unwrap_or(false);
+        let b = &self.set.bindings[item.binding as usize];
+        let muted = if item.wide {
+            b.axes.iter().any(|a| is_muted(a.param.0))
+        } else {
+            is_muted(item.params[0]) || is_muted(item.params[1])
+        };
+        if item.lean {
+            let cell = |c: u32| {
+                self.cells
+                    .get((c >> 1) as usize)
+                    .map(|cs| cs[(c & 1) as usize])
+            };
+            if let Some(c0) = cell(item.cells[0]) {
+                let c1 = if item.cells[1] == u32::MAX {
+                    None
+                } else {
+                    cell(item.cells[1])
+                };
+                if item.cells[1] == u32::MAX || c1.is_some() {
+                    let start = item.values as usize;
+                    let values = self.plan.values.get(start..).unwrap_or(&[]);
+                    return (linear_scalar_cells(c0, c1, item.d1, values), muted);
+                }
+            }
+        }
+        let shared = self
+            .set
+            .plan
+            .binding_cells
+            .get(item.binding as usize)
+            .copied()
+            .unwrap_or(false);
+        let cells = shared.then_some(self.cells);
+        let mut v = 0.0;
+        binding_corners(self.norm, cells, b, |flat, w| {
+            if let Some(&k) = b.values.get(flat) {
+                v += w * f64::from(k);
+            }
+        });
+        (v, muted)
+    }
+}
+
+/// What writing a target touches.
+struct Outputs<'a> {
+    rig: &'a Rig,
+    pose: &'a mut [crate::rig::LocalPose],
+    color: &'a mut [crate::Color],
+    bone: &'a mut [super::BoneOffset],
+    slot: &'a mut [super::SlotOffset],
+    visible: &'a mut [bool],
+    driver_offsets: &'a mut [[f64; 2]],
+    zsort_dirty: &'a mut bool,
+}
+
+impl Outputs<'_> {
+    /// Stores a target's combined value and rewrites what it feeds: one component of a
+    /// bone's local (setup plus offset, or times factor), of a slot's colour, its
+    /// visibility, or a driver setting. The same arithmetic as the stage's full writes
+    /// ([`super::apply::finalize_params`]).
+    fn write(&mut self, target: Target, v: f64) {
+        let setup = |b: crate::ids::BoneId| self.rig.bones.get(b.index()).map(|d| d.setup);
+        match target {
+            Target::BoneX(b) => {
+                if let (Some(s), Some(o), Some(p)) = (
+                    setup(b),
+                    self.bone.get_mut(b.index()),
+                    self.pose.get_mut(b.index()),
+                ) {
+                    o.x = v;
+                    p.x = s.x + v;
+                }
+            }
+            Target::BoneY(b) => {
+                if let (Some(s), Some(o), Some(p)) = (
+                    setup(b),
+                    self.bone.get_mut(b.index()),
+                    self.pose.get_mut(b.index()),
+                ) {
+                    o.y = v;
+                    p.y = s.y + v;
+                }
+            }
+            Target::BoneRotation(b) => {
+                if let (Some(s), Some(o), Some(p)) = (
+                    setup(b),
+                    self.bone.get_mut(b.index()),
+                    self.pose.get_mut(b.index()),
+                ) {
+                    o.rotation = v;
+                    p.rotation = s.rotation + v;
+                }
+            }
+            Target::BoneScaleX(b) => {
+                if let (Some(s), Some(o), Some(p)) = (
+                    setup(b),
+                    self.bone.get_mut(b.index()),
+                    self.pose.get_mut(b.index()),
+                ) {
+                    o.scale_x = v;
+                    p.scale_x = s.scale_x * v;
+                }
+            }
+            Target::BoneScaleY(b) => {
+                if let (Some(s), Some(o), Some(p)) = (
+                    setup(b),
+                    self.bone.get_mut(b.index()),
+                    self.pose.get_mut(b.index()),
+                ) {
+                    o.scale_y = v;
+                    p.scale_y = s.scale_y * v;
+                }
+            }
+            Target::BoneZSort(b) => {
+                if let Some(o) = self.bone.get_mut(b.index()) {
+                    if o.zsort.to_bits() != v.to_bits() {
+                        *self.zsort_dirty = true;
+                    }
+                    o.zsort = v;
+                }
+            }
+            Target::SlotOpacity(s) => {
+                if let Some(o) = self.slot.get_mut(s.index()) {
+                    o.opacity = v;
+                }
+                self.recolor(s);
+            }
+            Target::SlotTint(s, c) => {
+                if let Some(o) = self.slot.get_mut(s.index()) {
+                    o.tint[usize::from(c.min(2))] = v;
+                }
+                self.recolor(s);
+            }
+            Target::SlotScreenTint(s, c) => {
+                if let Some(o) = self.slot.get_mut(s.index()) {
+                    o.screen[usize::from(c.min(2))] = v;
+                }
+            }
+            Target::SlotVisible(s) => {
+                let base = self
+                    .rig
+                    .params
+                    .slot_visible
+                    .get(s.index())
+                    .copied()
+                    .unwrap_or(true);
+                if let (Some(o), Some(vis)) = (
+                    self.slot.get_mut(s.index()),
+                    self.visible.get_mut(s.index()),
+                ) {
+                    o.visible = v;
+                    *vis = base && v >= 0.5;
+                }
+            }
+            Target::DriverLength(d) => {
+                if let Some(o) = self.driver_offsets.get_mut(usize::from(d)) {
+                    o[0] = v;
+                }
+            }
+            Target::DriverGravity(d) => {
+                if let Some(o) = self.driver_offsets.get_mut(usize::from(d)) {
+                    o[1] = v;
+                }
+            }
+            Target::SlotDeform(_) => {}
+        }
+    }
+
+    /// Rewrites a slot's colour from its setup colour and current factors.
+    fn recolor(&mut self, s: crate::ids::SlotId) {
+        let i = s.index();
+        if let (Some(sd), Some(o), Some(c)) = (
+            self.rig.slots.get(i),
+            self.slot.get(i),
+            self.color.get_mut(i),
+        ) {
+            *c = super::apply::slot_color(sd.color, o);
+        }
+    }
+}
