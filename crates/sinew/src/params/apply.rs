@@ -55,18 +55,23 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
             cache.changed_list.push(i as u16);
         }
         if (*ch || !cache.valid)
-            && let (Some(t), Some(cell)) = (cache.norm.get_mut(i), cache.cells.get_mut(i))
+            && let (Some(t), Some(cell), Some(corners)) = (
+                cache.norm.get_mut(i),
+                cache.cells.get_mut(i),
+                cache.corners.get_mut(i),
+            )
         {
             *t = [d.normalize(0, v[0]), d.normalize(1, v[1])];
             if let Some(keys) = rig.params.plan.param_keys.get(i) {
                 *cell = [0, 1].map(|c| super::corners::Cell::locate(&keys[c], t[c]));
+                *corners = super::corners::param_corners(*cell, keys[1].len());
             }
         }
         if *ch && let Some(&(start, end)) = rig.params.plan.param_deforms.get(i) {
             let entries = &rig.params.plan.param_deform_entries;
             for &k in entries.get(start as usize..end as usize).unwrap_or(&[]) {
-                if let Some(d) = cache.slot_dirty.get_mut(k as usize) {
-                    *d = true;
+                if let Some(d) = cache.deform.get_mut(k as usize) {
+                    d.dirty = true;
                 }
             }
         }

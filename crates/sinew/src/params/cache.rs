@@ -15,6 +15,35 @@
 
 use crate::ids::AttachmentId;
 
+/// When and how a bone's world transform was last computed by the stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct BoneMemo {
+    /// A counter value; a bone is recomputed when its parent's stamp is newer than its own.
+    pub(crate) stamp: u64,
+    /// The inherit mode it was computed with.
+    pub(crate) inherit: crate::types::Inherit,
+}
+
+/// What a deformed slot's buffer was last computed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeformMemo {
+    /// The attachment (`None`: nothing written).
+    pub(crate) attachment: Option<AttachmentId>,
+    /// The buffer length written.
+    pub(crate) len: u32,
+    /// A parameter feeding it changed since.
+    pub(crate) dirty: bool,
+}
+
+impl DeformMemo {
+    /// Nothing written yet.
+    pub(crate) const DIRTY: DeformMemo = DeformMemo {
+        attachment: None,
+        len: 0,
+        dirty: true,
+    };
+}
+
 /// Per-instance memory of the parameter stage.
 #[derive(Debug, Clone, Default)]
 pub struct ParamCache {
@@ -31,26 +60,21 @@ pub struct ParamCache {
     pub(crate) norm: Vec<[f64; 2]>,
     /// Per parameter: where `norm` falls on its own keys, per component.
     pub(crate) cells: Vec<[super::corners::Cell; 2]>,
+    /// Per parameter: the corners of a grid over its own x axis, and over x and y
+    /// ([`super::corners::param_corners`]).
+    pub(crate) corners: Vec<[super::corners::Corners; 2]>,
     /// Parameters that changed this frame (either phase), in the order found.
     pub(crate) changed_list: Vec<u16>,
     /// The scalar bindings' values and targets ([`super::scalars`]).
     pub(crate) scalars: super::scalars::ScalarMemo,
-    /// Per deformed slot (entries of `deform_slots`): the attachment its buffer was
-    /// computed for.
-    pub(crate) slot_attachment: Vec<Option<AttachmentId>>,
-    /// Per deformed slot: the buffer length written then.
-    pub(crate) slot_len: Vec<u32>,
+    /// Per deformed slot (entries of `deform_slots`): what its buffer was computed for.
+    pub(crate) deform: Vec<DeformMemo>,
     /// A z-sort binding changed: the draw order must be sorted again.
     pub(crate) zsort_dirty: bool,
-    /// Per deformed slot: a parameter feeding it changed since its buffer was written.
-    pub(crate) slot_dirty: Vec<bool>,
-    /// Per bone: when its world transform was last computed (a counter value); a bone is
-    /// recomputed when its parent's stamp is newer than its own.
-    pub(crate) stamp: Vec<u64>,
+    /// Per bone: what its world transform was last computed with.
+    pub(crate) bones: Vec<BoneMemo>,
     /// The counter behind `stamp`.
     pub(crate) counter: u64,
-    /// Per bone: the inherit mode its world transform was computed with.
-    pub(crate) inherit: Vec<crate::types::Inherit>,
     /// The skeleton position and scale the roots were computed with.
     pub(crate) skeleton: [u64; 4],
 }
@@ -69,23 +93,20 @@ impl ParamCache {
                 .map(|p| [p.normalize(0, p.default[0]), p.normalize(1, p.default[1])])
                 .collect(),
             cells: vec![[super::corners::Cell::default(); 2]; set.params.len()],
+            corners: vec![Default::default(); set.params.len()],
             changed_list: Vec::with_capacity(set.params.len()),
             scalars: super::scalars::ScalarMemo::new(&set.plan.scalars),
-            slot_attachment: vec![None; set.deform_slots.len()],
-            slot_len: vec![0; set.deform_slots.len()],
+            deform: vec![DeformMemo::DIRTY; set.deform_slots.len()],
             zsort_dirty: true,
-            slot_dirty: vec![true; set.deform_slots.len()],
-            stamp: Vec::new(),
+            bones: Vec::new(),
             counter: 0,
-            inherit: Vec::new(),
             skeleton: [0; 4],
         }
     }
 
     /// Sizes the per-bone memory for `bones` bones (at instance creation).
     pub(crate) fn with_bones(mut self, bones: usize) -> Self {
-        self.stamp = vec![0; bones];
-        self.inherit = vec![crate::types::Inherit::Normal; bones];
+        self.bones = vec![BoneMemo::default(); bones];
         self
     }
 

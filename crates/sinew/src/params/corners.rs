@@ -88,6 +88,19 @@ pub struct Corners {
 }
 
 impl Corners {
+    /// The grid's value over scalar keyforms: `0.0 + w·v` per corner, in order (what
+    /// [`linear_scalar`] gives).
+    #[inline(always)]
+    pub fn scalar(&self, values: &[f32]) -> f64 {
+        let mut v = 0.0;
+        for k in 0..self.len.min(4) {
+            if let Some(&x) = values.get(self.flat[k]) {
+                v += self.weight[k] * f64::from(x);
+            }
+        }
+        v
+    }
+
     #[inline(always)]
     fn push(&mut self, flat: usize, w: f64) {
         if w != 0.0 && self.len < 4 {
@@ -111,22 +124,89 @@ pub fn linear_corners(
     if b.interp != Interp::Linear || !(na == 1 || na == 2) {
         return None;
     }
-    let mut out = Corners::default();
-    let (i0, w0, n0) = linear_axis(axis_cell(norm, cells, b, 0));
+    let c0 = axis_cell(norm, cells, b, 0);
     if na == 1 {
-        for c0 in 0..n0 {
-            out.push(i0[c0], 1.0 * w0[c0]);
-        }
-        return Some(out);
+        return Some(corners_of(c0, None, 1));
     }
-    let (i1, w1, n1) = linear_axis(axis_cell(norm, cells, b, 1));
-    let d1 = b.dims[1] as usize;
-    for c0 in 0..n0 {
-        for c1 in 0..n1 {
-            out.push(i0[c0] * d1 + i1[c1], 1.0 * w0[c0] * w1[c1]);
+    Some(corners_of(
+        c0,
+        Some(axis_cell(norm, cells, b, 1)),
+        b.dims[1],
+    ))
+}
+
+/// The non-zero corners of a linear grid from its axes' cells (`c1` `None` for one axis;
+/// `d1` keys on the second axis): weights `1.0 · w0 · w1`, in odometer order.
+#[inline(always)]
+fn corners_of(c0: Cell, c1: Option<Cell>, d1: u32) -> Corners {
+    let mut out = Corners::default();
+    let (i0, w0, n0) = linear_axis(c0);
+    let Some(c1) = c1 else {
+        for c in 0..n0 {
+            out.push(i0[c], 1.0 * w0[c]);
+        }
+        return out;
+    };
+    let (i1, w1, n1) = linear_axis(c1);
+    let d1 = d1 as usize;
+    for a in 0..n0 {
+        for b in 0..n1 {
+            out.push(i0[a] * d1 + i1[b], 1.0 * w0[a] * w1[b]);
         }
     }
-    Some(out)
+    out
+}
+
+/// A linear grid over exactly one parameter's own axes (its x axis, or x and y with
+/// their own keys; every Inochi2D binding): all such grids of a parameter share the same
+/// corners, which the stage computes once per frame per parameter ([`param_corners`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamGrid {
+    /// The parameter.
+    pub param: u16,
+    /// Over both components (else over x only).
+    pub two: bool,
+}
+
+impl ParamGrid {
+    /// The per-parameter form of `b`, or `None` when `b` is not such a grid. `keys` are
+    /// the parameter's own axis points per component.
+    pub fn new(b: &Binding, keys: Option<&[Vec<f64>; 2]>) -> Option<ParamGrid> {
+        let keys = keys?;
+        if b.interp != Interp::Linear || b.dims.len() != b.axes.len() {
+            return None;
+        }
+        let p = b.axes.first()?.param;
+        let own = |a: usize, c: u8| {
+            b.axes
+                .get(a)
+                .is_some_and(|x| x.param == p && x.component == c && x.keys == keys[usize::from(c)])
+        };
+        let two = match b.axes.len() {
+            1 if own(0, 0) => false,
+            2 if own(0, 0) && own(1, 1) => true,
+            _ => return None,
+        };
+        Some(ParamGrid { param: p.0, two })
+    }
+
+    /// Its corners among the stage's per-parameter corners.
+    #[inline(always)]
+    pub fn corners<'a>(&self, corners: &'a [[Corners; 2]]) -> Option<&'a Corners> {
+        corners
+            .get(usize::from(self.param))
+            .map(|c| &c[usize::from(self.two)])
+    }
+}
+
+/// A parameter's corners from its cells: `[x axis only, x and y]` (`d1`: keys on y), what
+/// [`linear_corners`] gives for a binding over those axes with the parameter's own keys.
+#[inline]
+pub fn param_corners(cells: [Cell; 2], d1: usize) -> [Corners; 2] {
+    [
+        corners_of(cells[0], None, 1),
+        corners_of(cells[0], Some(cells[1]), d1 as u32),
+    ]
 }
 
 /// The value of a scalar linear grid over one or two axes read through per-parameter
@@ -156,7 +236,7 @@ pub fn linear_scalar(cells: &[[Cell; 2]], b: &Binding) -> Option<f64> {
 /// [`linear_scalar`] from the axes' cells: `c0` on the first axis, `c1` on the second
 /// (`None` for one axis, whose grid then has `d1 == 1`), over the grid's `values`.
 #[inline]
-pub fn linear_scalar_cells(c0: Cell, c1: Option<Cell>, d1: u32, values: &[f32]) -> f64 {
+fn linear_scalar_cells(c0: Cell, c1: Option<Cell>, d1: u32, values: &[f32]) -> f64 {
     let (ia, wa, na) = linear_axis(c0);
     let (ib, wb, nb) = match c1 {
         Some(c) => linear_axis(c),

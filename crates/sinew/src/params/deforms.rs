@@ -3,11 +3,15 @@
 //!
 //! Each dirty slot gathers the non-zero (keyform, weight) corners of all its bindings and
 //! sums them in one pass with [`super::kernel::sum_pairs`], starting from the setup
-//! vertices. Verified by the fixture tests (`sinew-formats/tests/inochi2d_*.rs`), the
+//! vertices. Corners on all-zero keyforms (a rig's neutral keyform, usually) are left out:
+//! they add nothing but the sign of a zero. Verified by the fixture tests (`sinew-formats/tests/inochi2d_*.rs`), the
 //! property tests and `params/tests.rs`.
 
-use super::corners::{binding_corners, linear_corners};
+use super::cache::DeformMemo;
+use super::corners::{Cell, binding_corners};
 use super::kernel::{Pair, sum_pairs};
+use super::plan::{DeformItem, DeformSlotPlan};
+use crate::ids::AttachmentId;
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 
@@ -16,131 +20,143 @@ const GATHER: usize = 8;
 
 /// Rewrites the deform buffer of every deformed slot whose inputs changed.
 pub fn update_deforms(rig: &Rig, inst: &mut Instance) {
-    let set = &rig.params;
+    let plan = &rig.params.plan;
     let valid = inst.params.cache.valid;
-    for entry in &set.plan.deform {
-        let (k, i) = (entry.slot as usize, entry.slot_index as usize);
-        let att = inst.slots.attachment.get(i).copied().flatten();
-        let cache = &inst.params.cache;
-        if valid
-            && !entry.volatile
-            && att.is_some()
-            && !cache.slot_dirty.get(k).copied().unwrap_or(true)
-            && cache.slot_attachment.get(k) == Some(&att)
-            && cache.slot_len.get(k) == inst.slots.deform_len.get(i)
-        {
+    for (k, entry) in plan.deform.iter().enumerate() {
+        let i = entry.slot_index as usize;
+        let (Some(&att), Some(&len), Some(memo)) = (
+            inst.slots.attachment.get(i),
+            inst.slots.deform_len.get(i),
+            inst.params.cache.deform.get(k),
+        ) else {
             continue;
+        };
+        let clean = valid
+            && !entry.volatile
+            && !memo.dirty
+            && att.is_some()
+            && memo.attachment == att
+            && memo.len == len;
+        if !clean {
+            let written = rewrite(rig, inst, entry, att);
+            inst.params.cache.deform[k] = written;
         }
-        rewrite(rig, inst, entry);
     }
 }
 
-/// Writes one slot's buffer: setup plus every binding's corners.
-fn rewrite(rig: &Rig, inst: &mut Instance, entry: &super::plan::DeformSlotPlan) {
-    let set = &rig.params;
-    let (k, i) = (entry.slot as usize, entry.slot_index as usize);
-    let mesh = inst.slots.attachment[i].and_then(|att| match &rig.attachments[att.index()].kind {
-        AttachmentKind::Mesh(m) if !m.vertices.is_weighted() => Some((att, m)),
+/// Writes one slot's buffer (setup plus every binding's corners) and says what it wrote.
+fn rewrite(
+    rig: &Rig,
+    inst: &mut Instance,
+    entry: &DeformSlotPlan,
+    att: Option<AttachmentId>,
+) -> DeformMemo {
+    let i = entry.slot_index as usize;
+    let mesh = att.and_then(|a| match &rig.attachments.get(a.index())?.kind {
+        AttachmentKind::Mesh(m) if !m.vertices.is_weighted() => Some(m),
         _ => None,
     });
-    let cache = &mut inst.params.cache;
-    let Some((att, mesh)) = mesh else {
-        inst.slots.deform_len[i] = 0;
-        cache.slot_attachment[k] = None;
-        return;
-    };
-    let setup = &mesh.vertices.values;
+    let setup = mesh.map_or(&[][..], |m| &m.vertices.values[..]);
     let n = setup.len();
     let start = inst.slots.deform_start[i] as usize;
-    let Some(buf) = inst.slots.deform.get_mut(start..start + n) else {
-        inst.slots.deform_len[i] = 0;
-        cache.slot_attachment[k] = None;
-        return;
+    let buf = match inst.slots.deform.get_mut(start..start + n) {
+        Some(buf) if mesh.is_some() => buf,
+        _ => {
+            inst.slots.deform_len[i] = 0;
+            return DeformMemo::DIRTY;
+        }
     };
-    let range = entry.start as usize..entry.end as usize;
-    let bindings = set.plan.deform_bindings.get(range).unwrap_or(&[]);
-    let (norm, muted) = (&inst.params.cache.norm, &inst.params.muted);
-    let cells = |bi: u32| {
-        set.plan
-            .binding_cells
-            .get(bi as usize)
-            .copied()
-            .unwrap_or(false)
-            .then_some(&inst.params.cache.cells[..])
-    };
-    let usable = |b: &super::Binding| {
-        b.stride as usize == n
-            && !b
-                .axes
-                .iter()
-                .any(|a| muted.get(a.param.index()).copied().unwrap_or(false))
-    };
-    // The common case: one linear binding over one or two axes, at most four corners.
-    if let [bi] = bindings
-        && let b = &set.bindings[*bi as usize]
-        && let Some(c) = linear_corners(norm, cells(*bi), b)
-    {
-        let mut pairs = [Pair {
+    let set = &rig.params;
+    let items = set
+        .plan
+        .deform_bindings
+        .get(entry.start as usize..entry.end as usize)
+        .unwrap_or(&[]);
+    let cache = &inst.params.cache;
+    let mut gather = Gather {
+        pairs: [Pair {
             key: &[],
             weight: 0.0,
-        }; 4];
-        let mut count = 0;
-        if usable(b) {
-            for k in 0..c.len {
-                let flat = c.flat[k];
-                if let Some(key) = b.values.get(flat * n..flat * n + n) {
-                    pairs[count] = Pair {
-                        key,
-                        weight: c.weight[k],
-                    };
-                    count += 1;
-                }
-            }
-        }
-        sum_pairs(buf, Some(setup), &pairs[..count]);
-        finish(inst, entry, att, n);
-        return;
-    }
-    let mut pairs = [Pair {
-        key: &[],
-        weight: 0.0,
-    }; GATHER];
-    let mut count = 0;
-    let mut base = Some(&setup[..]);
-    for &bi in bindings {
-        let b = &set.bindings[bi as usize];
-        if !usable(b) {
+        }; GATHER],
+        count: 0,
+        base: Some(setup),
+    };
+    for item in items {
+        let b = &set.bindings[item.binding as usize];
+        if b.stride as usize != n || item.params.muted(&inst.params.muted, b) {
             continue;
         }
-        binding_corners(norm, cells(bi), b, |flat, w| {
-            let Some(key) = b.values.get(flat * n..flat * n + n) else {
-                return;
-            };
-            if count == GATHER {
-                sum_pairs(buf, base.take(), &pairs[..count]);
-                count = 0;
+        match item.grid.and_then(|g| g.corners(&cache.corners)) {
+            Some(c) => {
+                for k in 0..c.len.min(4) {
+                    let flat = c.flat[k];
+                    if flat < 64 && item.zero_keys >> flat & 1 == 1 {
+                        continue;
+                    }
+                    if let Some(key) = b.values.get(flat * n..flat * n + n) {
+                        gather.push(buf, key, c.weight[k]);
+                    }
+                }
             }
-            pairs[count] = Pair { key, weight: w };
-            count += 1;
-        });
+            None => gather_generic(set, item, &cache.norm, &cache.cells, n, buf, &mut gather),
+        }
     }
-    sum_pairs(buf, base.take(), &pairs[..count]);
-    finish(inst, entry, att, n);
+    gather.flush(buf);
+    inst.slots.deform_len[i] = n as u32;
+    DeformMemo {
+        attachment: att,
+        len: n as u32,
+        dirty: false,
+    }
 }
 
-/// Records that the slot's buffer now holds `n` floats computed for `att`.
-fn finish(
-    inst: &mut Instance,
-    entry: &super::plan::DeformSlotPlan,
-    att: crate::ids::AttachmentId,
-    n: usize,
-) {
-    let (k, i) = (entry.slot as usize, entry.slot_index as usize);
-    inst.slots.deform_len[i] = n as u32;
-    let cache = &mut inst.params.cache;
-    cache.slot_attachment[k] = Some(att);
-    cache.slot_len[k] = n as u32;
-    if let Some(d) = cache.slot_dirty.get_mut(k) {
-        *d = false;
+/// The pairs gathered for one slot, summed into its buffer whenever [`GATHER`] are waiting
+/// (the first sum starting from the setup vertices).
+struct Gather<'a> {
+    pairs: [Pair<'a>; GATHER],
+    count: usize,
+    base: Option<&'a [f32]>,
+}
+
+impl<'a> Gather<'a> {
+    #[inline(always)]
+    fn push(&mut self, buf: &mut [f64], key: &'a [f32], weight: f64) {
+        if self.count == GATHER {
+            self.flush(buf);
+        }
+        if let Some(p) = self.pairs.get_mut(self.count) {
+            *p = Pair { key, weight };
+            self.count += 1;
+        }
     }
+
+    fn flush(&mut self, buf: &mut [f64]) {
+        sum_pairs(buf, self.base.take(), &self.pairs[..self.count.min(GATHER)]);
+        self.count = 0;
+    }
+}
+
+/// Gathers the corners of a binding the lean path does not cover (other interpolations,
+/// more axes, its own keys). Kept out of line so the common loop stays small.
+#[inline(never)]
+fn gather_generic<'a>(
+    set: &'a super::ParamSet,
+    item: &DeformItem,
+    norm: &[[f64; 2]],
+    cells: &[[Cell; 2]],
+    n: usize,
+    buf: &mut [f64],
+    gather: &mut Gather<'a>,
+) {
+    let b = &set.bindings[item.binding as usize];
+    let shared = set.plan.binding_cells.get(item.binding as usize);
+    let cells = shared.copied().unwrap_or(false).then_some(cells);
+    binding_corners(norm, cells, b, |flat, w| {
+        if flat < 64 && item.zero_keys >> flat & 1 == 1 {
+            return;
+        }
+        if let Some(key) = b.values.get(flat * n..flat * n + n) {
+            gather.push(buf, key, w);
+        }
+    });
 }

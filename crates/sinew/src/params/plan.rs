@@ -32,13 +32,77 @@ pub struct DeformSlotPlan {
     pub volatile: bool,
 }
 
+/// The parameters a binding reads, for its mute check: the first two axes' parameters,
+/// and whether there are more (then the binding's axes are asked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AxisParams {
+    /// The parameters of its first two axes ([`AxisParams::NONE`] when absent).
+    pub params: [u16; 2],
+    /// More than two axes.
+    pub wide: bool,
+}
+
+impl AxisParams {
+    /// No parameter.
+    pub const NONE: u16 = u16::MAX;
+
+    /// The parameters of `b`.
+    pub fn of(b: &super::Binding) -> Self {
+        let param = |a: usize| b.axes.get(a).map_or(Self::NONE, |x| x.param.0);
+        AxisParams {
+            params: [param(0), param(1)],
+            wide: b.axes.len() > 2,
+        }
+    }
+
+    /// Whether any of the parameters of `b` (these are its) is muted.
+    #[inline]
+    pub fn muted(&self, muted: &[bool], b: &super::Binding) -> bool {
+        let is = |p: u16| muted.get(usize::from(p)).copied().unwrap_or(false);
+        if self.wide {
+            b.axes.iter().any(|a| is(a.param.0))
+        } else {
+            is(self.params[0]) || is(self.params[1])
+        }
+    }
+}
+
+/// One deform binding as the stage evaluates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeformItem {
+    /// Index into [`ParamSet::bindings`](super::ParamSet::bindings).
+    pub binding: u32,
+    /// Its parameters (for the mute check).
+    pub params: AxisParams,
+    /// A grid over one parameter's own axes: its corners are the parameter's.
+    pub grid: Option<super::corners::ParamGrid>,
+    /// Bit `k` set: keyform `k` (of the first 64) is all zeros, so its corner adds
+    /// nothing and is skipped (a rig's neutral keyform usually is).
+    pub zero_keys: u64,
+}
+
+/// The keyforms (of the first 64) of `b` whose values are all zero, as a bit set.
+fn zero_keyforms(b: &super::Binding) -> u64 {
+    let stride = b.stride as usize;
+    if stride == 0 {
+        return 0;
+    }
+    let mut bits = 0;
+    for (k, key) in b.values.chunks_exact(stride).take(64).enumerate() {
+        if key.iter().all(|&v| v == 0.0) {
+            bits |= 1 << k;
+        }
+    }
+    bits
+}
+
 /// Flat index lists for the parameter stage.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParamPlan {
     /// Per entry of `deform_slots`: its deform bindings.
     pub deform: Vec<DeformSlotPlan>,
-    /// Binding indices grouped by deformed slot, in file order within a slot.
-    pub deform_bindings: Vec<u32>,
+    /// Deform bindings grouped by deformed slot, in file order within a slot.
+    pub deform_bindings: Vec<DeformItem>,
     /// Scalar (non-deform) bindings and their targets.
     pub scalars: super::scalars::ScalarPlan,
     /// Whether the bone subsets below may replace full world-transform passes.
@@ -48,6 +112,8 @@ pub struct ParamPlan {
     pub pre_physics_bones: Vec<BoneId>,
     /// Bones the pass after physics visits, parent-first.
     pub post_physics_bones: Vec<BoneId>,
+    /// Per bone: its parent's index, or [`u16::MAX`] for a root.
+    pub parents: Vec<u16>,
     /// Per parameter: range into `param_deform_entries`.
     pub param_deforms: Vec<(u32, u32)>,
     /// Entries of [`ParamPlan::deform`] each parameter feeds, grouped by parameter.
@@ -78,12 +144,21 @@ impl ParamPlan {
             param_keys,
             ..ParamPlan::default()
         };
-        plan.scalars = super::scalars::ScalarPlan::new(set, &plan.binding_cells);
+        plan.scalars = super::scalars::ScalarPlan::new(set, &plan.param_keys);
         for (k, &slot) in set.deform_slots.iter().enumerate() {
             let start = plan.deform_bindings.len() as u32;
             for (i, b) in set.bindings.iter().enumerate() {
                 if b.target == Target::SlotDeform(slot) {
-                    plan.deform_bindings.push(i as u32);
+                    let keys = b
+                        .axes
+                        .first()
+                        .and_then(|a| plan.param_keys.get(a.param.index()));
+                    plan.deform_bindings.push(DeformItem {
+                        binding: i as u32,
+                        params: AxisParams::of(b),
+                        grid: super::corners::ParamGrid::new(b, keys),
+                        zero_keys: zero_keyforms(b),
+                    });
                 }
             }
             let end = plan.deform_bindings.len() as u32;
@@ -104,8 +179,8 @@ impl ParamPlan {
             let start = plan.param_deform_entries.len() as u32;
             for (k, entry) in plan.deform.iter().enumerate() {
                 let range = entry.start as usize..entry.end as usize;
-                let feeds = plan.deform_bindings[range].iter().any(|&b| {
-                    set.bindings[b as usize]
+                let feeds = plan.deform_bindings[range].iter().any(|item| {
+                    set.bindings[item.binding as usize]
                         .axes
                         .iter()
                         .any(|a| a.param.index() == p)
@@ -122,6 +197,11 @@ impl ParamPlan {
     }
 
     fn plan_bones(&mut self, rig: &Rig, set: &ParamSet) {
+        self.parents = rig
+            .bones
+            .iter()
+            .map(|b| b.parent.map_or(u16::MAX, |p| p.0))
+            .collect();
         let parent_first = rig
             .bones
             .iter()

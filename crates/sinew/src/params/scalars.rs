@@ -15,15 +15,12 @@
 //! then on from that over the driven ones. Verified by `params/tests.rs`
 //! (`cached_frames_match_uncached`) and `sinew-formats/tests/inochi2d_cache.rs`.
 
-use super::corners::{Cell, binding_corners, linear_scalar_cells};
-use super::grid::Interp;
+use super::corners::{Cell, Corners, ParamGrid, binding_corners};
+use super::plan::AxisParams;
 use super::{ParamSet, Target};
 use crate::instance::Instance;
 use crate::rig::Rig;
 use std::collections::HashMap;
-
-/// No parameter / no axis.
-pub const NONE: u16 = u16::MAX;
 
 /// One scalar binding as the stage evaluates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,18 +29,12 @@ pub struct ScalarItem {
     pub binding: u32,
     /// Index into [`ScalarPlan::targets`].
     pub target: u32,
-    /// The parameters of its first two axes ([`NONE`] when absent).
-    pub params: [u16; 2],
-    /// More than two axes: `params` is incomplete, ask the binding.
-    pub wide: bool,
-    /// Linear over one or two axes on its parameters' own keys: evaluated from the stage's
-    /// per-parameter cells (`cells`, `d1`, `values`) without touching the binding.
-    pub lean: bool,
-    /// Per axis: `param * 2 + component` (the second [`u32::MAX`] for one axis).
-    pub cells: [u32; 2],
-    /// Keys on the second axis (1 for one axis).
-    pub d1: u32,
-    /// Offset of its keyforms in [`ScalarPlan::values`].
+    /// Its parameters (for the mute check).
+    pub params: AxisParams,
+    /// A grid over one parameter's own axes: evaluated from the parameter's corners and
+    /// `values` without touching the binding.
+    pub grid: Option<ParamGrid>,
+    /// Offset of such an item's keyforms in [`ScalarPlan::values`].
     pub values: u32,
 }
 
@@ -82,9 +73,9 @@ pub struct ScalarPlan {
 }
 
 impl ScalarPlan {
-    /// Plans the scalar bindings of `set`; `binding_cells[b]` says whether binding `b`'s
-    /// axes use their parameters' own keys.
-    pub fn new(set: &ParamSet, binding_cells: &[bool]) -> Self {
+    /// Plans the scalar bindings of `set`; `param_keys` are each parameter's own axis
+    /// points.
+    pub fn new(set: &ParamSet, param_keys: &[[Vec<f64>; 2]]) -> Self {
         let mut plan = ScalarPlan::default();
         let mut target_of: HashMap<Target, u32> = HashMap::new();
         let mut members: Vec<Vec<u32>> = Vec::new();
@@ -98,29 +89,17 @@ impl ScalarPlan {
             });
             let item = plan.items.len() as u32;
             members[t as usize].push(item);
-            let param = |a: usize| b.axes.get(a).map_or(NONE, |x| x.param.0);
-            let na = b.axes.len();
-            let lean = b.interp == Interp::Linear
-                && (na == 1 || na == 2)
-                && b.dims.len() == na
-                && binding_cells.get(i).copied().unwrap_or(false);
-            let cell = |a: usize| {
-                b.axes.get(a).map_or(u32::MAX, |x| {
-                    u32::from(x.param.0) * 2 + u32::from(x.component.min(1))
-                })
-            };
+            let keys = b.axes.first().and_then(|a| param_keys.get(a.param.index()));
+            let grid = ParamGrid::new(b, keys);
             let values = plan.values.len() as u32;
-            if lean {
+            if grid.is_some() {
                 plan.values.extend_from_slice(&b.values);
             }
             plan.items.push(ScalarItem {
                 binding: i as u32,
                 target: t,
-                params: [param(0), param(1)],
-                wide: na > 2,
-                lean,
-                cells: [cell(0), cell(1)],
-                d1: if na == 2 { b.dims[1] } else { 1 },
+                params: AxisParams::of(b),
+                grid,
                 values,
             });
         }
@@ -233,6 +212,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         plan,
         norm: &cache.norm,
         cells: &cache.cells,
+        corners: &cache.corners,
         muted,
     };
     if cache.valid {
@@ -329,6 +309,7 @@ struct Inputs<'a> {
     plan: &'a ScalarPlan,
     norm: &'a [[f64; 2]],
     cells: &'a [[Cell; 2]],
+    corners: &'a [[Corners; 2]],
     muted: &'a [bool],
 }
 
@@ -336,31 +317,11 @@ impl Inputs<'_> {
     /// An item's value and whether one of its parameters is muted.
     #[inline]
     fn eval(&self, item: &ScalarItem) -> (f64, bool) {
-        let is_muted = |p: u16| self.muted.get(usize::from(p)).copied().unwrap_or(false);
         let b = &self.set.bindings[item.binding as usize];
-        let muted = if item.wide {
-            b.axes.iter().any(|a| is_muted(a.param.0))
-        } else {
-            is_muted(item.params[0]) || is_muted(item.params[1])
-        };
-        if item.lean {
-            let cell = |c: u32| {
-                self.cells
-                    .get((c >> 1) as usize)
-                    .map(|cs| cs[(c & 1) as usize])
-            };
-            if let Some(c0) = cell(item.cells[0]) {
-                let c1 = if item.cells[1] == u32::MAX {
-                    None
-                } else {
-                    cell(item.cells[1])
-                };
-                if item.cells[1] == u32::MAX || c1.is_some() {
-                    let start = item.values as usize;
-                    let values = self.plan.values.get(start..).unwrap_or(&[]);
-                    return (linear_scalar_cells(c0, c1, item.d1, values), muted);
-                }
-            }
+        let muted = item.params.muted(self.muted, b);
+        if let Some(c) = item.grid.and_then(|g| g.corners(self.corners)) {
+            let values = self.plan.values.get(item.values as usize..).unwrap_or(&[]);
+            return (c.scalar(values), muted);
         }
         let shared = self
             .set

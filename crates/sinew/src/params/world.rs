@@ -9,6 +9,7 @@
 //! pass reproduces the stage's world transforms exactly) and
 //! `sinew-formats/tests/inochi2d_cache.rs`.
 
+use super::cache::BoneMemo;
 use crate::ids::BoneId;
 use crate::instance::Instance;
 use crate::rig::{LocalPose, Rig};
@@ -22,52 +23,119 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
     let skeleton = [inst.x, inst.y, inst.scale_x, inst.scale_y].map(f64::to_bits);
     let roots_moved = skeleton != inst.params.cache.skeleton;
     inst.params.cache.skeleton = skeleton;
-    let valid = inst.params.cache.valid;
     let nb = rig.bones.len();
     if inst.pose.len() < nb
         || inst.applied.len() < nb
         || inst.world.len() < nb
         || inst.trig.len() < nb
         || inst.inherit.len() < nb
-        || inst.params.cache.stamp.len() < nb
-        || inst.params.cache.inherit.len() < nb
+        || inst.params.cache.bones.len() < nb
+        || rig.params.plan.parents.len() < nb
     {
         return;
     }
-    for &b in bones {
+    let mut k = 0;
+    while k < bones.len() {
+        k += children_run(rig, inst, &bones[k..]);
+        if let Some(&b) = bones.get(k) {
+            other_bone(rig, inst, b, roots_moved);
+            k += 1;
+        }
+    }
+}
+
+/// Updates the leading run of `bones` that are children inheriting normally (the common
+/// case, over slices the compiler can index without checks); returns how many it covered.
+#[inline(never)]
+fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
+    let nb = rig.bones.len();
+    let exact = rig.exact_angles;
+    let parents = &rig.params.plan.parents[..nb];
+    let Instance {
+        pose,
+        applied,
+        world,
+        trig,
+        inherit,
+        params,
+        ..
+    } = inst;
+    let (pose, applied, world, trig, inherit) = (
+        &pose[..nb],
+        &mut applied[..nb],
+        &mut world[..nb],
+        &mut trig[..nb],
+        &inherit[..nb],
+    );
+    let cache = &mut params.cache;
+    let valid = cache.valid;
+    let memo = &mut cache.bones[..nb];
+    let mut counter = cache.counter;
+    let mut done = bones.len();
+    for (k, &b) in bones.iter().enumerate() {
         let i = b.index();
         if i >= nb {
             continue;
         }
-        let cache = &inst.params.cache;
-        let own = cache.stamp[i];
-        let parent = rig.bones[i].parent;
-        let parent_moved = match parent {
-            Some(p) => cache.stamp.get(p.index()).is_none_or(|&s| s > own),
-            None => roots_moved,
-        };
-        let inherit = inst.inherit[i];
-        let pose = inst.pose[i];
-        let dirty = !valid
-            || parent_moved
-            || cache.inherit[i] != inherit
-            || !same_pose(&pose, &inst.applied[i]);
-        if !dirty {
+        let p = usize::from(parents[i]);
+        // Parent-first order puts a parent before its child; anything else is not a child
+        // run (roots, other inherit modes).
+        if p >= i || inherit[i] != Inherit::Normal {
+            done = k;
+            break;
+        }
+        let own = memo[i];
+        let same = same_pose(&pose[i], &applied[i]);
+        if valid && same && own.inherit == Inherit::Normal && memo[p].stamp <= own.stamp {
             continue;
         }
-        match (parent, inherit) {
-            (Some(p), Inherit::Normal) if p.index() < nb => {
-                inst.applied[i] = pose;
-                let pw = inst.world[p.index()];
-                inst.world[i] = normal_child_world(rig.exact_angles, &pw, &pose, &mut inst.trig[i]);
-            }
-            _ => crate::skeleton::update_bone_world_with(rig, inst, b, pose),
+        if !same {
+            applied[i] = pose[i];
         }
-        let cache = &mut inst.params.cache;
-        cache.counter += 1;
-        cache.stamp[i] = cache.counter;
-        cache.inherit[i] = inherit;
+        let pw = world[p];
+        world[i] = normal_child_world(exact, &pw, &pose[i], &mut trig[i]);
+        counter += 1;
+        memo[i] = BoneMemo {
+            stamp: counter,
+            inherit: Inherit::Normal,
+        };
     }
+    cache.counter = counter;
+    done
+}
+
+/// Updates one bone that is not a normally inheriting child (a root, another inherit
+/// mode) through the skeleton's general function.
+fn other_bone(rig: &Rig, inst: &mut Instance, b: BoneId, roots_moved: bool) {
+    let i = b.index();
+    let Some(&own) = inst.params.cache.bones.get(i) else {
+        return;
+    };
+    let parent_moved = match rig.bones.get(i).and_then(|d| d.parent) {
+        Some(p) => inst
+            .params
+            .cache
+            .bones
+            .get(p.index())
+            .is_none_or(|m| m.stamp > own.stamp),
+        None => roots_moved,
+    };
+    let inherit = inst.inherit[i];
+    let pose = inst.pose[i];
+    let dirty = !inst.params.cache.valid
+        || parent_moved
+        || own.inherit != inherit
+        || !same_pose(&pose, &inst.applied[i]);
+    if !dirty {
+        return;
+    }
+    crate::skeleton::update_bone_world_with(rig, inst, b, pose);
+    let cache = &mut inst.params.cache;
+    cache.counter += 1;
+    cache.bones[i] = BoneMemo {
+        stamp: cache.counter,
+        inherit,
+    };
 }
 
 /// Bitwise equality of two local poses.
