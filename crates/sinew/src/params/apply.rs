@@ -27,48 +27,52 @@ fn clear_accumulators(inst: &mut Instance) {
 }
 
 /// Marks which parameters (physics-driven ones when `driven`) changed since their bindings
-/// were last evaluated, and remembers their current values.
+/// were last evaluated (listing them in `changed_list` and marking the deformed slots they
+/// feed), remembers their values, and normalises and locates the changed ones (every one
+/// when the cache is invalid).
 fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
+    let set = &rig.params;
+    let plan = &set.plan;
     let st = &mut inst.params;
     let cache = &mut st.cache;
-    for (i, d) in rig.params.params.iter().enumerate() {
-        if d.driven != driven {
-            continue;
-        }
-        let (Some(&v), Some(&m)) = (st.values.get(i), st.muted.get(i)) else {
-            continue;
-        };
-        let (Some(seen), Some(seen_m), Some(ch)) = (
+    let valid = cache.valid;
+    for &p in &plan.phase_params[usize::from(driven)] {
+        let i = usize::from(p);
+        let (Some(d), Some(&v), Some(&m), Some(seen)) = (
+            set.params.get(i),
+            st.values.get(i),
+            st.muted.get(i),
             cache.seen.get_mut(i),
-            cache.seen_muted.get_mut(i),
-            cache.changed.get_mut(i),
         ) else {
             continue;
         };
         // Bitwise, so a NaN set by the caller counts as a change once, not every frame.
-        *ch = v[0].to_bits() != seen[0].to_bits()
-            || v[1].to_bits() != seen[1].to_bits()
-            || m != *seen_m;
-        *seen = v;
-        *seen_m = m;
-        if *ch {
-            cache.changed_list.push(i as u16);
+        let changed = v[0].to_bits() != seen.value[0].to_bits()
+            || v[1].to_bits() != seen.value[1].to_bits()
+            || m != seen.muted;
+        if !changed && valid {
+            continue;
         }
-        if (*ch || !cache.valid)
-            && let (Some(t), Some(cell), Some(corners)) = (
-                cache.norm.get_mut(i),
-                cache.cells.get_mut(i),
-                cache.corners.get_mut(i),
-            )
-        {
+        *seen = super::cache::Seen { value: v, muted: m };
+        if let (Some(t), Some(cell), Some(corners), Some(keys)) = (
+            cache.norm.get_mut(i),
+            cache.cells.get_mut(i),
+            cache.corners.get_mut(i),
+            plan.param_keys.get(i),
+        ) {
             *t = [d.normalize(0, v[0]), d.normalize(1, v[1])];
-            if let Some(keys) = rig.params.plan.param_keys.get(i) {
-                *cell = [0, 1].map(|c| super::corners::Cell::locate(&keys[c], t[c]));
-                *corners = super::corners::param_corners(*cell, keys[1].len());
-            }
+            *cell = [
+                super::corners::Cell::locate(&keys[0], t[0]),
+                super::corners::Cell::locate(&keys[1], t[1]),
+            ];
+            *corners = super::corners::param_corners(*cell, keys[1].len());
         }
-        if *ch && let Some(&(start, end)) = rig.params.plan.param_deforms.get(i) {
-            let entries = &rig.params.plan.param_deform_entries;
+        if !changed {
+            continue;
+        }
+        cache.changed_list.push(p);
+        if let Some(&(start, end)) = plan.param_deforms.get(i) {
+            let entries = &plan.param_deform_entries;
             for &k in entries.get(start as usize..end as usize).unwrap_or(&[]) {
                 if let Some(d) = cache.deform.get_mut(k as usize) {
                     d.dirty = true;

@@ -15,6 +15,15 @@
 
 use crate::ids::AttachmentId;
 
+/// A parameter's value and mute flag when its bindings were last evaluated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Seen {
+    /// The value.
+    pub(crate) value: [f64; 2],
+    /// The mute flag.
+    pub(crate) muted: bool,
+}
+
 /// When and how a bone's world transform was last computed by the stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct BoneMemo {
@@ -51,11 +60,7 @@ pub struct ParamCache {
     /// recomputed.
     pub(crate) valid: bool,
     /// Per parameter: the value its bindings were last evaluated at.
-    pub(crate) seen: Vec<[f64; 2]>,
-    /// Per parameter: its mute flag then.
-    pub(crate) seen_muted: Vec<bool>,
-    /// Per parameter: whether it changed this frame.
-    pub(crate) changed: Vec<bool>,
+    pub(crate) seen: Vec<Seen>,
     /// Per parameter: its value normalised to 0..1 per component (what bindings read).
     pub(crate) norm: Vec<[f64; 2]>,
     /// Per parameter: where `norm` falls on its own keys, per component.
@@ -84,9 +89,14 @@ impl ParamCache {
     pub fn new(set: &super::ParamSet) -> Self {
         ParamCache {
             valid: false,
-            seen: set.params.iter().map(|p| p.default).collect(),
-            seen_muted: vec![false; set.params.len()],
-            changed: vec![true; set.params.len()],
+            seen: set
+                .params
+                .iter()
+                .map(|p| Seen {
+                    value: p.default,
+                    muted: false,
+                })
+                .collect(),
             norm: set
                 .params
                 .iter()

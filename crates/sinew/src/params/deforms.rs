@@ -15,8 +15,8 @@ use crate::ids::AttachmentId;
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 
-/// Most corners gathered before a slot's sum is flushed into its buffer.
-const GATHER: usize = 8;
+/// Most corners gathered before a slot's sum is flushed into its buffer: one keyform pass.
+const GATHER: usize = super::kernel::PASS_PAIRS;
 
 /// Rewrites the deform buffer of every deformed slot whose inputs changed.
 pub fn update_deforms(rig: &Rig, inst: &mut Instance) {

@@ -114,6 +114,8 @@ pub struct ParamPlan {
     pub post_physics_bones: Vec<BoneId>,
     /// Per bone: its parent's index, or [`u16::MAX`] for a root.
     pub parents: Vec<u16>,
+    /// Parameters by phase: `[0]` set by the caller, `[1]` written by physics drivers.
+    pub phase_params: [Vec<u16>; 2],
     /// Per parameter: range into `param_deform_entries`.
     pub param_deforms: Vec<(u32, u32)>,
     /// Entries of [`ParamPlan::deform`] each parameter feeds, grouped by parameter.
@@ -144,7 +146,7 @@ impl ParamPlan {
             param_keys,
             ..ParamPlan::default()
         };
-        plan.scalars = super::scalars::ScalarPlan::new(set, &plan.param_keys);
+        plan.scalars = super::scalars::ScalarPlan::new(rig, set, &plan.param_keys);
         for (k, &slot) in set.deform_slots.iter().enumerate() {
             let start = plan.deform_bindings.len() as u32;
             for (i, b) in set.bindings.iter().enumerate() {
@@ -174,6 +176,9 @@ impl ParamPlan {
                 end,
                 volatile,
             });
+        }
+        for (p, d) in set.params.iter().enumerate() {
+            plan.phase_params[usize::from(d.driven)].push(p as u16);
         }
         for p in 0..set.params.len() {
             let start = plan.param_deform_entries.len() as u32;

@@ -36,10 +36,13 @@ pub struct ScalarItem {
     pub grid: Option<ParamGrid>,
     /// Offset of such an item's keyforms in [`ScalarPlan::values`].
     pub values: u32,
+    /// The only item of its target, applied before physics: written straight after it is
+    /// evaluated, without queueing the target.
+    pub solo: bool,
 }
 
 /// One target and the scalar items that feed it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TargetPlan {
     /// The component.
     pub target: Target,
@@ -50,6 +53,8 @@ pub struct TargetPlan {
     pub driven: u32,
     /// End of the range.
     pub end: u32,
+    /// For a bone component: its setup value (what the offset is added to or multiplies).
+    pub setup: f64,
 }
 
 /// The scalar part of the stage's plan.
@@ -75,7 +80,7 @@ pub struct ScalarPlan {
 impl ScalarPlan {
     /// Plans the scalar bindings of `set`; `param_keys` are each parameter's own axis
     /// points.
-    pub fn new(set: &ParamSet, param_keys: &[[Vec<f64>; 2]]) -> Self {
+    pub fn new(rig: &Rig, set: &ParamSet, param_keys: &[[Vec<f64>; 2]]) -> Self {
         let mut plan = ScalarPlan::default();
         let mut target_of: HashMap<Target, u32> = HashMap::new();
         let mut members: Vec<Vec<u32>> = Vec::new();
@@ -101,6 +106,7 @@ impl ScalarPlan {
                 params: AxisParams::of(b),
                 grid,
                 values,
+                solo: false,
             });
         }
         let mut targets: Vec<(Target, u32)> = target_of.into_iter().collect();
@@ -116,11 +122,15 @@ impl ScalarPlan {
             if !powered.is_empty() {
                 plan.phase_targets.push(t);
             }
+            if let ([only], []) = (&unpowered[..], &powered[..]) {
+                plan.items[*only as usize].solo = true;
+            }
             plan.targets.push(TargetPlan {
                 target,
                 start,
                 driven: mid,
                 end: plan.target_items.len() as u32,
+                setup: setup_component(rig, target),
             });
         }
         for phase in 0..2 {
@@ -141,19 +151,46 @@ impl ScalarPlan {
     }
 }
 
+/// A bone target's setup component (0 for other targets).
+fn setup_component(rig: &Rig, target: Target) -> f64 {
+    let setup = |b: crate::ids::BoneId| rig.bones.get(b.index()).map(|d| d.setup);
+    match target {
+        Target::BoneX(b) => setup(b).map_or(0.0, |s| s.x),
+        Target::BoneY(b) => setup(b).map_or(0.0, |s| s.y),
+        Target::BoneRotation(b) => setup(b).map_or(0.0, |s| s.rotation),
+        Target::BoneScaleX(b) => setup(b).map_or(1.0, |s| s.scale_x),
+        Target::BoneScaleY(b) => setup(b).map_or(1.0, |s| s.scale_y),
+        _ => 0.0,
+    }
+}
+
+/// An item's last evaluation.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ItemMemo {
+    /// Its value.
+    pub(crate) value: f64,
+    /// The pass it was evaluated in.
+    pub(crate) pass: u64,
+    /// One of its parameters was muted (it contributes nothing).
+    pub(crate) muted: bool,
+}
+
+/// A target's state.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TargetMemo {
+    /// The pass it was last queued in.
+    pub(crate) pass: u64,
+    /// Its fold over the items applied before physics.
+    pub(crate) before: f64,
+}
+
 /// What the scalar stage remembers between frames (part of [`super::cache::ParamCache`]).
 #[derive(Debug, Clone, Default)]
 pub struct ScalarMemo {
-    /// Per item: its last value.
-    pub(crate) value: Vec<f64>,
-    /// Per item: whether one of its parameters was muted then (it contributes nothing).
-    pub(crate) muted: Vec<bool>,
-    /// Per item: the pass it was last evaluated in.
-    pub(crate) item_pass: Vec<u64>,
-    /// Per target: the pass it was last queued in.
-    pub(crate) target_pass: Vec<u64>,
-    /// Per target: its fold over the items applied before physics.
-    pub(crate) before: Vec<f64>,
+    /// Per item.
+    pub(crate) items: Vec<ItemMemo>,
+    /// Per target.
+    pub(crate) targets: Vec<TargetMemo>,
     /// Targets queued in this pass.
     pub(crate) queue: Vec<u32>,
     /// The pass counter (two passes per physics frame).
@@ -164,15 +201,29 @@ impl ScalarMemo {
     /// Sized for `plan`.
     pub fn new(plan: &ScalarPlan) -> Self {
         ScalarMemo {
-            value: vec![0.0; plan.items.len()],
-            muted: vec![false; plan.items.len()],
-            item_pass: vec![0; plan.items.len()],
-            target_pass: vec![0; plan.targets.len()],
-            before: vec![0.0; plan.targets.len()],
+            items: vec![ItemMemo::default(); plan.items.len()],
+            targets: vec![TargetMemo::default(); plan.targets.len()],
             queue: Vec::with_capacity(plan.targets.len()),
             pass: 0,
         }
     }
+}
+
+/// A target's fold: `v` combined with each unmuted item's value, in order.
+#[inline(always)]
+fn fold(mut v: f64, mul: bool, items: &[u32], memo: &[ItemMemo]) -> f64 {
+    for &s in items {
+        if let Some(m) = memo.get(s as usize)
+            && !m.muted
+        {
+            if mul {
+                v *= m.value;
+            } else {
+                v += m.value;
+            }
+        }
+    }
+    v
 }
 
 /// Applies the scalar items of `phase` (0: before physics, 1: the physics-driven ones):
@@ -197,7 +248,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         ..
     } = params;
     let memo = &mut cache.scalars;
-    if memo.value.len() != plan.items.len() || memo.target_pass.len() != plan.targets.len() {
+    if memo.items.len() != plan.items.len() || memo.targets.len() != plan.targets.len() {
         return;
     }
     let (Some(list), Some(ranges)) = (plan.param_item_list.get(phase), plan.param_items.get(phase))
@@ -215,34 +266,6 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         corners: &cache.corners,
         muted,
     };
-    if cache.valid {
-        for &p in &cache.changed_list {
-            let Some(&(a, b)) = ranges.get(usize::from(p)) else {
-                continue;
-            };
-            for &s in list.get(a as usize..b as usize).unwrap_or(&[]) {
-                let s = s as usize;
-                if memo.item_pass[s] == pass {
-                    continue;
-                }
-                memo.item_pass[s] = pass;
-                let item = &plan.items[s];
-                (memo.value[s], memo.muted[s]) = inputs.eval(item);
-                let t = item.target as usize;
-                if memo.target_pass[t] != pass {
-                    memo.target_pass[t] = pass;
-                    memo.queue.push(item.target);
-                }
-            }
-        }
-    } else {
-        for (s, item) in plan.items.iter().enumerate() {
-            if usize::from(set.bindings[item.binding as usize].driven) == phase {
-                (memo.value[s], memo.muted[s]) = inputs.eval(item);
-                memo.item_pass[s] = pass;
-            }
-        }
-    }
     let mut out = Outputs {
         rig,
         pose,
@@ -253,9 +276,50 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         driver_offsets,
         zsort_dirty: &mut cache.zsort_dirty,
     };
+    let valid = cache.valid;
+    if valid {
+        for &p in &cache.changed_list {
+            let Some(&(a, b)) = ranges.get(usize::from(p)) else {
+                continue;
+            };
+            for &s in list.get(a as usize..b as usize).unwrap_or(&[]) {
+                let (Some(item), Some(m)) =
+                    (plan.items.get(s as usize), memo.items.get_mut(s as usize))
+                else {
+                    continue;
+                };
+                if m.pass == pass {
+                    continue;
+                }
+                let (value, muted) = inputs.eval(item);
+                *m = ItemMemo { value, pass, muted };
+                let t = item.target as usize;
+                let Some(tp) = plan.targets.get(t) else {
+                    continue;
+                };
+                if item.solo {
+                    let mul = tp.target.multiplies();
+                    let v = fold(if mul { 1.0 } else { 0.0 }, mul, &[s], &memo.items);
+                    out.write(tp, v);
+                } else if let Some(tm) = memo.targets.get_mut(t)
+                    && tm.pass != pass
+                {
+                    tm.pass = pass;
+                    memo.queue.push(item.target);
+                }
+            }
+        }
+    } else {
+        for (s, item) in plan.items.iter().enumerate() {
+            if usize::from(set.bindings[item.binding as usize].driven) == phase {
+                let (value, muted) = inputs.eval(item);
+                memo.items[s] = ItemMemo { value, pass, muted };
+            }
+        }
+    }
     // Fold the queued targets and every target with driven items (every target in the
     // first phase of an invalid frame).
-    let all = !cache.valid && phase == 0;
+    let all = !valid && phase == 0;
     let queued = if all { 0 } else { memo.queue.len() };
     let count = if all {
         plan.targets.len()
@@ -266,40 +330,34 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         let t = if all {
             k
         } else if k < queued {
-            let t = memo.queue[k] as usize;
-            // A target with driven items is folded from the second list.
-            if plan.targets[t].driven != plan.targets[t].end {
-                continue;
-            }
-            t
+            memo.queue[k] as usize
         } else {
             plan.phase_targets[k - queued] as usize
         };
-        let tp = &plan.targets[t];
-        let mul = tp.target.multiplies();
-        let (mut v, range) = if phase == 0 {
-            (if mul { 1.0 } else { 0.0 }, tp.start..tp.driven)
-        } else {
-            (memo.before[t], tp.driven..tp.end)
+        let (Some(tp), Some(tm)) = (plan.targets.get(t), memo.targets.get(t)) else {
+            continue;
         };
-        for &s in plan
+        // A queued target with driven items is folded from the second list.
+        if k < queued && tp.driven != tp.end {
+            continue;
+        }
+        let mul = tp.target.multiplies();
+        let (start, end, v) = if phase == 0 {
+            (tp.start, tp.driven, if mul { 1.0 } else { 0.0 })
+        } else {
+            (tp.driven, tp.end, tm.before)
+        };
+        let items = plan
             .target_items
-            .get(range.start as usize..range.end as usize)
-            .unwrap_or(&[])
+            .get(start as usize..end as usize)
+            .unwrap_or(&[]);
+        let v = fold(v, mul, items, &memo.items);
+        if phase == 0
+            && let Some(tm) = memo.targets.get_mut(t)
         {
-            let s = s as usize;
-            if !memo.muted[s] {
-                if mul {
-                    v *= memo.value[s];
-                } else {
-                    v += memo.value[s];
-                }
-            }
+            tm.before = v;
         }
-        if phase == 0 {
-            memo.before[t] = v;
-        }
-        out.write(tp.target, v);
+        out.write(tp, v);
     }
 }
 
@@ -358,57 +416,43 @@ impl Outputs<'_> {
     /// bone's local (setup plus offset, or times factor), of a slot's colour, its
     /// visibility, or a driver setting. The same arithmetic as the stage's full writes
     /// ([`super::apply::finalize_params`]).
-    fn write(&mut self, target: Target, v: f64) {
-        let setup = |b: crate::ids::BoneId| self.rig.bones.get(b.index()).map(|d| d.setup);
-        match target {
+    #[inline]
+    fn write(&mut self, tp: &TargetPlan, v: f64) {
+        let bone = |b: crate::ids::BoneId| b.index();
+        match tp.target {
             Target::BoneX(b) => {
-                if let (Some(s), Some(o), Some(p)) = (
-                    setup(b),
-                    self.bone.get_mut(b.index()),
-                    self.pose.get_mut(b.index()),
-                ) {
+                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
+                {
                     o.x = v;
-                    p.x = s.x + v;
+                    p.x = tp.setup + v;
                 }
             }
             Target::BoneY(b) => {
-                if let (Some(s), Some(o), Some(p)) = (
-                    setup(b),
-                    self.bone.get_mut(b.index()),
-                    self.pose.get_mut(b.index()),
-                ) {
+                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
+                {
                     o.y = v;
-                    p.y = s.y + v;
+                    p.y = tp.setup + v;
                 }
             }
             Target::BoneRotation(b) => {
-                if let (Some(s), Some(o), Some(p)) = (
-                    setup(b),
-                    self.bone.get_mut(b.index()),
-                    self.pose.get_mut(b.index()),
-                ) {
+                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
+                {
                     o.rotation = v;
-                    p.rotation = s.rotation + v;
+                    p.rotation = tp.setup + v;
                 }
             }
             Target::BoneScaleX(b) => {
-                if let (Some(s), Some(o), Some(p)) = (
-                    setup(b),
-                    self.bone.get_mut(b.index()),
-                    self.pose.get_mut(b.index()),
-                ) {
+                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
+                {
                     o.scale_x = v;
-                    p.scale_x = s.scale_x * v;
+                    p.scale_x = tp.setup * v;
                 }
             }
             Target::BoneScaleY(b) => {
-                if let (Some(s), Some(o), Some(p)) = (
-                    setup(b),
-                    self.bone.get_mut(b.index()),
-                    self.pose.get_mut(b.index()),
-                ) {
+                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
+                {
                     o.scale_y = v;
-                    p.scale_y = s.scale_y * v;
+                    p.scale_y = tp.setup * v;
                 }
             }
             Target::BoneZSort(b) => {
