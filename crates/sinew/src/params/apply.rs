@@ -65,7 +65,8 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
                 super::corners::Cell::locate(&keys[0], t[0]),
                 super::corners::Cell::locate(&keys[1], t[1]),
             ];
-            *corners = super::corners::param_corners(*cell, keys[1].len());
+            let forms = plan.corner_forms.get(i).copied().unwrap_or(3);
+            super::corners::update_param_corners(corners, *cell, keys[1].len(), forms);
         }
         if !changed {
             continue;

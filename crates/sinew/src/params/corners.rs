@@ -209,6 +209,18 @@ pub fn param_corners(cells: [Cell; 2], d1: usize) -> [Corners; 2] {
     ]
 }
 
+/// [`param_corners`] for the forms some binding uses (`forms` bit 0: x only, bit 1: x and
+/// y); the others are left as they were.
+#[inline]
+pub fn update_param_corners(out: &mut [Corners; 2], cells: [Cell; 2], d1: usize, forms: u8) {
+    if forms & 1 != 0 {
+        out[0] = corners_of(cells[0], None, 1);
+    }
+    if forms & 2 != 0 {
+        out[1] = corners_of(cells[0], Some(cells[1]), d1 as u32);
+    }
+}
+
 /// The value of a scalar linear grid over one or two axes read through per-parameter
 /// `cells` (the binding uses its parameters' own keys): the same sum, in the same order, as
 /// folding [`linear_corners`] (`0.0 + w·v` per non-zero corner), without building the

@@ -114,6 +114,9 @@ pub struct ParamPlan {
     pub post_physics_bones: Vec<BoneId>,
     /// Per bone: its parent's index, or [`u16::MAX`] for a root.
     pub parents: Vec<u16>,
+    /// Per parameter: which of its corner forms bindings use (bit 0: x only, bit 1: x and
+    /// y; see [`super::corners::ParamGrid`]).
+    pub corner_forms: Vec<u8>,
     /// Parameters by phase: `[0]` set by the caller, `[1]` written by physics drivers.
     pub phase_params: [Vec<u16>; 2],
     /// Per parameter: range into `param_deform_entries`.
@@ -179,6 +182,13 @@ impl ParamPlan {
         }
         for (p, d) in set.params.iter().enumerate() {
             plan.phase_params[usize::from(d.driven)].push(p as u16);
+        }
+        plan.corner_forms = vec![0; set.params.len()];
+        let grids = plan.deform_bindings.iter().map(|d| d.grid);
+        for g in grids.chain(plan.scalars.items.iter().map(|s| s.grid)).flatten() {
+            if let Some(f) = plan.corner_forms.get_mut(usize::from(g.param)) {
+                *f |= 1 << u8::from(g.two);
+            }
         }
         for p in 0..set.params.len() {
             let start = plan.param_deform_entries.len() as u32;

@@ -373,7 +373,7 @@ struct Inputs<'a> {
 
 impl Inputs<'_> {
     /// An item's value and whether one of its parameters is muted.
-    #[inline]
+    #[inline(always)]
     fn eval(&self, item: &ScalarItem) -> (f64, bool) {
         let b = &self.set.bindings[item.binding as usize];
         let muted = item.params.muted(self.muted, b);
@@ -381,11 +381,18 @@ impl Inputs<'_> {
             let values = self.plan.values.get(item.values as usize..).unwrap_or(&[]);
             return (c.scalar(values), muted);
         }
+        (self.generic(item.binding, b), muted)
+    }
+
+    /// The value of a binding the per-parameter corners do not cover. Kept out of line so
+    /// the common loop stays small.
+    #[inline(never)]
+    fn generic(&self, index: u32, b: &super::Binding) -> f64 {
         let shared = self
             .set
             .plan
             .binding_cells
-            .get(item.binding as usize)
+            .get(index as usize)
             .copied()
             .unwrap_or(false);
         let cells = shared.then_some(self.cells);
@@ -395,7 +402,7 @@ impl Inputs<'_> {
                 v += w * f64::from(k);
             }
         });
-        (v, muted)
+        v
     }
 }
 
