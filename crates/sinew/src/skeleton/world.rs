@@ -191,7 +191,12 @@ fn local_matrix(
     if rx.to_bits() != memo.angles[0].to_bits() || ry.to_bits() != memo.angles[1].to_bits() {
         let (sin_x, cos_x) = (rx.sin(), rx.cos());
         let (sin_y, cos_y) = if exact {
-            let (s, c) = (ry.sin(), ry.cos());
+            // Without shear both axes share the angle: no second sincos.
+            let (s, c) = if ry.to_bits() == rx.to_bits() {
+                (sin_x, cos_x)
+            } else {
+                (ry.sin(), ry.cos())
+            };
             (c, -s)
         } else {
             (ry.sin(), ry.cos())
