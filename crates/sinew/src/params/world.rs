@@ -85,13 +85,13 @@ fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
             break;
         }
         let own = memo[i];
-        let same = same_pose(&pose[i], &applied[i]);
-        if valid && same && own.inherit == Inherit::Normal && memo[p].stamp <= own.stamp {
+        // A bone whose parent was recomputed after it is recomputed anyway: its pose is
+        // copied without comparing it.
+        let moved = !valid || own.inherit != Inherit::Normal || memo[p].stamp > own.stamp;
+        if !moved && same_pose(&pose[i], &applied[i]) {
             continue;
         }
-        if !same {
-            applied[i] = pose[i];
-        }
+        applied[i] = pose[i];
         let pw = world[p];
         world[i] = normal_child_world(exact, &pw, &pose[i], &mut trig[i]);
         counter += 1;
