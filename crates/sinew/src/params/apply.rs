@@ -75,8 +75,11 @@ fn mark_changes(rig: &Rig, inst: &mut Instance, driven: bool) {
         if let Some(&(start, end)) = plan.param_deforms.get(i) {
             let entries = &plan.param_deform_entries;
             for &k in entries.get(start as usize..end as usize).unwrap_or(&[]) {
-                if let Some(d) = cache.deform.get_mut(k as usize) {
+                if let Some(d) = cache.deform.get_mut(k as usize)
+                    && !d.dirty
+                {
                     d.dirty = true;
+                    cache.deform_queue.push(k);
                 }
             }
         }
@@ -247,6 +250,7 @@ pub fn apply_params(rig: &Rig, inst: &mut Instance) {
     before_physics(rig, inst);
     after_physics(rig, inst);
     finish_frame(rig, inst);
+    super::deforms::remember_slots(inst);
 }
 
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
@@ -258,6 +262,7 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
         apply_params(rig, inst);
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
         crate::deformer::apply_deformers(rig, inst);
+        super::deforms::remember_slots(inst);
         return;
     }
     before_physics(rig, inst);
@@ -278,4 +283,5 @@ pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     }
     finish_frame(rig, inst);
     crate::deformer::apply_deformers(rig, inst);
+    super::deforms::remember_slots(inst);
 }

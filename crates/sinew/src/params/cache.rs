@@ -72,6 +72,12 @@ pub struct ParamCache {
     pub(crate) changed_list: Vec<u16>,
     /// The scalar bindings' values and targets ([`super::scalars`]).
     pub(crate) scalars: super::scalars::ScalarMemo,
+    /// Deformed slots (entries of `deform_slots`) a changed parameter marked this frame.
+    pub(crate) deform_queue: Vec<u32>,
+    /// Every slot's attachment at the end of the stage's last frame.
+    pub(crate) attachments_seen: Vec<Option<AttachmentId>>,
+    /// Every slot's deform length at the end of the stage's last frame.
+    pub(crate) lens_seen: Vec<u32>,
     /// Per deformed slot (entries of `deform_slots`): what its buffer was computed for.
     pub(crate) deform: Vec<DeformMemo>,
     /// A z-sort binding changed: the draw order must be sorted again.
@@ -107,6 +113,9 @@ impl ParamCache {
             changed_list: Vec::with_capacity(set.params.len()),
             scalars: super::scalars::ScalarMemo::new(&set.plan.scalars),
             deform: vec![DeformMemo::DIRTY; set.deform_slots.len()],
+            deform_queue: Vec::with_capacity(set.deform_slots.len()),
+            attachments_seen: Vec::new(),
+            lens_seen: Vec::new(),
             zsort_dirty: true,
             bones: Vec::new(),
             counter: 0,

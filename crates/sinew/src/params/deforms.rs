@@ -19,28 +19,72 @@ use crate::rig::{AttachmentKind, Rig};
 const GATHER: usize = super::kernel::PASS_PAIRS;
 
 /// Rewrites the deform buffer of every deformed slot whose inputs changed.
+///
+/// When no slot's attachment or deform length changed since the stage's last frame (the
+/// usual case, checked over two whole slices), only the slots a changed parameter marked
+/// and those a deformer writes to are visited; otherwise every deformed slot is checked.
 pub fn update_deforms(rig: &Rig, inst: &mut Instance) {
     let plan = &rig.params.plan;
-    let valid = inst.params.cache.valid;
-    for (k, entry) in plan.deform.iter().enumerate() {
-        let i = entry.slot_index as usize;
-        let (Some(&att), Some(&len), Some(memo)) = (
-            inst.slots.attachment.get(i),
-            inst.slots.deform_len.get(i),
-            inst.params.cache.deform.get(k),
-        ) else {
-            continue;
-        };
-        let clean = valid
-            && !entry.volatile
-            && !memo.dirty
-            && att.is_some()
-            && memo.attachment == att
-            && memo.len == len;
-        if !clean {
-            let written = rewrite(rig, inst, entry, att);
-            inst.params.cache.deform[k] = written;
+    let cache = &inst.params.cache;
+    let full = !cache.valid
+        || inst.slots.attachment != cache.attachments_seen
+        || inst.slots.deform_len != cache.lens_seen;
+    if full {
+        for k in 0..plan.deform.len() {
+            visit(rig, inst, k);
         }
+    } else {
+        for q in 0..inst.params.cache.deform_queue.len() {
+            let k = inst.params.cache.deform_queue[q] as usize;
+            visit(rig, inst, k);
+        }
+        for &k in &plan.volatile_deforms {
+            visit(rig, inst, k as usize);
+        }
+    }
+    inst.params.cache.deform_queue.clear();
+}
+
+/// Rewrites deformed slot `k`'s buffer if its inputs changed.
+#[inline]
+fn visit(rig: &Rig, inst: &mut Instance, k: usize) {
+    let valid = inst.params.cache.valid;
+    let Some(entry) = rig.params.plan.deform.get(k) else {
+        return;
+    };
+    let i = entry.slot_index as usize;
+    let (Some(&att), Some(&len), Some(memo)) = (
+        inst.slots.attachment.get(i),
+        inst.slots.deform_len.get(i),
+        inst.params.cache.deform.get(k),
+    ) else {
+        return;
+    };
+    let clean = valid
+        && !entry.volatile
+        && !memo.dirty
+        && att.is_some()
+        && memo.attachment == att
+        && memo.len == len;
+    if !clean {
+        let written = rewrite(rig, inst, entry, att);
+        inst.params.cache.deform[k] = written;
+    }
+}
+
+/// Remembers every slot's attachment and deform length at the end of the stage's frame
+/// (what [`update_deforms`] compares against next frame).
+pub(crate) fn remember_slots(inst: &mut Instance) {
+    let cache = &mut inst.params.cache;
+    if cache.attachments_seen.len() == inst.slots.attachment.len() {
+        cache.attachments_seen.copy_from_slice(&inst.slots.attachment);
+    } else {
+        cache.attachments_seen.clone_from(&inst.slots.attachment);
+    }
+    if cache.lens_seen.len() == inst.slots.deform_len.len() {
+        cache.lens_seen.copy_from_slice(&inst.slots.deform_len);
+    } else {
+        cache.lens_seen.clone_from(&inst.slots.deform_len);
     }
 }
 

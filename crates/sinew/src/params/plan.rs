@@ -101,6 +101,8 @@ fn zero_keyforms(b: &super::Binding) -> u64 {
 pub struct ParamPlan {
     /// Per entry of `deform_slots`: its deform bindings.
     pub deform: Vec<DeformSlotPlan>,
+    /// Entries of `deform` a deformer writes to (rewritten every frame).
+    pub volatile_deforms: Vec<u32>,
     /// Deform bindings grouped by deformed slot, in file order within a slot.
     pub deform_bindings: Vec<DeformItem>,
     /// Scalar (non-deform) bindings and their targets.
@@ -172,6 +174,9 @@ impl ParamPlan {
                 .deformers
                 .iter()
                 .any(|d| d.slots.contains(&slot));
+            if volatile {
+                plan.volatile_deforms.push(k as u32);
+            }
             plan.deform.push(DeformSlotPlan {
                 slot: k as u32,
                 slot_index: slot.index() as u32,
