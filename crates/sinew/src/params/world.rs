@@ -36,7 +36,11 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
     }
     let mut k = 0;
     while k < bones.len() {
-        k += children_run(rig, inst, &bones[k..]);
+        k += if rig.exact_angles {
+            children_run::<true>(rig, inst, &bones[k..])
+        } else {
+            children_run::<false>(rig, inst, &bones[k..])
+        };
         if let Some(&b) = bones.get(k) {
             other_bone(rig, inst, b, roots_moved);
             k += 1;
@@ -46,10 +50,10 @@ pub(crate) fn update_bones(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) {
 
 /// Updates the leading run of `bones` that are children inheriting normally (the common
 /// case, over slices the compiler can index without checks); returns how many it covered.
+/// `EXACT` is the rig's `exact_angles`.
 #[inline(never)]
-fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
+fn children_run<const EXACT: bool>(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
     let nb = rig.bones.len();
-    let exact = rig.exact_angles;
     let parents = &rig.params.plan.parents[..nb];
     let Instance {
         pose,
@@ -71,18 +75,14 @@ fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
     let valid = cache.valid;
     let memo = &mut cache.bones[..nb];
     let mut counter = cache.counter;
-    let mut done = bones.len();
     for (k, &b) in bones.iter().enumerate() {
         let i = b.index();
-        if i >= nb {
-            continue;
-        }
-        let p = usize::from(parents[i]);
+        let p = usize::from(parents.get(i).copied().unwrap_or(u16::MAX));
         // Parent-first order puts a parent before its child; anything else is not a child
         // run (roots, other inherit modes).
         if p >= i || inherit[i] != Inherit::Normal {
-            done = k;
-            break;
+            cache.counter = counter;
+            return k;
         }
         let own = memo[i];
         // A bone whose parent was recomputed after it is recomputed anyway: its pose is
@@ -93,7 +93,7 @@ fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
         }
         applied[i] = pose[i];
         let pw = world[p];
-        world[i] = normal_child_world(exact, &pw, &pose[i], &mut trig[i]);
+        world[i] = normal_child_world(EXACT, &pw, &pose[i], &mut trig[i]);
         counter += 1;
         memo[i] = BoneMemo {
             stamp: counter,
@@ -101,7 +101,7 @@ fn children_run(rig: &Rig, inst: &mut Instance, bones: &[BoneId]) -> usize {
         };
     }
     cache.counter = counter;
-    done
+    bones.len()
 }
 
 /// Updates one bone that is not a normally inheriting child (a root, another inherit
