@@ -77,7 +77,9 @@ fn visit(rig: &Rig, inst: &mut Instance, k: usize) {
 pub(crate) fn remember_slots(inst: &mut Instance) {
     let cache = &mut inst.params.cache;
     if cache.attachments_seen.len() == inst.slots.attachment.len() {
-        cache.attachments_seen.copy_from_slice(&inst.slots.attachment);
+        cache
+            .attachments_seen
+            .copy_from_slice(&inst.slots.attachment);
     } else {
         cache.attachments_seen.clone_from(&inst.slots.attachment);
     }

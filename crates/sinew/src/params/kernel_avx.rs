@@ -1,16 +1,18 @@
 //! The keyform pass written with AVX intrinsics: 8 f32 lanes per instruction, widened to f64
 //! only on the store. Left to its own devices the compiler splits the f32 sum into 4-lane
 //! halves to match the 4-lane f64 stores; writing the lanes out halves the instructions.
-//! Every lane does exactly the scalar arithmetic (f32 multiply, then add, left to right), and
-//! the tail runs the scalar loop, so results are bit-identical to `kernel::pass`. Verified by
+//! Every lane does exactly the scalar arithmetic (f32 multiply, then add, left to right); the
+//! tail runs two lanes at a time (a vertex's x and y), then the scalar loop, so results are
+//! bit-identical to `kernel::pass`. Verified by
 //! `kernel.rs`'s tests, which run whichever path the machine picks against the plain sum.
 #![allow(unsafe_code)]
 
 use super::kernel::Pair;
 use std::arch::x86_64::{
-    __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_cvtpd_ps, _mm256_cvtps_pd,
-    _mm256_extractf128_ps, _mm256_loadu_pd, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set_m128,
-    _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_pd,
+    __m128, __m256, _mm_add_ps, _mm_castsi128_ps, _mm_cvtpd_ps, _mm_cvtps_pd, _mm_cvtsi64_si128,
+    _mm_loadu_pd, _mm_mul_ps, _mm_storeu_pd, _mm256_add_ps, _mm256_castps256_ps128,
+    _mm256_cvtpd_ps, _mm256_cvtps_pd, _mm256_extractf128_ps, _mm256_loadu_pd, _mm256_loadu_ps,
+    _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_pd,
 };
 
 /// `kernel::pass` for CPUs with AVX.
@@ -38,19 +40,12 @@ fn pass_n<const N: usize>(
     for p in 0..N {
         wv[p] = _mm256_set1_ps(weights[p]);
     }
-    let mut j = 0;
-    while j < lanes {
-        // SAFETY: `j + 8 <= lanes <= n`, and `out`, `base` and every key hold at least `n`
-        // elements (checked above), so every 8-lane load and store is in bounds.
-        unsafe {
-            let mut acc: __m256 = match base {
-                Some(b) => _mm256_loadu_ps(b.as_ptr().add(j)),
-                None => {
-                    let lo = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j)));
-                    let hi = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j + 4)));
-                    _mm256_set_m128(hi, lo)
-                }
-            };
+    // `acc` plus every weighted key at `j`, widened and stored to `out[j..j + 8]`.
+    // SAFETY (every use): `j + 8 <= lanes <= n`, and `out`, `base` and every key hold at
+    // least `n` elements (checked above), so every load and store is in bounds.
+    macro_rules! finish8 {
+        ($acc:expr, $j:expr) => {{
+            let (mut acc, j): (__m256, usize) = ($acc, $j);
             for p in 0..N {
                 let k = _mm256_loadu_ps(keys[p].as_ptr().add(j));
                 acc = _mm256_add_ps(acc, _mm256_mul_ps(wv[p], k));
@@ -59,10 +54,51 @@ fn pass_n<const N: usize>(
             let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(acc));
             _mm256_storeu_pd(out.as_mut_ptr().add(j), lo);
             _mm256_storeu_pd(out.as_mut_ptr().add(j + 4), hi);
-        }
-        j += 8;
+        }};
     }
-    for j in lanes..n {
+    // The same on two lanes (the usual tail: two floats per vertex). SAFETY (every use):
+    // `j + 2 <= n`.
+    macro_rules! finish2 {
+        ($acc:expr, $j:expr) => {{
+            let (mut acc, j): (__m128, usize) = ($acc, $j);
+            for p in 0..N {
+                let k = two(keys[p].as_ptr().add(j));
+                acc = _mm_add_ps(acc, _mm_mul_ps(_mm256_castps256_ps128(wv[p]), k));
+            }
+            _mm_storeu_pd(out.as_mut_ptr().add(j), _mm_cvtps_pd(acc));
+        }};
+    }
+    // One loop per start (the setup vertices, or the buffer's own values), so the choice
+    // is made once.
+    let mut j = 0;
+    // SAFETY: every access is within `n` as stated at each macro.
+    unsafe {
+        match base {
+            Some(b) => {
+                while j < lanes {
+                    finish8!(_mm256_loadu_ps(b.as_ptr().add(j)), j);
+                    j += 8;
+                }
+                while j + 2 <= n {
+                    finish2!(two(b.as_ptr().add(j)), j);
+                    j += 2;
+                }
+            }
+            None => {
+                while j < lanes {
+                    let lo = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j)));
+                    let hi = _mm256_cvtpd_ps(_mm256_loadu_pd(out.as_ptr().add(j + 4)));
+                    finish8!(_mm256_set_m128(hi, lo), j);
+                    j += 8;
+                }
+                while j + 2 <= n {
+                    finish2!(_mm_cvtpd_ps(_mm_loadu_pd(out.as_ptr().add(j))), j);
+                    j += 2;
+                }
+            }
+        }
+    }
+    for j in j..n {
         let mut acc = match base {
             Some(b) => b[j],
             None => out[j] as f32,
@@ -72,4 +108,17 @@ fn pass_n<const N: usize>(
         }
         out[j] = f64::from(acc);
     }
+}
+
+/// Two floats at `p` in the low lanes (the high lanes zero).
+///
+/// # Safety
+/// `p` and `p + 1` must be readable.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn two(p: *const f32) -> __m128 {
+    // SAFETY: the caller guarantees both floats are readable; the read is unaligned. Read
+    // as an integer so no float move can touch a NaN's bits.
+    let bits = unsafe { p.cast::<i64>().read_unaligned() };
+    _mm_castsi128_ps(_mm_cvtsi64_si128(bits))
 }

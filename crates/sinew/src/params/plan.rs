@@ -190,7 +190,10 @@ impl ParamPlan {
         }
         plan.corner_forms = vec![0; set.params.len()];
         let grids = plan.deform_bindings.iter().map(|d| d.grid);
-        for g in grids.chain(plan.scalars.items.iter().map(|s| s.grid)).flatten() {
+        for g in grids
+            .chain(plan.scalars.items.iter().map(|s| s.grid))
+            .flatten()
+        {
             if let Some(f) = plan.corner_forms.get_mut(usize::from(g.param)) {
                 *f |= 1 << u8::from(g.two);
             }
