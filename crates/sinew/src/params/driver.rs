@@ -189,7 +189,7 @@ pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
             let a = anchor(rig, inst, d);
             let st = &mut inst.params;
             let [la, gm] = st.driver_offsets[i];
-            st.drivers[i].pendulum.params = params(d, la, gm);
+            st.drivers[i].pendulum.set_params(params(d, la, gm));
             st.drivers[i].pendulum.reset(a, DOWN);
             st.drivers[i].last_anchor = a;
         }
@@ -201,7 +201,7 @@ pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
         let st = &mut inst.params;
         let [la, gm] = st.driver_offsets[i];
         let ds = &mut st.drivers[i];
-        ds.pendulum.params = params(d, la, gm);
+        ds.pendulum.set_params(params(d, la, gm));
         let h = st.clock.step();
         for j in 0..steps {
             let f = st.clock.step_fraction(j);
@@ -213,7 +213,7 @@ pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
             d,
             &inst.world[d.bone.index()],
             off,
-            ds.pendulum.params.length,
+            ds.pendulum.params().length,
         );
         let pi = d.param.index();
         if let (Some(v), Some(pd)) = (st.values.get_mut(pi), set.params.get(pi)) {

@@ -82,13 +82,28 @@ impl Default for PendulumParams {
 /// Most internal substeps one [`Pendulum::step`] splits into.
 const MAX_SPLIT: u32 = 64;
 
+/// Rates derived from the parameters, computed when they are set rather than every step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rates {
+    /// The longest step integrated in one go (90% of the stable limit).
+    limit: f64,
+    /// Angle damping rate, 1/s.
+    angle: f64,
+    /// Length spring stiffness (spring only).
+    k: f64,
+    /// Length damping rate, 1/s (spring only).
+    length: f64,
+}
+
 /// A pendulum's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pendulum {
     /// Rigid or spring.
     pub kind: PendulumKind,
-    /// Parameters.
-    pub params: PendulumParams,
+    params: PendulumParams,
+    /// The parameters as last given to `set_params` (before sanitising).
+    given: PendulumParams,
+    rates: Rates,
     anchor: V2,
     bob: V2,
     vel: V2,
@@ -98,9 +113,13 @@ pub struct Pendulum {
 impl Pendulum {
     /// A pendulum hanging at rest from `anchor`, gravity along `down` (normalised).
     pub fn new(kind: PendulumKind, params: PendulumParams, anchor: V2, down: V2) -> Self {
+        let given = params;
+        let params = sanitize(params);
         let mut p = Pendulum {
             kind,
-            params: sanitize(params),
+            params,
+            given,
+            rates: rates(kind, &params),
             anchor,
             bob: anchor,
             vel: V2::ZERO,
@@ -108,6 +127,22 @@ impl Pendulum {
         };
         p.reset(anchor, down);
         p
+    }
+
+    /// Its parameters.
+    pub fn params(&self) -> &PendulumParams {
+        &self.params
+    }
+
+    /// Sets its parameters (unusable values replaced by the defaults).
+    pub fn set_params(&mut self, params: PendulumParams) {
+        // Drivers set the same parameters every frame: compare before sanitising.
+        if params == self.given {
+            return;
+        }
+        self.given = params;
+        self.params = sanitize(params);
+        self.rates = rates(self.kind, &self.params);
     }
 
     /// Puts the bob at rest below `anchor`.
@@ -168,24 +203,12 @@ impl Pendulum {
     }
 
     fn spring_k(&self) -> f64 {
-        let w = std::f64::consts::TAU * self.params.frequency;
-        w * w
+        spring_k(&self.params)
     }
 
     /// The longest step the length spring integrates stably (infinite for a rigid rod).
     pub fn max_stable_step(&self) -> f64 {
-        match self.kind {
-            PendulumKind::Rigid => f64::INFINITY,
-            PendulumKind::Spring => {
-                let k = self.spring_k();
-                let sp = SpringParams {
-                    stiffness: k,
-                    damping: self.params.length_damping * 2.0 * k.sqrt(),
-                    mass: 1.0,
-                };
-                sp.max_stable_step(crate::physics::spring::Integrator::SemiImplicitEuler)
-            }
-        }
+        max_stable_step(self.kind, &self.params)
     }
 
     /// Advances one fixed step of `h` seconds with the anchor now at `anchor` (moved
@@ -194,7 +217,7 @@ impl Pendulum {
         if !(h.is_finite() && h > 0.0 && anchor.is_finite()) {
             return;
         }
-        let limit = self.max_stable_step() * 0.9;
+        let limit = self.rates.limit;
         // Beyond MAX_SPLIT stable substeps the rest of the step is dropped (slow motion).
         let h = h.min(limit * f64::from(MAX_SPLIT));
         let n = if h > limit {
@@ -221,13 +244,13 @@ impl Pendulum {
         let d = self.bob - anchor;
         let n = d.normalize_or(self.down);
         let t = n.perp();
-        let ang_rate = p.angle_damping * 2.0 * (p.gravity.max(0.0) / p.length).sqrt();
+        let ang_rate = self.rates.angle;
         let mut vel = self.vel + self.down * (p.gravity * h);
         let mut len_rate = 0.0;
         if self.kind == PendulumKind::Spring {
-            let k = self.spring_k();
+            let k = self.rates.k;
             vel = vel - n * (k * (d.length() - p.length) * h);
-            len_rate = p.length_damping * 2.0 * k.sqrt();
+            len_rate = self.rates.length;
         }
         // Implicit damping of the velocity relative to the anchor, per direction.
         let rel = vel - anchor_vel;
@@ -251,6 +274,40 @@ impl Pendulum {
         }
         self.bob = bob;
         self.vel = vel;
+    }
+}
+
+/// The length spring's stiffness for `p`.
+fn spring_k(p: &PendulumParams) -> f64 {
+    let w = std::f64::consts::TAU * p.frequency;
+    w * w
+}
+
+/// The longest step the length spring integrates stably (infinite for a rigid rod).
+fn max_stable_step(kind: PendulumKind, p: &PendulumParams) -> f64 {
+    match kind {
+        PendulumKind::Rigid => f64::INFINITY,
+        PendulumKind::Spring => {
+            let k = spring_k(p);
+            let sp = SpringParams {
+                stiffness: k,
+                damping: p.length_damping * 2.0 * k.sqrt(),
+                mass: 1.0,
+            };
+            sp.max_stable_step(crate::physics::spring::Integrator::SemiImplicitEuler)
+        }
+    }
+}
+
+/// The rates of a pendulum of `kind` with parameters `p` (the arithmetic `substep` did
+/// itself before, so results are unchanged).
+fn rates(kind: PendulumKind, p: &PendulumParams) -> Rates {
+    let k = spring_k(p);
+    Rates {
+        limit: max_stable_step(kind, p) * 0.9,
+        angle: p.angle_damping * 2.0 * (p.gravity.max(0.0) / p.length).sqrt(),
+        k,
+        length: p.length_damping * 2.0 * k.sqrt(),
     }
 }
 
@@ -409,11 +466,17 @@ mod tests {
             (x - 2.0).abs() < 1e-12 && (y - 3.0).abs() < 1e-12,
             "{x} {y}"
         );
-        p.params.map = PendulumMap::Yx;
+        p.set_params(PendulumParams {
+            map: PendulumMap::Yx,
+            ..*p.params()
+        });
         // Scales apply per output slot.
         let [y2, x2] = p.output();
         assert!((y2 - 2.0).abs() < 1e-12 && (x2 - 3.0).abs() < 1e-12);
-        p.params.map = PendulumMap::LengthAngle;
+        p.set_params(PendulumParams {
+            map: PendulumMap::LengthAngle,
+            ..*p.params()
+        });
         let [l, a] = p.output();
         assert!(l.abs() < 1e-12 && (a - 90.0 * 3.0).abs() < 1e-9, "{l} {a}");
     }
