@@ -160,19 +160,28 @@ pub fn driver_output(
     } else {
         0.0
     };
-    let angle = (-lx).atan2(ly) / std::f64::consts::PI;
-    let ll = (lx * lx + ly * ly).sqrt();
-    let (ux, uy) = if ll > 1e-12 {
-        (lx / ll, ly / ll)
-    } else {
-        (0.0, 1.0)
+    // Only the maps that use them pay for the angle (an `atan2`) or the unit direction.
+    let angle = || (-lx).atan2(ly) / std::f64::consts::PI;
+    let xy = || {
+        let ll = (lx * lx + ly * ly).sqrt();
+        let (ux, uy) = if ll > 1e-12 {
+            (lx / ll, ly / ll)
+        } else {
+            (0.0, 1.0)
+        };
+        (ux * ratio, -(uy * ratio - 1.0))
     };
-    let (x, y) = (ux * ratio, -(uy * ratio - 1.0));
     let out = match data.map {
-        DriverMap::AngleLength => [angle, ratio],
-        DriverMap::LengthAngle => [ratio, angle],
-        DriverMap::Xy => [x, y],
-        DriverMap::Yx => [y, x],
+        DriverMap::AngleLength => [angle(), ratio],
+        DriverMap::LengthAngle => [ratio, angle()],
+        DriverMap::Xy => {
+            let (x, y) = xy();
+            [x, y]
+        }
+        DriverMap::Yx => {
+            let (x, y) = xy();
+            [y, x]
+        }
     };
     [out[0] * data.output_scale[0], out[1] * data.output_scale[1]]
 }
