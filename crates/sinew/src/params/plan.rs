@@ -216,7 +216,38 @@ impl ParamPlan {
             plan.param_deforms.push((start, end));
         }
         plan.plan_bones(rig, set);
+        plan.plan_early_targets(rig);
         plan
+    }
+
+    /// Which targets with driven items must also be folded before physics (see
+    /// [`super::scalars::ScalarPlan::early_targets`]).
+    fn plan_early_targets(&mut self, rig: &Rig) {
+        let mut pre = vec![!self.bone_subsets; rig.bones.len()];
+        for b in &self.pre_physics_bones {
+            if let Some(p) = pre.get_mut(b.index()) {
+                *p = true;
+            }
+        }
+        let scalars = &mut self.scalars;
+        scalars.early_targets = scalars
+            .phase_targets
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let tp = &scalars.targets[t as usize];
+                let read_between = match tp.target {
+                    Target::BoneX(b)
+                    | Target::BoneY(b)
+                    | Target::BoneRotation(b)
+                    | Target::BoneScaleX(b)
+                    | Target::BoneScaleY(b) => pre.get(b.index()).copied().unwrap_or(true),
+                    Target::DriverLength(_) | Target::DriverGravity(_) => true,
+                    _ => false,
+                };
+                tp.start != tp.driven || read_between
+            })
+            .collect();
     }
 
     fn plan_bones(&mut self, rig: &Rig, set: &ParamSet) {

@@ -68,8 +68,13 @@ pub struct ScalarPlan {
     pub targets: Vec<TargetPlan>,
     /// Item indices grouped by target: unpowered first, then driven, each in file order.
     pub target_items: Vec<u32>,
-    /// Targets with physics-driven items (folded in both phases every frame).
+    /// Targets with physics-driven items (folded after physics every frame).
     pub phase_targets: Vec<u32>,
+    /// Those of `phase_targets` also folded before physics every frame: the ones with
+    /// items applied before physics, or whose value something reads between the phases
+    /// (driver settings, bones the world pass before physics visits). Set by
+    /// [`super::plan::ParamPlan::new`].
+    pub early_targets: Vec<u32>,
     /// Per phase (0: items applied before physics, 1: driven) and parameter: range into
     /// `param_item_list[phase]`.
     pub param_items: [Vec<(u32, u32)>; 2],
@@ -321,10 +326,15 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
     // first phase of an invalid frame).
     let all = !valid && phase == 0;
     let queued = if all { 0 } else { memo.queue.len() };
+    let phase_targets = if phase == 0 {
+        &plan.early_targets
+    } else {
+        &plan.phase_targets
+    };
     let count = if all {
         plan.targets.len()
     } else {
-        queued + plan.phase_targets.len()
+        queued + phase_targets.len()
     };
     for k in 0..count {
         let t = if all {
@@ -332,7 +342,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         } else if k < queued {
             memo.queue[k] as usize
         } else {
-            plan.phase_targets[k - queued] as usize
+            phase_targets[k - queued] as usize
         };
         let (Some(tp), Some(tm)) = (plan.targets.get(t), memo.targets.get(t)) else {
             continue;
