@@ -9,7 +9,7 @@
 
 use super::cache::DeformMemo;
 use super::corners::{Cell, binding_corners};
-use super::kernel::{Pair, sum_pairs};
+use super::kernel::{Pair, sum_pass_exact};
 use super::plan::{DeformItem, DeformSlotPlan};
 use crate::ids::AttachmentId;
 use crate::instance::Instance;
@@ -157,7 +157,9 @@ fn rewrite(
 }
 
 /// The pairs gathered for one slot, summed into its buffer whenever [`GATHER`] are waiting
-/// (the first sum starting from the setup vertices).
+/// (the first sum starting from the setup vertices). Every key and the base are exactly as
+/// long as the buffer (the keys are sliced to it, the base is the setup it was sized from),
+/// which [`sum_pass_exact`] relies on.
 struct Gather<'a> {
     pairs: [Pair<'a>; GATHER],
     count: usize,
@@ -177,7 +179,7 @@ impl<'a> Gather<'a> {
     }
 
     fn flush(&mut self, buf: &mut [f64]) {
-        sum_pairs(buf, self.base.take(), &self.pairs[..self.count.min(GATHER)]);
+        sum_pass_exact(buf, self.base.take(), &self.pairs[..self.count.min(GATHER)]);
         self.count = 0;
     }
 }

@@ -52,6 +52,22 @@ pub fn sum_pairs(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     }
 }
 
+/// One pass of at most [`PASS_PAIRS`] pairs (any beyond are ignored): what [`sum_pairs`]
+/// does for them, without its splitting and length checks. For callers that build every
+/// key and `base` exactly `out.len()` long (the stage's gather does); a shorter one leaves
+/// `out` unwritten on AVX machines and panics elsewhere.
+#[inline]
+pub(super) fn sum_pass_exact(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
+    let pairs = &pairs[..pairs.len().min(PASS_PAIRS)];
+    debug_assert!(
+        pairs.iter().all(|p| p.key.len() == out.len()) && base.is_none_or(|b| b.len() == out.len())
+    );
+    if pairs.is_empty() && base.is_none() {
+        return;
+    }
+    dispatch(out, base, pairs);
+}
+
 /// The slow path for inconsistent lengths: skips short keyforms, pads a short base with 0.
 fn sum_valid(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     let n = out.len();
