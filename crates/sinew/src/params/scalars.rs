@@ -433,7 +433,7 @@ impl Outputs<'_> {
     /// bone's local (setup plus offset, or times factor), of a slot's colour, its
     /// visibility, or a driver setting. The same arithmetic as the stage's full writes
     /// ([`super::apply::finalize_params`]).
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, tp: &TargetPlan, v: f64) {
         let bone = |b: crate::ids::BoneId| b.index();
         match tp.target {
