@@ -140,12 +140,20 @@ pub fn linear_corners(
 #[inline(always)]
 fn corners_of(c0: Cell, c1: Option<Cell>, d1: u32) -> Corners {
     let mut out = Corners::default();
+    fill_corners(&mut out, c0, c1, d1);
+    out
+}
+
+/// [`corners_of`] written into `out`.
+#[inline(always)]
+fn fill_corners(out: &mut Corners, c0: Cell, c1: Option<Cell>, d1: u32) {
+    out.len = 0;
     let (i0, w0, n0) = linear_axis(c0);
     let Some(c1) = c1 else {
         for c in 0..n0 {
             out.push(i0[c], 1.0 * w0[c]);
         }
-        return out;
+        return;
     };
     let (i1, w1, n1) = linear_axis(c1);
     let d1 = d1 as usize;
@@ -154,7 +162,6 @@ fn corners_of(c0: Cell, c1: Option<Cell>, d1: u32) -> Corners {
             out.push(i0[a] * d1 + i1[b], 1.0 * w0[a] * w1[b]);
         }
     }
-    out
 }
 
 /// A linear grid over exactly one parameter's own axes (its x axis, or x and y with
@@ -214,10 +221,10 @@ pub fn param_corners(cells: [Cell; 2], d1: usize) -> [Corners; 2] {
 #[inline]
 pub fn update_param_corners(out: &mut [Corners; 2], cells: [Cell; 2], d1: usize, forms: u8) {
     if forms & 1 != 0 {
-        out[0] = corners_of(cells[0], None, 1);
+        fill_corners(&mut out[0], cells[0], None, 1);
     }
     if forms & 2 != 0 {
-        out[1] = corners_of(cells[0], Some(cells[1]), d1 as u32);
+        fill_corners(&mut out[1], cells[0], Some(cells[1]), d1 as u32);
     }
 }
 
