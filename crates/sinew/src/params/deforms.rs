@@ -178,6 +178,7 @@ impl<'a> Gather<'a> {
         }
     }
 
+    #[inline(always)]
     fn flush(&mut self, buf: &mut [f64]) {
         sum_pass_exact(buf, self.base.take(), &self.pairs[..self.count.min(GATHER)]);
         self.count = 0;
