@@ -74,14 +74,16 @@ fn children_run<const EXACT: bool>(rig: &Rig, inst: &mut Instance, bones: &[Bone
     let cache = &mut params.cache;
     let valid = cache.valid;
     let memo = &mut cache.bones[..nb];
-    let mut counter = cache.counter;
+    // Stamps grow with the position in `bones` (recomputation order), so no counter has
+    // to be carried through the loop.
+    let base = cache.counter;
     for (k, &b) in bones.iter().enumerate() {
         let i = b.index();
         let p = usize::from(parents.get(i).copied().unwrap_or(u16::MAX));
         // Parent-first order puts a parent before its child; anything else is not a child
         // run (roots, other inherit modes).
         if p >= i || inherit[i] != Inherit::Normal {
-            cache.counter = counter;
+            cache.counter = base + k as u64;
             return k;
         }
         let own = memo[i];
@@ -94,13 +96,12 @@ fn children_run<const EXACT: bool>(rig: &Rig, inst: &mut Instance, bones: &[Bone
         applied[i] = pose[i];
         let pw = world[p];
         world[i] = normal_child_world(EXACT, &pw, &pose[i], &mut trig[i]);
-        counter += 1;
         memo[i] = BoneMemo {
-            stamp: counter,
+            stamp: base + k as u64 + 1,
             inherit: Inherit::Normal,
         };
     }
-    cache.counter = counter;
+    cache.counter = base + bones.len() as u64;
     bones.len()
 }
 
