@@ -248,6 +248,20 @@ impl ParamPlan {
                 tp.start != tp.driven || read_between
             })
             .collect();
+        // A target fed by one driven item and not read between the phases is written
+        // when that item is evaluated, like any single-item target: it leaves the list
+        // folded after physics every frame.
+        let (items, targets, early) =
+            (&mut scalars.items, &scalars.targets, &scalars.early_targets);
+        scalars.phase_targets.retain(|&t| {
+            let tp = &targets[t as usize];
+            let only = (tp.start == tp.driven && tp.end == tp.driven + 1 && !early.contains(&t))
+                .then(|| scalars.target_items[tp.driven as usize]);
+            if let Some(s) = only {
+                items[s as usize].solo = true;
+            }
+            only.is_none()
+        });
     }
 
     fn plan_bones(&mut self, rig: &Rig, set: &ParamSet) {

@@ -36,8 +36,8 @@ pub struct ScalarItem {
     pub grid: Option<ParamGrid>,
     /// Offset of such an item's keyforms in [`ScalarPlan::values`].
     pub values: u32,
-    /// The only item of its target, applied before physics: written straight after it is
-    /// evaluated, without queueing the target.
+    /// The only item of its target (and, if physics-driven, its target is not read between
+    /// the phases): written straight after it is evaluated, without queueing the target.
     pub solo: bool,
 }
 
@@ -319,6 +319,15 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
             if usize::from(set.bindings[item.binding as usize].driven) == phase {
                 let (value, muted) = inputs.eval(item);
                 memo.items[s] = ItemMemo { value, pass, muted };
+                // Driven single-item targets are in no fold list: write them here.
+                if phase == 1
+                    && item.solo
+                    && let Some(tp) = plan.targets.get(item.target as usize)
+                {
+                    let mul = tp.target.multiplies();
+                    let v = fold(if mul { 1.0 } else { 0.0 }, mul, &[s as u32], &memo.items);
+                    out.write(tp, v);
+                }
             }
         }
     }

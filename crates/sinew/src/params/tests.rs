@@ -335,6 +335,17 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
                 &["Fade"],
                 &[-20.0, 0.0, 20.0],
             ),
+            // Fed only after physics and read by nothing between the phases.
+            scalar(
+                RawTarget::BoneRotation("tip".into()),
+                &["Sway"],
+                &[-40.0, 0.0, 40.0],
+            ),
+            scalar(
+                RawTarget::SlotTint("face".into(), 0),
+                &["Sway"],
+                &[0.5, 1.0, 0.25],
+            ),
         ],
         ..Default::default()
     };
@@ -357,6 +368,7 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
             RawBone::new("root", None),
             RawBone::new("head", Some("root")),
             RawBone::new("tail", Some("head")),
+            RawBone::new("tip", Some("tail")),
         ],
         reference_scale: 100.0,
         ..Default::default()
@@ -379,6 +391,15 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
         scalars.phase_targets.len(),
         1,
         "head rotation is fed in both phases"
+    );
+    let solo_driven = scalars
+        .items
+        .iter()
+        .filter(|i| i.solo && rig.params.bindings[i.binding as usize].driven)
+        .count();
+    assert_eq!(
+        solo_driven, 2,
+        "tip rotation and the face tint are written when evaluated"
     );
     let (mv, fade) = (
         rig.params.find("Move").expect("Move"),
