@@ -16,7 +16,7 @@
 //!   blocked layout, bound in f64 (in parallel for large meshes) and the deformation kernel;
 //! - [`sparse`]: K weights per vertex projected so rest pose and affine motion stay exact;
 //! - [`batch`]: many meshes or instances in one call, split over the cores when large;
-//! - [`format`]: the versioned little-endian binary form of bound weights;
+//! - [`format`](mod@format): the versioned little-endian binary form of bound weights;
 //! - `harmonic` (feature `harmonic`): harmonic coordinates on a refined constrained Delaunay
 //!   triangulation of the cage interior, solved with a sparse LDLᵀ factorisation.
 //!

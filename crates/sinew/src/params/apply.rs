@@ -1,11 +1,12 @@
 //! The parameter stage (ARCHITECTURE.md stage 4): parameter values x keyform grids ->
 //! bone local offsets, slot vertex offsets, slot colours, visibility and draw order.
 //!
-//! Per frame the stage clears its accumulators, adds every scalar binding (offsets add,
-//! scale-like factors multiply; a binding is re-evaluated only when its parameters
-//! changed, see [`super::cache`]), writes bone locals, rewrites the deform buffers of slots
-//! whose inputs changed ([`super::deforms`]) and writes colours, visibility and the draw
-//! order. [`update_params`] sequences a whole parameter frame with physics the way the
+//! Per frame the stage marks which parameters changed, re-evaluates their scalar bindings
+//! and rewrites the targets those feed (offsets add, scale-like factors multiply; see
+//! [`super::scalars`]), rewrites the deform buffers of slots whose inputs changed
+//! ([`super::deforms`]) and sorts the draw order when a z-sort changed. When the cache is
+//! invalid (the first frame, after [`super::cache::ParamCache::invalidate`]) it resets the
+//! accumulators and writes every bound bone, colour and visibility. [`update_params`] sequences a whole parameter frame with physics the way the
 //! Inochi2D reference does (inochi2d.md §3 "Frame order"): parameters no driver writes,
 //! world transforms, the drivers (which read anchors and write their parameters), then the
 //! driven parameters' bindings and the world transforms again. Allocation-free. Verified by

@@ -8,9 +8,10 @@
 //! component, a slot's mesh vertex offsets, its opacity, tint, z-sort or visibility. Several
 //! bindings of one target combine as Inochi2D does: offsets add, scale-like factors multiply.
 //!
-//! The stage ([`apply`]) runs before world transforms: it resets the per-frame accumulators,
-//! adds every binding, then writes bone locals (setup ⊕ offsets), slot deform buffers
-//! (absolute bind-space vertices = setup + offsets), slot colours and the draw order.
+//! The stage ([`apply`]) runs before world transforms: it combines the bindings of every
+//! target, then writes bone locals (setup ⊕ offsets), slot deform buffers (absolute
+//! bind-space vertices = setup + offsets), slot colours and the draw order, recomputing only
+//! what changed parameters feed ([`cache`], [`scalars`]).
 //! Parameter physics ([`driver`]) reads bone world positions and writes parameters, and
 //! parameter clips ([`clip`]) key parameters with Cubism's segment kinds. Pendulum chains
 //! ([`chain`], Cubism physics3 style) read weighted parameters into a chain root, step a
@@ -277,9 +278,9 @@ pub struct ParamState {
     /// Parameters left out of the stage (an editor's mute; the reference cases that apply
     /// only some parameters). All `false` after [`ParamState::new`].
     pub muted: Vec<bool>,
-    /// Accumulated bone offsets (per bone).
+    /// Combined bone offsets (per bone; kept between frames, see [`scalars`]).
     pub bone: Vec<BoneOffset>,
-    /// Accumulated slot factors (per slot).
+    /// Combined slot factors (per slot; kept between frames).
     pub slot: Vec<SlotOffset>,
     /// Absolute z-sort per bone (parent's plus its own), after the stage.
     pub zsort: Vec<f64>,

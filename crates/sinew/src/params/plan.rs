@@ -1,6 +1,6 @@
 //! The parameter stage's precomputed plan: which bindings feed which deformed slot, which
 //! bindings are scalars, and which bones each world-transform pass of a physics frame
-//! must visit. Built once with the [`ParamSet`](super::ParamSet) so the frame itself only
+//! must visit. Built once with the [`ParamSet`] so the frame itself only
 //! walks flat index lists.
 //!
 //! The bone subsets rely on two facts: bones are stored parent-first, and a bone whose

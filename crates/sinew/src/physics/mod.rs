@@ -1,6 +1,6 @@
 //! Secondary motion: Spine 4.2 physics constraints ([`spine`]), and sinew's own machinery:
 //! the fixed-step [`clock`], damped [`spring`]s, [`pendulum`]s, [`jiggle`] bones, and the
-//! solver space [`vec`].
+//! solver space [`vec`](mod@vec).
 
 pub mod clock;
 pub mod jiggle;
