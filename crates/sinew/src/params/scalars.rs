@@ -444,42 +444,18 @@ impl Outputs<'_> {
     /// ([`super::apply::finalize_params`]).
     #[inline(always)]
     fn write(&mut self, tp: &TargetPlan, v: f64) {
-        let bone = |b: crate::ids::BoneId| b.index();
+        let s = tp.setup;
         match tp.target {
-            Target::BoneX(b) => {
-                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
-                {
-                    o.x = v;
-                    p.x = tp.setup + v;
-                }
-            }
-            Target::BoneY(b) => {
-                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
-                {
-                    o.y = v;
-                    p.y = tp.setup + v;
-                }
-            }
+            Target::BoneX(b) => self.bone_part(b, v, s + v, |o| &mut o.x, |p| &mut p.x),
+            Target::BoneY(b) => self.bone_part(b, v, s + v, |o| &mut o.y, |p| &mut p.y),
             Target::BoneRotation(b) => {
-                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
-                {
-                    o.rotation = v;
-                    p.rotation = tp.setup + v;
-                }
+                self.bone_part(b, v, s + v, |o| &mut o.rotation, |p| &mut p.rotation)
             }
             Target::BoneScaleX(b) => {
-                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
-                {
-                    o.scale_x = v;
-                    p.scale_x = tp.setup * v;
-                }
+                self.bone_part(b, v, s * v, |o| &mut o.scale_x, |p| &mut p.scale_x)
             }
             Target::BoneScaleY(b) => {
-                if let (Some(o), Some(p)) = (self.bone.get_mut(bone(b)), self.pose.get_mut(bone(b)))
-                {
-                    o.scale_y = v;
-                    p.scale_y = tp.setup * v;
-                }
+                self.bone_part(b, v, s * v, |o| &mut o.scale_y, |p| &mut p.scale_y)
             }
             Target::BoneZSort(b) => {
                 if let Some(o) = self.bone.get_mut(b.index()) {
@@ -533,6 +509,22 @@ impl Outputs<'_> {
                 }
             }
             Target::SlotDeform(_) => {}
+        }
+    }
+
+    /// Stores one component of a bone's offset and of its local pose.
+    #[inline(always)]
+    fn bone_part(
+        &mut self,
+        b: crate::ids::BoneId,
+        offset: f64,
+        local: f64,
+        in_offset: impl FnOnce(&mut super::BoneOffset) -> &mut f64,
+        in_local: impl FnOnce(&mut crate::rig::LocalPose) -> &mut f64,
+    ) {
+        if let (Some(o), Some(p)) = (self.bone.get_mut(b.index()), self.pose.get_mut(b.index())) {
+            *in_offset(o) = offset;
+            *in_local(p) = local;
         }
     }
 

@@ -37,6 +37,24 @@ fn scalar(target: RawTarget, axes: &[&str], values: &[f32]) -> RawBinding {
     }
 }
 
+/// A pendulum "hair" on `bone` writing "Sway" (angle and length), 100 units long.
+fn hair(bone: &str, model: PendulumModel, angle_damping: f64) -> RawDriver {
+    RawDriver {
+        name: "hair".into(),
+        bone: bone.into(),
+        param: "Sway".into(),
+        model,
+        map: DriverMap::AngleLength,
+        gravity: 9800.0,
+        length: 100.0,
+        frequency: 1.0,
+        angle_damping,
+        length_damping: 0.5,
+        output_scale: [1.0, 1.0],
+        local_only: false,
+    }
+}
+
 fn rig(params: RawParams) -> Rig {
     let raw = RawRig {
         bones: vec![
@@ -109,20 +127,7 @@ fn physics_rests_swings_and_survives_hitches() {
             &["Move"],
             &[-100.0, 0.0, 100.0],
         )],
-        drivers: vec![RawDriver {
-            name: "hair".into(),
-            bone: "head".into(),
-            param: "Sway".into(),
-            model: PendulumModel::Rigid,
-            map: DriverMap::AngleLength,
-            gravity: 9800.0,
-            length: 100.0,
-            frequency: 1.0,
-            angle_damping: 0.5,
-            length_damping: 0.5,
-            output_scale: [1.0, 1.0],
-            local_only: false,
-        }],
+        drivers: vec![hair("head", PendulumModel::Rigid, 0.5)],
         ..Default::default()
     });
     let (mv, sway) = (
@@ -218,20 +223,7 @@ fn world_subsets_around_physics_leave_nothing_stale() {
         ],
         ..Default::default()
     };
-    params.drivers.push(RawDriver {
-        name: "hair".into(),
-        bone: "head".into(),
-        param: "Sway".into(),
-        model: PendulumModel::Rigid,
-        map: DriverMap::AngleLength,
-        gravity: 9800.0,
-        length: 100.0,
-        frequency: 1.0,
-        angle_damping: 0.1,
-        length_damping: 0.5,
-        output_scale: [1.0, 1.0],
-        local_only: false,
-    });
+    params.drivers.push(hair("head", PendulumModel::Rigid, 0.1));
     let raw = RawRig {
         bones: vec![
             RawBone::new("root", None),
@@ -350,18 +342,8 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
         ..Default::default()
     };
     params.drivers.push(RawDriver {
-        name: "hair".into(),
-        bone: "tail".into(),
-        param: "Sway".into(),
-        model: PendulumModel::Spring,
-        map: DriverMap::AngleLength,
-        gravity: 9800.0,
-        length: 100.0,
         frequency: 1.5,
-        angle_damping: 0.3,
-        length_damping: 0.5,
-        output_scale: [1.0, 1.0],
-        local_only: false,
+        ..hair("tail", PendulumModel::Spring, 0.3)
     });
     let mut raw = RawRig {
         bones: vec![
