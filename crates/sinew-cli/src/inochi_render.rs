@@ -8,7 +8,8 @@
 //! [`sinew_render::MaskedRenderer`]. Composites render off-screen: each frame the draw list's
 //! runs of a composite's children become [`sinew::draw::DrawGroup`]s ([`composite_groups`]),
 //! drawn onto a transparent layer that is composited once with the composite's blend mode,
-//! opacity, tint, screen tint and masks. Puppet space is y down, so positions are flipped
+//! opacity, tint, screen tint (each with its parameter bindings applied) and masks. A Part's
+//! screen tint shades its texels (`DrawCommand::screen`). Puppet space is y down, so positions are flipped
 //! into the renderer's y-up world.
 //!
 //! Frames: one (the parameters as set) unless `--times` / `--duration` step the parameter
@@ -95,6 +96,26 @@ pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>
         masks[bone.index()] = mask_of(d, rig);
     }
     (groups, masks)
+}
+
+/// A composite's layer colours with its parameter bindings applied: opacity and tint
+/// multiplied, screen tint added (inochi2d.md §3).
+fn bound_group(mut g: DrawGroup, o: &sinew::params::SlotOffset) -> DrawGroup {
+    let c = g.color;
+    g.color = Color::new(
+        (f64::from(c.r) * o.tint[0]) as f32,
+        (f64::from(c.g) * o.tint[1]) as f32,
+        (f64::from(c.b) * o.tint[2]) as f32,
+        (f64::from(c.a) * o.opacity) as f32,
+    );
+    let s = g.screen;
+    g.screen = Color::new(
+        (f64::from(s.r) + o.screen[0]) as f32,
+        (f64::from(s.g) + o.screen[1]) as f32,
+        (f64::from(s.b) + o.screen[2]) as f32,
+        s.a,
+    );
+    g
 }
 
 /// Runs `sinew render` on a puppet; returns a one-line summary.
@@ -194,7 +215,11 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         }
         list.group_runs(|s| {
             let bone = rig.params.slot_group.get(s.index()).copied().flatten()?;
-            groups.get(bone.index()).copied().flatten()
+            let group = groups.get(bone.index()).copied().flatten()?;
+            Some(match inst.params.group.get(bone.index()) {
+                Some(o) => bound_group(group, o),
+                None => group,
+            })
         });
         // COMPAT(inochi2d): puppet space is y down; the renderer's world is y up.
         for p in list.positions.chunks_exact_mut(2) {

@@ -30,13 +30,15 @@ use sinew::{BlendMode, Color};
 pub type Rgba = [f32; 4];
 
 /// Per-command shading constants: the light tint premultiplied by its alpha, and the dark
-/// tint (Spine tint black) scaled by the light alpha.
+/// tint (Spine tint black) scaled by the light alpha, or an Inochi2D screen tint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tint {
     /// Light rgb times light alpha, then light alpha.
     pub light: Rgba,
     /// Dark rgb times light alpha (zero without tint black).
     pub dark: [f32; 3],
+    /// Inochi2D screen tint (0..1), which replaces the dark colour when set.
+    pub screen: Option<[f32; 3]>,
 }
 
 impl Tint {
@@ -47,15 +49,34 @@ impl Tint {
         Tint {
             light: [l.r * l.a, l.g * l.a, l.b * l.a, l.a],
             dark: [d.r * l.a, d.g * l.a, d.b * l.a],
+            screen: None,
         }
+    }
+
+    /// Shading constants for an Inochi2D Part: a straight-alpha `light` tint (tint and
+    /// opacity) and an optional screen tint.
+    pub fn screened(light: Color, screen: Option<Color>) -> Self {
+        let mut t = Tint::new(light, None);
+        t.screen = screen.map(|s| {
+            let s = s.clamped();
+            [s.r, s.g, s.b]
+        });
+        t
     }
 
     /// Shades a premultiplied texel: Spine's two-colour tint
     /// `rgb = (1 - tex) * dark + tex * light` on straight colours, in premultiplied form
     /// `rgb = la * ((t.a - t.rgb) * dark + t.rgb * light)`, `a = t.a * la`.
+    ///
+    /// With a screen tint (Inochi2D 0.8's Part shader, on premultiplied texels):
+    /// `rgb = (1 − (1 − t.rgb)(1 − screen · t.a)) · light`, `a = t.a · la`.
     #[inline]
     pub fn shade(&self, t: Rgba) -> Rgba {
         let (l, d) = (&self.light, &self.dark);
+        if let Some(s) = &self.screen {
+            let f = |k: usize| (1.0 - (1.0 - t[k]) * (1.0 - s[k] * t[3])) * l[k];
+            return [f(0), f(1), f(2), t[3] * l[3]];
+        }
         [
             (t[3] - t[0]) * d[0] + t[0] * l[0],
             (t[3] - t[1]) * d[1] + t[1] * l[1],
@@ -216,6 +237,31 @@ mod tests {
         // A black dark colour equals no dark colour.
         let black = Tint::new(Color::new(1.0, 0.5, 0.5, 0.5), Some(Color::BLACK)).shade(t);
         assert!(close(black, plain));
+    }
+
+    #[test]
+    fn screen_tint_closed_form() {
+        // Premultiplied texel: straight (0.8, 0.5, 0.0) at alpha 0.5; tint (1, 0.5, 0.5)
+        // at opacity 0.5; screen (0.2, 0.4, 0.6).
+        let t = [0.4, 0.25, 0.0, 0.5];
+        let got = Tint::screened(
+            Color::new(1.0, 0.5, 0.5, 0.5),
+            Some(Color::new(0.2, 0.4, 0.6, 1.0)),
+        )
+        .shade(t);
+        // screen(t.rgb, s · t.a) = 1 − (1 − t.rgb)(1 − s · 0.5), times tint times opacity.
+        let sc = [
+            1.0 - (1.0 - 0.4) * (1.0 - 0.1),
+            1.0 - (1.0 - 0.25) * (1.0 - 0.2),
+            1.0 - (1.0 - 0.0) * (1.0 - 0.3),
+        ];
+        let want = [sc[0] * 0.5, sc[1] * 0.25, sc[2] * 0.25, 0.25];
+        assert!(close(got, want), "{got:?} vs {want:?}");
+        // No screen tint: plain tinting; a transparent texel stays transparent.
+        let plain = Tint::screened(Color::new(1.0, 0.5, 0.5, 0.5), None).shade(t);
+        assert!(close(plain, [0.2, 0.0625, 0.0, 0.25]));
+        let clear = Tint::screened(Color::WHITE, Some(Color::WHITE)).shade([0.0; 4]);
+        assert!(close(clear, [0.0; 4]));
     }
 
     #[test]

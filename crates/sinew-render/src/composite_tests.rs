@@ -34,6 +34,7 @@ fn list(quads: &[(u16, [f32; 4], Color, BlendMode)]) -> DrawList {
             blend: *blend,
             color: *color,
             dark: None,
+            screen: None,
             vertex_start: 4 * k as u32,
             vertex_count: 4,
             index_start: 6 * k as u32,

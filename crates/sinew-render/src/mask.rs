@@ -242,6 +242,7 @@ mod tests {
                 blend: BlendMode::Normal,
                 color: Color::new(1.0, 0.0, 0.0, 1.0),
                 dark: None,
+                screen: None,
                 vertex_start: start,
                 vertex_count: 4,
                 index_start: istart,

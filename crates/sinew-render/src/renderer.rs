@@ -186,7 +186,10 @@ impl Renderer {
                 continue;
             }
             let tex = textures.get(cmd.page as usize).unwrap_or(&white);
-            let tint = Tint::new(cmd.color, cmd.dark);
+            let tint = match cmd.screen {
+                Some(_) => Tint::screened(cmd.color, cmd.screen),
+                None => Tint::new(cmd.color, cmd.dark),
+            };
             if let Some(c) = cmd.clip {
                 if self.pieces_for != Some(c) {
                     self.build_clip(list, c, view, canvas);

@@ -19,6 +19,7 @@ fn command(
         blend,
         color,
         dark: None,
+        screen: None,
         vertex_start,
         vertex_count: 4,
         index_start,

@@ -433,6 +433,16 @@ fn read_draw_info(
         };
         masks.extend(a.iter().filter_map(Value::as_u64).map(|u| (u, mode)));
     }
+    // A Part's screen tint is shaded per texel (`sinew::draw::DrawCommand::screen`); a
+    // Composite's stays with its draw info (its layer's screen tint).
+    if !composite
+        && screen != [0.0; 3]
+        && let Some(slot) = &info.slot
+    {
+        cx.p.params
+            .slot_screens
+            .push((slot.clone(), screen.map(|x| x as f32)));
+    }
     let di = cx.p.draw.len();
     cx.p.draw.push(DrawInfo {
         name: if composite {

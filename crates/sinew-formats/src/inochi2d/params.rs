@@ -218,10 +218,17 @@ fn read_binding(
         "screenTint.r" | "screenTint.g" | "screenTint.b" if node.slot.is_some() => {
             RawTarget::SlotScreenTint(node.slot.clone().unwrap_or_default(), channel(prop))
         }
+        "opacity" if node.kind == "Composite" => RawTarget::GroupOpacity(bone()),
+        "tint.r" | "tint.g" | "tint.b" if node.kind == "Composite" => {
+            RawTarget::GroupTint(bone(), channel(prop))
+        }
+        "screenTint.r" | "screenTint.g" | "screenTint.b" if node.kind == "Composite" => {
+            RawTarget::GroupScreenTint(bone(), channel(prop))
+        }
         "length" if node.kind == "SimplePhysics" => RawTarget::DriverLength(bone()),
         "gravity" if node.kind == "SimplePhysics" => RawTarget::DriverGravity(bone()),
-        // 3D tilts, depth, composite-level colours and other physics properties are not
-        // represented (see the module docs); such bindings are skipped.
+        // 3D tilts, depth and other physics properties are not represented (see the module
+        // docs); such bindings are skipped.
         _ => return Ok(None),
     };
     let interp = match b.get("interpolate_mode").and_then(Value::as_str) {

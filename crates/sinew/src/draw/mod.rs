@@ -45,6 +45,10 @@ pub struct DrawCommand {
     pub color: Color,
     /// Dark colour of two-colour tinting (Spine tint black; alpha unused), when the slot has one.
     pub dark: Option<Color>,
+    /// Screen tint (Inochi2D Parts; alpha unused), when the slot has one: the texel is
+    /// screened with it before the tint, `1 − (1 − texel)(1 − screen · texel alpha)` on
+    /// premultiplied texels.
+    pub screen: Option<Color>,
     /// First vertex in [`DrawList::positions`] / [`DrawList::uvs`] (in vertices, not floats).
     pub vertex_start: u32,
     /// Number of vertices.
@@ -333,6 +337,7 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
             blend: data.blend,
             color,
             dark: data.dark.map(|_| inst.slots.dark[si]),
+            screen: slot_screen(rig, inst, si),
             vertex_start: vstart as u32,
             vertex_count: count as u32,
             index_start: istart as u32,
@@ -347,3 +352,12 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
 
 #[cfg(test)]
 mod tests;
+
+/// A slot's screen tint: its rig's base plus the parameter stage's offsets, `None` when the
+/// rig gives the slot none and no binding moved it off zero.
+fn slot_screen(rig: &Rig, inst: &Instance, si: usize) -> Option<Color> {
+    let base = rig.params.slot_screen.get(si).copied().unwrap_or([0.0; 3]);
+    let add = inst.params.slot.get(si).map_or([0.0; 3], |o| o.screen);
+    let s = [0, 1, 2].map(|c| base[c] + add[c] as f32);
+    (s != [0.0; 3]).then(|| Color::new(s[0], s[1], s[2], 1.0))
+}

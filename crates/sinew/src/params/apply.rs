@@ -22,6 +22,7 @@ use crate::types::Physics;
 fn clear_accumulators(inst: &mut Instance) {
     inst.params.bone.fill(BoneOffset::NONE);
     inst.params.slot.fill(SlotOffset::NONE);
+    inst.params.group.fill(SlotOffset::NONE);
     for o in &mut inst.params.driver_offsets {
         *o = [0.0, 1.0];
     }

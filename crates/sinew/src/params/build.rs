@@ -184,6 +184,19 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             _ => errs.push(format!("group of slot `{s}`: unknown slot or bone `{g}`")),
         }
     }
+    for (name, screen) in &raw.slot_screens {
+        match slot(name) {
+            Some(s) if screen.iter().all(|c| c.is_finite()) => {
+                if set.slot_screen.is_empty() {
+                    set.slot_screen = vec![[0.0; 3]; rig.slots.len()];
+                }
+                set.slot_screen[s.index()] = *screen;
+            }
+            _ => errs.push(format!(
+                "screen tint of `{name}`: unknown slot or non-finite value"
+            )),
+        }
+    }
     set.slot_visible = vec![true; rig.slots.len()];
     for s in &raw.hidden_slots {
         match slot(s) {
@@ -307,6 +320,9 @@ fn resolve_target(
         RawTarget::SlotTint(n, c) if *c < 3 => Target::SlotTint(slot(n)?, *c),
         RawTarget::SlotScreenTint(n, c) if *c < 3 => Target::SlotScreenTint(slot(n)?, *c),
         RawTarget::SlotVisible(n) => Target::SlotVisible(slot(n)?),
+        RawTarget::GroupOpacity(n) => Target::GroupOpacity(bone(n)?),
+        RawTarget::GroupTint(n, c) if *c < 3 => Target::GroupTint(bone(n)?, *c),
+        RawTarget::GroupScreenTint(n, c) if *c < 3 => Target::GroupScreenTint(bone(n)?, *c),
         RawTarget::DriverLength(n) => Target::DriverLength(driver(n)?),
         RawTarget::DriverGravity(n) => Target::DriverGravity(driver(n)?),
         _ => return None,

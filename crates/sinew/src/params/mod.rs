@@ -121,6 +121,12 @@ pub enum Target {
     SlotScreenTint(SlotId, u8),
     /// Slot visibility: shown while the combined factor is at least 0.5 (multiplied).
     SlotVisible(SlotId),
+    /// Opacity of the off-screen group (an Inochi2D Composite) on this bone (multiplied).
+    GroupOpacity(BoneId),
+    /// Tint channel 0..2 of the group on this bone (multiplied).
+    GroupTint(BoneId, u8),
+    /// Screen tint channel 0..2 of the group on this bone (added).
+    GroupScreenTint(BoneId, u8),
     /// A physics driver's length (added).
     DriverLength(u16),
     /// A physics driver's gravity factor (multiplied).
@@ -137,6 +143,8 @@ impl Target {
                 | Target::SlotOpacity(_)
                 | Target::SlotTint(..)
                 | Target::SlotVisible(_)
+                | Target::GroupOpacity(_)
+                | Target::GroupTint(..)
                 | Target::DriverGravity(_)
         )
     }
@@ -192,6 +200,8 @@ pub struct ParamSet {
     pub slot_group: Vec<Option<BoneId>>,
     /// Per slot: initially visible.
     pub slot_visible: Vec<bool>,
+    /// Per slot: its screen tint (Inochi2D Parts; empty when no slot has one).
+    pub slot_screen: Vec<[f32; 3]>,
     /// Parameter physics.
     pub drivers: Vec<driver::DriverData>,
     /// Parameter clips.
@@ -282,6 +292,9 @@ pub struct ParamState {
     pub bone: Vec<BoneOffset>,
     /// Combined slot factors (per slot; kept between frames).
     pub slot: Vec<SlotOffset>,
+    /// Combined factors of the off-screen group on each bone (per bone; only opacity, tint
+    /// and screen are used).
+    pub group: Vec<SlotOffset>,
     /// Absolute z-sort per bone (parent's plus its own), after the stage.
     pub zsort: Vec<f64>,
     /// Whether each slot is shown, after the stage.
@@ -311,6 +324,7 @@ impl ParamState {
             muted: vec![false; p.params.len()],
             bone: vec![BoneOffset::NONE; rig.bones.len()],
             slot: vec![SlotOffset::NONE; rig.slots.len()],
+            group: vec![SlotOffset::NONE; rig.bones.len()],
             zsort: vec![0.0; rig.bones.len()],
             visible: (0..rig.slots.len())
                 .map(|i| p.slot_visible.get(i).copied().unwrap_or(true))

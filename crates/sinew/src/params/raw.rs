@@ -48,6 +48,12 @@ pub enum RawTarget {
     SlotScreenTint(String, u8),
     /// Slot visibility.
     SlotVisible(String),
+    /// Opacity of the off-screen group (an Inochi2D Composite) on this bone.
+    GroupOpacity(String),
+    /// Tint channel of the off-screen group on this bone.
+    GroupTint(String, u8),
+    /// Screen tint channel of the off-screen group on this bone.
+    GroupScreenTint(String, u8),
     /// Length of the driver with this name.
     DriverLength(String),
     /// Gravity factor of the driver with this name.
@@ -123,6 +129,8 @@ pub struct RawParams {
     pub slot_groups: Vec<(String, String)>,
     /// Slots hidden initially.
     pub hidden_slots: Vec<String>,
+    /// Screen tint per slot name (Inochi2D Parts: `screen(texel, screen) × tint`).
+    pub slot_screens: Vec<(String, [f32; 3])>,
     /// Pendulums.
     pub drivers: Vec<RawDriver>,
     /// Parameter clips (already resolved against parameter names by their loader).

@@ -247,6 +247,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         muted,
         bone,
         slot,
+        group,
         visible,
         driver_offsets,
         cache,
@@ -277,6 +278,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         color: &mut slots.color,
         bone,
         slot,
+        group,
         visible,
         driver_offsets,
         zsort_dirty: &mut cache.zsort_dirty,
@@ -432,6 +434,7 @@ struct Outputs<'a> {
     color: &'a mut [crate::Color],
     bone: &'a mut [super::BoneOffset],
     slot: &'a mut [super::SlotOffset],
+    group: &'a mut [super::SlotOffset],
     visible: &'a mut [bool],
     driver_offsets: &'a mut [[f64; 2]],
     zsort_dirty: &'a mut bool,
@@ -496,6 +499,21 @@ impl Outputs<'_> {
                 ) {
                     o.visible = v;
                     *vis = base && v >= 0.5;
+                }
+            }
+            Target::GroupOpacity(b) => {
+                if let Some(o) = self.group.get_mut(b.index()) {
+                    o.opacity = v;
+                }
+            }
+            Target::GroupTint(b, c) => {
+                if let Some(o) = self.group.get_mut(b.index()) {
+                    o.tint[usize::from(c.min(2))] = v;
+                }
+            }
+            Target::GroupScreenTint(b, c) => {
+                if let Some(o) = self.group.get_mut(b.index()) {
+                    o.screen[usize::from(c.min(2))] = v;
                 }
             }
             Target::DriverLength(d) => {

@@ -327,7 +327,22 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
                 &["Fade"],
                 &[-20.0, 0.0, 20.0],
             ),
+            scalar(
+                RawTarget::GroupOpacity("head".into()),
+                &["Fade"],
+                &[0.0, 1.0, 0.5],
+            ),
+            scalar(
+                RawTarget::GroupScreenTint("head".into(), 1),
+                &["Move"],
+                &[0.3, 0.0, 0.6],
+            ),
             // Fed only after physics and read by nothing between the phases.
+            scalar(
+                RawTarget::GroupTint("tip".into(), 2),
+                &["Sway"],
+                &[0.5, 1.0, 0.75],
+            ),
             scalar(
                 RawTarget::BoneRotation("tip".into()),
                 &["Sway"],
@@ -380,8 +395,8 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
         .filter(|i| i.solo && rig.params.bindings[i.binding as usize].driven)
         .count();
     assert_eq!(
-        solo_driven, 2,
-        "tip rotation and the face tint are written when evaluated"
+        solo_driven, 3,
+        "tip rotation and tint and the face tint are written when evaluated"
     );
     let (mv, fade) = (
         rig.params.find("Move").expect("Move"),
@@ -417,6 +432,12 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
                 .chain(i.world.iter().flat_map(|w| [w.a, w.b, w.c, w.d, w.x, w.y]))
                 .chain(i.params.bone.iter().map(|o| o.zsort))
                 .chain(i.params.slot.iter().flat_map(|o| o.screen))
+                .chain(
+                    i.params
+                        .group
+                        .iter()
+                        .flat_map(|o| [o.opacity, o.tint[2], o.screen[1]]),
+                )
                 .chain(i.params.driver_offsets.iter().flatten().copied())
                 .chain(i.params.values.iter().flatten().copied())
                 .map(f64::to_bits)
