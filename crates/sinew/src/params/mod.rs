@@ -38,6 +38,7 @@ mod kernel_avx;
 pub mod plan;
 pub mod player;
 pub mod raw;
+pub mod scalar_plan;
 pub mod scalars;
 mod world;
 
