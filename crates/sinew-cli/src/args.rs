@@ -127,6 +127,10 @@ pub struct DumpArgs {
     /// Rig-extras JSON adding jiggle bones and colliders by bone name.
     #[arg(long)]
     pub extras: Option<PathBuf>,
+    /// Inochi2D puppets: Cubism physics settings (`*.physics3.json`) adding pendulum chains
+    /// over the puppet's parameters (matched by name).
+    #[arg(long)]
+    pub physics3: Option<PathBuf>,
     /// Inochi2D puppets: set a parameter, `NAME=X` or `NAME=X,Y` (repeatable).
     #[arg(long = "param", allow_hyphen_values = true)]
     pub params: Vec<String>,
@@ -140,6 +144,10 @@ pub struct InfoArgs {
     /// Machine-readable JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Inochi2D puppets: Cubism physics settings (`*.physics3.json`) adding pendulum chains
+    /// over the puppet's parameters (matched by name).
+    #[arg(long)]
+    pub physics3: Option<PathBuf>,
 }
 
 /// `sinew validate` options.
@@ -228,4 +236,8 @@ pub struct RenderArgs {
     /// Rig-extras JSON adding jiggle bones and colliders by bone name.
     #[arg(long)]
     pub extras: Option<PathBuf>,
+    /// Inochi2D puppets: Cubism physics settings (`*.physics3.json`) adding pendulum chains
+    /// over the puppet's parameters (matched by name).
+    #[arg(long)]
+    pub physics3: Option<PathBuf>,
 }

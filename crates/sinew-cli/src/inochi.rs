@@ -38,7 +38,16 @@ pub fn is_puppet(path: &Path) -> bool {
 
 /// Loads and builds a puppet (errors name the file).
 pub fn load_puppet(path: &Path) -> Result<(Puppet, Rig)> {
-    let p = load_inochi2d(path).map_err(|e| anyhow!("{e}"))?;
+    load_puppet_with(path, None)
+}
+
+/// [`load_puppet`] with the pendulum chains of a Cubism physics3 file (`--physics3`) added
+/// over the puppet's parameters.
+pub fn load_puppet_with(path: &Path, physics3: Option<&Path>) -> Result<(Puppet, Rig)> {
+    let mut p = load_inochi2d(path).map_err(|e| anyhow!("{e}"))?;
+    if let Some(f) = physics3 {
+        p.params.chains = sinew_formats::physics3::load_physics3(f).map_err(|e| anyhow!("{e}"))?;
+    }
     let rig = build_puppet(&p).map_err(|e| anyhow!("{e}"))?;
     Ok((p, rig))
 }
@@ -136,7 +145,7 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let file = args.file.display().to_string();
-    let (puppet, rig) = load_puppet(&args.file)?;
+    let (puppet, rig) = load_puppet_with(&args.file, args.physics3.as_deref())?;
     let settings = parse_params(&rig, params).with_context(|| file.clone())?;
     let mut inst = Instance::new(&rig);
     for &(id, v) in &settings {
@@ -271,7 +280,7 @@ fn params_json(rig: &Rig, inst: &Instance) -> Value {
 
 /// `sinew info` of a puppet: counts, then every parameter with its range and default.
 pub fn info(args: &InfoArgs) -> Result<String> {
-    let (p, rig) = load_puppet(&args.file)?;
+    let (p, rig) = load_puppet_with(&args.file, args.physics3.as_deref())?;
     let set = &rig.params;
     if args.json {
         let params: Vec<Value> = set
@@ -311,6 +320,7 @@ pub fn info(args: &InfoArgs) -> Result<String> {
             .num("drawables", rig.slots.len() as f64)
             .num("bindings", set.bindings.len() as f64)
             .num("physics", set.drivers.len() as f64)
+            .num("chains", set.chains.chains.len() as f64)
             .num("textures", p.textures.len() as f64)
             .set("params", Value::Array(params))
             .set("animations", Value::Array(anims))
@@ -327,11 +337,12 @@ pub fn info(args: &InfoArgs) -> Result<String> {
     );
     let _ = writeln!(
         s,
-        "nodes: {}, drawables: {}, bindings: {}, physics: {}, textures: {}",
+        "nodes: {}, drawables: {}, bindings: {}, physics: {}, chains: {}, textures: {}",
         rig.bones.len(),
         rig.slots.len(),
         set.bindings.len(),
         set.drivers.len(),
+        set.chains.chains.len(),
         p.textures.len()
     );
     let _ = writeln!(s, "parameters: {}", set.params.len());

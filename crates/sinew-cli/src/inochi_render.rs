@@ -20,7 +20,7 @@
 //! projected parts).
 
 use crate::args::RenderArgs;
-use crate::inochi::{load_puppet, parse_params};
+use crate::inochi::{load_puppet_with, parse_params};
 use crate::render::{Output, fit_view, parse_color, parse_size, parse_view, sequence_path};
 use crate::stepping::parse_times;
 use anyhow::{Context, Result, anyhow, bail};
@@ -124,7 +124,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         bail!("--fps must be a positive number");
     }
     let file = args.file.display().to_string();
-    let (puppet, rig) = load_puppet(&args.file)?;
+    let (puppet, rig) = load_puppet_with(&args.file, args.physics3.as_deref())?;
     let settings = parse_params(&rig, &args.params).with_context(|| file.clone())?;
     let textures = puppet_textures(&puppet).with_context(|| file.clone())?;
     let (pages, masks) = slot_draw_info(&puppet, &rig);

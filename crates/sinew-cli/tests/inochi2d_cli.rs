@@ -59,3 +59,77 @@ fn dump_and_info_of_a_puppet() {
         "{e:#}"
     );
 }
+
+/// A Cubism physics3 file with one chain: `Param2D_00`'s x moves the root sideways, a side
+/// wind blows, and the second particle's angle drives `Param1D_00` (both synthetic_tiny
+/// parameters).
+const PHYSICS3: &str = r#"{
+  "Version": 3,
+  "Meta": { "Fps": 60, "EffectiveForces": { "Gravity": { "X": 0, "Y": -1 },
+            "Wind": { "X": 5, "Y": 0 } } },
+  "PhysicsSettings": [{
+    "Id": "Sway",
+    "Input": [{ "Source": { "Target": "Parameter", "Id": "Param2D_00" },
+                "Weight": 100, "Type": "X", "Reflect": false }],
+    "Output": [{ "Destination": { "Target": "Parameter", "Id": "Param1D_00" },
+                 "VertexIndex": 1, "Scale": 2.0, "Weight": 100, "Type": "Angle",
+                 "Reflect": false }],
+    "Vertices": [
+      { "Position": { "X": 0, "Y": 0 }, "Mobility": 1, "Delay": 1,
+        "Acceleration": 1, "Radius": 0 },
+      { "Position": { "X": 0, "Y": 10 }, "Mobility": 0.9, "Delay": 0.8,
+        "Acceleration": 1.5, "Radius": 10 }
+    ],
+    "Normalization": {
+      "Position": { "Minimum": -10, "Default": 0, "Maximum": 10 },
+      "Angle": { "Minimum": -10, "Default": 0, "Maximum": 10 }
+    }
+  }]
+}"#;
+
+#[test]
+fn physics3_chains_attach_to_a_puppet() {
+    let Some(dir) = sinew_testutil::require_fixtures("physics3_chains_attach") else {
+        return;
+    };
+    let tiny = dir.join("inochi2d/synthetic_tiny.inp");
+    let tiny = tiny.to_str().expect("utf-8 path");
+    let tmp = std::env::temp_dir().join(format!("sinew-physics3-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let good = tmp.join("sway.physics3.json");
+    std::fs::write(&good, PHYSICS3).expect("write");
+    let good = good.to_str().expect("utf-8 path");
+    let info = run(&["info", tiny, "--physics3", good]).expect("info");
+    assert!(info.contains("chains: 1"), "{info}");
+    // With the chain the wind swings Param1D_00, so the parts it moves differ from the same
+    // dump without the chain.
+    let dump = |extra: &[&str]| {
+        let mut args = vec![
+            "dump",
+            tiny,
+            "--param",
+            "Param2D_00=1,0",
+            "--times",
+            "0.1,0.3,0.5",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args).expect("dump");
+        serde_json::from_str::<serde_json::Value>(&out).expect("json")["frames"].clone()
+    };
+    let (with, without) = (dump(&["--physics3", good]), dump(&[]));
+    let swing = |frames: &serde_json::Value| frames[2]["params"]["Param1D_00"].as_f64();
+    assert_eq!(swing(&without), Some(0.0));
+    let s = swing(&with).expect("Param1D_00");
+    assert!(s.abs() > 1e-3 && s.abs() <= 1.0, "Param1D_00 swung to {s}");
+    assert_ne!(
+        with[2]["slots"], without[2]["slots"],
+        "the swing moved the parts"
+    );
+    // A chain that names a parameter the puppet lacks is refused, naming both.
+    let bad = tmp.join("bad.physics3.json");
+    std::fs::write(&bad, PHYSICS3.replace("Param1D_00", "ParamHairFront")).expect("write");
+    let e = run(&["info", tiny, "--physics3", bad.to_str().expect("utf-8")])
+        .expect_err("unknown parameter")
+        .to_string();
+    assert!(e.contains("Sway") && e.contains("ParamHairFront"), "{e}");
+}

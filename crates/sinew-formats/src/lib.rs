@@ -2,6 +2,7 @@
 //!
 //! - [`spine`]: Spine 4.2 JSON exports ([`spine::load_spine_json`], [`spine::parse_spine_json`]).
 //! - [`extras`]: rig-extras JSON (jiggle bones and colliders added to any rig by bone name).
+//! - [`physics3`]: Live2D Cubism physics settings (`*.physics3.json`) as pendulum chains.
 //! - [`atlas`]: the libgdx/Spine `.atlas` text format and [`atlas::bind_atlas`], which puts an
 //!   atlas's real regions into a built [`sinew::Rig`].
 //!
@@ -12,6 +13,7 @@ pub mod atlas;
 mod error;
 pub mod extras;
 pub mod inochi2d;
+pub mod physics3;
 pub mod spine;
 
 pub use atlas::bind_atlas;
