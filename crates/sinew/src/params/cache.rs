@@ -75,7 +75,7 @@ pub struct ParamCache {
     /// Deformed slots (entries of `deform_slots`) a changed parameter marked this frame.
     pub(crate) deform_queue: Vec<u32>,
     /// Every slot's attachment at the end of the stage's last frame.
-    pub(crate) attachments_seen: Vec<Option<AttachmentId>>,
+    pub(crate) attachments_seen: Vec<u32>,
     /// Every slot's deform length at the end of the stage's last frame.
     pub(crate) lens_seen: Vec<u32>,
     /// Per deformed slot (entries of `deform_slots`): what its buffer was computed for.

@@ -27,7 +27,7 @@ pub fn update_deforms(rig: &Rig, inst: &mut Instance) {
     let plan = &rig.params.plan;
     let cache = &inst.params.cache;
     let full = !cache.valid
-        || inst.slots.attachment != cache.attachments_seen
+        || !same_attachments(&inst.slots.attachment, &cache.attachments_seen)
         || inst.slots.deform_len != cache.lens_seen;
     if full {
         for k in 0..plan.deform.len() {
@@ -72,17 +72,30 @@ fn visit(rig: &Rig, inst: &mut Instance, k: usize) {
     }
 }
 
+/// An attachment as one number (`u32::MAX` for none; ids stop below it).
+#[inline(always)]
+fn attachment_code(a: &Option<AttachmentId>) -> u32 {
+    a.map_or(u32::MAX, |id| id.0)
+}
+
+/// Whether the slots' attachments are the ones remembered: every pair compared without
+/// stopping early, on 32-bit codes, so the loop vectorises (it runs every frame).
+fn same_attachments(now: &[Option<AttachmentId>], seen: &[u32]) -> bool {
+    now.len() == seen.len()
+        && now
+            .iter()
+            .zip(seen)
+            .fold(true, |same, (a, &s)| same & (attachment_code(a) == s))
+}
+
 /// Remembers every slot's attachment and deform length at the end of the stage's frame
 /// (what [`update_deforms`] compares against next frame).
 pub(crate) fn remember_slots(inst: &mut Instance) {
     let cache = &mut inst.params.cache;
-    if cache.attachments_seen.len() == inst.slots.attachment.len() {
-        cache
-            .attachments_seen
-            .copy_from_slice(&inst.slots.attachment);
-    } else {
-        cache.attachments_seen.clone_from(&inst.slots.attachment);
-    }
+    cache.attachments_seen.clear();
+    cache
+        .attachments_seen
+        .extend(inst.slots.attachment.iter().map(attachment_code));
     if cache.lens_seen.len() == inst.slots.deform_len.len() {
         cache.lens_seen.copy_from_slice(&inst.slots.deform_len);
     } else {
