@@ -51,18 +51,7 @@ fn patched(tiny: &Path, out: &Path, edit: impl FnOnce(&mut Value)) {
 }
 
 fn render(puppet: &Path, out: &Path) -> Texture {
-    run(&[
-        "render",
-        puppet.to_str().expect("utf-8"),
-        "--view",
-        "-600,-650,600,550",
-        "--size",
-        "96x96",
-        "--out",
-        out.to_str().expect("utf-8"),
-    ])
-    .expect("render");
-    Texture::load(out, false).expect("decode output")
+    render_with(puppet, out, &[])
 }
 
 #[test]

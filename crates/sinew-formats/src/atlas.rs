@@ -128,10 +128,7 @@ impl Atlas {
 /// Reads and parses an `.atlas` file.
 pub fn load_atlas(path: &Path) -> Result<Atlas, LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::error::read_text(path, &file)?;
     parse_atlas(&text, &file)
 }
 

@@ -73,3 +73,21 @@ fn name_suffix(name: &Option<String>) -> String {
         None => String::new(),
     }
 }
+
+/// Reads a text file, naming it (as `file`) in the error.
+pub(crate) fn read_text(path: &std::path::Path, file: &str) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        file: file.to_owned(),
+        source,
+    })
+}
+
+/// Parses JSON text, naming `source` and the line and column in the error.
+pub(crate) fn parse_json(text: &str, source: &str) -> Result<serde_json::Value, LoadError> {
+    serde_json::from_str(text).map_err(|e| LoadError::Syntax {
+        file: source.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}

@@ -67,21 +67,13 @@ const MAX_ITEMS: usize = 4096;
 /// Reads and parses a rig-extras file.
 pub fn load_extras(path: &Path) -> Result<RigExtras, LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::error::read_text(path, &file)?;
     parse_extras(&text, &file)
 }
 
 /// Parses rig-extras JSON text; `source` names the file in errors.
 pub fn parse_extras(text: &str, source: &str) -> Result<RigExtras, LoadError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
-        file: source.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let root: Value = crate::error::parse_json(text, source)?;
     let err = |p: Problem| LoadError::Invalid {
         file: source.to_owned(),
         path: p.path,

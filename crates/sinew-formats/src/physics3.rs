@@ -30,21 +30,13 @@ const MAX_ITEMS: usize = 4096;
 /// Reads and parses a physics3 file.
 pub fn load_physics3(path: &Path) -> Result<RawChains, LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::error::read_text(path, &file)?;
     parse_physics3(&text, &file)
 }
 
 /// Parses physics3 JSON text; `source` names the file in errors.
 pub fn parse_physics3(text: &str, source: &str) -> Result<RawChains, LoadError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
-        file: source.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let root: Value = crate::error::parse_json(text, source)?;
     let r = Reader { file: source };
     let root = r.object(&root, "$", None)?;
     let mut out = RawChains::default();

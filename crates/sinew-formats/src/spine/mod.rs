@@ -65,22 +65,14 @@ pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
             message: format!("file is {size} bytes (limit {})", limits::MAX_FILE_BYTES),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::error::read_text(path, &file)?;
     parse_spine_json(&text, &file)
 }
 
 /// Parses the text of a Spine 4.2 JSON export; `source` names it in errors and in
 /// [`RawRig::source`].
 pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
-        file: source.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let root: Value = crate::error::parse_json(text, source)?;
     let invalid = |p: Box<Problem>| LoadError::Invalid {
         file: source.to_owned(),
         path: p.path,
