@@ -75,7 +75,9 @@ fn mask_of(d: &DrawInfo, rig: &sinew::Rig) -> SlotMask {
 /// Per bone: the off-screen group of the Composite on that bone (its blend mode, tint, screen
 /// tint and opacity; `first`/`count` are filled per frame by [`DrawList::group_runs`]) and
 /// its mask sources. Only outermost composites group (the loader's `slot_group`); a nested
-/// composite draws its children straight into the outer layer.
+/// composite draws its children straight into the outer layer. COMPAT(inochi2d): so does
+/// the 0.8 reference, whose Composite collects the Parts of its whole subtree, through any
+/// nested Composite, and draws them into its one buffer.
 pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>, Vec<SlotMask>) {
     let n = rig.bones.len();
     let (mut groups, mut masks) = (vec![None; n], vec![SlotMask::default(); n]);
