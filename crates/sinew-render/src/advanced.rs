@@ -26,6 +26,12 @@
 //! | Exclusion   | `Cb + Cs - 2 Cb Cs`                                                      |
 //! | Subtract    | `max(0, Cb - Cs)`                                                        |
 //!
+//! COMPAT(inochi2d): the 0.8 reference draws LinearDodge and Subtract with these NV
+//! equations only where the GPU has `NV_blend_equation_advanced`; elsewhere it falls back to
+//! fixed-function factors (LinearDodge `(1 - d) * s + d`, which is screen-like; Subtract a
+//! reverse subtraction), so the look of those two modes depends on the GPU there. sinew
+//! draws the advanced form everywhere.
+//!
 //! **Factor modes** (Inochi2D's fixed-function blend factors, inochi2d.md §5):
 //!
 //! | mode           | colour                    | alpha                        |
