@@ -1,11 +1,12 @@
 //! A binding's non-zero grid corners at the current parameter values: the one place the
 //! stage turns parameter values into (keyform index, weight) pairs.
 //!
-//! The stage normalises each parameter once per frame (`norm[p]`, one value per component,
-//! NaN for a parameter that does not exist) and locates it on the parameter's own keys
-//! ([`Cell`]); bindings whose axes use those keys (all of Inochi2D's) read the cells. Linear grids over one or
-//! two axes (every Inochi2D binding) take a direct path: locate the cell on each axis, then
-//! the up to four corners. It does exactly the arithmetic of the generic path
+//! The stage normalises each changed parameter once per frame (`norm[p]`, one value per
+//! component, NaN for a parameter that does not exist), locates it on the parameter's own
+//! keys ([`Cell`]) and computes the corners of a grid over its own axes
+//! ([`param_corners`]), which every binding that is such a grid ([`ParamGrid`], all of
+//! Inochi2D's) shares. Other linear grids over one or two axes take a direct path: locate
+//! the cell on each axis, then the up to four corners. It does exactly the arithmetic of the generic path
 //! ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`, products
 //! `1.0 · w0 · w1` in axis order, zero weights skipped, odometer order), so both give the same
 //! bits; other grids use the generic path. Verified by the unit test below, which compares
@@ -88,8 +89,8 @@ pub struct Corners {
 }
 
 impl Corners {
-    /// The grid's value over scalar keyforms: `0.0 + w·v` per corner, in order (what
-    /// [`linear_scalar`] gives).
+    /// The grid's value over scalar keyforms: `0.0 + w·v` per corner, in order (the fold
+    /// of the corners, which the unit test below checks bit for bit).
     #[inline(always)]
     pub fn scalar(&self, values: &[f32]) -> f64 {
         let mut v = 0.0;
@@ -226,55 +227,6 @@ pub fn update_param_corners(out: &mut [Corners; 2], cells: [Cell; 2], d1: usize,
     if forms & 2 != 0 {
         fill_corners(&mut out[1], cells[0], Some(cells[1]), d1 as u32);
     }
-}
-
-/// The value of a scalar linear grid over one or two axes read through per-parameter
-/// `cells` (the binding uses its parameters' own keys): the same sum, in the same order, as
-/// folding [`linear_corners`] (`0.0 + w·v` per non-zero corner), without building the
-/// corner list. `None` for other grids.
-#[inline]
-pub fn linear_scalar(cells: &[[Cell; 2]], b: &Binding) -> Option<f64> {
-    let two = match (b.interp, b.axes.len(), b.dims.len()) {
-        (Interp::Linear, 1, 1) => false,
-        (Interp::Linear, 2, 2) => true,
-        _ => return None,
-    };
-    let cell = |a: usize| -> Option<Cell> {
-        let ax = b.axes.get(a)?;
-        Some(cells.get(ax.param.index())?[usize::from(ax.component.min(1))])
-    };
-    let c0 = cell(0)?;
-    let (c1, d1) = if two {
-        (Some(cell(1)?), b.dims[1])
-    } else {
-        (None, 1)
-    };
-    Some(linear_scalar_cells(c0, c1, d1, &b.values))
-}
-
-/// [`linear_scalar`] from the axes' cells: `c0` on the first axis, `c1` on the second
-/// (`None` for one axis, whose grid then has `d1 == 1`), over the grid's `values`.
-#[inline]
-fn linear_scalar_cells(c0: Cell, c1: Option<Cell>, d1: u32, values: &[f32]) -> f64 {
-    let (ia, wa, na) = linear_axis(c0);
-    let (ib, wb, nb) = match c1 {
-        Some(c) => linear_axis(c),
-        None => ([0, 0], [1.0, 0.0], 1),
-    };
-    let d1 = d1 as usize;
-    let mut v = 0.0;
-    for x in 0..na {
-        for y in 0..nb {
-            // `1.0 · wa · wb`: one axis multiplies by exactly 1.0, as the generic path does.
-            let w = 1.0 * wa[x] * wb[y];
-            if w != 0.0
-                && let Some(&k) = values.get(ia[x] * d1 + ib[y])
-            {
-                v += w * f64::from(k);
-            }
-        }
-    }
-    v
 }
 
 /// Calls `f(flat, weight)` for every non-zero corner of `b` at the normalised values.
@@ -424,7 +376,8 @@ mod tests {
                         for &(f, w) in &fast {
                             folded += f64::from_bits(w) * f64::from(b.values[f]);
                         }
-                        let direct = linear_scalar(&cells, &b).expect("linear");
+                        let corners = linear_corners(&norm, Some(&cells), &b).expect("linear");
+                        let direct = corners.scalar(&b.values);
                         assert_eq!(direct.to_bits(), folded.to_bits(), "{k0:?} {k1:?} {v:?}");
                         assert_eq!(fast, generic(&set, &v, &b), "{k0:?} {k1:?} {v:?}");
                     }

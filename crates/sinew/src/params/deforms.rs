@@ -198,7 +198,7 @@ impl<'a> Gather<'a> {
     }
 }
 
-/// Gathers the corners of a binding the lean path does not cover (other interpolations,
+/// Gathers the corners of a binding the per-parameter corners do not cover (other interpolations,
 /// more axes, its own keys). Kept out of line so the common loop stays small.
 #[inline(never)]
 fn gather_generic<'a>(

@@ -50,7 +50,7 @@ pub struct TargetPlan {
 pub struct ScalarPlan {
     /// Every scalar binding, in file order.
     pub items: Vec<ScalarItem>,
-    /// The lean items' keyforms, concatenated.
+    /// The keyforms of the items with a `grid`, concatenated.
     pub values: Vec<f32>,
     /// Every target some scalar binding drives.
     pub targets: Vec<TargetPlan>,
