@@ -21,7 +21,7 @@
 
 use crate::args::RenderArgs;
 use crate::inochi::{load_puppet_with, parse_params};
-use crate::render::{Output, fit_view, parse_color, parse_size, parse_view, sequence_path};
+use crate::render::{CanvasOptions, Output, canvas_options, fit_view, sequence_path};
 use crate::stepping::parse_times;
 use anyhow::{Context, Result, anyhow, bail};
 use sinew::draw::{DrawGroup, DrawList, build_draw_list};
@@ -153,19 +153,11 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     } else {
         vec![0.0]
     };
-    if out == Output::Png && times.len() > 1 {
-        bail!(
-            "{} frames cannot go to one .png: use a %04d pattern in the name, .gif or .apng",
-            times.len()
-        );
-    }
-    let background = match &args.background {
-        Some(s) => parse_color(s)?,
-        None if out == Output::Gif => Color::WHITE,
-        None => Color::new(0.0, 0.0, 0.0, 0.0),
-    };
-    let view = args.view.as_deref().map(parse_view).transpose()?;
-    let size = args.size.as_deref().map(parse_size).transpose()?;
+    let CanvasOptions {
+        background,
+        view,
+        size,
+    } = canvas_options(args, &out, times.len())?;
 
     let mut inst = Instance::new(&rig);
     for &(id, v) in &settings {

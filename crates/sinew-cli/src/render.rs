@@ -98,6 +98,37 @@ pub fn sequence_path(out: &Path, index: usize) -> PathBuf {
     }
 }
 
+/// The canvas options every render shares.
+pub struct CanvasOptions {
+    /// `--background`, else white for a GIF and transparent otherwise.
+    pub background: Color,
+    /// `--view`.
+    pub view: Option<View>,
+    /// `--size`.
+    pub size: Option<(u32, u32)>,
+}
+
+/// Reads the [`CanvasOptions`], after refusing several frames for one `.png`.
+pub fn canvas_options(args: &RenderArgs, out: &Output, frames: usize) -> Result<CanvasOptions> {
+    if *out == Output::Png && frames > 1 {
+        bail!(
+            "{frames} frames cannot go to one .png: use a %04d pattern in the name, .gif or .apng"
+        );
+    }
+    let background = match &args.background {
+        Some(s) => parse_color(s)?,
+        None if *out == Output::Gif => Color::WHITE,
+        None => Color::new(0.0, 0.0, 0.0, 0.0),
+    };
+    let view = args.view.as_deref().map(parse_view).transpose()?;
+    let size = args.size.as_deref().map(parse_size).transpose()?;
+    Ok(CanvasOptions {
+        background,
+        view,
+        size,
+    })
+}
+
 /// Parses `#rrggbbaa` or `#rrggbb` (the `#` optional).
 pub fn parse_color(s: &str) -> Result<Color> {
     let hex = s.trim().trim_start_matches('#');
@@ -310,19 +341,11 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let clip = pose::find_clip(&rig, &args.anim)?;
     let textures = load_textures(&mut rig, &args.file, args.atlas.as_deref())?;
     let times = frame_times(args, pose::clip_duration(&rig, clip), &out)?;
-    if out == Output::Png && times.len() > 1 {
-        bail!(
-            "{} frames cannot go to one .png: use a %04d pattern in the name, .gif or .apng",
-            times.len()
-        );
-    }
-    let background = match &args.background {
-        Some(s) => parse_color(s)?,
-        None if out == Output::Gif => Color::WHITE,
-        None => Color::new(0.0, 0.0, 0.0, 0.0),
-    };
-    let view = args.view.as_deref().map(parse_view).transpose()?;
-    let size = args.size.as_deref().map(parse_size).transpose()?;
+    let CanvasOptions {
+        background,
+        view,
+        size,
+    } = canvas_options(args, &out, times.len())?;
 
     // Pose every frame in order (the animation and physics are sequential).
     let spec = SessionSpec {
