@@ -21,6 +21,17 @@ use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
+/// Frame `k` of the animation at 60 fps (the first at dt 0): clips applied, events
+/// dropped, world transforms with physics.
+fn step(rig: &Rig, state: &mut AnimationState, inst: &mut Instance, k: usize) {
+    let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
+    state.update(dt);
+    state.apply(rig, inst);
+    state.events.clear();
+    inst.advance_time(dt);
+    sinew::skeleton::update_world_transform(rig, inst, Physics::Update);
+}
+
 fn stickbot() -> (Rig, Vec<Texture>) {
     let dir = sinew_testutil::workspace_root().join("examples/stickbot");
     let raw =
@@ -53,12 +64,7 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
     let mut frames = Vec::new();
     let mut allocations = 0;
     for k in 0..=60 {
-        let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
-        state.update(dt);
-        state.apply(&rig, &mut inst);
-        state.events.clear();
-        inst.advance_time(dt);
-        sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Update);
+        step(&rig, &mut state, &mut inst, k);
         let n = count_allocations(|| {
             build_draw_list(&rig, &inst, Color::WHITE, &mut list);
             canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
@@ -83,11 +89,7 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
     state.set_animation(&rig, 0, rig.clip("walk").expect("walk"), true);
     let mut renderer = Renderer::new();
     for k in 0..=20 {
-        let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
-        state.update(dt);
-        state.apply(&rig, &mut inst);
-        inst.advance_time(dt);
-        sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Update);
+        step(&rig, &mut state, &mut inst, k);
     }
     build_draw_list(&rig, &inst, Color::WHITE, &mut list);
     canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
@@ -131,12 +133,7 @@ fn masked_and_grouped_drawing_allocates_nothing_after_warm_up() {
     let mut allocations = 0;
     let mut grouped = 0;
     for k in 0..=30 {
-        let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
-        state.update(dt);
-        state.apply(&rig, &mut inst);
-        state.events.clear();
-        inst.advance_time(dt);
-        sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Update);
+        step(&rig, &mut state, &mut inst, k);
         let count = count_allocations(|| {
             build_draw_list(&rig, &inst, Color::WHITE, &mut list);
             list.group_runs(|s| (1..=4).contains(&s.index()).then_some(group));
