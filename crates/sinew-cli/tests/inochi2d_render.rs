@@ -49,6 +49,23 @@ fn part_boxes(puppet: &str, view: [f64; 4], size: f64) -> Vec<(String, [f64; 4])
 }
 
 /// The view `render` would pick for a square: all parts' bounds, squared and padded.
+/// Renders `puppet` at 128x128 over synthetic_tiny's view (-600,-650 .. 600,550) to `out`
+/// and decodes the result.
+fn render_tiny_view(puppet: &str, out: &Path) -> Texture {
+    run(&[
+        "render",
+        puppet,
+        "--view",
+        "-600,-650,600,550",
+        "--size",
+        "128x128",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ])
+    .expect("render");
+    Texture::load(out, false).expect("decode")
+}
+
 fn square_view(boxes_world: &[[f64; 4]]) -> [f64; 4] {
     let mut b = [
         f64::INFINITY,
@@ -155,18 +172,7 @@ fn mask_hides_content_outside_its_source() {
     let boxes = part_boxes(p, view, 128.0);
     assert_eq!(boxes.len(), 3);
     let out = out_dir().join("tiny_mask.png");
-    run(&[
-        "render",
-        p,
-        "--view",
-        "-600,-650,600,550",
-        "--size",
-        "128x128",
-        "--out",
-        out.to_str().expect("utf-8"),
-    ])
-    .expect("render");
-    let img = Texture::load(&out, false).expect("decode");
+    let img = render_tiny_view(p, &out);
     let find = |n: &str| boxes.iter().find(|(m, _)| m == n).expect("part").1;
     let b = find("Part001");
     let mut shown = 0;
@@ -254,18 +260,7 @@ fn dodge_mask_keeps_content_outside_its_source() {
     let p = puppet.to_str().expect("utf-8");
     let boxes = part_boxes(p, [-600.0, -650.0, 600.0, 550.0], 128.0);
     let png = out.join("tiny_dodge.png");
-    run(&[
-        "render",
-        p,
-        "--view",
-        "-600,-650,600,550",
-        "--size",
-        "128x128",
-        "--out",
-        png.to_str().expect("utf-8"),
-    ])
-    .expect("render");
-    let img = Texture::load(&png, false).expect("decode");
+    let img = render_tiny_view(p, &png);
     let b = boxes
         .iter()
         .find(|(m, _)| m == "Part001")
