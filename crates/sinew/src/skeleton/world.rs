@@ -38,15 +38,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     } = pose;
     let Some(parent) = rig.bones[i].parent else {
         // Root: the skeleton scale applies to both the matrix and the position.
-        let (la, lb, lc, ld) = local_matrix(
-            rig.exact_angles,
-            &mut inst.trig[i],
-            rotation,
-            scale_x,
-            scale_y,
-            shear_x,
-            shear_y,
-        );
+        let (la, lb, lc, ld) = local_matrix(rig.exact_angles, &mut inst.trig[i], &pose);
         inst.world[i] = WorldTransform {
             a: la * sx,
             b: lb * sx,
@@ -66,15 +58,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             inst.world[i] = normal_child_world(rig.exact_angles, &p, &pose, &mut inst.trig[i]);
             return;
         }
-        Inherit::OnlyTranslation => local_matrix(
-            rig.exact_angles,
-            &mut inst.trig[i],
-            rotation,
-            scale_x,
-            scale_y,
-            shear_x,
-            shear_y,
-        ),
+        Inherit::OnlyTranslation => local_matrix(rig.exact_angles, &mut inst.trig[i], &pose),
         Inherit::NoRotationOrReflection => {
             // Strip the skeleton scale, then rebuild the parent's second column so that only
             // its scale and skew remain (the parent's rotation `prx` is subtracted below).
@@ -147,15 +131,7 @@ pub(crate) fn normal_child_world(
     memo: &mut TrigMemo,
 ) -> WorldTransform {
     let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
-    let (la, lb, lc, ld) = local_matrix(
-        exact,
-        memo,
-        pose.rotation,
-        pose.scale_x,
-        pose.scale_y,
-        pose.shear_x,
-        pose.shear_y,
-    );
+    let (la, lb, lc, ld) = local_matrix(exact, memo, pose);
     WorldTransform {
         a: pa * la + pb * lc,
         b: pa * lb + pb * ld,
@@ -166,17 +142,11 @@ pub(crate) fn normal_child_world(
     }
 }
 
-/// The local 2x2 `[la lb; lc ld]` of rotation, scale and shear (degrees).
+/// The local 2x2 `[la lb; lc ld]` of a pose's rotation, scale and shear (degrees).
 #[inline]
-fn local_matrix(
-    exact: bool,
-    memo: &mut TrigMemo,
-    rotation: f64,
-    sx: f64,
-    sy: f64,
-    shx: f64,
-    shy: f64,
-) -> (f64, f64, f64, f64) {
+fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64, f64, f64) {
+    let (rotation, sx, sy) = (pose.rotation, pose.scale_x, pose.scale_y);
+    let (shx, shy) = (pose.shear_x, pose.shear_y);
     // Spine: both axes from Spine's rounded pi. Exact: the y axis is the x axis's angle
     // (with the y shear) turned by exactly 90 degrees: cos(a + 90) = -sin a, sin(a + 90) = cos a.
     let (rx, ry) = if exact {
