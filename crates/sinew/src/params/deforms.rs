@@ -2,10 +2,10 @@
 //! keyform, rewritten only when the slot's inputs changed (see [`super::cache`]).
 //!
 //! Each dirty slot gathers the non-zero (keyform, weight) corners of all its bindings and
-//! sums them in one pass with [`super::kernel::sum_pairs`], starting from the setup
-//! vertices. Corners on all-zero keyforms (a rig's neutral keyform, usually) are left out:
-//! they add nothing but the sign of a zero. Verified by the fixture tests (`sinew-formats/tests/inochi2d_*.rs`), the
-//! property tests and `params/tests.rs`.
+//! sums them in one keyform pass ([`super::kernel`]), starting from the setup vertices.
+//! Corners on all-zero keyforms (a rig's neutral keyform, usually) are left out: they add
+//! nothing but the sign of a zero. Verified by the fixture tests
+//! (`sinew-formats/tests/inochi2d_*.rs`), the property tests and `params/tests.rs`.
 
 use super::cache::DeformMemo;
 use super::corners::{Cell, binding_corners};
