@@ -31,8 +31,8 @@ fn pass_n<const N: usize>(
 ) {
     let n = out.len();
     // `sum_pairs` checks every length and the stage's gather builds them to size; this keeps
-    // the loads provably in bounds (and avoids
-    // `array::map`, which is not inlined into a `target_feature` function).
+    // the loads provably in bounds (and avoids `array::map`, which is not inlined into a
+    // `target_feature` function).
     if keys.iter().any(|k| k.len() < n) || base.is_some_and(|b| b.len() < n) {
         return;
     }
