@@ -103,20 +103,9 @@ pub fn composite_groups(p: &Puppet, rig: &sinew::Rig) -> (Vec<Option<DrawGroup>>
 /// A composite's layer colours with its parameter bindings applied: opacity and tint
 /// multiplied, screen tint added (inochi2d.md §3).
 fn bound_group(mut g: DrawGroup, o: &sinew::params::SlotOffset) -> DrawGroup {
-    let c = g.color;
-    g.color = Color::new(
-        (f64::from(c.r) * o.tint[0]) as f32,
-        (f64::from(c.g) * o.tint[1]) as f32,
-        (f64::from(c.b) * o.tint[2]) as f32,
-        (f64::from(c.a) * o.opacity) as f32,
-    );
-    let s = g.screen;
-    g.screen = Color::new(
-        (f64::from(s.r) + o.screen[0]) as f32,
-        (f64::from(s.g) + o.screen[1]) as f32,
-        (f64::from(s.b) + o.screen[2]) as f32,
-        s.a,
-    );
+    g.color = o.tinted(g.color);
+    let [r, gr, b] = o.screened([g.screen.r, g.screen.g, g.screen.b]);
+    g.screen = Color::new(r, gr, b, g.screen.a);
     g
 }
 

@@ -357,7 +357,6 @@ mod tests;
 /// rig gives the slot none and no binding moved it off zero.
 fn slot_screen(rig: &Rig, inst: &Instance, si: usize) -> Option<Color> {
     let base = rig.params.slot_screen.get(si).copied().unwrap_or([0.0; 3]);
-    let add = inst.params.slot.get(si).map_or([0.0; 3], |o| o.screen);
-    let s = [0, 1, 2].map(|c| base[c] + add[c] as f32);
+    let s = inst.params.slot.get(si).map_or(base, |o| o.screened(base));
     (s != [0.0; 3]).then(|| Color::new(s[0], s[1], s[2], 1.0))
 }

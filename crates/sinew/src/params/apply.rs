@@ -106,17 +106,6 @@ fn finalize_bones(rig: &Rig, inst: &mut Instance) {
     }
 }
 
-/// A slot's colour: its setup colour times the accumulated factors.
-#[inline]
-pub(crate) fn slot_color(c: crate::Color, o: &SlotOffset) -> crate::Color {
-    crate::Color::new(
-        (f64::from(c.r) * o.tint[0]) as f32,
-        (f64::from(c.g) * o.tint[1]) as f32,
-        (f64::from(c.b) * o.tint[2]) as f32,
-        (f64::from(c.a) * o.opacity) as f32,
-    )
-}
-
 /// Writes every bound slot's colour and every slot's visibility.
 fn finalize_slots(rig: &Rig, inst: &mut Instance) {
     let set = &rig.params;
@@ -125,7 +114,7 @@ fn finalize_slots(rig: &Rig, inst: &mut Instance) {
         let (Some(sd), Some(o)) = (rig.slots.get(i), inst.params.slot.get(i)) else {
             continue;
         };
-        inst.slots.color[i] = slot_color(sd.color, o);
+        inst.slots.color[i] = o.tinted(sd.color);
     }
     for (i, vis) in inst.params.visible.iter_mut().enumerate() {
         let base = set.slot_visible.get(i).copied().unwrap_or(true);

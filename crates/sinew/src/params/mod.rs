@@ -279,6 +279,24 @@ impl SlotOffset {
         screen: [0.0; 3],
         visible: 1.0,
     };
+
+    /// `c` with these factors: rgb times the tint, alpha times the opacity (a slot's colour
+    /// from its setup colour, a composite layer's from its own).
+    #[inline]
+    pub fn tinted(&self, c: crate::Color) -> crate::Color {
+        crate::Color::new(
+            (f64::from(c.r) * self.tint[0]) as f32,
+            (f64::from(c.g) * self.tint[1]) as f32,
+            (f64::from(c.b) * self.tint[2]) as f32,
+            (f64::from(c.a) * self.opacity) as f32,
+        )
+    }
+
+    /// A screen tint `base` with these offsets added.
+    #[inline]
+    pub fn screened(&self, base: [f32; 3]) -> [f32; 3] {
+        [0, 1, 2].map(|k| (f64::from(base[k]) + self.screen[k]) as f32)
+    }
 }
 
 /// Per-instance parameter state, allocated once by [`ParamState::new`].

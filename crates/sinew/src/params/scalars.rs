@@ -408,7 +408,7 @@ impl Outputs<'_> {
             self.slot.get(i),
             self.color.get_mut(i),
         ) {
-            *c = super::apply::slot_color(sd.color, o);
+            *c = o.tinted(sd.color);
         }
     }
 }
