@@ -238,10 +238,15 @@ fn finish_frame(rig: &Rig, inst: &mut Instance) {
 /// One parameter frame without physics: every binding, bone locals, deform buffers,
 /// colours and draw order. Call before world transforms.
 pub fn apply_params(rig: &Rig, inst: &mut Instance) {
+    stage_without_physics(rig, inst);
+    super::deforms::remember_slots(inst);
+}
+
+/// Both binding phases with no drivers between them, and the frame's end.
+fn stage_without_physics(rig: &Rig, inst: &mut Instance) {
     before_physics(rig, inst);
     after_physics(rig, inst);
     finish_frame(rig, inst);
-    super::deforms::remember_slots(inst);
 }
 
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
@@ -250,7 +255,8 @@ pub fn apply_params(rig: &Rig, inst: &mut Instance) {
 pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     super::chain::step_chains(rig, inst, dt, physics);
     if !physics || rig.params.drivers.is_empty() {
-        apply_params(rig, inst);
+        // The slots are remembered once, after the deformers have written too.
+        stage_without_physics(rig, inst);
         crate::skeleton::update_world_transform(rig, inst, Physics::None);
         crate::deformer::apply_deformers(rig, inst);
         super::deforms::remember_slots(inst);
