@@ -177,14 +177,14 @@ pub struct ParamGrid {
 }
 
 impl ParamGrid {
-    /// The per-parameter form of `b`, or `None` when `b` is not such a grid. `keys` are
-    /// the parameter's own axis points per component.
-    pub fn new(b: &Binding, keys: Option<&[Vec<f64>; 2]>) -> Option<ParamGrid> {
-        let keys = keys?;
+    /// The per-parameter form of `b`, or `None` when `b` is not such a grid. `param_keys`
+    /// are every parameter's own axis points per component.
+    pub fn new(b: &Binding, param_keys: &[[Vec<f64>; 2]]) -> Option<ParamGrid> {
         if b.interp != Interp::Linear || b.dims.len() != b.axes.len() {
             return None;
         }
         let p = b.axes.first()?.param;
+        let keys = param_keys.get(p.index())?;
         let own = |a: usize, c: u8| {
             b.axes
                 .get(a)

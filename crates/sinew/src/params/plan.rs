@@ -156,14 +156,10 @@ impl ParamPlan {
             let start = plan.deform_bindings.len() as u32;
             for (i, b) in set.bindings.iter().enumerate() {
                 if b.target == Target::SlotDeform(slot) {
-                    let keys = b
-                        .axes
-                        .first()
-                        .and_then(|a| plan.param_keys.get(a.param.index()));
                     plan.deform_bindings.push(DeformItem {
                         binding: i as u32,
                         params: AxisParams::of(b),
-                        grid: super::corners::ParamGrid::new(b, keys),
+                        grid: super::corners::ParamGrid::new(b, &plan.param_keys),
                         zero_keys: zero_keyforms(b),
                     });
                 }

@@ -87,8 +87,7 @@ impl ScalarPlan {
             });
             let item = plan.items.len() as u32;
             members[t as usize].push(item);
-            let keys = b.axes.first().and_then(|a| param_keys.get(a.param.index()));
-            let grid = ParamGrid::new(b, keys);
+            let grid = ParamGrid::new(b, param_keys);
             let values = plan.values.len() as u32;
             if grid.is_some() {
                 plan.values.extend_from_slice(&b.values);
