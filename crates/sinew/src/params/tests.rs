@@ -462,3 +462,41 @@ fn changed_targets_only_give_what_recomputing_everything_gives() {
         "the pendulum moved"
     );
 }
+
+#[test]
+fn a_binding_that_drives_a_pendulum_length_negative_keeps_physics_finite() {
+    // `Shrink` takes the hair's 100-unit length to -100: the pendulum falls back to its
+    // default length (sanitised parameters) instead of dividing by a negative length.
+    let mut out = param("Sway");
+    out.is_2d = true;
+    let rig = rig(RawParams {
+        params: vec![param("Shrink"), out],
+        bindings: vec![scalar(
+            RawTarget::DriverLength("hair".into()),
+            &["Shrink"],
+            &[0.0, 0.0, -200.0],
+        )],
+        drivers: vec![hair("head", PendulumModel::Spring, 0.3)],
+        ..Default::default()
+    });
+    let (shrink, sway) = (
+        rig.params.find("Shrink").expect("Shrink"),
+        rig.params.find("Sway").expect("Sway"),
+    );
+    let mut inst = Instance::new(&rig);
+    inst.params.set(&rig, shrink, [1.0, 0.0]);
+    for _ in 0..30 {
+        update_params(&rig, &mut inst, 1.0 / 60.0, true);
+        let v = inst.params.values[sway.index()];
+        assert!(v.iter().all(|x| x.is_finite() && x.abs() <= 1.0), "{v:?}");
+    }
+    assert_eq!(
+        inst.params.driver_offsets[0][0], -200.0,
+        "the binding did apply"
+    );
+    let length = inst.params.drivers[0].pendulum.params().length;
+    assert!(
+        length > 0.0,
+        "the pendulum runs on a usable length, not {length}"
+    );
+}
