@@ -68,6 +68,19 @@ impl ScalarMemo {
     }
 }
 
+/// Where a target's fold starts: 1 for factors, 0 for offsets.
+#[inline(always)]
+fn identity(mul: bool) -> f64 {
+    if mul { 1.0 } else { 0.0 }
+}
+
+/// Writes a single-item target straight from its item `s`.
+#[inline(always)]
+fn write_solo(out: &mut Outputs<'_>, tp: &TargetPlan, s: u32, items: &[ItemMemo]) {
+    let mul = tp.target.multiplies();
+    out.write(tp, fold(identity(mul), mul, &[s], items));
+}
+
 /// A target's fold: `v` combined with each unmuted item's value, in order.
 #[inline(always)]
 fn fold(mut v: f64, mul: bool, items: &[u32], memo: &[ItemMemo]) -> f64 {
@@ -159,9 +172,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
                     continue;
                 };
                 if item.solo {
-                    let mul = tp.target.multiplies();
-                    let v = fold(if mul { 1.0 } else { 0.0 }, mul, &[s], &memo.items);
-                    out.write(tp, v);
+                    write_solo(&mut out, tp, s, &memo.items);
                 } else if let Some(tm) = memo.targets.get_mut(t)
                     && tm.pass != pass
                 {
@@ -180,9 +191,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
                     && item.solo
                     && let Some(tp) = plan.targets.get(item.target as usize)
                 {
-                    let mul = tp.target.multiplies();
-                    let v = fold(if mul { 1.0 } else { 0.0 }, mul, &[s as u32], &memo.items);
-                    out.write(tp, v);
+                    write_solo(&mut out, tp, s as u32, &memo.items);
                 }
             }
         }
@@ -218,7 +227,7 @@ pub(crate) fn update_scalars(rig: &Rig, inst: &mut Instance, phase: usize) {
         }
         let mul = tp.target.multiplies();
         let (start, end, v) = if phase == 0 {
-            (tp.start, tp.driven, if mul { 1.0 } else { 0.0 })
+            (tp.start, tp.driven, identity(mul))
         } else {
             (tp.driven, tp.end, tm.before)
         };
