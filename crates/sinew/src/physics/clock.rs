@@ -9,8 +9,8 @@
 //! - treats dt = 0, negative, NaN or infinite frame times as no time (never NaN out);
 //! - scales time (slow motion; 0 pauses);
 //! - reports where each step falls inside the frame ([`FixedClock::step_fraction`]) so
-//!   inputs can be interpolated across substeps, and the leftover fraction
-//!   ([`FixedClock::alpha`]) so display can interpolate between the last two steps.
+//!   inputs can be interpolated across substeps, and how far the frame's time is past the
+//!   last step ([`FixedClock::alpha`]) so display can show the state at the frame's time.
 //!
 //! Simulated time is `steps * step`, an integer count, never a float sum (math.md §B.5).
 //! Verified by the unit tests below: step counts at 30/60/144 fps, bad-dt and hitch cases,
@@ -173,8 +173,10 @@ impl FixedClock {
         (t / self.frame_time).clamp(0.0, 1.0)
     }
 
-    /// How far the simulation is from its last step toward the next, in `[0, 1)`: display
-    /// interpolates between the last two steps with it (and so lags by up to one step).
+    /// How far the frame's time is past the last step, as a fraction of a step, in
+    /// `[0, 1)`: 0 on the step grid (the last step is at the frame's time). Display uses it
+    /// to show the state at the frame's own time: the last step when it is 0, otherwise the
+    /// last step advanced by this fraction of a step (never a step behind).
     #[inline]
     pub fn alpha(&self) -> f64 {
         (self.remainder / self.step).clamp(0.0, 1.0)

@@ -18,8 +18,10 @@
 //!    origin offset and stretch, blended by the chain's strength (0..1); children build their
 //!    targets from this blended result.
 //!
-//! Display composes the same outputs, interpolated between the last two steps, onto the
-//! current frame's animated points. Verified by the tests in `tests.rs` (closed forms,
+//! Display shows the state at the frame's own time: on the step grid the last step's
+//! outputs composed onto the frame's animated points (the step's own pose), between steps a
+//! [`JiggleSim::preview`] of the part of a step from the last step to the frame (computed,
+//! shown, not kept). Verified by the tests in `tests.rs` (closed forms,
 //! three-vrm trajectories, frame-rate independence, energy, colliders).
 
 use super::collider::Shape;
@@ -179,6 +181,90 @@ pub struct JiggleSim<V: SimVec> {
     /// Scratch for the COMPAT(vrm) stale-length pass.
     fk_poses: Vec<Pose<V>>,
     any_stale: bool,
+    /// Scratch of [`JiggleSim::preview`]: a copy of `bones` advanced part of a step (never
+    /// kept), its stale-length poses and each chain's partial-step coefficients.
+    preview_bones: Vec<BoneState<V>>,
+    preview_fk: Vec<Pose<V>>,
+    preview_coeffs: Vec<StepCoeffs>,
+}
+
+/// Which coefficients a solve uses.
+#[derive(Clone, Copy)]
+enum Coeffs<'a> {
+    /// The base step.
+    Base,
+    /// The coarse (level-of-detail) step.
+    Coarse,
+    /// Per chain, given.
+    Given(&'a [StepCoeffs]),
+}
+
+/// What a solve reads: the bone graph and settings, shared by committed steps and previews.
+struct Solve<'a> {
+    links: &'a [Link],
+    chains: &'a [ChainSettings],
+    collider_index: &'a [u32],
+    any_stale: bool,
+}
+
+impl Solve<'_> {
+    /// Advances `bones` one step (of the length `coeffs` gives) toward `anim`, writing each
+    /// bone's composite pose into `poses`; `fk` is the stale-length pass's scratch.
+    #[allow(clippy::too_many_arguments)]
+    fn run<V: SimVec>(
+        &self,
+        bones: &mut [BoneState<V>],
+        poses: &mut [Pose<V>],
+        fk: &mut [Pose<V>],
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        coeffs: Coeffs<'_>,
+    ) {
+        if self.any_stale {
+            self.stale_pass(bones, fk, anim);
+        }
+        for i in 0..self.links.len() {
+            let (p, q) = targets(self.links, poses, anim, i);
+            let link = self.links[i];
+            let ci = link.chain as usize;
+            let chain = &self.chains[ci];
+            let c = match coeffs {
+                Coeffs::Base => &chain.coeffs,
+                Coeffs::Coarse => &chain.coarse,
+                Coeffs::Given(all) => all.get(ci).unwrap_or(&chain.coeffs),
+            };
+            let s = strength.get(ci).copied().unwrap_or(1.0);
+            let (cs, ce) = chain.colliders;
+            let cols = &self.collider_index[cs as usize..ce as usize];
+            let local = step_bone(&mut bones[i], &chain.params, c, p, q, env, shapes, cols, s);
+            let parent_rot = link
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| poses[j as usize].rot);
+            poses[i] = compose(&local, p, q, parent_rot);
+        }
+    }
+
+    /// COMPAT(vrm): three-vrm 3.5.5 measures a segment as the distance from the bone's new
+    /// origin to where its child was placed with the previous step's rotations on the current
+    /// animated pose; this pass computes those child positions.
+    fn stale_pass<V: SimVec>(
+        &self,
+        bones: &mut [BoneState<V>],
+        fk: &mut [Pose<V>],
+        anim: &[AnimPoints<V>],
+    ) {
+        for i in 0..self.links.len() {
+            let (p, q) = targets(self.links, fk, anim, i);
+            let last = bones[i].last;
+            bones[i].fk_child = p + last.offset + V::rot_apply(last.rot, q - p);
+            let parent_rot = self.links[i]
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| fk[j as usize].rot);
+            fk[i] = compose(&last, p, q, parent_rot);
+        }
+    }
 }
 
 /// The animated point `x` carried along by a parent's pose (`parent_anim` is the parent's
@@ -294,6 +380,7 @@ impl<V: SimVec> JiggleSim<V> {
         let any_stale = chains
             .iter()
             .any(|c| c.params.model == JiggleModel::Verlet && c.params.vrm_stale_length);
+        let preview_coeffs = chains.iter().map(|c| c.coeffs).collect();
         JiggleSim {
             links,
             chains,
@@ -302,6 +389,9 @@ impl<V: SimVec> JiggleSim<V> {
             poses: vec![pose; n],
             fk_poses: if any_stale { vec![pose; n] } else { Vec::new() },
             any_stale,
+            preview_bones: vec![rest; n],
+            preview_fk: if any_stale { vec![pose; n] } else { Vec::new() },
+            preview_coeffs,
         }
     }
 
@@ -336,52 +426,73 @@ impl<V: SimVec> JiggleSim<V> {
         strength: &[f64],
         coarse: bool,
     ) {
-        if self.any_stale {
-            self.stale_pass(anim);
-        }
-        for i in 0..self.links.len() {
-            let (p, q) = targets(&self.links, &self.poses, anim, i);
-            let link = self.links[i];
-            let chain = &self.chains[link.chain as usize];
-            let c = if coarse { &chain.coarse } else { &chain.coeffs };
-            let s = strength.get(link.chain as usize).copied().unwrap_or(1.0);
-            let (cs, ce) = chain.colliders;
-            let cols = &self.collider_index[cs as usize..ce as usize];
-            let local = step_bone(
-                &mut self.bones[i],
-                &chain.params,
-                c,
-                p,
-                q,
-                env,
-                shapes,
-                cols,
-                s,
-            );
-            let parent_rot = link
-                .parent
-                .map_or(V::ROT_IDENTITY, |j| self.poses[j as usize].rot);
-            self.poses[i] = compose(&local, p, q, parent_rot);
-        }
+        let solve = Solve {
+            links: &self.links,
+            chains: &self.chains,
+            collider_index: &self.collider_index,
+            any_stale: self.any_stale,
+        };
+        let coeffs = if coarse { Coeffs::Coarse } else { Coeffs::Base };
+        solve.run(
+            &mut self.bones,
+            &mut self.poses,
+            &mut self.fk_poses,
+            anim,
+            shapes,
+            env,
+            strength,
+            coeffs,
+        );
     }
 
-    /// COMPAT(vrm): three-vrm 3.5.5 measures a segment as the distance from the bone's new
-    /// origin to where its child was placed with the previous step's rotations on the current
-    /// animated pose; this pass computes those child positions.
-    fn stale_pass(&mut self, anim: &[AnimPoints<V>]) {
-        for i in 0..self.links.len() {
-            let (p, q) = targets(&self.links, &self.fk_poses, anim, i);
-            let last = self.bones[i].last;
-            self.bones[i].fk_child = p + last.offset + V::rot_apply(last.rot, q - p);
-            let parent_rot = self.links[i]
-                .parent
-                .map_or(V::ROT_IDENTITY, |j| self.fk_poses[j as usize].rot);
-            self.fk_poses[i] = compose(&last, p, q, parent_rot);
+    /// The poses `fraction` (0..1] of a step after the last one, for display at a frame
+    /// that falls between steps: the last step's state advanced by that part of a step
+    /// toward `anim` (the frame's animated points), with the same solve as
+    /// [`step`](Self::step) (springs exactly over the shorter time, constraints and
+    /// colliders applied). Nothing is kept: the next step starts from the last step's state,
+    /// so the simulated trajectory does not depend on the frame rate. `fraction = 1` gives
+    /// what `step` would. Writes one pose per bone into `out`; allocation-free.
+    #[allow(clippy::too_many_arguments)]
+    pub fn preview(
+        &mut self,
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        coarse: bool,
+        fraction: f64,
+        out: &mut [Pose<V>],
+    ) {
+        if out.len() < self.links.len() {
+            return;
         }
+        for (c, chain) in self.preview_coeffs.iter_mut().zip(&self.chains) {
+            let base = if coarse { &chain.coarse } else { &chain.coeffs };
+            *c = base.partial(&chain.params, fraction);
+        }
+        self.preview_bones.copy_from_slice(&self.bones);
+        let solve = Solve {
+            links: &self.links,
+            chains: &self.chains,
+            collider_index: &self.collider_index,
+            any_stale: self.any_stale,
+        };
+        solve.run(
+            &mut self.preview_bones,
+            out,
+            &mut self.preview_fk,
+            anim,
+            shapes,
+            env,
+            strength,
+            Coeffs::Given(&self.preview_coeffs),
+        );
     }
 
-    /// Poses for display: the last two steps' outputs interpolated by `alpha` and composed
-    /// onto the animated points `anim` (the current frame's). `out` has one pose per bone.
+    /// The last two steps' outputs interpolated by `alpha` (1: the last step) and composed
+    /// onto the animated points `anim`. With `alpha = 1` and the animated points of the last
+    /// step this is that step's pose; the rig stage uses it so (and to hold a frozen
+    /// chain's offsets on a moving pose). `out` has one pose per bone.
     pub fn display(&self, anim: &[AnimPoints<V>], alpha: f64, out: &mut [Pose<V>]) {
         for i in 0..self.links.len().min(out.len()) {
             let (p, q) = targets(&self.links, out, anim, i);

@@ -43,6 +43,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_display;
+#[cfg(test)]
 mod tests_rig;
 
 pub use attach::{ColliderDef, JiggleError, JiggleRig};

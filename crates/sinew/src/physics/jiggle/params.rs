@@ -224,4 +224,28 @@ impl StepCoeffs {
             sin_max_angle: a.sin(),
         }
     }
+
+    /// Coefficients for `fraction` (0..1] of this step, for display between steps: the
+    /// springs advance exactly over `fraction * h`, and the Verlet free move (inertia, pull,
+    /// gravity) is that fraction of the whole step's, so `fraction = 1` is the step itself.
+    pub fn partial(&self, params: &JiggleParams, fraction: f64) -> Self {
+        let f = if fraction.is_finite() {
+            fraction.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        if f == 1.0 {
+            return *self;
+        }
+        let h = self.h * f;
+        StepCoeffs {
+            h,
+            tip: ExactStep::new(params.tip_spring(), h),
+            origin: ExactStep::new(params.origin_spring(), h),
+            keep: self.keep * f,
+            pull: self.pull * f,
+            ext: self.ext * f,
+            ..*self
+        }
+    }
 }

@@ -2,8 +2,8 @@
 //! engines that are 3D. The engine passes each joint's animated world transform every
 //! frame; [`Jiggle3d::update`] returns the simulated world transforms (rotation changed,
 //! and translation for soft tissue). Internally f64 ([`glam::DVec3`], [`glam::DQuat`]),
-//! on the shared fixed-step [`FixedClock`] with input and display interpolation, exactly
-//! like the 2D rig stage. Stretch is not applied in 3D (keep `max_stretch` at 0).
+//! on the shared fixed-step [`FixedClock`] with inputs interpolated across steps and the
+//! display at the frame's own time, exactly like the 2D rig stage. Stretch is not applied in 3D (keep `max_stretch` at 0).
 //!
 //! Verified by `tests.rs`: the three-vrm reference trajectories (step, gravity, sphere
 //! collider) at 60 Hz, and frame-rate independence at 30/60/144 fps.
@@ -221,8 +221,22 @@ impl Jiggle3d {
         }
         self.anim_prev.copy_from_slice(&self.anim_cur);
         self.shapes_prev.copy_from_slice(&self.shapes_cur);
-        self.sim
-            .display(&self.anim_cur, self.clock.alpha(), &mut self.poses);
+        // The state at the frame's own time, as in the 2D stage: the last step on the step
+        // grid, otherwise the last step advanced by the rest of a step (not kept).
+        let since = self.clock.alpha();
+        if since <= super::state::ON_GRID {
+            self.sim.display(&self.anim_cur, 1.0, &mut self.poses);
+        } else {
+            self.sim.preview(
+                &self.anim_cur,
+                &self.shapes_cur,
+                &env,
+                &self.strength,
+                false,
+                since,
+                &mut self.poses,
+            );
+        }
         for (k, o) in out.iter_mut().enumerate().take(self.poses.len()) {
             let p = &self.poses[k];
             if p.origin.is_finite() {

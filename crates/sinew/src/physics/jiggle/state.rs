@@ -3,8 +3,15 @@
 //! [`JiggleState::update`] runs after `skeleton::update_world_transform` (world matrices
 //! final): it reads the jiggle bones' animated world transforms (their targets) and the
 //! colliders' bones, advances the fixed-step [`FixedClock`] (inputs interpolated across
-//! substeps), steps the solver, and writes the displayed result (interpolated between the
-//! last two steps) into the jiggle bones' world transforms. It then re-poses the non-jiggle
+//! substeps), steps the solver, and writes the displayed result into the jiggle bones'
+//! world transforms. The display is the simulation at the frame's own time, never a step
+//! behind: a frame on the step grid shows the step just taken (at 60 fps with a 60 Hz step,
+//! every frame shows the step of its own time, with this frame's pose as its input); a frame
+//! between steps shows the last step advanced by the remaining part of a step toward this
+//! frame's pose ([`JiggleSim::preview`](super::chain::JiggleSim::preview), not kept, so the
+//! stepped trajectory stays the same at every frame rate). On the frame an animated parent
+//! jumps, the jiggle bones therefore show where the physics has them (not yet moved, or
+//! moved part or all of one step), never a copy of the jump. It then re-poses the non-jiggle
 //! descendants in plan order and recomputes the jiggle bones' applied locals, so children
 //! follow and the pose stays consistent. Everything is sized in [`JiggleState::new`]; a frame
 //! allocates nothing.
@@ -26,10 +33,20 @@ pub enum Lod {
     /// Every fixed step.
     #[default]
     Full,
-    /// Steps `coarse_step` times longer (fewer steps, interpolated for display).
+    /// Steps `coarse_step` times longer (fewer steps; frames between them preview the rest).
     Coarse,
     /// No simulation: the last offsets are held.
     Frozen,
+}
+
+/// Below this fraction of a step past the last step, a frame counts as on the step grid
+/// (the clock's own rounding slack is 1e-9 of a step).
+pub(super) const ON_GRID: f64 = 1e-9;
+
+/// Gravity and wind (with its gust) at simulated time `t`.
+fn environment(jr: &JiggleRig, t: f64) -> Env<V2> {
+    let gust = 1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
+    Env::new(jr.gravity, jr.wind * gust)
 }
 
 /// One instance's jiggle state.
@@ -202,9 +219,8 @@ impl JiggleState {
             self.clock.reset();
             self.needs_reset = false;
         }
-        let alpha = if self.lod == Lod::Frozen {
-            1.0
-        } else {
+        let coarse = self.lod == Lod::Coarse;
+        if self.lod != Lod::Frozen {
             let n = self.clock.advance(real_dt);
             let first = self.clock.steps() - u64::from(n);
             for j in 0..n {
@@ -216,10 +232,7 @@ impl JiggleState {
                     *out = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
                 }
                 let t = (first + u64::from(j) + 1) as f64 * self.clock.step();
-                let gust =
-                    1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
-                let env = Env::new(jr.gravity, jr.wind * gust);
-                let coarse = self.lod == Lod::Coarse;
+                let env = environment(jr, t);
                 self.sim.step(
                     &self.anim_step,
                     &self.shapes_step,
@@ -229,11 +242,28 @@ impl JiggleState {
                 );
             }
             self.steps_total += u64::from(n);
-            self.clock.alpha()
-        };
+        }
         self.anim_prev.copy_from_slice(&self.anim_cur);
         self.shapes_prev.copy_from_slice(&self.shapes_cur);
-        self.sim.display(&self.anim_cur, alpha, &mut self.poses);
+        // Display the state at the frame's own time: on the step grid (and when frozen) the
+        // last step's outputs on this frame's pose, which is that step's pose; between steps
+        // the last step advanced by the part of a step up to the frame (not kept).
+        let since = self.clock.alpha();
+        if self.lod == Lod::Frozen || since <= ON_GRID {
+            self.sim.display(&self.anim_cur, 1.0, &mut self.poses);
+        } else {
+            let t = (self.clock.steps() as f64 + since) * self.clock.step();
+            let env = environment(jr, t);
+            self.sim.preview(
+                &self.anim_cur,
+                &self.shapes_cur,
+                &env,
+                &self.strength,
+                coarse,
+                since,
+                &mut self.poses,
+            );
+        }
         self.write_pose(rig, jr, inst);
     }
 

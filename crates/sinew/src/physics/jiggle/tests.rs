@@ -430,7 +430,7 @@ fn coarse_steps_stay_close_to_full_steps() {
     }
 }
 
-mod vrm {
+pub(super) mod vrm {
     //! three-vrm 3.5.5 reference trajectories (`../shared/oracle/springbone/fixtures/
     //! vrm_*_60fps.json`, made by `node vrm_chain_oracle.mjs --fps 60 --scenario S` there),
     //! read in place; without the shared folder these comparisons skip with a notice (and
@@ -438,7 +438,7 @@ mod vrm {
     use super::*;
 
     /// (t, tip x, tip y) per frame.
-    fn fixture(name: &str) -> Vec<(f64, f64, f64)> {
+    pub(in crate::physics::jiggle) fn fixture(name: &str) -> Vec<(f64, f64, f64)> {
         let Some(dir) = sinew_testutil::require_oracle("vrm trajectories", "springbone/fixtures")
         else {
             return Vec::new();
