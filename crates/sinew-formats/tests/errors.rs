@@ -247,13 +247,13 @@ fn builder_reports_every_problem() {
     assert!(
         err.problems
             .iter()
-            .any(|p| p.contains("`reach` and `t` share order 0")),
+            .any(|p| p.to_string().contains("`reach` and `t` share order 0")),
         "{err}"
     );
     assert!(
-        err.problems
-            .iter()
-            .any(|p| p.contains("attachment `clip`: unknown end slot `nowhere`")),
+        err.problems.iter().any(|p| p
+            .to_string()
+            .contains("attachment `clip`: unknown end slot `nowhere`")),
         "{err}"
     );
 }

@@ -12,6 +12,7 @@
 
 use super::intern_key;
 use super::region::{region_names, update_mesh_attachment, update_region_attachment};
+use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::{RawAttachmentKind, RawRig, Sequence, Vertices};
 use crate::rig::*;
@@ -42,7 +43,7 @@ struct Pending<'r> {
 }
 
 /// Fills `rig.attachments` and `rig.slot_deform_capacity`.
-pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     let mut index: HashMap<(usize, SlotId, NameId), AttachmentId> = HashMap::new();
     let mut pending = Vec::new();
     let mut regions_left = super::MAX_TOTAL_REGIONS;
@@ -53,20 +54,23 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             let slot = match rig.names.slots.get(&e.slot) {
                 Some(&s) => s,
                 None => {
-                    problems.push(format!("{owner}: unknown slot `{}`", e.slot));
+                    problems.push(BuildProblem::unknown(owner.to_string(), "slot", &e.slot));
                     SlotId(0)
                 }
             };
             let key = intern_key(rig, &e.key);
             let id = AttachmentId(rig.attachments.len() as u32);
             if index.insert((si, slot, key), id).is_some() {
-                problems.push(format!(
-                    "{owner}: duplicate attachment key in this skin and slot"
+                problems.push(BuildProblem::duplicate(
+                    owner.to_string(),
+                    &e.key,
+                    "duplicate attachment key in this skin and slot",
                 ));
             }
-            let mut regions = |path: &str, seq: Option<&Sequence>, problems: &mut Vec<String>| {
-                make_regions(path, seq, &owner, &mut regions_left, problems)
-            };
+            let mut regions =
+                |path: &str, seq: Option<&Sequence>, problems: &mut Vec<BuildProblem>| {
+                    make_regions(path, seq, &owner, &mut regions_left, problems)
+                };
             let kind = match &e.attachment.kind {
                 RawAttachmentKind::Region {
                     path,
@@ -183,11 +187,15 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     if !vertices.count.is_multiple_of(3)
                         || lengths.len() != vertices.count as usize / 3
                     {
-                        problems.push(format!(
-                            "{owner}: a path needs 3 vertices per curve point and one length per point \
-                             ({} vertices, {} lengths)",
-                            vertices.count,
-                            lengths.len()
+                        problems.push(BuildProblem::new(
+                            ProblemKind::Geometry,
+                            owner.to_string(),
+                            format!(
+                                "a path needs 3 vertices per curve point and one length per \
+                                 point ({} vertices, {} lengths)",
+                                vertices.count,
+                                lengths.len()
+                            ),
                         ));
                     }
                     AttachmentKind::Path(PathAttachment {
@@ -207,7 +215,7 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     let end = end.as_ref().map(|s| match rig.names.slots.get(s) {
                         Some(&id) => id,
                         None => {
-                            problems.push(format!("{owner}: unknown end slot `{s}`"));
+                            problems.push(BuildProblem::unknown(owner.to_string(), "end slot", s));
                             SlotId(0)
                         }
                     });
@@ -253,13 +261,17 @@ fn make_regions(
     seq: Option<&Sequence>,
     owner: &Owner,
     left: &mut usize,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<BuildProblem>,
 ) -> Vec<TextureRegion> {
     let too_big = |s: &Sequence| s.count == 0 || s.count as usize > *left || s.digits > 10;
     if let Some(s) = seq.filter(|s| too_big(s)) {
-        problems.push(format!(
-            "{owner}: sequence of {} frames with {} digits is empty or too large",
-            s.count, s.digits
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!(
+                "sequence of {} frames with {} digits is empty or too large",
+                s.count, s.digits
+            ),
         ));
         return vec![TextureRegion::full(path)];
     }
@@ -270,14 +282,23 @@ fn make_regions(
 
 /// Checks a vertex list's layout: coordinates per vertex, or influence counts, bone indices
 /// below `bone_count` and (x, y, weight) per influence.
-fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut Vec<String>) {
+fn check_vertices(
+    v: &Vertices,
+    bone_count: usize,
+    owner: &Owner,
+    problems: &mut Vec<BuildProblem>,
+) {
     if !v.is_weighted() {
         if v.values.len() != v.count as usize * 2 {
-            problems.push(format!(
-                "{owner}: {} vertices need {} floats, found {}",
-                v.count,
-                v.count * 2,
-                v.values.len()
+            problems.push(BuildProblem::new(
+                ProblemKind::Geometry,
+                owner.to_string(),
+                format!(
+                    "{} vertices need {} floats, found {}",
+                    v.count,
+                    v.count * 2,
+                    v.values.len()
+                ),
             ));
         }
         return;
@@ -287,8 +308,10 @@ fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut
         let n = v.bones[i] as usize;
         let end = i.saturating_add(1).saturating_add(n);
         if end > v.bones.len() {
-            problems.push(format!(
-                "{owner}: weighted vertex {vertices} runs off the end of the bone list"
+            problems.push(BuildProblem::new(
+                ProblemKind::Geometry,
+                owner.to_string(),
+                format!("weighted vertex {vertices} runs off the end of the bone list"),
             ));
             return;
         }
@@ -296,8 +319,10 @@ fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut
             .iter()
             .find(|&&b| b as usize >= bone_count)
         {
-            problems.push(format!(
-                "{owner}: weighted vertex {vertices} names bone index {b} ({bone_count} bones)"
+            problems.push(BuildProblem::new(
+                ProblemKind::Geometry,
+                owner.to_string(),
+                format!("weighted vertex {vertices} names bone index {b} ({bone_count} bones)"),
             ));
             return;
         }
@@ -306,11 +331,10 @@ fn check_vertices(v: &Vertices, bone_count: usize, owner: &Owner, problems: &mut
         i = end;
     }
     if vertices != v.count as usize || v.values.len() != influences * 3 {
-        problems.push(format!(
-            "{owner}: weighted data has {vertices} vertices and {} values for {} vertices and {influences} influences",
+        problems.push(BuildProblem::new(ProblemKind::Geometry, owner.to_string(), format!("weighted data has {vertices} vertices and {} values for {} vertices and {influences} influences",
             v.values.len(),
             v.count
-        ));
+        )));
     }
 }
 
@@ -324,37 +348,53 @@ fn check_mesh(
     edges: &[u16],
     bone_count: usize,
     owner: &Owner,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<BuildProblem>,
 ) {
     check_vertices(v, bone_count, owner, problems);
     let n = v.count as usize;
     if n > u16::MAX as usize + 1 {
-        problems.push(format!(
-            "{owner}: {n} vertices (a mesh holds at most 65536)"
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!("{n} vertices (a mesh holds at most 65536)"),
         ));
     }
     if uvs.len() != n * 2 {
-        problems.push(format!("{owner}: {n} vertices but {} uv floats", uvs.len()));
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!("{n} vertices but {} uv floats", uvs.len()),
+        ));
     }
     if !triangles.len().is_multiple_of(3) {
-        problems.push(format!(
-            "{owner}: {} triangle indices is not a multiple of 3",
-            triangles.len()
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!(
+                "{} triangle indices is not a multiple of 3",
+                triangles.len()
+            ),
         ));
     }
     if let Some(t) = triangles.iter().find(|&&t| t as usize >= n) {
-        problems.push(format!(
-            "{owner}: triangle index {t} out of range ({n} vertices)"
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!("triangle index {t} out of range ({n} vertices)"),
         ));
     }
     if hull as usize > n {
-        problems.push(format!(
-            "{owner}: hull of {hull} vertices exceeds the {n} vertices"
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!("hull of {hull} vertices exceeds the {n} vertices"),
         ));
     }
     if let Some(e) = edges.iter().find(|&&e| e as usize >= n * 2) {
-        problems.push(format!(
-            "{owner}: edge index {e} out of range ({n} vertices)"
+        problems.push(BuildProblem::new(
+            ProblemKind::Geometry,
+            owner.to_string(),
+            format!("edge index {e} out of range ({n} vertices)"),
         ));
     }
 }
@@ -365,7 +405,7 @@ fn resolve_linked(
     rig: &mut Rig,
     index: &HashMap<(usize, SlotId, NameId), AttachmentId>,
     pending: &[Pending],
-    problems: &mut Vec<String>,
+    problems: &mut Vec<BuildProblem>,
 ) {
     let mut skin_index: HashMap<&str, usize> = HashMap::new();
     for (i, s) in raw.skins.iter().enumerate().rev() {
@@ -396,8 +436,16 @@ fn resolve_linked(
             Ok(id) if matches!(rig.attachments[id.index()].kind, AttachmentKind::Mesh(_)) => {
                 parent_of.insert(p.id, id);
             }
-            Ok(_) => problems.push(format!("{}: parent `{}` is not a mesh", p.owner, p.parent)),
-            Err(msg) => problems.push(format!("{}: {msg}", p.owner)),
+            Ok(_) => problems.push(BuildProblem::new(
+                ProblemKind::Hierarchy,
+                p.owner.to_string(),
+                format!("parent `{}` is not a mesh", p.parent),
+            )),
+            Err(msg) => problems.push(BuildProblem::new(
+                ProblemKind::Value,
+                p.owner.to_string(),
+                msg,
+            )),
         }
     }
     // Follow linked parents to the mesh that owns the geometry, remembering every answer so
@@ -429,9 +477,10 @@ fn resolve_linked(
             source_of.insert(id, found);
         }
         let Some(source) = found else {
-            problems.push(format!(
-                "{}: linked meshes form a cycle or an unresolved chain",
-                p.owner
+            problems.push(BuildProblem::new(
+                ProblemKind::Hierarchy,
+                p.owner.to_string(),
+                "linked meshes form a cycle or an unresolved chain",
             ));
             continue;
         };

@@ -4,18 +4,23 @@
 //! before its parent is reported, never reordered. Verified by the unit tests below.
 
 use super::intern_key;
+use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::RawRig;
 use crate::rig::{BoneData, EventData, LocalPose, Rig, SlotData};
 use std::collections::HashMap;
 
 /// Fills `rig.bones` and `rig.names.bones`.
-pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     // All names first, so a parent listed later is told apart from an unknown one.
     let mut all: HashMap<&str, usize> = HashMap::with_capacity(raw.bones.len());
     for (i, b) in raw.bones.iter().enumerate() {
         if all.contains_key(b.name.as_str()) {
-            problems.push(format!("bone `{}`: duplicate bone name", b.name));
+            problems.push(BuildProblem::duplicate(
+                format!("bone `{}`", b.name),
+                &b.name,
+                "duplicate bone name",
+            ));
         } else {
             all.insert(&b.name, i);
             rig.names.bones.insert(b.name.clone(), BoneId(i as u16));
@@ -28,18 +33,27 @@ pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
             Some(p) => match all.get(p.as_str()) {
                 Some(&pi) if pi < i => Some(BoneId(pi as u16)),
                 Some(&pi) if pi == i => {
-                    problems.push(format!("bone `{}`: is its own parent", b.name));
+                    problems.push(BuildProblem::new(
+                        ProblemKind::Hierarchy,
+                        format!("bone `{}`", b.name),
+                        "is its own parent",
+                    ));
                     None
                 }
                 Some(_) => {
-                    problems.push(format!(
-                        "bone `{}`: parent `{p}` is listed after it (bones must be parent-first)",
-                        b.name
+                    problems.push(BuildProblem::new(
+                        ProblemKind::Hierarchy,
+                        format!("bone `{}`", b.name),
+                        format!("parent `{p}` is listed after it (bones must be parent-first)"),
                     ));
                     None
                 }
                 None => {
-                    problems.push(format!("bone `{}`: unknown parent bone `{p}`", b.name));
+                    problems.push(BuildProblem::unknown(
+                        format!("bone `{}`", b.name),
+                        "parent bone",
+                        p,
+                    ));
                     None
                 }
             },
@@ -48,9 +62,10 @@ pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
             b.length, b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y,
         ];
         if values.iter().any(|v| !v.is_finite()) {
-            problems.push(format!(
-                "bone `{}`: setup pose has a non-finite value",
-                b.name
+            problems.push(BuildProblem::new(
+                ProblemKind::Value,
+                format!("bone `{}`", b.name),
+                "setup pose has a non-finite value",
             ));
         }
         rig.bones.push(BoneData {
@@ -73,18 +88,23 @@ pub(super) fn build_bones(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
 }
 
 /// Looks up a bone, recording a problem (and returning bone 0) when it is unknown.
-pub(super) fn bone_ref(rig: &Rig, name: &str, owner: &str, problems: &mut Vec<String>) -> BoneId {
+pub(super) fn bone_ref(
+    rig: &Rig,
+    name: &str,
+    owner: &str,
+    problems: &mut Vec<BuildProblem>,
+) -> BoneId {
     match rig.names.bones.get(name) {
         Some(&id) => id,
         None => {
-            problems.push(format!("{owner}: unknown bone `{name}`"));
+            problems.push(BuildProblem::unknown(owner.to_string(), "bone", name));
             BoneId(0)
         }
     }
 }
 
 /// Fills `rig.slots` and `rig.names.slots` (interning setup attachment keys).
-pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     rig.slots.reserve(raw.slots.len());
     for (i, s) in raw.slots.iter().enumerate() {
         let owner = format!("slot `{}`", s.name);
@@ -94,7 +114,11 @@ pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
             .insert(s.name.clone(), SlotId(i as u16))
             .is_some()
         {
-            problems.push(format!("{owner}: duplicate slot name"));
+            problems.push(BuildProblem::duplicate(
+                owner.to_string(),
+                &s.name,
+                "duplicate slot name",
+            ));
         }
         let bone = bone_ref(rig, &s.bone, &owner, problems);
         let attachment = s.attachment.as_deref().map(|k| intern_key(rig, k));
@@ -115,7 +139,7 @@ pub(super) fn build_slots(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
 }
 
 /// Fills `rig.events` and `rig.names.events`.
-pub(super) fn build_events(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub(super) fn build_events(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     for (i, e) in raw.events.iter().enumerate() {
         if rig
             .names
@@ -123,7 +147,11 @@ pub(super) fn build_events(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<Strin
             .insert(e.name.clone(), EventId(i as u16))
             .is_some()
         {
-            problems.push(format!("event `{}`: duplicate event name", e.name));
+            problems.push(BuildProblem::duplicate(
+                format!("event `{}`", e.name),
+                &e.name,
+                "duplicate event name",
+            ));
         }
         rig.events.push(EventData {
             name: e.name.clone(),
@@ -171,6 +199,7 @@ mod tests {
         let mut rig = Rig::default();
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
+        let p: Vec<String> = p.iter().map(ToString::to_string).collect();
         assert_eq!(rig.bones[2].parent, Some(BoneId(0)));
         assert!(
             p.iter()
@@ -199,6 +228,7 @@ mod tests {
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
         build_slots(&raw, &mut rig, &mut p);
+        let p: Vec<String> = p.iter().map(ToString::to_string).collect();
         assert_eq!(
             p,
             vec![

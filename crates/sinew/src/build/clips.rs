@@ -19,6 +19,7 @@ mod tests;
 mod values;
 
 use crate::anim::{Clip, Timeline, TimelineKind};
+use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::ClipId;
 use crate::raw::{RawClip, RawRig, RawTarget, RawTimeline};
 use crate::rig::Rig;
@@ -26,7 +27,7 @@ use std::collections::HashMap;
 
 /// Compiles every clip of `raw` into `rig.clips` (and `rig.names.clips`), pushing one
 /// message per problem. Runs after bones, slots, constraints, skins and events are built.
-pub fn build_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub fn build_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     let mut props = PropertyIds::default();
     rig.clips.clear();
     rig.names.clips.clear();
@@ -152,7 +153,7 @@ fn build_clip(
     rc: &RawClip,
     rig: &mut Rig,
     props: &mut PropertyIds,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<BuildProblem>,
 ) -> Clip {
     let mut clip = Clip {
         name: rc.name.clone(),
@@ -196,15 +197,18 @@ fn build_clip(
 pub(crate) struct Ctx<'a> {
     pub rig: &'a mut Rig,
     pub clip_name: &'a str,
-    pub problems: &'a mut Vec<String>,
+    pub problems: &'a mut Vec<BuildProblem>,
     pub strings: &'a mut Vec<String>,
 }
 
 impl Ctx<'_> {
     /// Records a problem about this clip.
-    pub fn problem(&mut self, msg: String) {
-        self.problems
-            .push(format!("animation `{}`: {msg}", self.clip_name));
+    pub fn problem(&mut self, kind: ProblemKind, msg: String) {
+        self.problems.push(BuildProblem::new(
+            kind,
+            format!("animation `{}`", self.clip_name),
+            msg,
+        ));
     }
 }
 

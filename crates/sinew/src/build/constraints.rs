@@ -7,30 +7,39 @@
 //! unit tests below.
 
 use super::bones::bone_ref;
+use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::RawRig;
 use crate::rig::*;
 use std::collections::HashMap;
 
 /// Fills the four constraint tables, their name maps and `rig.constraint_order`.
-pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
-    let bones =
-        |rig: &Rig, names: &[String], owner: &str, problems: &mut Vec<String>| -> Vec<BoneId> {
-            names
-                .iter()
-                .map(|n| bone_ref(rig, n, owner, problems))
-                .collect()
-        };
+pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
+    let bones = |rig: &Rig,
+                 names: &[String],
+                 owner: &str,
+                 problems: &mut Vec<BuildProblem>|
+     -> Vec<BoneId> {
+        names
+            .iter()
+            .map(|n| bone_ref(rig, n, owner, problems))
+            .collect()
+    };
     for (i, c) in raw.ik.iter().enumerate() {
         let owner = format!("IK constraint `{}`", c.name);
         dup(&mut rig.names.ik, &c.name, IkId(i as u16), &owner, problems);
         let ids = bones(rig, &c.bones, &owner, problems);
         if ids.is_empty() || ids.len() > 2 {
-            problems.push(format!("{owner}: needs 1 or 2 bones, has {}", ids.len()));
+            problems.push(BuildProblem::new(
+                ProblemKind::Geometry,
+                owner.to_string(),
+                format!("needs 1 or 2 bones, has {}", ids.len()),
+            ));
         } else if ids.len() == 2 && parent_of(rig, ids[1]) != Some(ids[0]) {
-            problems.push(format!(
-                "{owner}: `{}` is not a child of `{}`",
-                c.bones[1], c.bones[0]
+            problems.push(BuildProblem::new(
+                ProblemKind::Hierarchy,
+                owner.to_string(),
+                format!("`{}` is not a child of `{}`", c.bones[1], c.bones[0]),
             ));
         }
         let target = bone_ref(rig, &c.target, &owner, problems);
@@ -94,7 +103,11 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
         let target = match rig.names.slots.get(&c.target) {
             Some(&s) => s,
             None => {
-                problems.push(format!("{owner}: unknown target slot `{}`", c.target));
+                problems.push(BuildProblem::new(
+                    ProblemKind::UnknownName,
+                    owner.to_string(),
+                    format!("unknown target slot `{}`", c.target),
+                ));
                 SlotId(0)
             }
         };
@@ -127,9 +140,10 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
         );
         let bone = bone_ref(rig, &c.bone, &owner, problems);
         if !(c.step.is_finite() && c.step > 0.0) {
-            problems.push(format!(
-                "{owner}: step must be a positive number of seconds, is {}",
-                c.step
+            problems.push(BuildProblem::new(
+                ProblemKind::Value,
+                owner.to_string(),
+                format!("step must be a positive number of seconds, is {}", c.step),
             ));
         }
         rig.physics.push(PhysicsData {
@@ -175,10 +189,14 @@ fn dup<I: Copy>(
     name: &str,
     id: I,
     owner: &str,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<BuildProblem>,
 ) {
     if map.contains_key(name) {
-        problems.push(format!("{owner}: duplicate constraint name"));
+        problems.push(BuildProblem::duplicate(
+            owner,
+            name,
+            "duplicate constraint name",
+        ));
     } else {
         map.insert(name.to_owned(), id);
     }
@@ -186,7 +204,7 @@ fn dup<I: Copy>(
 
 /// Sorts every constraint by `order` (ties would be IK, transform, path, physics, as
 /// Spine searches) and reports orders that are not exactly 0..N-1.
-fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     let mut all: Vec<(u32, ConstraintRef, &str)> = Vec::new();
     all.extend(
         raw.ik
@@ -220,16 +238,21 @@ fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
     let n = all.len();
     for w in all.windows(2) {
         if w[0].0 == w[1].0 {
-            problems.push(format!(
-                "constraints `{}` and `{}` share order {} (Spine would never run the second)",
-                w[0].2, w[1].2, w[1].0
+            problems.push(BuildProblem::new(
+                ProblemKind::Order,
+                "",
+                format!(
+                    "constraints `{}` and `{}` share order {} (Spine would never run the second)",
+                    w[0].2, w[1].2, w[1].0
+                ),
             ));
         }
     }
     if let Some(e) = all.iter().find(|e| e.0 as usize >= n) {
-        problems.push(format!(
-            "constraint `{}`: order {} is outside 0..{n} (Spine would never run it)",
-            e.2, e.0
+        problems.push(BuildProblem::new(
+            ProblemKind::Order,
+            format!("constraint `{}`", e.2),
+            format!("order {} is outside 0..{n} (Spine would never run it)", e.0),
         ));
     }
     rig.constraint_order = all.into_iter().map(|e| e.1).collect();
@@ -330,6 +353,7 @@ mod tests {
         raw.physics = vec![physics("p", 7)];
         let mut p = Vec::new();
         build_constraints(&raw, &mut rig, &mut p);
+        let p: Vec<String> = p.iter().map(ToString::to_string).collect();
         assert!(
             p.iter().any(|m| m.contains("`a` is not a child of `b`")),
             "{p:?}"

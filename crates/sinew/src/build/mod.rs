@@ -16,10 +16,13 @@ mod attachments;
 mod bones;
 pub mod clips;
 mod constraints;
+pub mod problem;
 pub mod region;
 mod skins;
 #[cfg(test)]
 mod tests;
+
+pub use problem::{BuildProblem, ProblemKind};
 
 use crate::ids::NameId;
 use crate::raw::RawRig;
@@ -28,15 +31,25 @@ use crate::rig::Rig;
 /// Every problem found while building a rig.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
-    /// Human-readable problems, one per item ("slot `head`: unknown bone `jaw`").
-    pub problems: Vec<String>,
+    /// Every problem, one per item; each displays as one line ("slot `head`: unknown bone
+    /// `jaw`").
+    pub problems: Vec<BuildProblem>,
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.problems.as_slice() {
             [one] => write!(f, "{one}"),
-            many => write!(f, "{} problems: {}", many.len(), many.join("; ")),
+            many => {
+                write!(f, "{} problems: ", many.len())?;
+                for (i, p) in many.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -79,7 +92,7 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
 }
 
 /// Refuses tables whose ids would not fit.
-fn check_sizes(raw: &RawRig, problems: &mut Vec<String>) {
+fn check_sizes(raw: &RawRig, problems: &mut Vec<BuildProblem>) {
     let tables = [
         ("bones", raw.bones.len()),
         ("slots", raw.slots.len()),
@@ -92,12 +105,20 @@ fn check_sizes(raw: &RawRig, problems: &mut Vec<String>) {
     ];
     for (what, n) in tables {
         if n > MAX_ITEMS_U16 {
-            problems.push(format!("too many {what}: {n} (limit {MAX_ITEMS_U16})"));
+            problems.push(BuildProblem::new(
+                ProblemKind::TooMany,
+                "",
+                format!("too many {what}: {n} (limit {MAX_ITEMS_U16})"),
+            ));
         }
     }
     let attachments: usize = raw.skins.iter().map(|s| s.attachments.len()).sum();
     if attachments > u32::MAX as usize {
-        problems.push(format!("too many attachments: {attachments}"));
+        problems.push(BuildProblem::new(
+            ProblemKind::TooMany,
+            "",
+            format!("too many attachments: {attachments}"),
+        ));
     }
 }
 

@@ -2,17 +2,22 @@
 //! default skin. Runs after [`super::attachments`], which numbered the attachments skin by
 //! skin in file order. Verified by the unit test below and the fixture tests.
 
+use crate::build::problem::BuildProblem;
 use crate::ids::*;
 use crate::raw::RawRig;
 use crate::rig::{ConstraintRef, Rig, SkinData};
 
 /// Fills `rig.skins`, `rig.names.skins` and `rig.default_skin`.
-pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String>) {
+pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
     let mut next = 0usize;
     for (i, s) in raw.skins.iter().enumerate() {
         let owner = format!("skin `{}`", s.name);
         if rig.names.skins.contains_key(&s.name) {
-            problems.push(format!("{owner}: duplicate skin name"));
+            problems.push(BuildProblem::duplicate(
+                owner.to_string(),
+                &s.name,
+                "duplicate skin name",
+            ));
         } else {
             rig.names.skins.insert(s.name.clone(), SkinId(i as u16));
         }
@@ -30,13 +35,13 @@ pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<String
         for b in &s.bones {
             match rig.names.bones.get(b) {
                 Some(&id) => bones.push(id),
-                None => problems.push(format!("{owner}: unknown bone `{b}`")),
+                None => problems.push(BuildProblem::unknown(owner.to_string(), "bone", b)),
             }
         }
         let mut constraints = Vec::new();
         let mut add = |found: Option<ConstraintRef>, what: &str, name: &str| match found {
             Some(c) => constraints.push(c),
-            None => problems.push(format!("{owner}: unknown {what} `{name}`")),
+            None => problems.push(BuildProblem::unknown(owner.to_string(), what, name)),
         };
         for n in &s.ik {
             add(

@@ -292,7 +292,7 @@ fn every_attachment_problem_is_reported() {
         ..Default::default()
     }];
     let err = build_rig(&raw).unwrap_err();
-    let has = |needle: &str| err.problems.iter().any(|p| p.contains(needle));
+    let has = |needle: &str| err.problems.iter().any(|p| p.to_string().contains(needle));
     assert!(
         has("attachment `cycle-a`: linked meshes form a cycle"),
         "{err}"
@@ -329,4 +329,18 @@ fn every_attachment_problem_is_reported() {
         has("slot `nope`, attachment `x`: unknown slot `nope`"),
         "{err}"
     );
+    // The diagnostics are typed: kind, item and the offending name.
+    use crate::build::{BuildProblem, ProblemKind};
+    let find = |kind: ProblemKind, name: &str| -> Option<&BuildProblem> {
+        err.problems
+            .iter()
+            .find(|p| p.kind == kind && p.name.as_deref() == Some(name))
+    };
+    let end = find(ProblemKind::UnknownName, "nowhere").expect("unknown end slot is typed");
+    assert!(end.item.ends_with("attachment `clip`"), "{end:?}");
+    assert_eq!(end.message, "unknown end slot `nowhere`");
+    assert!(find(ProblemKind::UnknownName, "nope").is_some(), "{err}");
+    let kinds = |kind: ProblemKind| err.problems.iter().filter(|p| p.kind == kind).count();
+    assert!(kinds(ProblemKind::Hierarchy) >= 2, "{:?}", err.problems);
+    assert!(kinds(ProblemKind::Geometry) >= 3, "{:?}", err.problems);
 }

@@ -4,6 +4,7 @@
 use super::values::describe;
 use super::{Built, Ctx};
 use crate::anim::{Curves, EventKey, SequenceKey, TimelineKind};
+use crate::build::problem::ProblemKind;
 use crate::ids::{AttachmentId, SlotId};
 use crate::raw::{RawCurve, RawKeyData, RawTimeline};
 use crate::rig::AttachmentKind;
@@ -23,10 +24,10 @@ fn attachment(
         Some((s, cx.rig.skins.get(sk.index())?.get(s, k)?))
     })();
     if found.is_none() {
-        cx.problem(format!(
-            "{}: no such skin, slot or attachment",
-            describe(&rt.target)
-        ));
+        cx.problem(
+            ProblemKind::UnknownName,
+            format!("{}: no such skin, slot or attachment", describe(&rt.target)),
+        );
     }
     found
 }
@@ -45,7 +46,10 @@ pub(super) fn deform(
 ) -> Option<Built> {
     let (s, att) = attachment(cx, rt, skin, slot, key)?;
     let Some(verts) = cx.rig.attachments[att.index()].vertices() else {
-        cx.problem(format!("{}: not a vertex attachment", describe(&rt.target)));
+        cx.problem(
+            ProblemKind::Value,
+            format!("{}: not a vertex attachment", describe(&rt.target)),
+        );
         return None;
     };
     let weighted = verts.is_weighted();
@@ -63,10 +67,10 @@ pub(super) fn deform(
             vertices: deltas,
         } = &key.data
         else {
-            cx.problem(format!(
-                "{}: key {k} has no deform data",
-                describe(&rt.target)
-            ));
+            cx.problem(
+                ProblemKind::Value,
+                format!("{}: key {k} has no deform data", describe(&rt.target)),
+            );
             return None;
         };
         let start = vertices.len();
@@ -100,10 +104,13 @@ pub(super) fn deform(
         .copied()
         .unwrap_or(0) as usize;
     if len > capacity {
-        cx.problem(format!(
-            "{}: needs {len} deform floats, slot capacity is {capacity}",
-            describe(&rt.target)
-        ));
+        cx.problem(
+            ProblemKind::Value,
+            format!(
+                "{}: needs {len} deform floats, slot capacity is {capacity}",
+                describe(&rt.target)
+            ),
+        );
         return None;
     }
     let mut curves = Curves::new(rt.keys.len());
@@ -117,10 +124,10 @@ pub(super) fn deform(
                 curves.push_deform_bezier(k, a.time, c[0], c[1], c[2], c[3], b.time)
             }
             RawCurve::Bezier(_) => {
-                cx.problem(format!(
-                    "{}: key {k} curve needs 4 numbers",
-                    describe(&rt.target)
-                ));
+                cx.problem(
+                    ProblemKind::Value,
+                    format!("{}: key {k} curve needs 4 numbers", describe(&rt.target)),
+                );
                 return None;
             }
         }
@@ -149,19 +156,19 @@ pub(super) fn sequence(
         _ => None,
     };
     let Some(seq) = seq.filter(|q| q.count > 0) else {
-        cx.problem(format!(
-            "{}: the attachment has no sequence",
-            describe(&rt.target)
-        ));
+        cx.problem(
+            ProblemKind::Geometry,
+            format!("{}: the attachment has no sequence", describe(&rt.target)),
+        );
         return None;
     };
     let mut keys = Vec::with_capacity(rt.keys.len());
     for key in &rt.keys {
         let RawKeyData::Sequence { mode, index, delay } = key.data else {
-            cx.problem(format!(
-                "{}: key without sequence data",
-                describe(&rt.target)
-            ));
+            cx.problem(
+                ProblemKind::Geometry,
+                format!("{}: key without sequence data", describe(&rt.target)),
+            );
             return None;
         };
         keys.push(SequenceKey { mode, index, delay });
@@ -181,7 +188,10 @@ pub(super) fn draw_order(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     let mut orders = Vec::with_capacity(rt.keys.len());
     for (k, key) in rt.keys.iter().enumerate() {
         let RawKeyData::DrawOrder(offsets) = &key.data else {
-            cx.problem(format!("draw order key {k} has no offsets"));
+            cx.problem(
+                ProblemKind::Value,
+                format!("draw order key {k} has no offsets"),
+            );
             return None;
         };
         match offsets {
@@ -189,7 +199,7 @@ pub(super) fn draw_order(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             Some(offsets) => match permutation(cx, n, offsets) {
                 Ok(p) => orders.push(Some(p)),
                 Err(msg) => {
-                    cx.problem(format!("draw order key {k}: {msg}"));
+                    cx.problem(ProblemKind::Value, format!("draw order key {k}: {msg}"));
                     return None;
                 }
             },
@@ -266,11 +276,17 @@ pub(super) fn events(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             balance,
         } = &key.data
         else {
-            cx.problem(format!("event key {k} has no event data"));
+            cx.problem(
+                ProblemKind::Value,
+                format!("event key {k} has no event data"),
+            );
             return None;
         };
         let Some(&id) = cx.rig.names.events.get(name) else {
-            cx.problem(format!("event key {k}: unknown event `{name}`"));
+            cx.problem(
+                ProblemKind::UnknownName,
+                format!("event key {k}: unknown event `{name}`"),
+            );
             return None;
         };
         let data = &cx.rig.events[id.index()];

@@ -52,7 +52,7 @@ fn build(timelines: Vec<RawTimeline>) -> (Rig, Vec<String>) {
     let mut rig = rig();
     let mut problems = Vec::new();
     build_clips(&raw, &mut rig, &mut problems);
-    (rig, problems)
+    (rig, problems.iter().map(ToString::to_string).collect())
 }
 
 fn bone(property: BoneProperty, keys: Vec<RawKey>) -> RawTimeline {

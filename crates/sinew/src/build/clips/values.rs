@@ -4,6 +4,7 @@
 
 use super::{Built, Ctx};
 use crate::anim::{Curves, IkFlags, TimelineKind};
+use crate::build::problem::ProblemKind;
 use crate::raw::{
     BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty,
 };
@@ -30,11 +31,14 @@ pub(super) fn build(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     let mut frames = Vec::with_capacity(n * (values + 1));
     for (k, key) in rt.keys.iter().enumerate() {
         if values > 0 && key.values.len() != values {
-            cx.problem(format!(
-                "{}: key {k} has {} values, expected {values}",
-                describe(&rt.target),
-                key.values.len()
-            ));
+            cx.problem(
+                ProblemKind::Value,
+                format!(
+                    "{}: key {k} has {} values, expected {values}",
+                    describe(&rt.target),
+                    key.values.len()
+                ),
+            );
             return None;
         }
         // COMPAT(spine): frames are a Float32Array; only the curves see the f64 numbers.
@@ -64,12 +68,15 @@ fn build_curves(
             RawCurve::Stepped => curves.set_stepped(k),
             RawCurve::Bezier(c) => {
                 if c.len() < values * 4 {
-                    cx.problem(format!(
-                        "{}: key {k} curve has {} numbers, expected {}",
-                        describe(&rt.target),
-                        c.len(),
-                        values * 4
-                    ));
+                    cx.problem(
+                        ProblemKind::Value,
+                        format!(
+                            "{}: key {k} curve has {} numbers, expected {}",
+                            describe(&rt.target),
+                            c.len(),
+                            values * 4
+                        ),
+                    );
                     return None;
                 }
                 for v in 0..values {
@@ -132,7 +139,10 @@ pub(super) fn describe(t: &RawTarget) -> String {
 fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> {
     use TimelineKind as K;
     let missing = |cx: &mut Ctx<'_>, what: &str, name: &str| {
-        cx.problem(format!("{}: unknown {what} `{name}`", describe(&rt.target)));
+        cx.problem(
+            ProblemKind::UnknownName,
+            format!("{}: unknown {what} `{name}`", describe(&rt.target)),
+        );
         None
     };
     Some(match &rt.target {
@@ -155,10 +165,10 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                     let mut modes = Vec::with_capacity(rt.keys.len());
                     for key in &rt.keys {
                         let RawKeyData::Inherit(m) = key.data else {
-                            cx.problem(format!(
-                                "{}: key without an inherit mode",
-                                describe(&rt.target)
-                            ));
+                            cx.problem(
+                                ProblemKind::Value,
+                                format!("{}: key without an inherit mode", describe(&rt.target)),
+                            );
                             return None;
                         };
                         modes.push(m);
@@ -176,10 +186,10 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                     let mut names = Vec::with_capacity(rt.keys.len());
                     for key in &rt.keys {
                         let RawKeyData::Attachment(name) = &key.data else {
-                            cx.problem(format!(
-                                "{}: key without an attachment name",
-                                describe(&rt.target)
-                            ));
+                            cx.problem(
+                                ProblemKind::Value,
+                                format!("{}: key without an attachment name", describe(&rt.target)),
+                            );
                             return None;
                         };
                         // COMPAT(spine): an empty name hides the attachment, like null.
