@@ -204,25 +204,6 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             None => errs.push(format!("hidden slot `{s}`: unknown slot")),
         }
     }
-    for (clip, names) in &raw.clips {
-        let mut c = clip.clone();
-        let mut ok = true;
-        for curve in &mut c.curves {
-            match names.get(curve.param.index()).and_then(|n| set.find(n)) {
-                Some(p) => curve.param = p,
-                None => {
-                    errs.push(format!(
-                        "clip `{}`: curve names an unknown parameter",
-                        c.name
-                    ));
-                    ok = false;
-                }
-            }
-        }
-        if ok {
-            set.clips.push(c);
-        }
-    }
     set.chains = super::chain::build_chains(&raw.chains, &set, &mut errs);
     if errs.is_empty() {
         match crate::deformer::build_deformers(rig, &set, raw, &raw.deformers) {

@@ -12,8 +12,8 @@
 //! target, then writes bone locals (setup ⊕ offsets), slot deform buffers (absolute
 //! bind-space vertices = setup + offsets), slot colours and the draw order, recomputing only
 //! what changed parameters feed ([`cache`], [`scalars`]).
-//! Parameter physics ([`driver`]) reads bone world positions and writes parameters, and
-//! parameter clips ([`clip`]) key parameters with Cubism's segment kinds. Pendulum chains
+//! Parameter physics ([`driver`]) reads bone world positions and writes parameters;
+//! parameter animation is [`inochi_clip`] lanes mixed on tracks by [`player`]. Pendulum chains
 //! ([`chain`], Cubism physics3 style) read weighted parameters into a chain root, step a
 //! string of particles on a fixed clock and write parameters, first in
 //! [`apply::update_params`]. Rigs are built from
@@ -26,7 +26,6 @@ pub mod apply;
 pub mod build;
 pub mod cache;
 pub mod chain;
-pub mod clip;
 pub mod corners;
 pub mod deforms;
 pub mod driver;
@@ -205,8 +204,6 @@ pub struct ParamSet {
     pub slot_screen: Vec<[f32; 3]>,
     /// Parameter physics.
     pub drivers: Vec<driver::DriverData>,
-    /// Parameter clips.
-    pub clips: Vec<clip::ParamClip>,
     /// Pendulum chains (Cubism physics3 style).
     pub chains: chain::ChainSet,
     /// Deformers (rotation, warp, mesh) and the bindings driving them.

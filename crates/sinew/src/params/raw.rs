@@ -2,7 +2,6 @@
 //! slots by name, as loaders produce it; [`super::build::build_params`] resolves it.
 
 use super::chain::ChainSource;
-use super::clip::ParamClip;
 use super::driver::{DriverMap, PendulumModel};
 use super::grid::Interp;
 
@@ -133,8 +132,6 @@ pub struct RawParams {
     pub slot_screens: Vec<(String, [f32; 3])>,
     /// Pendulums.
     pub drivers: Vec<RawDriver>,
-    /// Parameter clips (already resolved against parameter names by their loader).
-    pub clips: Vec<(ParamClip, Vec<String>)>,
     /// Deformers and their bindings.
     pub deformers: crate::deformer::RawDeformers,
     /// Pendulum chains (Cubism physics3 settings).
