@@ -19,16 +19,9 @@ use crate::composite::composite_layer;
 use crate::renderer::{Canvas, Renderer, View};
 use crate::texture::Texture;
 use sinew::draw::{DrawCommand, DrawList};
-use sinew::{BlendMode, Color, SlotId};
+use sinew::{BlendMode, Color};
 
-/// The mask sources of one slot (or of one group).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SlotMask {
-    /// Source slots and whether each is a dodge mask (content kept outside it).
-    pub sources: Vec<(SlotId, bool)>,
-    /// Mask alpha at or below which a source does not mask.
-    pub threshold: f32,
-}
+pub use sinew::draw::SlotMask;
 
 /// Scratch state for masked and grouped drawing (reused across frames).
 #[derive(Debug, Clone, Default)]
@@ -222,7 +215,7 @@ impl MaskedRenderer {
 mod tests {
     use super::*;
     use crate::blend::Rgba;
-    use sinew::AttachmentId;
+    use sinew::{AttachmentId, SlotId};
     use sinew::draw::DrawCommand;
 
     /// Two axis-aligned squares: slot 0 over [0,4]^2, slot 1 (the mask) over [2,6]x[0,4].

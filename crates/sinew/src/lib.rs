@@ -9,6 +9,7 @@
 pub mod anim;
 pub mod build;
 pub mod cage;
+pub mod character;
 pub mod constraint;
 pub mod deform;
 pub mod deformer;
@@ -23,6 +24,7 @@ pub mod rig;
 pub mod skeleton;
 pub mod types;
 
+pub use character::{Character, CharacterError};
 pub use ids::*;
 pub use instance::Instance;
 pub use math::WorldTransform;

@@ -73,7 +73,8 @@ pub struct ClipPolygon {
     pub vertex_count: u32,
 }
 
-/// Everything a renderer needs for one frame, in draw order. Positions are world units, y up.
+/// Everything a renderer needs for one frame, in draw order. Positions are world units, y up
+/// for every format (y-down rigs are flipped by [`finish_draw_list`]).
 #[derive(Debug, Clone, Default)]
 pub struct DrawList {
     /// Commands in draw order.
@@ -350,8 +351,11 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
     }
 }
 
+mod setup;
 #[cfg(test)]
 mod tests;
+
+pub use setup::{DrawSetup, NO_PAGE, SlotMask, finish_draw_list};
 
 /// A slot's screen tint: its rig's base plus the parameter stage's offsets, `None` when the
 /// rig gives the slot none and no binding moved it off zero.

@@ -15,11 +15,13 @@
 mod apply;
 mod entry;
 mod hold;
+mod mix_table;
 #[cfg(test)]
 mod tests;
 mod update;
 
 pub use entry::{EntryId, TrackEntry};
+pub use mix_table::MixTable;
 
 use super::{EMPTY_CLIP, FiredEvent, clip_data};
 use crate::ids::ClipId;
@@ -66,7 +68,7 @@ pub struct AnimationState {
     pub default_mix: f64,
     /// Lifecycle and key events, in order; drain them with [`AnimationState::drain_events`].
     pub events: Vec<StateEvent>,
-    mixes: Vec<(ClipId, ClipId, f64)>,
+    mixes: std::sync::Arc<MixTable>,
     entries: Vec<TrackEntry>,
     free: Vec<u32>,
     pending_free: Vec<u32>,
@@ -92,7 +94,7 @@ impl AnimationState {
             time_scale: 1.0,
             default_mix: 0.0,
             events: Vec::with_capacity(16),
-            mixes: Vec::new(),
+            mixes: std::sync::Arc::new(MixTable::default()),
             entries: Vec::with_capacity(8),
             free: Vec::with_capacity(8),
             pending_free: Vec::with_capacity(8),
@@ -106,12 +108,22 @@ impl AnimationState {
         }
     }
 
-    /// Sets the crossfade duration from one clip to another (Spine `setMix`).
+    /// Sets the crossfade duration from one clip to another (Spine `setMix`). With a shared
+    /// table ([`AnimationState::set_mix_table`]) this state gets its own copy first.
     pub fn set_mix(&mut self, from: ClipId, to: ClipId, duration: f64) {
-        match self.mixes.binary_search_by(|m| (m.0, m.1).cmp(&(from, to))) {
-            Ok(i) => self.mixes[i].2 = duration,
-            Err(i) => self.mixes.insert(i, (from, to, duration)),
-        }
+        std::sync::Arc::make_mut(&mut self.mixes).set(from, to, duration);
+    }
+
+    /// Uses a shared mix table (Spine `AnimationStateData`): its pairs, and its default as
+    /// [`AnimationState::default_mix`].
+    pub fn set_mix_table(&mut self, table: std::sync::Arc<MixTable>) {
+        self.default_mix = table.default_mix;
+        self.mixes = table;
+    }
+
+    /// The mix table's pairs (shared, unless [`AnimationState::set_mix`] made a copy).
+    pub fn mix_table(&self) -> &std::sync::Arc<MixTable> {
+        &self.mixes
     }
 
     /// [`AnimationState::set_mix`] by clip names; false when a name is unknown.
@@ -125,12 +137,10 @@ impl AnimationState {
         }
     }
 
-    /// The crossfade duration from one clip to another (Spine `getMix`).
+    /// The crossfade duration from one clip to another (Spine `getMix`): the table's pair,
+    /// else [`AnimationState::default_mix`].
     pub fn mix(&self, from: ClipId, to: ClipId) -> f64 {
-        match self.mixes.binary_search_by(|m| (m.0, m.1).cmp(&(from, to))) {
-            Ok(i) => self.mixes[i].2,
-            Err(_) => self.default_mix,
-        }
+        self.mixes.pair(from, to).unwrap_or(self.default_mix)
     }
 
     /// Takes every queued event, oldest first.

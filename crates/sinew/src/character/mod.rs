@@ -1,0 +1,495 @@
+//! [`Character`]: the one way a host drives sinew. It owns a shared rig (`Arc<Rig>`, so it
+//! can never be posed with another rig), its [`Instance`], its [`AnimationState`], optional
+//! jiggle bones, a puppet's parameter animation, the skeleton clock and a reusable
+//! [`DrawList`], and runs the whole frame for every format in one call.
+//!
+//! # The frame
+//!
+//! [`Character::update`] is the only place in the library where the stages are sequenced.
+//! With `dt` scaled by [`Character::set_time_scale`] (0 while paused):
+//!
+//! 1. **parameter animation** (puppets): the playing parameter animation writes parameter
+//!    values over the base values set with [`Character::set_param`];
+//! 2. **animation**: `AnimationState::update(dt)` then `apply` (or, in clip mode, the setup
+//!    pose plus one clip at the character's time, Spine `Animation.apply`); key and lifecycle
+//!    events of this frame are kept for [`Character::events`];
+//! 3. **overrides from code**: bone locals set with [`Character::set_bone_local`] and IK
+//!    targets set with [`Character::set_ik_target`];
+//! 4. **clock**: `Instance::advance_time(dt)` (Spine physics reads it);
+//! 5. **world**: for rigs with parameters, the parameter stage with its world transforms,
+//!    parameter physics and deformers (`params::update_params`); otherwise
+//!    `skeleton::update_world_transform` with bones, constraints and physics;
+//! 6. **jiggle**: `JiggleState::update` on the posed instance;
+//!
+//! and on demand, from the posed instance:
+//!
+//! 7. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
+//! 8. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
+//!    `draw::finish_draw_list` (texture pages, hidden parts, composite groups, y up).
+//!
+//! After the first frames an update allocates nothing (proved by
+//! `sinew-formats/tests/frame_alloc.rs`), and the results are bit-identical to the stages
+//! called by hand in that order (the golden suites run through this type).
+//!
+//! # Ids
+//!
+//! Every call taking an id checks it against the rig and returns
+//! [`CharacterError::ForeignId`] (or `None`) for one out of range; calls taking names return
+//! [`CharacterError::UnknownName`]. Nothing panics on a bad id or name.
+
+mod bounds;
+mod error;
+mod query;
+#[cfg(test)]
+mod tests;
+
+pub use bounds::{SkeletonBounds, fit_view};
+pub use error::CharacterError;
+
+use crate::anim::state::{MixTable, StateEvent, StateEventKind};
+use crate::anim::{AnimationState, EntryId, FiredEvent, MixBlend, MixDirection, apply_clip};
+use crate::draw::{DrawList, DrawSetup, build_draw_list, finish_draw_list};
+use crate::ids::{ClipId, SlotId};
+use crate::instance::Instance;
+use crate::params::inochi_clip::ParamAnimation;
+use crate::params::player::ParamPlayer;
+use crate::physics::jiggle::{JiggleRig, JiggleState};
+use crate::rig::{AttachmentKind, LocalPose, Rig};
+use crate::types::{Color, Physics};
+use std::sync::Arc;
+
+/// How the animation stage poses the skeleton.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AnimMode {
+    /// The animation state's tracks (the default).
+    State,
+    /// The setup pose plus one clip at the character's own time, looping or not.
+    Clip {
+        clip: ClipId,
+        looping: bool,
+        last: f64,
+        time: f64,
+    },
+}
+
+/// A puppet's parameter animation: a player over the asset's animations, and the base
+/// values it plays on.
+#[derive(Debug, Clone)]
+struct ParamAnim {
+    anims: Arc<[ParamAnimation]>,
+    player: ParamPlayer,
+    base: Vec<[f64; 2]>,
+    playing: bool,
+}
+
+/// One character of a shared rig, with everything a frame needs. See the module docs for
+/// the frame order.
+///
+/// ```
+/// use sinew::character::Character;
+/// use sinew::raw::{RawBone, RawRig};
+/// use std::sync::Arc;
+///
+/// let mut raw = RawRig::default();
+/// raw.bones.push(RawBone::new("root", None));
+/// let mut arm = RawBone::new("arm", Some("root"));
+/// arm.x = 10.0;
+/// raw.bones.push(arm);
+/// let rig = Arc::new(sinew::build::build_rig(&raw).expect("a valid rig"));
+///
+/// let mut character = Character::new(rig);
+/// character.update(1.0 / 60.0);
+/// let arm = character.find_bone("arm").expect("arm exists");
+/// assert_eq!(character.local_to_world(arm, 1.0, 0.0), Some((11.0, 0.0)));
+/// assert!(character.find_bone("leg").is_none());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Character {
+    rig: Arc<Rig>,
+    inst: Instance,
+    state: AnimationState,
+    mode: AnimMode,
+    /// Whether the animation stage runs (the rig has clips).
+    animates: bool,
+    /// Whether the world stage is the parameter stage (the rig has parameters or deformers).
+    param_stage: bool,
+    physics: Physics,
+    param_physics: bool,
+    reset_physics: bool,
+    time_scale: f64,
+    paused: bool,
+    jiggle: Option<(Arc<JiggleRig>, JiggleState)>,
+    param_anim: Option<ParamAnim>,
+    /// Per bone: a local pose set from code, held over the animation each frame.
+    bone_overrides: Vec<Option<LocalPose>>,
+    /// Per IK constraint: a world target position set from code.
+    ik_targets: Vec<Option<(f64, f64)>>,
+    overrides: bool,
+    fired: Vec<FiredEvent>,
+    setup: Arc<DrawSetup>,
+    skeleton_color: Color,
+    draw: DrawList,
+    bounds: SkeletonBounds,
+}
+
+impl Character {
+    /// A character in the setup pose with the rig's default skin, no animation playing,
+    /// physics on.
+    pub fn new(rig: Arc<Rig>) -> Self {
+        let inst = Instance::new(&rig);
+        let state = AnimationState::new(&rig);
+        Character {
+            animates: !rig.clips.is_empty(),
+            param_stage: !rig.params.is_empty() || !rig.params.deformers.is_empty(),
+            mode: AnimMode::State,
+            physics: Physics::Update,
+            param_physics: true,
+            reset_physics: false,
+            time_scale: 1.0,
+            paused: false,
+            jiggle: None,
+            param_anim: None,
+            bone_overrides: vec![None; rig.bones.len()],
+            ik_targets: vec![None; rig.ik.len()],
+            overrides: false,
+            fired: Vec::with_capacity(16),
+            setup: Arc::new(DrawSetup::default()),
+            skeleton_color: Color::WHITE,
+            draw: DrawList::for_rig(&rig),
+            bounds: SkeletonBounds::for_rig(&rig),
+            inst,
+            state,
+            rig,
+        }
+    }
+
+    /// The drawing details (texture pages, masks, composites, y convention) the loader gave
+    /// this rig; [`Character::draw_list`] applies them.
+    pub fn set_draw_setup(&mut self, setup: Arc<DrawSetup>) {
+        self.setup = setup;
+    }
+
+    /// The drawing details: a renderer reads the masks here
+    /// ([`DrawSetup::slot_masks`], [`DrawSetup::group_masks`]).
+    pub fn draw_setup(&self) -> &DrawSetup {
+        &self.setup
+    }
+
+    /// Runs these jiggle bones (built for this rig with `JiggleRig::build`) after the world
+    /// stage from now on, from rest.
+    pub fn set_jiggle(&mut self, jiggle: Option<Arc<JiggleRig>>) {
+        self.jiggle = jiggle.map(|jr| {
+            let js = JiggleState::new(&jr);
+            (jr, js)
+        });
+    }
+
+    /// The jiggle bones and their state, when attached.
+    pub fn jiggle_mut(&mut self) -> Option<(&JiggleRig, &mut JiggleState)> {
+        self.jiggle.as_mut().map(|(jr, js)| (&**jr, js))
+    }
+
+    /// The shared rig.
+    pub fn rig(&self) -> &Arc<Rig> {
+        &self.rig
+    }
+
+    /// The posed instance, read-only (world transforms, slots, draw order, parameters).
+    pub fn instance(&self) -> &Instance {
+        &self.inst
+    }
+
+    /// The animation state, read-only (tracks, entries, mix durations).
+    pub fn state(&self) -> &AnimationState {
+        &self.state
+    }
+
+    /// The animation state, for entry tunables ([`AnimationState::entry_mut`]) and queries.
+    /// Clip ids passed to it directly are not checked: prefer [`Character::set_animation`].
+    pub fn state_mut(&mut self) -> &mut AnimationState {
+        &mut self.state
+    }
+
+    /// Uses a mix table shared with other characters (Spine `AnimationStateData`).
+    pub fn set_mix_table(&mut self, table: Arc<MixTable>) {
+        self.state.set_mix_table(table);
+    }
+
+    /// How Spine physics constraints run in the world stage (default [`Physics::Update`]).
+    pub fn set_physics(&mut self, physics: Physics) {
+        self.physics = physics;
+    }
+
+    /// Whether parameter physics (pendulums, chains) runs for puppets (default on).
+    pub fn set_param_physics(&mut self, on: bool) {
+        self.param_physics = on;
+    }
+
+    /// Resets physics and jiggle on the next update (after a teleport or a seek).
+    pub fn reset_physics(&mut self) {
+        self.reset_physics = true;
+    }
+
+    /// Speed multiplier for the whole character (animation, physics, jiggle); 1 by default.
+    /// A non-finite or negative scale is refused (false).
+    pub fn set_time_scale(&mut self, scale: f64) -> bool {
+        if scale.is_finite() && scale >= 0.0 {
+            self.time_scale = scale;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The speed multiplier.
+    pub fn time_scale(&self) -> f64 {
+        self.time_scale
+    }
+
+    /// Pauses (updates then run with `dt = 0`: the pose is recomputed, nothing advances) or
+    /// resumes.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    /// Whether the character is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The skeleton's colour, multiplied into every draw command (Spine `skeleton.color`).
+    pub fn set_color(&mut self, color: Color) {
+        self.skeleton_color = color;
+    }
+
+    /// Places the skeleton in world space (Spine `skeleton.x/y`).
+    pub fn set_position(&mut self, x: f64, y: f64) {
+        self.inst.x = x;
+        self.inst.y = y;
+    }
+
+    /// Scales the skeleton (Spine `skeleton.scaleX/Y`; negative flips).
+    pub fn set_scale(&mut self, scale_x: f64, scale_y: f64) {
+        self.inst.scale_x = scale_x;
+        self.inst.scale_y = scale_y;
+    }
+
+    /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
+    /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
+    /// of the animation state.
+    pub fn set_clip_mode(&mut self, clip: ClipId, looping: bool) -> Result<(), CharacterError> {
+        error::check("clip", clip.index(), self.rig.clips.len(), ())?;
+        self.mode = AnimMode::Clip {
+            clip,
+            looping,
+            last: -1.0,
+            time: 0.0,
+        };
+        Ok(())
+    }
+
+    /// Runs one frame of `dt` seconds (see the module docs for the order). A non-finite
+    /// `dt` is treated as 0.
+    pub fn update(&mut self, dt: f64) {
+        let dt = if self.paused || !dt.is_finite() {
+            0.0
+        } else if self.time_scale == 1.0 {
+            dt
+        } else {
+            dt * self.time_scale
+        };
+        let rig = &*self.rig;
+        let inst = &mut self.inst;
+        self.state.events.clear();
+        // 1. Parameter animation (puppets).
+        if let Some(p) = self.param_anim.as_mut().filter(|p| p.playing) {
+            p.player.update(&p.anims, dt);
+            inst.params.values.copy_from_slice(&p.base);
+            p.player.apply_to(rig, &p.anims, inst);
+        }
+        // 2. Animation.
+        match &mut self.mode {
+            AnimMode::State => {
+                if self.animates {
+                    self.state.update(dt);
+                    self.state.apply(rig, inst);
+                }
+            }
+            AnimMode::Clip {
+                clip,
+                looping,
+                last,
+                time,
+            } => {
+                *time += dt;
+                inst.set_to_setup_pose(rig);
+                self.fired.clear();
+                apply_clip(
+                    rig,
+                    inst,
+                    *clip,
+                    *last,
+                    *time,
+                    *looping,
+                    Some(&mut self.fired),
+                    1.0,
+                    MixBlend::Setup,
+                    MixDirection::In,
+                );
+                *last = *time;
+                for e in &self.fired {
+                    self.state.events.push(StateEvent {
+                        kind: StateEventKind::Event(*e),
+                        entry: EntryId {
+                            index: u32::MAX,
+                            generation: 0,
+                        },
+                        track: 0,
+                        clip: *clip,
+                    });
+                }
+            }
+        }
+        // 3. Overrides from code.
+        if self.overrides {
+            apply_overrides(rig, inst, &self.bone_overrides, &self.ik_targets);
+        }
+        // 4. Clock.
+        inst.advance_time(dt);
+        // 5. World.
+        let reset = std::mem::take(&mut self.reset_physics);
+        if self.param_stage {
+            crate::params::update_params(rig, inst, dt, self.param_physics);
+        } else {
+            let physics = if reset { Physics::Reset } else { self.physics };
+            crate::skeleton::update_world_transform(rig, inst, physics);
+        }
+        // 6. Jiggle.
+        if let Some((jr, js)) = &mut self.jiggle {
+            if reset {
+                js.reset();
+            }
+            js.update(rig, jr, inst, dt);
+        }
+    }
+
+    /// Events of the last update (lifecycle and key events, oldest first).
+    pub fn events(&self) -> &[StateEvent] {
+        &self.state.events
+    }
+
+    /// Takes the last update's events.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, StateEvent> {
+        self.state.events.drain(..)
+    }
+
+    /// The key events of the last update with their payloads, oldest first.
+    pub fn key_events(&self) -> impl Iterator<Item = &FiredEvent> {
+        self.state.events.iter().filter_map(|e| match &e.kind {
+            StateEventKind::Event(f) => Some(f),
+            _ => None,
+        })
+    }
+
+    /// A renderer-ready list of what the character shows now: commands in draw order with
+    /// their texture page, blend mode, colours, clipping and composite groups, hidden parts
+    /// left out, positions in world units **y up** for every format. Masks are in
+    /// [`Character::draw_setup`]. Rebuilt on each call into a reused list (no allocation).
+    pub fn draw_list(&mut self) -> &DrawList {
+        build_draw_list(&self.rig, &self.inst, self.skeleton_color, &mut self.draw);
+        finish_draw_list(&self.rig, &self.inst, &self.setup, &mut self.draw);
+        &self.draw
+    }
+
+    /// World vertices (x, y pairs, the rig's own y convention) of every region and mesh shown, in
+    /// draw order (slots of inactive bones and hidden parts skipped), into `buf`, as a
+    /// renderer does before batching; returns the vertex count. Stops early when `buf` is
+    /// too short ([`Character::max_world_floats`] floats always suffice for one slot).
+    pub fn compute_world_vertices(&self, buf: &mut [f32]) -> usize {
+        let (rig, inst) = (&*self.rig, &self.inst);
+        let mut n = 0;
+        for &slot in &inst.draw_order {
+            let si = slot.index();
+            if !inst.bone_active[rig.slots[si].bone.index()]
+                || !inst.params.visible.get(si).copied().unwrap_or(true)
+            {
+                continue;
+            }
+            let Some(att) = inst.slots.attachment[si] else {
+                continue;
+            };
+            let count = match &rig.attachments[att.index()].kind {
+                AttachmentKind::Region(_) => 4,
+                AttachmentKind::Mesh(m) => m.vertices.count as usize,
+                _ => continue,
+            };
+            let end = (count * 2).min(buf.len());
+            crate::deform::compute_world_vertices(rig, inst, slot, &mut buf[..end]);
+            n += count;
+        }
+        n
+    }
+
+    /// The largest world-vertex buffer (floats) any region or mesh of the rig needs.
+    pub fn max_world_floats(&self) -> usize {
+        self.rig
+            .attachments
+            .iter()
+            .map(|a| match &a.kind {
+                AttachmentKind::Region(_) => 8,
+                AttachmentKind::Mesh(m) => m.vertices.count as usize * 2,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// World vertices (x, y pairs) of a slot's current attachment into `out` (resized;
+    /// empty for no attachment). `false` for a foreign slot.
+    pub fn world_vertices(&self, slot: SlotId, out: &mut Vec<f32>) -> bool {
+        out.clear();
+        let Some(att) = self.inst.slots.attachment.get(slot.index()) else {
+            return false;
+        };
+        if let Some(att) = *att {
+            out.resize(crate::deform::world_vertex_count(&self.rig, att) * 2, 0.0);
+            crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out);
+        }
+        true
+    }
+}
+
+/// Writes bone locals and IK target positions set from code over the animated pose.
+fn apply_overrides(
+    rig: &Rig,
+    inst: &mut Instance,
+    bones: &[Option<LocalPose>],
+    ik_targets: &[Option<(f64, f64)>],
+) {
+    for (i, p) in bones.iter().enumerate() {
+        if let (Some(p), Some(pose)) = (p, inst.pose.get_mut(i)) {
+            *pose = *p;
+        }
+    }
+    for (k, t) in ik_targets.iter().enumerate() {
+        let (Some((x, y)), Some(ik)) = (t, rig.ik.get(k)) else {
+            continue;
+        };
+        let target = ik.target.index();
+        let local = match rig.bones.get(target).and_then(|b| b.parent) {
+            Some(parent) => query::world_to_local(&inst.world[parent.index()], *x, *y),
+            None => (
+                (x - inst.x) / nonzero(inst.scale_x),
+                (y - inst.y) / nonzero(inst.scale_y),
+            ),
+        };
+        if let Some(pose) = inst.pose.get_mut(target) {
+            pose.x = local.0;
+            pose.y = local.1;
+        }
+    }
+}
+
+fn nonzero(s: f64) -> f64 {
+    if s == 0.0 { 1.0 } else { s }
+}

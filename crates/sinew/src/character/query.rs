@@ -1,0 +1,406 @@
+//! What game code asks of a [`Character`]: bones, slots, clips, skins, IK constraints and
+//! parameters by name; world <-> local for points and rotations; bone locals and IK
+//! targets set from code; skins combined by name; attachments by slot and name; tracks;
+//! parameters with their ranges. Every id is checked against the rig (no panics).
+//!
+//! Owned by the facade (`character`). Verified by `character/tests.rs`.
+
+use super::error::{CharacterError, check, named};
+use super::{Character, ParamAnim};
+use crate::anim::EntryId;
+use crate::ids::{AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, SkinId, SlotId};
+use crate::math::{RAD_DEG, WorldTransform};
+use crate::params::ParamData;
+use crate::params::inochi_clip::ParamAnimation;
+use crate::params::player::ParamPlayer;
+use crate::rig::LocalPose;
+use std::sync::Arc;
+
+/// World point -> the bone space of `w` (Spine `Bone.worldToLocal`).
+pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
+    let det = w.a * w.d - w.b * w.c;
+    let inv = if det == 0.0 { 0.0 } else { 1.0 / det };
+    let (x, y) = (x - w.x, y - w.y);
+    ((x * w.d - y * w.b) * inv, (y * w.a - x * w.c) * inv)
+}
+
+impl Character {
+    /// A bone by name (Spine `findBone`).
+    pub fn find_bone(&self, name: &str) -> Option<BoneId> {
+        self.rig.bone(name)
+    }
+
+    /// A slot by name (Spine `findSlot`).
+    pub fn find_slot(&self, name: &str) -> Option<SlotId> {
+        self.rig.slot(name)
+    }
+
+    /// An animation clip by name (Spine `findAnimation`).
+    pub fn find_clip(&self, name: &str) -> Option<ClipId> {
+        self.rig.clip(name)
+    }
+
+    /// A skin by name (Spine `findSkin`).
+    pub fn find_skin(&self, name: &str) -> Option<SkinId> {
+        self.rig.skin(name)
+    }
+
+    /// An IK constraint by name (Spine `findIkConstraint`).
+    pub fn find_ik(&self, name: &str) -> Option<IkId> {
+        self.rig
+            .ik
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| IkId(i as u16))
+    }
+
+    /// A parameter by name (puppets).
+    pub fn find_param(&self, name: &str) -> Option<ParamId> {
+        self.rig.params.find(name)
+    }
+
+    fn bone_index(&self, bone: BoneId) -> Result<usize, CharacterError> {
+        check("bone", bone.index(), self.rig.bones.len(), bone.index())
+    }
+
+    /// A bone's world transform after the last update (rig space: the rig's own y
+    /// convention).
+    pub fn bone_world(&self, bone: BoneId) -> Option<WorldTransform> {
+        self.inst.world.get(bone.index()).copied()
+    }
+
+    /// A bone's world rotation of its x axis, degrees (Spine `getWorldRotationX`).
+    pub fn world_rotation(&self, bone: BoneId) -> Option<f64> {
+        self.bone_world(bone).map(|w| w.c.atan2(w.a) * RAD_DEG)
+    }
+
+    /// A point in a bone's space to world space (Spine `localToWorld`).
+    pub fn local_to_world(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
+        self.bone_world(bone).map(|w| w.apply(x, y))
+    }
+
+    /// A world point to a bone's space (Spine `worldToLocal`).
+    pub fn world_to_local(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
+        self.bone_world(bone).map(|w| world_to_local(&w, x, y))
+    }
+
+    /// A world rotation (degrees) to a bone's local rotation (Spine
+    /// `worldToLocalRotation`).
+    pub fn world_to_local_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
+        let w = self.bone_world(bone)?;
+        let applied = self.inst.applied.get(bone.index())?;
+        let (s, c) = degrees.to_radians().sin_cos();
+        Some(
+            (w.a * s - w.c * c).atan2(w.d * c - w.b * s) * RAD_DEG + applied.rotation
+                - applied.shear_x,
+        )
+    }
+
+    /// A bone's local rotation (degrees) to a world rotation (Spine
+    /// `localToWorldRotation`).
+    pub fn local_to_world_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
+        let w = self.bone_world(bone)?;
+        let applied = self.inst.applied.get(bone.index())?;
+        let (s, c) = (degrees - applied.rotation - applied.shear_x)
+            .to_radians()
+            .sin_cos();
+        Some((c * w.c + s * w.d).atan2(c * w.a + s * w.b) * RAD_DEG)
+    }
+
+    /// A bone's local pose as the animation (or code) left it.
+    pub fn bone_local(&self, bone: BoneId) -> Option<LocalPose> {
+        self.inst.pose.get(bone.index()).copied()
+    }
+
+    /// Holds a bone's local pose from code: from the next update on it replaces what the
+    /// animation writes, every frame, until [`Character::clear_bone_local`]. (Puppets: the
+    /// parameter stage still owns the locals of parameter-bound bones.)
+    pub fn set_bone_local(&mut self, bone: BoneId, pose: LocalPose) -> Result<(), CharacterError> {
+        let i = self.bone_index(bone)?;
+        self.bone_overrides[i] = Some(pose);
+        self.overrides = true;
+        Ok(())
+    }
+
+    /// Lets the animation pose the bone again.
+    pub fn clear_bone_local(&mut self, bone: BoneId) -> Result<(), CharacterError> {
+        let i = self.bone_index(bone)?;
+        self.bone_overrides[i] = None;
+        self.recount_overrides();
+        Ok(())
+    }
+
+    /// Moves an IK constraint's target bone to a world position, held every frame (after
+    /// the animation, before world transforms) until [`Character::clear_ik_target`]. The
+    /// position is mapped through the target's parent as posed by the previous update.
+    pub fn set_ik_target(&mut self, ik: IkId, x: f64, y: f64) -> Result<(), CharacterError> {
+        let k = check("IK constraint", ik.index(), self.rig.ik.len(), ik.index())?;
+        self.ik_targets[k] = Some((x, y));
+        self.overrides = true;
+        Ok(())
+    }
+
+    /// Lets the animation place the IK target again.
+    pub fn clear_ik_target(&mut self, ik: IkId) -> Result<(), CharacterError> {
+        let k = check("IK constraint", ik.index(), self.rig.ik.len(), ik.index())?;
+        self.ik_targets[k] = None;
+        self.recount_overrides();
+        Ok(())
+    }
+
+    fn recount_overrides(&mut self) {
+        self.overrides = self.bone_overrides.iter().any(Option::is_some)
+            || self.ik_targets.iter().any(Option::is_some);
+    }
+
+    /// Shows these skins combined in order (later ones win; Spine `Skin.addSkin`), or no
+    /// skin for an empty list; slots showing the old skin's attachments switch to the new
+    /// one's. Recomputes the update plan (allocates).
+    pub fn set_skins(&mut self, skins: &[SkinId]) -> Result<(), CharacterError> {
+        for s in skins {
+            check("skin", s.index(), self.rig.skins.len(), ())?;
+        }
+        self.inst.set_skins(&self.rig, skins);
+        Ok(())
+    }
+
+    /// [`Character::set_skins`] by names.
+    ///
+    /// ```
+    /// # use sinew::character::Character;
+    /// # let mut raw = sinew::raw::RawRig::default();
+    /// # raw.bones.push(sinew::raw::RawBone::new("root", None));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
+    /// let mut c = Character::new(rig);
+    /// assert!(c.set_skins_by_name(&["no-such-skin"]).is_err());
+    /// assert!(c.set_skins_by_name(&[]).is_ok());
+    /// ```
+    pub fn set_skins_by_name(&mut self, names: &[&str]) -> Result<(), CharacterError> {
+        let ids = names
+            .iter()
+            .map(|n| named("skin", n, self.rig.skin(n)))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.set_skins(&ids)
+    }
+
+    /// The skins shown, combined in order.
+    pub fn skins(&self) -> &[SkinId] {
+        self.inst.skin.as_ref().map_or(&[], |s| s.skins.as_slice())
+    }
+
+    /// Resets bones, constraints, slots and the draw order to the setup pose.
+    pub fn set_to_setup_pose(&mut self) {
+        self.inst.set_to_setup_pose(&self.rig);
+    }
+
+    /// Resets slots (colours, attachments, draw order) to the setup pose.
+    pub fn set_slots_to_setup_pose(&mut self) {
+        self.inst.set_slots_to_setup_pose(&self.rig);
+    }
+
+    /// The attachment a slot shows.
+    pub fn attachment(&self, slot: SlotId) -> Option<AttachmentId> {
+        self.inst
+            .slots
+            .attachment
+            .get(slot.index())
+            .copied()
+            .flatten()
+    }
+
+    /// The attachment a slot would show under this name (its key in the skins): the
+    /// current skins', else the default skin's (Spine `getAttachment`).
+    pub fn find_attachment(&self, slot: &str, name: &str) -> Result<AttachmentId, CharacterError> {
+        let s = named("slot", slot, self.rig.slot(slot))?;
+        let unknown = || CharacterError::UnknownAttachment {
+            slot: slot.to_owned(),
+            name: name.to_owned(),
+        };
+        let key = self
+            .rig
+            .attachment_keys
+            .iter()
+            .position(|k| k == name)
+            .ok_or_else(unknown)?;
+        self.inst
+            .find_attachment(&self.rig, s, NameId(key as u32))
+            .ok_or_else(unknown)
+    }
+
+    /// Shows the attachment `name` on `slot` (`None` hides the slot's attachment; Spine
+    /// `setAttachment`). The animation may change it again on the next update.
+    pub fn set_attachment(&mut self, slot: &str, name: Option<&str>) -> Result<(), CharacterError> {
+        let s = named("slot", slot, self.rig.slot(slot))?;
+        let att = name.map(|n| self.find_attachment(slot, n)).transpose()?;
+        self.inst.set_attachment(&self.rig, s, att);
+        Ok(())
+    }
+
+    fn clip_id(&self, clip: ClipId) -> Result<ClipId, CharacterError> {
+        check("clip", clip.index(), self.rig.clips.len(), clip)
+    }
+
+    /// Plays a clip on a track now, mixing from what played (Spine `setAnimation`).
+    pub fn set_animation_id(
+        &mut self,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+    ) -> Result<EntryId, CharacterError> {
+        let clip = self.clip_id(clip)?;
+        Ok(self.state.set_animation(&self.rig, track, clip, looping))
+    }
+
+    /// [`Character::set_animation_id`] by clip name.
+    pub fn set_animation(
+        &mut self,
+        track: usize,
+        name: &str,
+        looping: bool,
+    ) -> Result<EntryId, CharacterError> {
+        let clip = named("animation", name, self.rig.clip(name))?;
+        self.set_animation_id(track, clip, looping)
+    }
+
+    /// Queues a clip after a track's last entry (Spine `addAnimation`; a `delay` <= 0
+    /// starts it when the previous entry completes, minus the mix, plus `delay`).
+    pub fn add_animation_id(
+        &mut self,
+        track: usize,
+        clip: ClipId,
+        looping: bool,
+        delay: f64,
+    ) -> Result<EntryId, CharacterError> {
+        let clip = self.clip_id(clip)?;
+        Ok(self
+            .state
+            .add_animation(&self.rig, track, clip, looping, delay))
+    }
+
+    /// [`Character::add_animation_id`] by clip name.
+    pub fn add_animation(
+        &mut self,
+        track: usize,
+        name: &str,
+        looping: bool,
+        delay: f64,
+    ) -> Result<EntryId, CharacterError> {
+        let clip = named("animation", name, self.rig.clip(name))?;
+        self.add_animation_id(track, clip, looping, delay)
+    }
+
+    /// Mixes a track out to the setup pose (Spine `setEmptyAnimation`).
+    pub fn set_empty_animation(&mut self, track: usize, mix_duration: f64) -> EntryId {
+        self.state
+            .set_empty_animation(&self.rig, track, mix_duration)
+    }
+
+    /// Sets this character's crossfade duration between two clips by name (Spine
+    /// `AnimationStateData.setMix`; a shared table is copied first).
+    pub fn set_mix(&mut self, from: &str, to: &str, seconds: f64) -> Result<(), CharacterError> {
+        let f = named("animation", from, self.rig.clip(from))?;
+        let t = named("animation", to, self.rig.clip(to))?;
+        self.state.set_mix(f, t, seconds);
+        Ok(())
+    }
+
+    /// The mix duration used for pairs the table does not list.
+    pub fn set_default_mix(&mut self, seconds: f64) {
+        self.state.default_mix = seconds;
+    }
+
+    /// A parameter's definition: name, axes, range per axis, default (puppets).
+    pub fn param_info(&self, param: ParamId) -> Option<&ParamData> {
+        self.rig.params.params.get(param.index())
+    }
+
+    /// Every parameter's definition, in id order.
+    pub fn params(&self) -> &[ParamData] {
+        &self.rig.params.params
+    }
+
+    /// A parameter's current value (x, y; y unused for 1-axis parameters).
+    pub fn param(&self, param: ParamId) -> Option<[f64; 2]> {
+        self.inst.params.values.get(param.index()).copied()
+    }
+
+    /// Sets a parameter (clamped to its range on use); with a parameter animation playing
+    /// this is the base value it plays on. Physics-driven parameters take it as a start.
+    pub fn set_param_id(&mut self, param: ParamId, value: [f64; 2]) -> Result<(), CharacterError> {
+        let i = check(
+            "parameter",
+            param.index(),
+            self.rig.params.params.len(),
+            param.index(),
+        )?;
+        self.inst.params.set(&self.rig, param, value);
+        if let Some(p) = &mut self.param_anim
+            && let (Some(b), Some(v)) = (p.base.get_mut(i), self.inst.params.values.get(i))
+        {
+            *b = *v;
+        }
+        Ok(())
+    }
+
+    /// Leaves a parameter out of the parameter stage (`true`, an editor's mute) or puts it
+    /// back.
+    pub fn set_param_muted(&mut self, param: ParamId, muted: bool) -> Result<(), CharacterError> {
+        let i = check(
+            "parameter",
+            param.index(),
+            self.rig.params.params.len(),
+            param.index(),
+        )?;
+        if let Some(m) = self.inst.params.muted.get_mut(i) {
+            *m = muted;
+        }
+        Ok(())
+    }
+
+    /// [`Character::set_param_id`] by name.
+    pub fn set_param(&mut self, name: &str, value: [f64; 2]) -> Result<(), CharacterError> {
+        let id = named("parameter", name, self.rig.params.find(name))?;
+        self.set_param_id(id, value)
+    }
+
+    /// Gives the character its puppet's parameter animations (the loader's), stopped.
+    pub fn set_param_animations(&mut self, anims: Arc<[ParamAnimation]>) {
+        self.param_anim = Some(ParamAnim {
+            player: ParamPlayer::new(self.rig.params.params.len(), 1),
+            base: self.inst.params.values.clone(),
+            anims,
+            playing: false,
+        });
+    }
+
+    /// The parameter animations given with [`Character::set_param_animations`].
+    pub fn param_animations(&self) -> &[ParamAnimation] {
+        self.param_anim.as_ref().map_or(&[], |p| &p.anims[..])
+    }
+
+    /// Plays the parameter animation `name` from its start on top of the current parameter
+    /// values (which become its base).
+    pub fn play_param_animation(
+        &mut self,
+        name: &str,
+        looping: bool,
+    ) -> Result<(), CharacterError> {
+        let values = self.inst.params.values.clone();
+        let p = self
+            .param_anim
+            .as_mut()
+            .ok_or_else(|| CharacterError::UnknownName {
+                kind: "animation",
+                name: name.to_owned(),
+            })?;
+        let index = named(
+            "animation",
+            name,
+            p.anims.iter().position(|a| a.name == name),
+        )?;
+        p.player.set_animation(0, index, looping, 0.0);
+        p.base = values;
+        p.playing = true;
+        Ok(())
+    }
+}

@@ -1,0 +1,157 @@
+//! Facade tests: ids from elsewhere refused, overrides, mix table sharing, hit tests, time
+//! scale and pause, and the update matching the stages called by hand.
+
+use super::*;
+use crate::anim::state::MixTable;
+use crate::ids::{BoneId, ClipId, IkId, ParamId, SkinId, SlotId};
+use crate::raw::{RawBone, RawRig};
+
+/// root -> arm (x 10) -> hand (x 5).
+fn rig() -> Arc<Rig> {
+    let mut raw = RawRig::default();
+    raw.bones.push(RawBone::new("root", None));
+    let mut arm = RawBone::new("arm", Some("root"));
+    arm.x = 10.0;
+    arm.rotation = 90.0;
+    raw.bones.push(arm);
+    let mut hand = RawBone::new("hand", Some("arm"));
+    hand.x = 5.0;
+    raw.bones.push(hand);
+    Arc::new(crate::build::build_rig(&raw).expect("rig builds"))
+}
+
+#[test]
+fn foreign_and_unknown_ids_are_refused() {
+    let mut c = Character::new(rig());
+    assert!(c.set_skins(&[SkinId(3)]).is_err());
+    assert!(c.set_animation_id(0, ClipId(999), true).is_err());
+    assert!(c.add_animation_id(0, ClipId(999), true, 0.0).is_err());
+    assert!(c.set_clip_mode(ClipId(0), true).is_err());
+    assert!(c.set_bone_local(BoneId(99), LocalPose::IDENTITY).is_err());
+    assert!(c.set_ik_target(IkId(0), 1.0, 2.0).is_err());
+    assert!(c.set_param_id(ParamId(0), [0.0, 0.0]).is_err());
+    assert!(c.set_animation(0, "nope", true).is_err());
+    assert!(c.set_attachment("nope", None).is_err());
+    assert!(c.set_mix("a", "b", 0.1).is_err());
+    assert_eq!(c.bone_world(BoneId(99)), None);
+    assert_eq!(c.world_to_local(BoneId(99), 0.0, 0.0), None);
+    let mut out = Vec::new();
+    assert!(!c.world_vertices(SlotId(5), &mut out));
+    c.update(1.0 / 60.0);
+    assert!(c.events().is_empty());
+}
+
+#[test]
+fn update_matches_the_stages_by_hand() {
+    let r = rig();
+    let mut c = Character::new(r.clone());
+    let mut inst = Instance::new(&r);
+    for _ in 0..3 {
+        c.update(0.25);
+        inst.advance_time(0.25);
+        crate::skeleton::update_world_transform(&r, &mut inst, Physics::Update);
+    }
+    assert_eq!(c.instance().world, inst.world);
+    assert_eq!(c.instance().time, inst.time);
+}
+
+#[test]
+fn world_and_local_round_trip() {
+    let mut c = Character::new(rig());
+    c.update(0.0);
+    let hand = c.find_bone("hand").expect("hand");
+    let (x, y) = c.local_to_world(hand, 2.0, 1.0).expect("known bone");
+    let (lx, ly) = c.world_to_local(hand, x, y).expect("known bone");
+    assert!((lx - 2.0).abs() < 1e-9 && (ly - 1.0).abs() < 1e-9);
+    let w = c.world_rotation(hand).expect("known bone");
+    assert!((w - 90.0).abs() < 1e-3, "{w}");
+    let local = c.world_to_local_rotation(hand, 120.0).expect("known bone");
+    let back = c.local_to_world_rotation(hand, local).expect("known bone");
+    assert!((back - 120.0).abs() < 1e-6, "{back}");
+}
+
+#[test]
+fn bone_locals_from_code_hold_until_cleared() {
+    let mut c = Character::new(rig());
+    let arm = c.find_bone("arm").expect("arm");
+    let pose = LocalPose {
+        x: 3.0,
+        ..LocalPose::IDENTITY
+    };
+    c.set_bone_local(arm, pose).expect("known bone");
+    c.update(0.1);
+    let w = c.bone_world(arm).expect("known bone");
+    assert_eq!((w.x, w.y), (3.0, 0.0));
+    c.set_to_setup_pose();
+    c.update(0.1);
+    assert_eq!(
+        c.bone_world(arm).map(|w| w.x),
+        Some(3.0),
+        "held every frame"
+    );
+    c.clear_bone_local(arm).expect("known bone");
+    c.set_to_setup_pose();
+    c.update(0.1);
+    assert_eq!(c.bone_world(arm).map(|w| w.x), Some(10.0));
+}
+
+#[test]
+fn pause_and_time_scale_scale_the_clock() {
+    let mut c = Character::new(rig());
+    assert!(c.set_time_scale(0.5));
+    assert!(!c.set_time_scale(f64::NAN));
+    c.update(1.0);
+    assert_eq!(c.instance().time, 0.5);
+    c.set_paused(true);
+    c.update(1.0);
+    assert_eq!(c.instance().time, 0.5);
+    c.set_paused(false);
+    c.update(f64::INFINITY);
+    assert_eq!(c.instance().time, 0.5);
+}
+
+#[test]
+fn a_shared_mix_table_serves_every_character() {
+    let r = rig();
+    let mut table = MixTable::new(0.3);
+    table.set(ClipId(0), ClipId(1), 0.7);
+    let table = Arc::new(table);
+    let mut a = Character::new(r.clone());
+    let mut b = Character::new(r);
+    a.set_mix_table(table.clone());
+    b.set_mix_table(table.clone());
+    assert_eq!(a.state().mix(ClipId(0), ClipId(1)), 0.7);
+    assert_eq!(b.state().mix(ClipId(1), ClipId(0)), 0.3);
+    assert!(Arc::ptr_eq(a.state().mix_table(), &table));
+    // Changing one character's mixes copies the table for it alone.
+    a.state_mut().set_mix(ClipId(1), ClipId(0), 0.1);
+    assert_eq!(a.state().mix(ClipId(1), ClipId(0)), 0.1);
+    assert_eq!(b.state().mix(ClipId(1), ClipId(0)), 0.3);
+}
+
+#[test]
+fn polygons_hit_points_and_segments() {
+    let square = [0.0f32, 0.0, 10.0, 0.0, 10.0, 10.0, 0.0, 10.0];
+    assert!(bounds::tests_api::contains(&square, 5.0, 5.0));
+    assert!(!bounds::tests_api::contains(&square, 15.0, 5.0));
+    assert!(bounds::tests_api::intersects(&square, -5.0, 5.0, 5.0, 5.0));
+    assert!(!bounds::tests_api::intersects(
+        &square, -5.0, 20.0, 5.0, 20.0
+    ));
+    let mut c = Character::new(rig());
+    c.update(0.0);
+    assert!(c.hit_bounds().aabb().is_none());
+    assert_eq!(c.hit_test(0.0, 0.0), None);
+}
+
+#[test]
+fn fit_view_keeps_the_aspect() {
+    assert_eq!(
+        fit_view([0.0, 0.0, 100.0, 50.0], 200, 200),
+        [0.0, -25.0, 100.0, 75.0]
+    );
+    assert_eq!(
+        fit_view([0.0, 0.0, 10.0, 10.0], 20, 10),
+        [-5.0, 0.0, 15.0, 10.0]
+    );
+}
