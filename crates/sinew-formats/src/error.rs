@@ -57,6 +57,26 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
+    /// A skeleton whose rig does not build, or extras that do not fit the rig.
+    #[error("{file}: {message}")]
+    Rig {
+        /// File name.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The atlas given with a skeleton lacks a region an attachment needs.
+    #[error("{atlas}: atlas has no region `{region}` (attachment `{attachment}` of {skeleton})")]
+    AtlasMissing {
+        /// Atlas file name.
+        atlas: String,
+        /// Skeleton file name.
+        skeleton: String,
+        /// Region name looked up.
+        region: String,
+        /// Attachment that needs it.
+        attachment: String,
+    },
     /// An attachment names an atlas region the atlas lacks.
     #[error("atlas has no region `{region}` (attachment `{attachment}`)")]
     MissingRegion {

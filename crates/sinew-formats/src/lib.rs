@@ -1,5 +1,9 @@
 //! sinew-formats: loaders that turn files into a [`sinew::RawRig`], plus texture atlases.
 //!
+//! Start with [`load_spine`] or [`load_inochi2d`]: one call gives an [`Asset`] (the built,
+//! atlas-bound rig with its jiggle bones and drawing details) whose [`Asset::character`] is
+//! ready to update and draw.
+//!
 //! - [`spine`]: Spine 4.2 JSON exports ([`spine::load_spine_json`], [`spine::parse_spine_json`]).
 //! - [`extras`]: rig-extras JSON (jiggle bones and colliders added to any rig by bone name).
 //! - [`physics3`]: Live2D Cubism physics settings (`*.physics3.json`) as pendulum chains.
@@ -9,6 +13,7 @@
 //! Every loader returns a [`LoadError`] naming the file, the place and the culprit, and
 //! never panics on bad input (checked by property tests and a fuzz target).
 
+mod asset;
 pub mod atlas;
 mod error;
 pub mod extras;
@@ -16,5 +21,6 @@ pub mod inochi2d;
 pub mod physics3;
 pub mod spine;
 
+pub use asset::{Asset, LoadOptions, load_inochi2d, load_spine, puppet_draw_setup};
 pub use atlas::bind_atlas;
 pub use error::LoadError;

@@ -1,0 +1,192 @@
+//! One call per format: a [`Character`]-ready [`Asset`] from a Spine JSON skeleton plus its
+//! atlas ([`load_spine`]) or an Inochi2D puppet ([`load_inochi2d`]), with rig extras (jiggle
+//! bones) and Cubism physics3 pendulum chains as [`LoadOptions`].
+//!
+//! Every error names the file and what is missing: an atlas without a region some region or
+//! mesh attachment needs is an error (it would draw with wrong UVs). Verified by
+//! `tests/asset.rs` and by the CLI, which loads everything through here.
+
+use crate::LoadError;
+use crate::atlas::Atlas;
+use crate::inochi2d::{DrawInfo, MaskMode, Puppet};
+use sinew::character::Character;
+use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
+use sinew::params::inochi_clip::ParamAnimation;
+use sinew::physics::jiggle::JiggleRig;
+use sinew::{Color, Rig};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Optional files loaded with a rig.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// A rig-extras JSON file (`docs/EXTRAS.md`): jiggle bones and colliders by bone name.
+    pub extras: Option<PathBuf>,
+    /// A Cubism `*.physics3.json` (puppets): pendulum chains over the puppet's parameters.
+    pub physics3: Option<PathBuf>,
+}
+
+/// A loaded rig and everything a [`Character`] of it needs; share it between characters.
+#[derive(Debug, Clone)]
+pub struct Asset {
+    /// The built rig (atlas regions bound, parameters built).
+    pub rig: Arc<Rig>,
+    /// The atlas the rig was bound to (Spine, when one was given): its pages name the
+    /// texture files.
+    pub atlas: Option<Atlas>,
+    /// The atlas file, when one was given.
+    pub atlas_path: Option<PathBuf>,
+    /// Jiggle bones from [`LoadOptions::extras`].
+    pub jiggle: Option<Arc<JiggleRig>>,
+    /// Texture pages per slot, masks, composites and the y convention.
+    pub draw: Arc<DrawSetup>,
+    /// A puppet's parameter animations (empty for Spine).
+    pub param_animations: Arc<[ParamAnimation]>,
+    /// The parsed puppet (metadata, embedded textures), for Inochi2D.
+    pub puppet: Option<Box<Puppet>>,
+}
+
+impl Asset {
+    /// A new character of this asset, in the setup pose, with its jiggle bones, drawing
+    /// details and parameter animations attached.
+    pub fn character(&self) -> Character {
+        let mut c = Character::new(self.rig.clone());
+        c.set_draw_setup(self.draw.clone());
+        c.set_jiggle(self.jiggle.clone());
+        if !self.param_animations.is_empty() {
+            c.set_param_animations(self.param_animations.clone());
+        }
+        c
+    }
+}
+
+fn rig_error(file: &str, message: String) -> LoadError {
+    LoadError::Rig {
+        file: file.to_owned(),
+        message,
+    }
+}
+
+/// Loads the jiggle bones of a rig-extras file for `rig`.
+fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Option<Arc<JiggleRig>>, LoadError> {
+    let Some(path) = path else { return Ok(None) };
+    let extras = crate::extras::load_extras(path)?;
+    let jr = JiggleRig::build(rig, &extras.jiggle)
+        .map_err(|e| rig_error(&path.display().to_string(), e.to_string()))?;
+    Ok(Some(Arc::new(jr)))
+}
+
+/// Loads a Spine 4.2 JSON skeleton, builds it, and binds `atlas` (a `.atlas` file) into it.
+/// `None` is an explicit choice to draw untextured: attachments keep the regions the
+/// skeleton file implies. Every region and mesh attachment must find its region in the
+/// atlas.
+pub fn load_spine(
+    skeleton: &Path,
+    atlas: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<Asset, LoadError> {
+    let raw = crate::spine::load_spine_json(skeleton)?;
+    let file = skeleton.display().to_string();
+    let mut rig =
+        sinew::build::build_rig(&raw).map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
+    let bound = match atlas {
+        Some(path) => {
+            let a = crate::atlas::load_atlas(path)?;
+            crate::atlas::bind_atlas(&mut rig, &a).map_err(|e| match e {
+                LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
+                    atlas: path.display().to_string(),
+                    skeleton: file.clone(),
+                    region,
+                    attachment,
+                },
+                other => other,
+            })?;
+            Some(a)
+        }
+        None => None,
+    };
+    let jiggle = load_jiggle(options.extras.as_deref(), &rig)?;
+    Ok(Asset {
+        rig: Arc::new(rig),
+        atlas: bound,
+        atlas_path: atlas.map(Path::to_path_buf),
+        jiggle,
+        draw: Arc::new(DrawSetup::default()),
+        param_animations: Arc::from(Vec::new()),
+        puppet: None,
+    })
+}
+
+/// Loads an Inochi2D puppet (`.inp`/`.inx`), adds the pendulum chains of
+/// [`LoadOptions::physics3`] and builds it, with its drawing details (texture page per
+/// part, masks, composites, y down) and its parameter animations.
+pub fn load_inochi2d(path: &Path, options: &LoadOptions) -> Result<Asset, LoadError> {
+    let mut p = crate::inochi2d::load_inochi2d(path)?;
+    if let Some(f) = &options.physics3 {
+        p.params.chains = crate::physics3::load_physics3(f)?;
+    }
+    let rig = crate::inochi2d::build_puppet(&p)?;
+    let draw = puppet_draw_setup(&p, &rig);
+    let jiggle = load_jiggle(options.extras.as_deref(), &rig)?;
+    Ok(Asset {
+        param_animations: Arc::from(p.animations.clone()),
+        rig: Arc::new(rig),
+        atlas: None,
+        atlas_path: None,
+        jiggle,
+        draw: Arc::new(draw),
+        puppet: Some(Box::new(p)),
+    })
+}
+
+/// A puppet's drawing details: each Part's albedo texture and masks, each outermost
+/// Composite's group and masks. Only outermost composites group (the loader's
+/// `slot_group`); a nested composite draws its children straight into the outer layer.
+/// COMPAT(inochi2d): so does the 0.8 reference, whose Composite collects the Parts of its
+/// whole subtree, through any nested Composite, and draws them into its one buffer.
+pub fn puppet_draw_setup(p: &Puppet, rig: &Rig) -> DrawSetup {
+    let (ns, nb) = (rig.slots.len(), rig.bones.len());
+    let mut s = DrawSetup {
+        y_down: true,
+        slot_pages: vec![None; ns],
+        slot_masks: vec![SlotMask::default(); ns],
+        groups: vec![None; nb],
+        group_masks: vec![SlotMask::default(); nb],
+    };
+    for d in &p.draw {
+        if d.composite {
+            let Some(bone) = rig.bone(&d.name) else {
+                continue;
+            };
+            let [r, g, b] = d.tint;
+            let [sr, sg, sb] = d.screen_tint;
+            s.groups[bone.index()] = Some(DrawGroup {
+                bone,
+                first: 0,
+                count: 0,
+                blend: d.blend,
+                color: Color::new(r, g, b, d.opacity),
+                screen: Color::new(sr, sg, sb, 1.0),
+            });
+            s.group_masks[bone.index()] = mask_of(d, rig);
+        } else if let Some(slot) = rig.slot(&d.name) {
+            s.slot_pages[slot.index()] = d.textures[0];
+            s.slot_masks[slot.index()] = mask_of(d, rig);
+        }
+    }
+    s
+}
+
+/// The mask of a Part or Composite: its threshold and its sources that name a slot.
+fn mask_of(d: &DrawInfo, rig: &Rig) -> SlotMask {
+    let mut m = SlotMask {
+        threshold: d.mask_threshold,
+        ..SlotMask::default()
+    };
+    for (src, mode) in &d.masks {
+        if let Some(s) = rig.slot(src) {
+            m.sources.push((s, *mode == MaskMode::DodgeMask));
+        }
+    }
+    m
+}
