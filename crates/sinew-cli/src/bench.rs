@@ -1,8 +1,8 @@
 //! `sinew bench`: the cost of one skeleton-frame, measured like the oracle's `bench.mjs`.
 //!
 //! N instances play the animation looping, instance i starting i*7 ms in. One
-//! skeleton-frame is, per instance: animation update + apply, clock advance + world transform
-//! (with physics), then world vertices of every region and mesh attachment in draw order into
+//! skeleton-frame is, per instance: [`sinew::Character::update`] (animation update + apply,
+//! clock advance, world transform with physics, jiggle), then world vertices of every region and mesh attachment in draw order into
 //! a preallocated buffer (what a renderer does before batching). Warm-up frames are not
 //! measured.
 //!
@@ -87,10 +87,11 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
-    let rig = pose::load_rig(&args.file)?;
+    let asset = pose::load(&args.file, None, args.extras.as_deref())?;
+    let rig = &*asset.rig;
     let file = args.file.display();
-    let clip = pose::find_clip(&rig, &args.anim).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
-    let skins = pose::resolve_skins(&rig, args.skin.as_deref())
+    let clip = pose::find_clip(rig, &args.anim).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+    let skins = pose::resolve_skins(rig, args.skin.as_deref())
         .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
     let spec = SessionSpec {
         skins,
@@ -102,28 +103,22 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         looping: true,
         physics: args.physics,
     };
-    let duration = pose::clip_duration(&rig, clip).max(1e-3);
-    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
+    let duration = pose::clip_duration(rig, clip).max(1e-3);
     let mut sessions = Vec::with_capacity(args.instances as usize);
     for i in 0..args.instances {
-        let mut s = Session::new(&rig, &spec)?;
-        if let Some(jr) = &jiggle {
-            s.attach_jiggle(jr);
-        }
+        let mut s = Session::new(&asset, &spec)?;
         s.set_collect_events(false);
         s.start_at((f64::from(i) * 0.007) % duration);
         sessions.push(s);
     }
-    let mut buf = vec![0f32; pose::max_world_floats(&rig).max(8)];
+    let mut buf = vec![0f32; asset.character().max_world_floats().max(8)];
     let dt = 1.0 / args.fps;
 
-    let mut phase = [Duration::ZERO; 3];
+    let mut phase = [Duration::ZERO; 2];
     let mut vertices = 0u64;
     let mut run_frame = |sessions: &mut [Session], measure: bool| {
         let t0 = Instant::now();
-        sessions.iter_mut().for_each(|s| s.animate(dt));
-        let t1 = Instant::now();
-        sessions.iter_mut().for_each(|s| s.update_world(dt));
+        sessions.iter_mut().for_each(|s| s.step(dt));
         let t2 = Instant::now();
         let mut n = 0u64;
         for s in sessions.iter() {
@@ -131,9 +126,8 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         }
         let t3 = Instant::now();
         if measure {
-            phase[0] += t1 - t0;
-            phase[1] += t2 - t1;
-            phase[2] += t3 - t2;
+            phase[0] += t2 - t0;
+            phase[1] += t3 - t2;
             vertices += n;
         }
     };
@@ -175,11 +169,10 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
     );
     let _ = writeln!(
         out,
-        "wall {:.2} us per skeleton-frame: anim {:.2}, world {:.2}, vertices {:.2}",
+        "wall {:.2} us per skeleton-frame: update {:.2}, vertices {:.2}",
         us(wall),
         us(phase[0]),
-        us(phase[1]),
-        us(phase[2])
+        us(phase[1])
     );
     let _ = writeln!(
         out,
@@ -208,9 +201,8 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         .set(
             "split_wall_us",
             Obj::new()
-                .num("anim", us(phase[0]))
-                .num("world", us(phase[1]))
-                .num("vertices", us(phase[2]))
+                .num("update", us(phase[0]))
+                .num("vertices", us(phase[1]))
                 .build(),
         )
         .set("vertices_per_frame", num(verts_per_frame))

@@ -38,23 +38,23 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
             bail!("bad {name} {v}: must be finite");
         }
     }
-    let rig = pose::load_rig(&args.file)?;
+    let asset = pose::load(&args.file, None, args.extras.as_deref())?;
+    let rig = &*asset.rig;
     let file = args.file.display();
     let spec = SessionSpec {
-        skins: pose::resolve_skins(&rig, args.skin.as_deref())
-            .with_context(|| format!("{file}"))?,
+        skins: pose::resolve_skins(rig, args.skin.as_deref()).with_context(|| format!("{file}"))?,
         mode: args.mode,
         anim: args
             .anim
             .as_deref()
-            .map(|n| pose::find_clip(&rig, n))
+            .map(|n| pose::find_clip(rig, n))
             .transpose()
             .with_context(|| format!("{file}"))?,
         from: match args.mode {
             Mode::State => args
                 .from
                 .as_deref()
-                .map(|n| pose::find_clip(&rig, n))
+                .map(|n| pose::find_clip(rig, n))
                 .transpose()
                 .with_context(|| format!("{file}"))?,
             Mode::Apply => None,
@@ -64,11 +64,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
         looping: args.looping,
         physics: args.physics,
     };
-    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
-    let mut session = Session::new(&rig, &spec)?;
-    if let Some(jr) = &jiggle {
-        session.attach_jiggle(jr);
-    }
+    let mut session = Session::new(&asset, &spec)?;
 
     let mut frames = Vec::with_capacity(times.len());
     let mut verts = Vec::new();
@@ -87,7 +83,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     }
 
     let mut out = Obj::new()
-        .set("meta", meta_json(args, &rig, &session))
+        .set("meta", meta_json(args, rig, &session))
         .set("frames", Value::Array(frames))
         .build();
     if let Some(decimals) = args.round {

@@ -4,9 +4,10 @@
 //! animations with their lengths and lanes.
 //!
 //! The dump has the Spine dump's schema (`{meta, frames: [{time, clock, step, bones, slots,
-//! events}]}`, slots in draw order with world vertices), so the same tools read both. Each
-//! step runs the parameter frame ([`sinew::params::update_params`]: parameters, world
-//! transforms, parameter physics unless `--physics none`). Verified by the CLI tests in
+//! events}]}`, slots in draw order with world vertices, each slot's name under `slot`), so
+//! the same tools read both. Each step is one [`sinew::Character::update`] (parameter
+//! animation, the parameter stage with world transforms, parameter physics unless
+//! `--physics none`). Verified by the CLI tests in
 //! `tests/inochi2d_cli.rs`.
 
 use crate::args::{DumpArgs, InfoArgs, PhysicsArg};
@@ -14,10 +15,9 @@ use crate::schema::{Obj, num, nums, round_all};
 use crate::stepping::{Clock, parse_times};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
-use sinew::params::player::ParamPlayer;
-use sinew::params::update_params;
-use sinew::{Instance, ParamId, Rig};
-use sinew_formats::inochi2d::{Puppet, build_puppet, load_inochi2d};
+use sinew::{Character, Instance, ParamId, Rig};
+use sinew_formats::inochi2d::Puppet;
+use sinew_formats::{Asset, LoadOptions};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -36,20 +36,54 @@ pub fn is_puppet(path: &Path) -> bool {
         .is_ok_and(|()| &magic[..7] == b"TRNSRTS")
 }
 
-/// Loads and builds a puppet (errors name the file).
-pub fn load_puppet(path: &Path) -> Result<(Puppet, Rig)> {
-    load_puppet_with(path, None)
+/// Loads a puppet in one call (errors name the file), with the pendulum chains of a Cubism
+/// physics3 file (`--physics3`) added over its parameters.
+pub fn load_puppet(path: &Path, physics3: Option<&Path>) -> Result<Asset> {
+    let options = LoadOptions {
+        extras: None,
+        physics3: physics3.map(Path::to_path_buf),
+    };
+    sinew_formats::load_inochi2d(path, &options).map_err(|e| anyhow!("{e}"))
 }
 
-/// [`load_puppet`] with the pendulum chains of a Cubism physics3 file (`--physics3`) added
-/// over the puppet's parameters.
-pub fn load_puppet_with(path: &Path, physics3: Option<&Path>) -> Result<(Puppet, Rig)> {
-    let mut p = load_inochi2d(path).map_err(|e| anyhow!("{e}"))?;
-    if let Some(f) = physics3 {
-        p.params.chains = sinew_formats::physics3::load_physics3(f).map_err(|e| anyhow!("{e}"))?;
+/// The parsed puppet behind an asset (its metadata and textures).
+pub fn puppet(asset: &Asset) -> Result<&Puppet> {
+    asset
+        .puppet
+        .as_deref()
+        .ok_or_else(|| anyhow!("not an Inochi2D puppet"))
+}
+
+/// A character of the puppet with `--param` settings applied and, with `anim`, that
+/// animation playing on top of them (errors list the puppet's animations).
+pub fn character(
+    asset: &Asset,
+    settings: &[(ParamId, [f64; 2])],
+    anim: Option<&str>,
+    looping: bool,
+) -> Result<Character> {
+    let mut c = asset.character();
+    for &(id, v) in settings {
+        c.set_param_id(id, v).map_err(|e| anyhow!("{e}"))?;
     }
-    let rig = build_puppet(&p).map_err(|e| anyhow!("{e}"))?;
-    Ok((p, rig))
+    if let Some(name) = anim
+        && c.play_param_animation(name, looping).is_err()
+    {
+        let have: Vec<&str> = asset
+            .param_animations
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        bail!(
+            "animation not found: {name} (have: {})",
+            if have.is_empty() {
+                "none".to_owned()
+            } else {
+                have.join(", ")
+            }
+        );
+    }
+    Ok(c)
 }
 
 /// Parses `--param NAME=X[,Y]` settings against the rig's parameters.
@@ -85,51 +119,6 @@ pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2
     Ok(out)
 }
 
-/// Plays one of a puppet's animations on top of base parameter values.
-pub struct AnimDriver {
-    player: ParamPlayer,
-    base: Vec<[f64; 2]>,
-    /// Index of the animation in the puppet's `animations`.
-    pub anim: usize,
-}
-
-impl AnimDriver {
-    /// Plays the animation named `name` (errors list the puppet's animations); the
-    /// instance's current parameter values are the base it plays on.
-    pub fn new(p: &Puppet, rig: &Rig, inst: &Instance, name: &str, looping: bool) -> Result<Self> {
-        let anim = p
-            .animations
-            .iter()
-            .position(|a| a.name == name)
-            .ok_or_else(|| {
-                let have: Vec<&str> = p.animations.iter().map(|a| a.name.as_str()).collect();
-                anyhow!(
-                    "animation not found: {name} (have: {})",
-                    if have.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        have.join(", ")
-                    }
-                )
-            })?;
-        let mut player = ParamPlayer::new(rig.params.params.len(), 1);
-        player.set_animation(0, anim, looping, 0.0);
-        Ok(AnimDriver {
-            player,
-            base: inst.params.values.clone(),
-            anim,
-        })
-    }
-
-    /// Advances the animation by `dt` and writes base plus animation into the instance's
-    /// parameter values (before the parameter frame runs).
-    pub fn step(&mut self, p: &Puppet, rig: &Rig, inst: &mut Instance, dt: f64) {
-        self.player.update(&p.animations, dt);
-        inst.params.values.copy_from_slice(&self.base);
-        self.player.apply_to(rig, &p.animations, inst);
-    }
-}
-
 /// Length in seconds of the puppet's animation `name`, when it has one by that name.
 pub fn anim_duration(p: &Puppet, name: &str) -> Option<f64> {
     p.animations
@@ -145,40 +134,30 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let file = args.file.display().to_string();
-    let (puppet, rig) = load_puppet_with(&args.file, args.physics3.as_deref())?;
-    let settings = parse_params(&rig, params).with_context(|| file.clone())?;
-    let mut inst = Instance::new(&rig);
-    for &(id, v) in &settings {
-        inst.params.set(&rig, id, v);
-    }
-    let physics = args.physics != PhysicsArg::None;
-    let mut anim = match &args.anim {
-        Some(name) => Some(AnimDriver::new(&puppet, &rig, &inst, name, args.looping)?),
-        None => None,
-    };
+    let asset = load_puppet(&args.file, args.physics3.as_deref())?;
+    let puppet = puppet(&asset)?;
+    let rig = &*asset.rig;
+    let settings = parse_params(rig, params).with_context(|| file.clone())?;
     // Physics forces its parameters each step; user settings of those are starting values.
-    let mut step = |inst: &mut Instance, dt: f64| {
-        if let Some(a) = anim.as_mut() {
-            a.step(&puppet, &rig, inst, dt);
-        }
-        update_params(&rig, inst, dt, physics)
-    };
-    step(&mut inst, 0.0);
+    let mut c = character(&asset, &settings, args.anim.as_deref(), args.looping)?;
+    c.set_param_physics(args.physics != PhysicsArg::None);
+    c.update(0.0);
     let mut clock = Clock::new(args.fps);
     let mut frames = Vec::with_capacity(times.len());
     let mut verts = Vec::new();
     for &t in &times {
-        clock.advance_to(t, |dt| step(&mut inst, dt));
+        clock.advance_to(t, |dt| c.update(dt));
+        let inst = c.instance();
         let mut frame = Obj::new()
             .num("time", t)
             .num("clock", clock.now)
             .num("step", clock.steps as f64);
-        frame.push("bones", bones_json(&rig, &inst));
+        frame.push("bones", bones_json(rig, inst));
         frame.push(
             "slots",
-            slots_json(&rig, &inst, !args.no_vertices, &mut verts),
+            slots_json(rig, inst, !args.no_vertices, &mut verts),
         );
-        frame.push("params", params_json(&rig, &inst));
+        frame.push("params", params_json(rig, inst));
         frame.push("events", Value::Array(Vec::new()));
         frames.push(frame.build());
     }
@@ -243,7 +222,7 @@ fn slots_json(rig: &Rig, inst: &Instance, vertices: bool, buf: &mut Vec<f32>) ->
             .map(|a| &rig.attachments[a.index()]);
         let c = inst.slots.color[i];
         let mut o = Obj::new()
-            .set("name", sd.name.as_str())
+            .set("slot", sd.name.as_str())
             .set("bone", rig.bones[sd.bone.index()].name.as_str())
             .set("attachment", att.map(|a| a.name.as_str()))
             .set("type", att.map(|a| a.type_name()))
@@ -280,7 +259,8 @@ fn params_json(rig: &Rig, inst: &Instance) -> Value {
 
 /// `sinew info` of a puppet: counts, then every parameter with its range and default.
 pub fn info(args: &InfoArgs) -> Result<String> {
-    let (p, rig) = load_puppet_with(&args.file, args.physics3.as_deref())?;
+    let asset = load_puppet(&args.file, args.physics3.as_deref())?;
+    let (p, rig) = (puppet(&asset)?, &*asset.rig);
     let set = &rig.params;
     if args.json {
         let params: Vec<Value> = set

@@ -30,8 +30,8 @@ use crate::args::{Mode, PhysicsArg, RenderArgs};
 use crate::pose::{self, Session, SessionSpec};
 use crate::stepping::{Clock, parse_times};
 use anyhow::{Context, Result, anyhow, bail};
-use sinew::draw::{DrawList, build_draw_list};
-use sinew::{Color, Rig};
+use sinew::Color;
+use sinew::draw::DrawList;
 use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
 use sinew_render::{Canvas, Renderer, Texture, View};
 use std::io::IsTerminal;
@@ -283,18 +283,23 @@ fn find_atlas(skel: &Path) -> Result<PathBuf> {
     )
 }
 
-/// Binds the atlas's regions into `rig` and loads its pages.
-fn load_textures(rig: &mut Rig, skel: &Path, atlas: Option<&str>) -> Result<Vec<Texture>> {
-    let path = match atlas {
-        Some("none") => return Ok(vec![Texture::white()]),
-        Some(p) => PathBuf::from(p),
-        None => find_atlas(skel)?,
+/// The atlas `--atlas` names (`none`: untextured), else the one beside the skeleton.
+fn atlas_path(skel: &Path, atlas: Option<&str>) -> Result<Option<PathBuf>> {
+    match atlas {
+        Some("none") => Ok(None),
+        Some(p) => Ok(Some(PathBuf::from(p))),
+        None => find_atlas(skel).map(Some),
+    }
+}
+
+/// Loads the atlas pages of an asset (one white page when it has no atlas).
+fn load_textures(asset: &sinew_formats::Asset) -> Result<Vec<Texture>> {
+    let (Some(atlas), Some(path)) = (&asset.atlas, &asset.atlas_path) else {
+        return Ok(vec![Texture::white()]);
     };
-    let atlas = sinew_formats::atlas::load_atlas(&path).map_err(|e| anyhow!("{e}"))?;
-    sinew_formats::bind_atlas(rig, &atlas).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     Ok(sinew_render::load_atlas_pages(
-        &atlas,
+        atlas,
         dir,
         &path.display().to_string(),
     )?)
@@ -336,11 +341,13 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     if args.anim.is_empty() {
         bail!("--anim NAME is required to render a Spine skeleton");
     }
-    let mut rig = pose::load_rig(&args.file)?;
-    let skins = pose::resolve_skins(&rig, args.skin.as_deref())?;
-    let clip = pose::find_clip(&rig, &args.anim)?;
-    let textures = load_textures(&mut rig, &args.file, args.atlas.as_deref())?;
-    let times = frame_times(args, pose::clip_duration(&rig, clip), &out)?;
+    let atlas = atlas_path(&args.file, args.atlas.as_deref())?;
+    let asset = pose::load(&args.file, atlas.as_deref(), args.extras.as_deref())?;
+    let rig = &*asset.rig;
+    let skins = pose::resolve_skins(rig, args.skin.as_deref())?;
+    let clip = pose::find_clip(rig, &args.anim)?;
+    let textures = load_textures(&asset)?;
+    let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
     let CanvasOptions {
         background,
         view,
@@ -358,11 +365,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         looping: true,
         physics: PhysicsArg::Update,
     };
-    let jiggle = pose::load_jiggle(args.extras.as_deref(), &rig)?;
-    let mut session = Session::new(&rig, &spec)?;
-    if let Some(jr) = &jiggle {
-        session.attach_jiggle(jr);
-    }
+    let mut session = Session::new(&asset, &spec)?;
     session.step(0.0);
     let mut clock = Clock::new(args.fps);
     let mut lists = Vec::with_capacity(times.len());
@@ -374,8 +377,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     ];
     for &t in &times {
         clock.advance_to(t, |dt| session.step(dt));
-        let mut list = DrawList::for_rig(&rig);
-        build_draw_list(&rig, session.instance(), Color::WHITE, &mut list);
+        let list = session.character_mut().draw_list().clone();
         if let Some(b) = list.bounds() {
             bounds = [
                 bounds[0].min(f64::from(b[0])),

@@ -1,5 +1,5 @@
 //! `sinew validate`: loads and builds a rig, then poses its setup pose once, and reports
-//! `ok: ...` or a single-line error. Panics inside the runtime are caught by the caller
+//! `ok: ...` or a single-line error, for Spine skeletons and Inochi2D puppets (`.inp`/`.inx`). Panics inside the runtime are caught by the caller
 //! ([`crate::run_guarded`]) and reported as internal errors. Verified by the CLI tests
 //! (a fixture, a missing file, invalid JSON, a wrong Spine version).
 
@@ -9,11 +9,14 @@ use anyhow::Result;
 
 /// Validates the file and returns the `ok: ...` line.
 pub fn validate(args: &ValidateArgs) -> Result<String> {
+    if crate::inochi::is_puppet(&args.file) {
+        return validate_puppet(args);
+    }
     let raw = pose::load_raw(&args.file)?;
-    let rig = pose::build(&raw, &args.file)?;
+    let asset = pose::load(&args.file, None, None)?;
     // Pose the setup pose once so runtime-side problems surface here too.
     let spec = SessionSpec {
-        skins: pose::resolve_skins(&rig, None)?,
+        skins: pose::resolve_skins(&asset.rig, None)?,
         mode: crate::args::Mode::Apply,
         anim: None,
         from: None,
@@ -22,7 +25,7 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
         looping: true,
         physics: crate::args::PhysicsArg::Update,
     };
-    let mut session = Session::new(&rig, &spec)?;
+    let mut session = Session::new(&asset, &spec)?;
     session.step(0.0);
     let constraints = raw.ik.len() + raw.transforms.len() + raw.paths.len() + raw.physics.len();
     Ok(format!(
@@ -38,6 +41,33 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
         raw.skins.len(),
         raw.clips.len(),
         constraints
+    ))
+}
+
+/// Validates a puppet: loads and builds it, runs one frame and draws it.
+fn validate_puppet(args: &ValidateArgs) -> Result<String> {
+    let asset = sinew_formats::load_inochi2d(&args.file, &sinew_formats::LoadOptions::default())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut c = asset.character();
+    c.update(0.0);
+    let drawn = c.draw_list().commands.len();
+    let rig = &asset.rig;
+    let (name, version) = asset
+        .puppet
+        .as_deref()
+        .map_or(("", ""), |p| (p.name.as_str(), p.version.as_str()));
+    Ok(format!(
+        "ok: {}: Inochi2D puppet `{name}` ({}), {} nodes, {} drawables ({drawn} drawn), {} parameters, {} animations",
+        args.file.display(),
+        if version.is_empty() {
+            "no version"
+        } else {
+            version
+        },
+        rig.bones.len(),
+        rig.slots.len(),
+        rig.params.params.len(),
+        asset.param_animations.len()
     ))
 }
 

@@ -40,7 +40,7 @@ fn dump_and_info_of_a_puppet() {
             s["vertices"].as_array().expect("vertices").len(),
             32,
             "{}",
-            s["name"]
+            s["slot"]
         );
     }
     assert_eq!(frames[0]["params"]["Param1D_00"].as_f64(), Some(-0.3));
@@ -132,4 +132,42 @@ fn physics3_chains_attach_to_a_puppet() {
         .expect_err("unknown parameter")
         .to_string();
     assert!(e.contains("Sway") && e.contains("ParamHairFront"), "{e}");
+}
+
+/// sinew's own face puppet (`examples/face/face.inp`), always present.
+fn face() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/face/face.inp")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn validate_accepts_a_puppet() {
+    let face = face();
+    let out = run(&["validate", &face]).expect("a puppet validates");
+    assert!(
+        out.starts_with("ok: ") && out.contains("Inochi2D puppet"),
+        "{out}"
+    );
+    let bad = std::env::temp_dir().join(format!("sinew-bad-{}.inp", std::process::id()));
+    std::fs::write(&bad, b"TRNSRTS\0 not a puppet").expect("write");
+    let e = run(&["validate", bad.to_str().expect("utf-8")]).expect_err("a broken puppet");
+    assert!(
+        format!("{e:#}").contains("sinew-bad-"),
+        "names the file: {e:#}"
+    );
+    let _ = std::fs::remove_file(&bad);
+}
+
+#[test]
+fn puppet_dump_names_slots_like_the_spine_dump() {
+    let face = face();
+    let out = run(&["dump", &face, "--times", "0"]).expect("dump");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let slots = v["frames"][0]["slots"].as_array().expect("slots");
+    assert!(!slots.is_empty());
+    for s in slots {
+        assert!(s["slot"].is_string() && s.get("name").is_none(), "{s}");
+    }
 }

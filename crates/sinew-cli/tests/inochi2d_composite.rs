@@ -9,7 +9,6 @@ use serde_json::Value;
 use sinew::BlendMode;
 use sinew_cli::args::Cli;
 use sinew_cli::inochi::load_puppet;
-use sinew_cli::inochi_render::composite_groups;
 use sinew_render::Texture;
 use std::path::{Path, PathBuf};
 
@@ -71,7 +70,8 @@ fn blend_names_and_composite_properties_reach_the_draw_groups() {
         node(root, "Part002").expect("part")["blend_mode"] = "Difference".into();
         node(root, "Part000").expect("part")["blend_mode"] = "NoSuchMode".into();
     });
-    let (puppet, rig) = load_puppet(&file).expect("loads");
+    let asset = load_puppet(&file, None).expect("loads");
+    let rig = &*asset.rig;
     let blend = |n: &str| rig.slots.iter().find(|s| s.name == n).expect("slot").blend;
     assert_eq!(blend("Part002"), BlendMode::Difference);
     assert_eq!(
@@ -79,7 +79,7 @@ fn blend_names_and_composite_properties_reach_the_draw_groups() {
         BlendMode::Normal,
         "unknown names draw Normal"
     );
-    let (groups, masks) = composite_groups(&puppet, &rig);
+    let (groups, masks) = (&asset.draw.groups, &asset.draw.group_masks);
     let g: Vec<_> = groups.iter().flatten().collect();
     assert_eq!(g.len(), 1, "one composite");
     let g = g[0];
@@ -213,7 +213,7 @@ fn composite_opacity_binding_fades_the_layer() {
     patched(&tiny, &bound, |j| {
         bind_fade(j, 1004, "opacity", [0.0, 1.0, 0.5])
     });
-    let (_, rig) = load_puppet(&bound).expect("load");
+    let rig = load_puppet(&bound, None).expect("load").rig;
     assert!(
         rig.params
             .bindings

@@ -42,7 +42,7 @@ fn part_boxes(puppet: &str, view: [f64; 4], size: f64) -> Vec<(String, [f64; 4])
             b = [b[0].min(px), b[1].min(py), b[2].max(px), b[3].max(py)];
         }
         if b[0] <= b[2] {
-            boxes.push((s["name"].as_str().unwrap_or("").to_owned(), b));
+            boxes.push((s["slot"].as_str().unwrap_or("").to_owned(), b));
         }
     }
     boxes

@@ -8,52 +8,42 @@
 //! always runs.
 
 use criterion::{Criterion, Throughput, criterion_main};
-use sinew::anim::AnimationState;
-use sinew::{AttachmentId, Instance, Physics, Rig};
+use sinew::Character;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 const INSTANCES: usize = 100;
 
 struct Crowd {
-    rig: Rig,
-    players: Vec<(Instance, AnimationState)>,
+    players: Vec<Character>,
     buf: Vec<f32>,
 }
 
 impl Crowd {
     fn new(path: &Path, anim: &str) -> Option<Crowd> {
-        let raw = sinew_formats::spine::load_spine_json(path).ok()?;
-        let rig = sinew::build::build_rig(&raw).ok()?;
-        let clip = rig.clip(anim)?;
-        let duration = f64::from(rig.clips[clip.index()].duration).max(0.1);
+        let asset = sinew_formats::load_spine(path, None, &Default::default()).ok()?;
+        let clip = asset.rig.clip(anim)?;
+        let duration = f64::from(asset.rig.clips[clip.index()].duration).max(0.1);
         let mut players = Vec::with_capacity(INSTANCES);
         for i in 0..INSTANCES {
-            let mut inst = Instance::new(&rig);
-            let mut state = AnimationState::new(&rig);
-            state.set_animation(&rig, 0, clip, true);
-            // Stagger the instances across the animation, as a crowd would be.
-            state.update(duration * i as f64 / INSTANCES as f64);
-            state.apply(&rig, &mut inst);
-            sinew::skeleton::update_world_transform(&rig, &mut inst, Physics::Reset);
-            players.push((inst, state));
+            let mut c = asset.character();
+            c.set_animation_id(0, clip, true).ok()?;
+            // Staggered start: one frame of the offset, physics reset.
+            c.reset_physics();
+            c.update(duration * i as f64 / INSTANCES as f64);
+            players.push(c);
         }
-        let max = (0..rig.attachments.len())
-            .map(|i| sinew::deform::world_vertex_count(&rig, AttachmentId(i as u32)))
-            .max()
-            .unwrap_or(0);
+        let max = players.first().map_or(0, Character::max_world_floats);
         Some(Crowd {
-            rig,
             players,
-            buf: vec![0.0; max * 2],
+            buf: vec![0.0; max],
         })
     }
 
-    /// World vertices produced per frame by all instances.
     fn vertices_per_frame(&self) -> u64 {
-        let rig = &self.rig;
         let mut n = 0;
-        for (inst, _) in &self.players {
+        for c in &self.players {
+            let (rig, inst) = (c.rig(), c.instance());
             for &slot in &inst.draw_order {
                 if let Some(att) = inst.slots.attachment[slot.index()]
                     && inst.bone_active[rig.slots[slot.index()].bone.index()]
@@ -66,27 +56,10 @@ impl Crowd {
     }
 
     fn frame(&mut self, dt: f64) {
-        let rig = &self.rig;
-        for (inst, state) in &mut self.players {
-            state.update(dt);
-            state.apply(rig, inst);
-            state.drain_events().for_each(drop);
-            inst.advance_time(dt);
-            sinew::skeleton::update_world_transform(rig, inst, Physics::Update);
-            for i in 0..inst.draw_order.len() {
-                let slot = inst.draw_order[i];
-                let Some(att) = inst.slots.attachment[slot.index()] else {
-                    continue;
-                };
-                if !inst.bone_active[rig.slots[slot.index()].bone.index()] {
-                    continue;
-                }
-                let n = sinew::deform::world_vertex_count(rig, att) * 2;
-                if n > 0 {
-                    sinew::deform::compute_world_vertices(rig, inst, slot, &mut self.buf[..n]);
-                    black_box(&self.buf[..n]);
-                }
-            }
+        for c in &mut self.players {
+            c.update(dt);
+            black_box(c.compute_world_vertices(&mut self.buf));
+            black_box(&self.buf);
         }
     }
 }

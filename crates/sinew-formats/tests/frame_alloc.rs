@@ -2,91 +2,77 @@
 //! bits.
 //!
 //! A counting global allocator counts allocations made on the test's own thread while a
-//! frame runs (animation state update + apply, clock, world transforms with constraints and
-//! physics, world vertices of every visible attachment). Rigs: sinew's own example (always)
+//! frame runs through the facade users run: `Character::update` (animation state update +
+//! apply, clock, world transforms with constraints and physics), its events drained, its
+//! draw list, and the world vertices of every visible attachment. Rigs: sinew's own example (always)
 //! and, when the shared fixtures are present, rigs that exercise every constraint kind,
 //! physics, deform, sequences, draw order and events.
 
-use sinew::anim::AnimationState;
-use sinew::{Instance, Physics, Rig, SlotId};
+use sinew::{Character, Rig};
 use std::path::Path;
+use std::sync::Arc;
 
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
-fn load(path: &Path) -> Rig {
-    let raw = sinew_formats::spine::load_spine_json(path).expect("fixture loads");
-    sinew::build::build_rig(&raw).expect("fixture builds")
+fn load(path: &Path) -> Arc<Rig> {
+    sinew_formats::load_spine(path, None, &Default::default())
+        .expect("fixture loads")
+        .rig
 }
 
-/// One character: an instance, its animation state and a world-vertex buffer.
+/// One character and a world-vertex buffer.
 struct Player {
-    inst: Instance,
-    state: AnimationState,
+    character: Character,
     vertices: Vec<f32>,
 }
 
 impl Player {
-    fn new(rig: &Rig, anims: &[&str], skins: &[&str]) -> Player {
-        let mut inst = Instance::new(rig);
+    fn new(rig: &Arc<Rig>, anims: &[&str], skins: &[&str]) -> Player {
+        let mut character = Character::new(rig.clone());
         if !skins.is_empty() {
-            let ids: Vec<_> = skins
-                .iter()
-                .map(|s| rig.skin(s).expect("skin exists"))
-                .collect();
-            inst.set_skins(rig, &ids);
-            inst.set_slots_to_setup_pose(rig);
+            character.set_skins_by_name(skins).expect("skins exist");
+            character.set_slots_to_setup_pose();
         }
-        let mut state = AnimationState::new(rig);
-        let first = rig.clip(anims[0]).expect("animation exists");
-        state.set_animation(rig, 0, first, true);
+        character
+            .set_animation(0, anims[0], true)
+            .expect("animation exists");
         // Queue the rest so crossfades and entry recycling happen during the counted frames.
         for name in &anims[1..] {
-            let clip = rig.clip(name).expect("animation exists");
-            let id = state.add_animation(rig, 0, clip, true, 0.4);
-            if let Some(e) = state.entry_mut(id) {
+            let id = character
+                .add_animation(0, name, true, 0.4)
+                .expect("animation exists");
+            if let Some(e) = character.state_mut().entry_mut(id) {
                 e.mix_duration = 0.2;
             }
         }
-        let max = rig
-            .attachments
-            .iter()
-            .enumerate()
-            .map(|(i, _)| sinew::deform::world_vertex_count(rig, sinew::AttachmentId(i as u32)))
-            .max()
-            .unwrap_or(0);
+        let max = character.max_world_floats();
         Player {
-            inst,
-            state,
-            vertices: vec![0.0; max * 2],
+            character,
+            vertices: vec![0.0; max],
         }
     }
 
-    /// One frame, as a game would run it. Returns a checksum of the world vertices.
-    fn frame(&mut self, rig: &Rig, dt: f64) -> u64 {
-        self.state.update(dt);
-        self.state.apply(rig, &mut self.inst);
-        self.state.drain_events().for_each(drop);
-        self.inst.advance_time(dt);
-        sinew::skeleton::update_world_transform(rig, &mut self.inst, Physics::Update);
+    /// One frame, as a game runs it: the facade's update, its draw list and the world
+    /// vertices of every visible attachment. Returns a checksum.
+    fn frame(&mut self, dt: f64) -> u64 {
+        self.character.update(dt);
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
-        for i in 0..self.inst.draw_order.len() {
-            let slot: SlotId = self.inst.draw_order[i];
-            if !self.inst.bone_active[rig.slots[slot.index()].bone.index()] {
-                continue;
-            }
-            let Some(att) = self.inst.slots.attachment[slot.index()] else {
-                continue;
-            };
-            let n = sinew::deform::world_vertex_count(rig, att) * 2;
-            sinew::deform::compute_world_vertices(rig, &self.inst, slot, &mut self.vertices[..n]);
-            for v in &self.vertices[..n] {
-                hash = (hash ^ u64::from(v.to_bits())).wrapping_mul(0x0100_0000_01b3);
-            }
+        for e in self.character.drain_events() {
+            hash = (hash ^ u64::from(e.clip.0)).wrapping_mul(0x0100_0000_01b3);
         }
-        for w in &self.inst.world {
+        let list = self.character.draw_list();
+        for v in &list.positions {
+            hash = (hash ^ u64::from(v.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
+        let n = self.character.compute_world_vertices(&mut self.vertices);
+        hash = (hash ^ n as u64).wrapping_mul(0x0100_0000_01b3);
+        for v in &self.vertices {
+            hash = (hash ^ u64::from(v.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
+        for w in &self.character.instance().world {
             for x in [w.a, w.b, w.c, w.d, w.x, w.y] {
                 hash = (hash ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3);
             }
@@ -97,18 +83,18 @@ impl Player {
 
 /// Runs warm-up frames, then counts allocations over many frames (with uneven dt, a hitch
 /// and queued crossfades) and checks a second player gives the same bits.
-fn check_rig(rig: &Rig, anims: &[&str], skins: &[&str], label: &str) {
+fn check_rig(rig: &Arc<Rig>, anims: &[&str], skins: &[&str], label: &str) {
     let mut a = Player::new(rig, anims, skins);
     let mut b = Player::new(rig, anims, skins);
     let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
     for i in 0..120 {
-        a.frame(rig, dts[i % dts.len()]);
-        b.frame(rig, dts[i % dts.len()]);
+        a.frame(dts[i % dts.len()]);
+        b.frame(dts[i % dts.len()]);
     }
     let mut hashes = Vec::with_capacity(600);
     let allocations = count_allocations(|| {
         for i in 0..600 {
-            hashes.push(a.frame(rig, dts[i % dts.len()]));
+            hashes.push(a.frame(dts[i % dts.len()]));
         }
     });
     assert_eq!(
@@ -116,7 +102,7 @@ fn check_rig(rig: &Rig, anims: &[&str], skins: &[&str], label: &str) {
         "{label}: {allocations} allocations in 600 frames after warm-up"
     );
     for (i, want) in hashes.iter().enumerate() {
-        let got = b.frame(rig, dts[i % dts.len()]);
+        let got = b.frame(dts[i % dts.len()]);
         assert_eq!(
             got, *want,
             "{label}: frame {i} differs between two identical players"

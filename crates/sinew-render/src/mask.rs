@@ -215,8 +215,8 @@ impl MaskedRenderer {
 mod tests {
     use super::*;
     use crate::blend::Rgba;
-    use sinew::{AttachmentId, SlotId};
     use sinew::draw::DrawCommand;
+    use sinew::{AttachmentId, SlotId};
 
     /// Two axis-aligned squares: slot 0 over [0,4]^2, slot 1 (the mask) over [2,6]x[0,4].
     fn list() -> DrawList {

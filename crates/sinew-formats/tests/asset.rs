@@ -1,0 +1,79 @@
+//! One call per format: `load_spine` binds the atlas (a region the atlas lacks is an error
+//! naming both files), attaches extras, and gives characters that draw; `load_inochi2d`
+//! gives a puppet's drawing details (pages, y down) so its draw list is complete.
+
+use std::path::{Path, PathBuf};
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+#[test]
+fn spine_loads_with_its_atlas_and_extras_in_one_call() {
+    let dir = examples().join("stickbot");
+    let options = sinew_formats::LoadOptions {
+        extras: Some(dir.join("stickbot.extras.json")),
+        physics3: None,
+    };
+    let asset = sinew_formats::load_spine(
+        &dir.join("stickbot.json"),
+        Some(&dir.join("stickbot.atlas")),
+        &options,
+    )
+    .expect("stickbot loads");
+    assert!(asset.atlas.is_some() && asset.jiggle.is_some());
+    let mut c = asset.character();
+    c.set_animation(0, "walk", true).expect("walk exists");
+    c.update(1.0 / 30.0);
+    let list = c.draw_list();
+    assert!(!list.commands.is_empty());
+    assert!(list.uvs.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+#[test]
+fn an_atlas_without_a_needed_region_is_an_error_naming_both_files() {
+    let dir = examples().join("stickbot");
+    let tmp = std::env::temp_dir().join(format!("sinew-asset-{}.atlas", std::process::id()));
+    std::fs::write(
+        &tmp,
+        "stickbot.png\n\tsize: 256, 512\nonly-this\n\tbounds: 0, 0, 4, 4\n",
+    )
+    .expect("write atlas");
+    let e = sinew_formats::load_spine(&dir.join("stickbot.json"), Some(&tmp), &Default::default())
+        .expect_err("the atlas lacks the rig's regions");
+    let msg = e.to_string();
+    let _ = std::fs::remove_file(&tmp);
+    assert!(
+        msg.contains("sinew-asset-") && msg.contains("stickbot.json") && msg.contains("no region"),
+        "{msg}"
+    );
+    let e = sinew_formats::load_spine(&dir.join("nope.json"), None, &Default::default())
+        .expect_err("missing file");
+    assert!(e.to_string().contains("nope.json"), "{e}");
+}
+
+#[test]
+fn a_puppet_draws_with_its_pages_and_y_up() {
+    let asset =
+        sinew_formats::load_inochi2d(&examples().join("face/face.inp"), &Default::default())
+            .expect("face loads");
+    assert!(asset.draw.y_down);
+    let mut c = asset.character();
+    c.update(0.0);
+    let list = c.draw_list().clone();
+    assert!(!list.commands.is_empty());
+    // Every part of the face has its own albedo texture: no command is left on page 0 by
+    // default unless its texture is 0, and untextured parts are marked.
+    for cmd in &list.commands {
+        let want = asset.draw.slot_pages[cmd.slot.index()].unwrap_or(sinew::draw::NO_PAGE);
+        assert_eq!(cmd.page, want);
+    }
+    // Puppet space is y down; the list is y up: its first vertex is the mirror of the
+    // slot's world vertex.
+    let first = list.commands[0];
+    let mut world = Vec::new();
+    assert!(c.world_vertices(first.slot, &mut world));
+    let p = list.command_positions(&first);
+    assert_eq!((p[0], p[1]), (world[0], -world[1]));
+    assert!(c.set_param("no-such-parameter", [0.0, 0.0]).is_err());
+}
