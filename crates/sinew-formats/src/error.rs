@@ -47,6 +47,19 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
+    /// A Spine binary (`.skel`) file whose bytes are wrong: truncated, a count larger than
+    /// the bytes left, an index out of range, an unknown kind.
+    #[error("{file}: byte {offset}: {what}: {message}")]
+    Binary {
+        /// File name.
+        file: String,
+        /// Byte offset of the offending value.
+        offset: usize,
+        /// What was being read, e.g. ``animation `run`, timeline 3 (bone `hip`)``.
+        what: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A malformed `.atlas` line.
     #[error("{file}: line {line}: {message}")]
     Atlas {

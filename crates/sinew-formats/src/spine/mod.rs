@@ -13,6 +13,7 @@
 
 mod animations;
 mod attachments;
+pub mod binary;
 mod json_util;
 mod skeleton;
 
@@ -46,6 +47,38 @@ pub mod limits {
     pub const MAX_SEQUENCE_DIGITS: usize = 10;
     /// Largest file [`super::load_spine_json`] reads, in bytes.
     pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+}
+
+/// Reads a Spine 4.2 skeleton in either format, told apart by its content
+/// ([`is_spine_json`]): JSON, or binary (`.skel`, [`binary::parse_spine_binary`]).
+pub fn load_spine_file(path: &Path) -> Result<RawRig, LoadError> {
+    let file = path.display().to_string();
+    let data = binary::read_bytes(path, &file)?;
+    parse_spine(&data, &file)
+}
+
+/// Parses the bytes of a Spine 4.2 skeleton in either format ([`load_spine_file`]).
+pub fn parse_spine(data: &[u8], source: &str) -> Result<RawRig, LoadError> {
+    if is_spine_json(data) {
+        // is_spine_json checked the whole text is UTF-8.
+        let text = std::str::from_utf8(data).unwrap_or_default();
+        parse_spine_json(text, source)
+    } else {
+        binary::parse_spine_binary(data, source)
+    }
+}
+
+/// Whether a skeleton file's bytes are JSON: UTF-8 whose first character after an optional
+/// byte order mark and white space is `{`. A binary export starts with its 8-byte hash and
+/// is not UTF-8 (its floats are arbitrary bytes).
+pub fn is_spine_json(data: &[u8]) -> bool {
+    let body = data
+        .strip_prefix(b"\xef\xbb\xbf".as_slice())
+        .unwrap_or(data);
+    body.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{')
+        && std::str::from_utf8(body).is_ok()
 }
 
 /// Reads and parses a Spine 4.2 JSON file.
