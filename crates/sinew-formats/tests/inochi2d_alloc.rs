@@ -1,80 +1,70 @@
 //! A puppet frame allocates nothing after warm-up, and the same input gives the same bits.
 //!
 //! A counting global allocator counts allocations made on the test's own thread while a
-//! frame of the shared `synthetic_medium.inp` runs: every parameter set (moving with time),
-//! the parameter stage with parameter physics (on uneven steps and a hitch), world
-//! transforms, and the world vertices of every visible part. A second puppet fed the same
+//! frame of the shared `synthetic_medium.inp` runs through the facade: every parameter set
+//! (moving with time), `Character::update` (the parameter stage with parameter physics on
+//! uneven steps and a hitch, world transforms), the draw list, and the world vertices of
+//! every visible part. A second puppet fed the same
 //! inputs must hash to the same bits frame for frame.
 
 use sinew::params::update_params;
-use sinew::{Instance, ParamId, Rig};
+use sinew::{Character, Instance, ParamId, Rig};
 use sinew_formats::inochi2d::{build_puppet, load_inochi2d};
+use std::sync::Arc;
 
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
-/// One puppet: an instance and a world-vertex buffer sized for its largest part.
+/// One puppet: a character and a world-vertex buffer sized for its largest part.
 struct Player {
-    inst: Instance,
+    character: Character,
     vertices: Vec<f32>,
     time: f64,
 }
 
 impl Player {
-    fn new(rig: &Rig) -> Player {
-        let max = (0..rig.attachments.len())
-            .map(|i| sinew::deform::world_vertex_count(rig, sinew::AttachmentId(i as u32)))
-            .max()
-            .unwrap_or(0);
+    fn new(rig: &Arc<Rig>) -> Player {
+        let character = Character::new(rig.clone());
         Player {
-            inst: Instance::new(rig),
-            vertices: vec![0.0; max * 2],
+            vertices: vec![0.0; character.max_world_floats()],
+            character,
             time: 0.0,
         }
     }
 
-    /// One frame, as an application would run it. Returns a checksum of the parameters,
-    /// world transforms and world vertices.
-    fn frame(&mut self, rig: &Rig, dt: f64) -> u64 {
+    /// One frame, as an application runs it: parameters set, `Character::update`, the
+    /// draw list and the world vertices of every visible part. Returns a checksum of the
+    /// parameters, world transforms, draw list and world vertices.
+    fn frame(&mut self, dt: f64) -> u64 {
         self.time += dt;
-        for i in 0..rig.params.params.len() {
+        for i in 0..self.character.params().len() {
             // Every parameter moves, each at its own phase (physics overwrites its own).
             let t = self.time * 1.3 + i as f64 * 0.37;
             let v = [t.sin(), (t * 0.7).cos()];
-            self.inst.params.set(rig, ParamId(i as u16), v);
+            self.character
+                .set_param_id(ParamId(i as u16), v)
+                .expect("the rig's parameter");
         }
-        update_params(rig, &mut self.inst, dt, true);
+        self.character.update(dt);
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
         let mut mix = |bits: u64| hash = (hash ^ bits).wrapping_mul(0x0100_0000_01b3);
-        for i in 0..self.inst.draw_order.len() {
-            let slot = self.inst.draw_order[i];
-            if !self
-                .inst
-                .params
-                .visible
-                .get(slot.index())
-                .copied()
-                .unwrap_or(true)
-            {
-                continue;
-            }
-            let Some(att) = self.inst.slots.attachment[slot.index()] else {
-                continue;
-            };
-            let n = sinew::deform::world_vertex_count(rig, att) * 2;
-            sinew::deform::compute_world_vertices(rig, &self.inst, slot, &mut self.vertices[..n]);
-            for v in &self.vertices[..n] {
-                mix(u64::from(v.to_bits()));
-            }
+        for p in &self.character.draw_list().positions {
+            mix(u64::from(p.to_bits()));
         }
-        for w in &self.inst.world {
+        let n = self.character.compute_world_vertices(&mut self.vertices);
+        mix(n as u64);
+        for v in &self.vertices {
+            mix(u64::from(v.to_bits()));
+        }
+        let inst = self.character.instance();
+        for w in &inst.world {
             for x in [w.a, w.b, w.c, w.d, w.x, w.y] {
                 mix(x.to_bits());
             }
         }
-        for v in &self.inst.params.values {
+        for v in &inst.params.values {
             mix(v[0].to_bits());
             mix(v[1].to_bits());
         }
@@ -89,19 +79,19 @@ fn puppet_frames_allocate_nothing_and_repeat_bit_for_bit() {
     };
     let path = dir.join("inochi2d/synthetic_medium.inp");
     let puppet = load_inochi2d(&path).expect("fixture loads");
-    let rig = build_puppet(&puppet).expect("fixture builds");
+    let rig = Arc::new(build_puppet(&puppet).expect("fixture builds"));
     assert!(!rig.params.drivers.is_empty(), "the fixture has physics");
     let mut a = Player::new(&rig);
     let mut b = Player::new(&rig);
     let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
     for i in 0..120 {
-        a.frame(&rig, dts[i % dts.len()]);
-        b.frame(&rig, dts[i % dts.len()]);
+        a.frame(dts[i % dts.len()]);
+        b.frame(dts[i % dts.len()]);
     }
     let mut hashes = Vec::with_capacity(600);
     let allocations = count_allocations(|| {
         for i in 0..600 {
-            hashes.push(a.frame(&rig, dts[i % dts.len()]));
+            hashes.push(a.frame(dts[i % dts.len()]));
         }
     });
     assert_eq!(
@@ -109,7 +99,7 @@ fn puppet_frames_allocate_nothing_and_repeat_bit_for_bit() {
         "{allocations} allocations in 600 puppet frames after warm-up"
     );
     for (i, want) in hashes.iter().enumerate() {
-        let got = b.frame(&rig, dts[i % dts.len()]);
+        let got = b.frame(dts[i % dts.len()]);
         assert_eq!(
             got, *want,
             "frame {i} differs between two identical puppets"

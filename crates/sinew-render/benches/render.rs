@@ -1,7 +1,7 @@
 //! Rendering benchmarks on spineboy-pro `run` (shared fixtures; skipped with a notice when
 //! they are missing):
 //! - `raster/spineboy-run-512`: rasterise one posed frame (draw list built once) at 512x512;
-//! - `draw_list/spineboy-run`: build the draw list from a posed instance;
+//! - `draw_list/spineboy-run`: build the draw list of a posed character (`Character::draw_list`);
 //! - `frames60/spineboy-run-512`: the work of `sinew render ... --fps 60 --duration 1` on one
 //!   core: pose 60 frames, rasterise each at 512x512 and encode it as PNG.
 //!
@@ -11,48 +11,39 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sinew::anim::AnimationState;
-use sinew::draw::{DrawList, build_draw_list};
-use sinew::{Color, Instance, Physics, Rig};
+use sinew::{Character, Color};
+use sinew_formats::Asset;
 use sinew_render::encode::encode_png;
 use sinew_render::{Canvas, Renderer, Texture, View};
 use std::hint::black_box;
 use std::path::Path;
 
 struct Scene {
-    rig: Rig,
+    asset: Asset,
     textures: Vec<Texture>,
 }
 
 fn load(fx: &Path) -> Option<Scene> {
     let dir = fx.join("spineboy");
-    let raw = sinew_formats::spine::load_spine_json(&dir.join("spineboy-pro.json")).ok()?;
-    let mut rig = sinew::build::build_rig(&raw).ok()?;
-    let atlas = sinew_formats::atlas::load_atlas(&dir.join("spineboy.atlas")).ok()?;
-    sinew_formats::bind_atlas(&mut rig, &atlas).ok()?;
-    let textures = sinew_render::load_atlas_pages(&atlas, &dir, "spineboy.atlas").ok()?;
-    Some(Scene { rig, textures })
+    let asset = sinew_formats::load_spine(
+        &dir.join("spineboy-pro.json"),
+        Some(&dir.join("spineboy.atlas")),
+        &Default::default(),
+    )
+    .ok()?;
+    let textures =
+        sinew_render::load_atlas_pages(asset.atlas.as_ref()?, &dir, "spineboy.atlas").ok()?;
+    Some(Scene { asset, textures })
 }
 
-/// An instance playing `run`, stepped at 60 fps to `steps / 60` seconds.
-fn posed(rig: &Rig, steps: usize) -> (Instance, AnimationState) {
-    let mut inst = Instance::new(rig);
-    let mut state = AnimationState::new(rig);
-    if let Some(clip) = rig.clip("run") {
-        state.set_animation(rig, 0, clip, true);
-    }
+/// A character playing `run`, stepped at 60 fps to `steps / 60` seconds.
+fn posed(asset: &Asset, steps: usize) -> Character {
+    let mut c = asset.character();
+    let _ = c.set_animation(0, "run", true);
     for k in 0..=steps {
-        let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
-        step(rig, &mut inst, &mut state, dt);
+        c.update(if k == 0 { 0.0 } else { 1.0 / 60.0 });
     }
-    (inst, state)
-}
-
-fn step(rig: &Rig, inst: &mut Instance, state: &mut AnimationState, dt: f64) {
-    state.update(dt);
-    state.apply(rig, inst);
-    inst.advance_time(dt);
-    sinew::skeleton::update_world_transform(rig, inst, Physics::Update);
+    c
 }
 
 /// The render-ref view of spineboy `run` widened to a square.
@@ -72,15 +63,13 @@ fn benches(c: &mut Criterion) {
         println!("skipping render benches: spineboy did not load");
         return;
     };
-    let rig = &scene.rig;
-    let (inst, _) = posed(rig, 15);
-    let mut list = DrawList::for_rig(rig);
-    build_draw_list(rig, &inst, Color::WHITE, &mut list);
+    let mut posed15 = posed(&scene.asset, 15);
+    let list = posed15.draw_list().clone();
     let mut renderer = Renderer::new();
     let mut canvas = Canvas::new(512, 512, Color::new(0.0, 0.0, 0.0, 0.0));
 
     c.bench_function("draw_list/spineboy-run", |b| {
-        b.iter(|| build_draw_list(rig, black_box(&inst), Color::WHITE, &mut list))
+        b.iter(|| black_box(posed15.draw_list().commands.len()))
     });
     c.bench_function("raster/spineboy-run-512", |b| {
         b.iter(|| {
@@ -92,13 +81,12 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("spineboy-run-512", |b| {
         b.iter(|| {
-            let (mut inst, mut state) = posed(rig, 0);
+            let mut c = posed(&scene.asset, 0);
             let mut bytes = 0;
             for _ in 0..60 {
-                step(rig, &mut inst, &mut state, 1.0 / 60.0);
-                build_draw_list(rig, &inst, Color::WHITE, &mut list);
+                c.update(1.0 / 60.0);
                 canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
-                renderer.render(&list, &scene.textures, &VIEW, &mut canvas);
+                renderer.render(c.draw_list(), &scene.textures, &VIEW, &mut canvas);
                 bytes += encode_png(512, 512, &canvas.to_rgba8()).map_or(0, |v| v.len());
             }
             bytes

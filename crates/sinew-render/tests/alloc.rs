@@ -2,18 +2,17 @@
 //! deterministic (same pose, same bytes).
 //!
 //! A counting global allocator counts allocations made on this test's thread while
-//! `build_draw_list` and `Renderer::render` run, over a second of sinew's own example
+//! `Character::draw_list` and `Renderer::render` run, over a second of sinew's own example
 //! character walking (draw-order keys, a clip polygon, a deforming weighted mesh, two atlas
 //! pages). Posing runs outside the counted region (the runtime proves its own frame
 //! allocation-free in sinew-formats' `frame_alloc` test). The same holds for masked and
 //! grouped drawing (`MaskedRenderer`: slot masks, an off-screen group with a mask and an
 //! advanced blend mode).
 
-use sinew::anim::AnimationState;
 use sinew::draw::DrawGroup;
 use sinew::draw::{DrawList, build_draw_list};
 use sinew::{BlendMode, BoneId, SlotId};
-use sinew::{Color, Instance, Physics, Rig};
+use sinew::{Character, Color};
 use sinew_render::{Canvas, MaskedRenderer, Renderer, SlotMask, Texture, View};
 
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
@@ -21,28 +20,27 @@ use sinew_testutil::alloc::{CountingAlloc, count_allocations};
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
-/// Frame `k` of the animation at 60 fps (the first at dt 0): clips applied, events
-/// dropped, world transforms with physics.
-fn step(rig: &Rig, state: &mut AnimationState, inst: &mut Instance, k: usize) {
+/// Frame `k` of the animation at 60 fps (the first at dt 0), through the facade.
+fn step(c: &mut Character, k: usize) {
     let dt = if k == 0 { 0.0 } else { 1.0 / 60.0 };
-    state.update(dt);
-    state.apply(rig, inst);
-    state.events.clear();
-    inst.advance_time(dt);
-    sinew::skeleton::update_world_transform(rig, inst, Physics::Update);
+    c.update(dt);
 }
 
-fn stickbot() -> (Rig, Vec<Texture>) {
+/// Stickbot with its atlas bound, playing `walk`, and its atlas pages.
+fn stickbot() -> (Character, Vec<Texture>) {
     let dir = sinew_testutil::workspace_root().join("examples/stickbot");
-    let raw =
-        sinew_formats::spine::load_spine_json(&dir.join("stickbot.json")).expect("stickbot loads");
-    let mut rig = sinew::build::build_rig(&raw).expect("stickbot builds");
-    let atlas =
-        sinew_formats::atlas::load_atlas(&dir.join("stickbot.atlas")).expect("atlas parses");
-    sinew_formats::bind_atlas(&mut rig, &atlas).expect("atlas binds");
+    let asset = sinew_formats::load_spine(
+        &dir.join("stickbot.json"),
+        Some(&dir.join("stickbot.atlas")),
+        &Default::default(),
+    )
+    .expect("stickbot loads with its atlas");
+    let atlas = asset.atlas.as_ref().expect("an atlas");
     let textures =
-        sinew_render::load_atlas_pages(&atlas, &dir, "stickbot.atlas").expect("pages load");
-    (rig, textures)
+        sinew_render::load_atlas_pages(atlas, &dir, "stickbot.atlas").expect("pages load");
+    let mut c = asset.character();
+    c.set_animation(0, "walk", true).expect("walk");
+    (c, textures)
 }
 
 const VIEW: View = View {
@@ -54,21 +52,17 @@ const VIEW: View = View {
 
 #[test]
 fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
-    let (rig, textures) = stickbot();
-    let mut inst = Instance::new(&rig);
-    let mut state = AnimationState::new(&rig);
-    state.set_animation(&rig, 0, rig.clip("walk").expect("walk"), true);
-    let mut list = DrawList::for_rig(&rig);
+    let (mut c, textures) = stickbot();
     let mut renderer = Renderer::new();
     let mut canvas = Canvas::new(96, 144, Color::new(0.0, 0.0, 0.0, 0.0));
     let mut frames = Vec::new();
     let mut allocations = 0;
     for k in 0..=60 {
-        step(&rig, &mut state, &mut inst, k);
+        step(&mut c, k);
         let n = count_allocations(|| {
-            build_draw_list(&rig, &inst, Color::WHITE, &mut list);
+            let list = c.draw_list();
             canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
-            renderer.render(&list, &textures, &VIEW, &mut canvas);
+            renderer.render(list, &textures, &VIEW, &mut canvas);
         });
         // The first frame sizes the renderer's scratch buffers.
         if k > 0 {
@@ -79,21 +73,19 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
         }
     }
     assert_eq!(allocations, 0, "drawing allocated after warm-up");
+    let list = c.draw_list();
     assert!(
         list.clips.len() == 1 && list.commands.iter().any(|c| c.clip.is_some()),
         "the visor clip is drawn"
     );
-    // Same pose again from a fresh instance and renderer: the same bytes.
-    let mut inst = Instance::new(&rig);
-    let mut state = AnimationState::new(&rig);
-    state.set_animation(&rig, 0, rig.clip("walk").expect("walk"), true);
+    // Same pose again from a fresh character and renderer: the same bytes.
+    let (mut c, _) = stickbot();
     let mut renderer = Renderer::new();
     for k in 0..=20 {
-        step(&rig, &mut state, &mut inst, k);
+        step(&mut c, k);
     }
-    build_draw_list(&rig, &inst, Color::WHITE, &mut list);
     canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
-    renderer.render(&list, &textures, &VIEW, &mut canvas);
+    renderer.render(c.draw_list(), &textures, &VIEW, &mut canvas);
     assert_eq!(
         canvas.to_rgba8(),
         frames[1],
@@ -103,10 +95,8 @@ fn drawing_allocates_nothing_after_warm_up_and_is_deterministic() {
 
 #[test]
 fn masked_and_grouped_drawing_allocates_nothing_after_warm_up() {
-    let (rig, textures) = stickbot();
-    let mut inst = Instance::new(&rig);
-    let mut state = AnimationState::new(&rig);
-    state.set_animation(&rig, 0, rig.clip("walk").expect("walk"), true);
+    let (mut c, textures) = stickbot();
+    let rig = c.rig().clone();
     let mut list = DrawList::for_rig(&rig);
     let mut renderer = MaskedRenderer::new();
     let mut canvas = Canvas::new(96, 144, Color::new(0.0, 0.0, 0.0, 0.0));
@@ -133,9 +123,10 @@ fn masked_and_grouped_drawing_allocates_nothing_after_warm_up() {
     let mut allocations = 0;
     let mut grouped = 0;
     for k in 0..=30 {
-        step(&rig, &mut state, &mut inst, k);
+        step(&mut c, k);
         let count = count_allocations(|| {
-            build_draw_list(&rig, &inst, Color::WHITE, &mut list);
+            // Custom groups over a Spine rig: built from the posed instance by hand.
+            build_draw_list(&rig, c.instance(), Color::WHITE, &mut list);
             list.group_runs(|s| (1..=4).contains(&s.index()).then_some(group));
             canvas.clear(Color::new(0.0, 0.0, 0.0, 0.0));
             renderer.render_grouped(&list, &textures, &masks, &group_masks, &VIEW, &mut canvas);
