@@ -17,9 +17,10 @@ use sinew::{Character, ClipId, Color, Physics, RawRig, Rig, SkinId, SlotId, Worl
 use sinew_formats::{Asset, LoadOptions};
 use std::path::Path;
 
-/// Reads and parses a skeleton file into its raw form (errors name the file).
+/// Reads and parses a skeleton file (Spine JSON or `.skel`, by content) into its raw form
+/// (errors name the file).
 pub fn load_raw(path: &Path) -> Result<RawRig> {
-    sinew_formats::spine::load_spine_json(path).map_err(|e| anyhow!("{e}"))
+    sinew_formats::spine::load_spine_file(path).map_err(|e| anyhow!("{e}"))
 }
 
 /// Loads a Spine skeleton with its atlas (`None`: untextured) and rig extras in one call.

@@ -93,6 +93,16 @@ fn golden_manifest() {
     run_manifest(&dir.join("golden"), &dir);
 }
 
+/// The binary `.skel` exports, posed by the official runtime's binary loader
+/// (`<fixtures>/spine/golden/skel/MANIFEST.json`; skeleton paths relative to `<fixtures>/spine`).
+#[test]
+fn golden_skel_manifest() {
+    let Some(dir) = sinew_testutil::require_spine_fixtures("golden_skel_manifest") else {
+        return;
+    };
+    run_manifest(&dir.join("golden").join("skel"), &dir);
+}
+
 /// sinew's own example rigs, posed by the official runtime (goldens committed in
 /// `testdata/golden/`, skeletons in `examples/`): needs no shared fixtures.
 #[test]

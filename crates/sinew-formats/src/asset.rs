@@ -76,16 +76,16 @@ fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Option<Arc<JiggleRig>>,
     Ok(Some(Arc::new(jr)))
 }
 
-/// Loads a Spine 4.2 JSON skeleton, builds it, and binds `atlas` (a `.atlas` file) into it.
-/// `None` is an explicit choice to draw untextured: attachments keep the regions the
-/// skeleton file implies. Every region and mesh attachment must find its region in the
-/// atlas.
+/// Loads a Spine 4.2 skeleton (JSON or binary `.skel`, told apart by their content), builds
+/// it, and binds `atlas` (a `.atlas` file) into it. `None` is an explicit choice to draw
+/// untextured: attachments keep the regions the skeleton file implies. Every region and
+/// mesh attachment must find its region in the atlas.
 pub fn load_spine(
     skeleton: &Path,
     atlas: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Asset, LoadError> {
-    let raw = crate::spine::load_spine_json(skeleton)?;
+    let raw = crate::spine::load_spine_file(skeleton)?;
     let file = skeleton.display().to_string();
     let mut rig =
         sinew::build::build_rig(&raw).map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
