@@ -4,6 +4,57 @@
 //! atlas-bound rig with its jiggle bones and drawing details) whose [`Asset::character`] is
 //! ready to update and draw.
 //!
+//! # Quick start: a Spine rig
+//!
+//! Load, play, crossfade, aim with IK, update, draw:
+//!
+//! ```
+//! use std::path::Path;
+//! let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stickbot");
+//! let asset = sinew_formats::load_spine(
+//!     &dir.join("stickbot.json"),
+//!     Some(&dir.join("stickbot.atlas")),
+//!     &sinew_formats::LoadOptions {
+//!         extras: Some(dir.join("stickbot.extras.json")), // jiggle bones by bone name
+//!         ..Default::default()
+//!     },
+//! )?;
+//! let mut hero = asset.character(); // share `asset.rig` between many characters
+//! hero.set_default_mix(0.2);
+//! hero.set_animation(0, "walk", true)?;
+//! hero.add_animation(0, "turn", false, 0.5)?; // crossfades in after half a second
+//! let aim = hero.find_ik("arm-front-ik").expect("stickbot aims its front arm");
+//! hero.set_ik_target(aim, 40.0, 120.0)?;
+//! for _ in 0..60 {
+//!     hero.update(1.0 / 60.0);
+//!     for event in hero.key_events() {
+//!         let _ = event.name(hero.rig());
+//!     }
+//! }
+//! let list = hero.draw_list(); // y up, one texture page per command, ready to rasterise
+//! assert!(!list.commands.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Quick start: an Inochi2D puppet
+//!
+//! ```
+//! use std::path::Path;
+//! let face = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/face/face.inp");
+//! let asset = sinew_formats::load_inochi2d(&face, &Default::default())?;
+//! let mut puppet = asset.character();
+//! let range = puppet.params()[puppet.find_param("ParamAngle").expect("a head angle").index()].clone();
+//! assert_eq!((range.min[0], range.max[0]), (-30.0, 30.0));
+//! puppet.set_param("ParamAngle", [15.0, -5.0])?;
+//! puppet.play_param_animation("idle", true)?; // blinks on top of the angle
+//! puppet.update(1.0 / 60.0);
+//! let list = puppet.draw_list(); // pages, hidden parts, composites and y up done
+//! assert!(list.commands.iter().all(|c| c.page != 0 || asset.draw.slot_pages[c.slot.index()] == Some(0)));
+//! let masks = &puppet.draw_setup().slot_masks; // for the renderer
+//! assert_eq!(masks.len(), asset.rig.slots.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! - [`spine`]: Spine 4.2 JSON exports ([`spine::load_spine_json`], [`spine::parse_spine_json`]).
 //! - [`extras`]: rig-extras JSON (jiggle bones and colliders added to any rig by bone name).
 //! - [`physics3`]: Live2D Cubism physics settings (`*.physics3.json`) as pendulum chains.

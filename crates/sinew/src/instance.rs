@@ -216,17 +216,25 @@ impl Instance {
     }
 
     /// Shows the given skins combined in order (Spine `Skin.addSkin` into a new skin, then
-    /// `setSkin`), or no skin for an empty list. Recomputes the update plan (allocates).
+    /// `setSkin`), or no skin for an empty list; ids that are not this rig's skins are
+    /// skipped. Recomputes the update plan (allocates).
     pub fn set_skins(&mut self, rig: &Rig, skins: &[SkinId]) {
         let new_skin = if skins.is_empty() {
             None
         } else {
             let mut s = ActiveSkin {
-                skins: skins.to_vec(),
+                skins: skins
+                    .iter()
+                    .copied()
+                    .filter(|s| s.index() < rig.skins.len())
+                    .collect(),
                 ..Default::default()
             };
             for &id in skins {
-                let data = &rig.skins[id.index()];
+                // A skin id that is not this rig's is skipped (`Character::set_skins` refuses it).
+                let Some(data) = rig.skins.get(id.index()) else {
+                    continue;
+                };
                 for b in &data.bones {
                     if !s.bones.contains(b) {
                         s.bones.push(*b);
