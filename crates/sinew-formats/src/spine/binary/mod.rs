@@ -69,6 +69,24 @@ pub fn parse_spine_binary(data: &[u8], source: &str) -> Result<RawRig, LoadError
         ..Default::default()
     };
     let nonessential = read_header(&mut r, &mut rig).map_err(fail)?;
+    let looks_like_version = rig.version.split('.').count() >= 2
+        && rig
+            .version
+            .split('.')
+            .all(|p| p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && rig.version.starts_with(|c: char| c.is_ascii_digit());
+    if !looks_like_version {
+        return Err(LoadError::Binary {
+            file: source.to_owned(),
+            offset: 8,
+            what: "header".into(),
+            message: format!(
+                "not a Spine skeleton (neither JSON nor a binary export with a version string; \
+                 found {:?})",
+                rig.version.chars().take(24).collect::<String>()
+            ),
+        });
+    }
     if !rig.version.starts_with("4.2") {
         return Err(LoadError::Version {
             file: source.to_owned(),
