@@ -326,13 +326,15 @@ impl Character {
 
     /// Sets a parameter (clamped to its range on use); with a parameter animation playing
     /// this is the base value it plays on. Physics-driven parameters take it as a start.
+    #[inline]
     pub fn set_param_id(&mut self, param: ParamId, value: [f64; 2]) -> Result<(), CharacterError> {
-        let i = check(
-            "parameter",
-            param.index(),
-            self.rig.params.params.len(),
-            param.index(),
-        )?;
+        let i = param.index();
+        if i >= self.rig.params.params.len() {
+            return Err(CharacterError::ForeignId {
+                kind: "parameter",
+                index: i,
+            });
+        }
         self.inst.params.set(&self.rig, param, value);
         if let Some(p) = &mut self.param_anim
             && let (Some(b), Some(v)) = (p.base.get_mut(i), self.inst.params.values.get(i))
