@@ -379,20 +379,8 @@ fn compare(file: &str, a: &RawRig, b: &RawRig) -> Vec<String> {
         let bend = |k: &RawIk| k.bones.len() < 2 || k.bend_positive;
         c.eq(
             &format!("{w} flags"),
-            (
-                x.skin_required,
-                bend(x),
-                x.compress,
-                x.stretch,
-                x.uniform,
-            ),
-            (
-                y.skin_required,
-                bend(y),
-                y.compress,
-                y.stretch,
-                y.uniform,
-            ),
+            (x.skin_required, bend(x), x.compress, x.stretch, x.uniform),
+            (y.skin_required, bend(y), y.compress, y.stretch, y.uniform),
         );
         c.nums(&w, &[x.mix, x.softness], &[y.mix, y.softness]);
     }
