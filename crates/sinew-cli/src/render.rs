@@ -201,6 +201,14 @@ pub fn fit_view(
         };
         return check_size(v, w, h);
     }
+    if let (Some((w, h)), None) = (size, scale) {
+        // The library's fit: centred, aspect kept.
+        let [x0, y0, x1, y1] = sinew::character::fit_view(bounds, w, h);
+        if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
+            bail!("nothing to fit: the drawn bounds are not finite");
+        }
+        return check_size(View { x0, y0, x1, y1 }, w, h);
+    }
     let (bw, bh) = (
         (bounds[2] - bounds[0]).max(1e-6),
         (bounds[3] - bounds[1]).max(1e-6),

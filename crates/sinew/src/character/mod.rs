@@ -12,7 +12,8 @@
 //!    values over the base values set with [`Character::set_param`];
 //! 2. **animation**: `AnimationState::update(dt)` then `apply` (or, in clip mode, the setup
 //!    pose plus one clip at the character's time, Spine `Animation.apply`); key and lifecycle
-//!    events of this frame are kept for [`Character::events`];
+//!    events of this frame (and of calls made since the last one) are kept for
+//!    [`Character::events`] until the next update;
 //! 3. **overrides from code**: bone locals set with [`Character::set_bone_local`] and IK
 //!    targets set with [`Character::set_ik_target`];
 //! 4. **clock**: `Instance::advance_time(dt)` (Spine physics reads it);
@@ -125,6 +126,8 @@ pub struct Character {
     /// Per IK constraint: a world target position set from code.
     ik_targets: Vec<Option<(f64, f64)>>,
     overrides: bool,
+    /// Events the host has had since the last update (dropped at the next one).
+    events_seen: usize,
     fired: Vec<FiredEvent>,
     setup: Arc<DrawSetup>,
     skeleton_color: Color,
@@ -152,6 +155,7 @@ impl Character {
             bone_overrides: vec![None; rig.bones.len()],
             ik_targets: vec![None; rig.ik.len()],
             overrides: false,
+            events_seen: 0,
             fired: Vec::with_capacity(16),
             setup: Arc::new(DrawSetup::default()),
             skeleton_color: Color::WHITE,
@@ -300,7 +304,10 @@ impl Character {
         };
         let rig = &*self.rig;
         let inst = &mut self.inst;
-        self.state.events.clear();
+        // Events of the previous update go; those queued by calls since (a new animation's
+        // start, an interrupt) stay for this update's list.
+        let seen = self.events_seen.min(self.state.events.len());
+        self.state.events.drain(..seen);
         // 1. Parameter animation (puppets).
         if let Some(p) = self.param_anim.as_mut().filter(|p| p.playing) {
             p.player.update(&p.anims, dt);
@@ -371,16 +378,26 @@ impl Character {
             }
             js.update(rig, jr, inst, dt);
         }
+        self.events_seen = self.state.events.len();
     }
 
-    /// Events of the last update (lifecycle and key events, oldest first).
+    /// Events of the last update (lifecycle and key events, oldest first), with those that
+    /// calls made before it queued (a started or interrupted entry). They stay until the next
+    /// update.
     pub fn events(&self) -> &[StateEvent] {
         &self.state.events
     }
 
-    /// Takes the last update's events.
+    /// Takes the events (the queue Spine's listeners would have received).
     pub fn drain_events(&mut self) -> std::vec::Drain<'_, StateEvent> {
+        self.events_seen = 0;
         self.state.events.drain(..)
+    }
+
+    /// The last update's events of one track entry (its start, interrupt, end, complete,
+    /// dispose and key events), oldest first.
+    pub fn entry_events(&self, entry: EntryId) -> impl Iterator<Item = &StateEvent> {
+        self.state.events.iter().filter(move |e| e.entry == entry)
     }
 
     /// The key events of the last update with their payloads, oldest first.

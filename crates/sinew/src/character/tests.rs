@@ -155,3 +155,35 @@ fn fit_view_keeps_the_aspect() {
         [-5.0, 0.0, 15.0, 10.0]
     );
 }
+
+#[test]
+fn entry_events_belong_to_their_entry() {
+    use crate::anim::state::StateEventKind;
+    use crate::raw::RawClip;
+    let mut raw = RawRig::default();
+    raw.bones.push(RawBone::new("root", None));
+    raw.clips.push(RawClip {
+        name: "a".into(),
+        ..RawClip::default()
+    });
+    raw.clips.push(RawClip {
+        name: "b".into(),
+        ..RawClip::default()
+    });
+    let r = Arc::new(crate::build::build_rig(&raw).expect("rig builds"));
+    let mut c = Character::new(r);
+    let a = c.set_animation(0, "a", false).expect("a");
+    c.update(0.1);
+    assert!(
+        c.entry_events(a)
+            .any(|e| matches!(e.kind, StateEventKind::Start)),
+        "a started"
+    );
+    let b = c.set_animation(0, "b", false).expect("b");
+    c.update(0.1);
+    assert!(c.entry_events(b).all(|e| e.entry == b));
+    assert!(
+        c.entry_events(b)
+            .any(|e| matches!(e.kind, StateEventKind::Start))
+    );
+}
