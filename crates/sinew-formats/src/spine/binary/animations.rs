@@ -390,11 +390,14 @@ impl Anim<'_> {
         }
         self.begin(r, format_args!("draw order"));
         let slot_count = self.rig.slots.len();
-        let mut taken = vec![false; slot_count];
+        // The key (counted from 1) that took each position: no clearing between keys, so a
+        // file with many keys over many slots costs no more than its offsets.
+        let mut taken = vec![0usize; slot_count];
+        let mut key = 0usize;
         let slots = &self.rig.slots;
         let keys = stepped_keys(r, frames, |r| {
             let n = r.count("draw order offsets", 2, slot_count)?;
-            taken.iter_mut().for_each(|t| *t = false);
+            key += 1;
             let mut next_original = 0usize;
             let mut out = Vec::new();
             for _ in 0..n {
@@ -413,7 +416,7 @@ impl Anim<'_> {
                 // 32-bit two's complement of a negative offset.
                 let offset = r.varint()? as i32;
                 let target = index as i64 + i64::from(offset);
-                if target < 0 || target >= slot_count as i64 || taken[target as usize] {
+                if target < 0 || target >= slot_count as i64 || taken[target as usize] == key {
                     return r.err_at(
                         at,
                         format!(
@@ -421,7 +424,7 @@ impl Anim<'_> {
                         ),
                     );
                 }
-                taken[target as usize] = true;
+                taken[target as usize] = key;
                 next_original = index + 1;
                 out.push((name.clone(), offset));
             }

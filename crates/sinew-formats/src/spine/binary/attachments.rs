@@ -194,9 +194,13 @@ fn read_skin_slots(
 /// source mesh's shape and names its parent's skin (`None` for the default skin).
 fn resolve_linked(r: &Reader, rig: &mut RawRig, shapes: &mut Shapes, linked: &[Linked]) -> R<()> {
     let has_default = rig.skins.first().is_some_and(|s| s.name == "default");
+    // The linked meshes a chain walked through: they get the chain's mesh shape too, so no
+    // chain is walked twice (linear in the number of linked meshes).
+    let mut walked: Vec<usize> = Vec::new();
     for l in linked {
         let mut cur = l;
         let mut steps = 0;
+        walked.clear();
         let shape = loop {
             if cur.parent_skin >= rig.skins.len() {
                 return r.err_at(
@@ -220,6 +224,7 @@ fn resolve_linked(r: &Reader, rig: &mut RawRig, shapes: &mut Shapes, linked: &[L
                 }
                 Some(Shape::Linked(next)) if steps <= linked.len() => {
                     steps += 1;
+                    walked.push(next);
                     cur = &linked[next];
                 }
                 Some(s @ Shape::Vertex { mesh: true, .. }) => break s,
@@ -247,6 +252,11 @@ fn resolve_linked(r: &Reader, rig: &mut RawRig, shapes: &mut Shapes, linked: &[L
             *skin = name;
         }
         shapes.insert(l.skin, l.slot, key, shape);
+        for &w in &walked {
+            let m = &linked[w];
+            let key = rig.skins[m.skin].attachments[m.entry].key.clone();
+            shapes.insert(m.skin, m.slot, key, shape);
+        }
     }
     Ok(())
 }
