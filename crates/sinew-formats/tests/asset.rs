@@ -77,3 +77,57 @@ fn a_puppet_draws_with_its_pages_and_y_up() {
     assert_eq!((p[0], p[1]), (world[0], -world[1]));
     assert!(c.set_param("no-such-parameter", [0.0, 0.0]).is_err());
 }
+
+/// spineboy (shared fixtures): aim with IK, hit its head's bounding box, fit a view.
+#[test]
+fn spineboy_aims_and_is_hit_by_the_bounding_box_of_its_head() {
+    let Some(dir) = sinew_testutil::require_spine_fixtures("spineboy_aims") else {
+        return;
+    };
+    let dir = dir.join("spineboy");
+    let asset = sinew_formats::load_spine(
+        &dir.join("spineboy-pro.json"),
+        Some(&dir.join("spineboy.atlas")),
+        &Default::default(),
+    )
+    .expect("spineboy loads");
+    let mut c = asset.character();
+    c.set_animation(0, "idle", true).expect("idle");
+    c.update(0.0);
+    let aim = c.find_ik("aim-ik").expect("aim-ik");
+    let crosshair = c.find_bone("crosshair").expect("crosshair");
+    c.set_ik_target(aim, 300.0, 400.0)
+        .expect("a known IK constraint");
+    for _ in 0..3 {
+        c.update(0.0);
+    }
+    let w = c.bone_world(crosshair).expect("known bone");
+    assert!(
+        (w.x - 300.0).abs() < 1e-6 && (w.y - 400.0).abs() < 1e-6,
+        "{w:?}"
+    );
+    // The head's bounding box (shown from code: attachment by slot and name): its centre
+    // hits, far away does not.
+    assert!(c.set_attachment("head-bb", Some("no-such-box")).is_err());
+    c.set_attachment("head-bb", Some("head"))
+        .expect("head-bb's box");
+    c.update(0.0);
+    let bounds = c.hit_bounds();
+    let (slot, poly) = bounds.polygons().next().expect("head-bb is shown");
+    assert_eq!(slot, asset.rig.slot("head-bb").expect("head-bb slot"));
+    let n = poly.len() / 2;
+    let cx = poly.chunks_exact(2).map(|p| p[0]).sum::<f32>() / n as f32;
+    let cy = poly.chunks_exact(2).map(|p| p[1]).sum::<f32>() / n as f32;
+    assert_eq!(bounds.contains_point(cx, cy), Some(slot));
+    assert_eq!(bounds.contains_point(cx + 10_000.0, cy), None);
+    assert_eq!(
+        bounds.intersects_segment(cx - 10_000.0, cy, cx + 10_000.0, cy),
+        Some(slot)
+    );
+    assert!(bounds.aabb_contains_point(cx, cy));
+    let view = c.fit_view(512, 512, 0.05).expect("spineboy draws");
+    assert!(
+        (view[2] - view[0] - (view[3] - view[1])).abs() < 1e-6,
+        "square view"
+    );
+}
