@@ -187,3 +187,10 @@ fn entry_events_belong_to_their_entry() {
             .any(|e| matches!(e.kind, StateEventKind::Start))
     );
 }
+
+#[test]
+fn characters_move_between_threads() {
+    fn send<T: Send + Sync>() {}
+    send::<Character>();
+    send::<SkeletonBounds>();
+}
