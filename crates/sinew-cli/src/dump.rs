@@ -94,9 +94,11 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
 
 fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session) -> Value {
     let file = &args.file;
-    let affected = std::fs::read_to_string(file)
+    let bytes = std::fs::read(file).unwrap_or_default();
+    // The oracle's meta for a binary export: its loader named, and no JSON key repair.
+    let binary = !sinew_formats::spine::is_spine_json(&bytes);
+    let affected = serde_json::from_slice::<Value>(&bytes)
         .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .map_or(0, |root| mix_shear_y_keys_affected(&root));
     let skin = match &args.skin {
         Some(s) => Value::from(s.as_str()),
@@ -104,12 +106,31 @@ fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session) -> Value {
         None => Value::Null,
     };
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-    Obj::new()
+    let mut meta = Obj::new()
         .set("oracle", "sinew dump")
-        .set("runtime", format!("sinew {}", env!("CARGO_PKG_VERSION")))
-        // sinew's loader reads mixShearY keys correctly (the repaired behaviour).
-        .set("fixMixShearY", true)
-        .num("mixShearYKeysAffected", affected as f64)
+        .set("runtime", format!("sinew {}", env!("CARGO_PKG_VERSION")));
+    if binary {
+        meta = meta.set("loader", "SkeletonBinary");
+    }
+    meta
+        // sinew's JSON loader reads mixShearY keys correctly (the repaired behaviour); the
+        // binary format has no such keys to repair.
+        .set(
+            "fixMixShearY",
+            if binary {
+                Value::Null
+            } else {
+                Value::from(true)
+            },
+        )
+        .set(
+            "mixShearYKeysAffected",
+            if binary {
+                Value::Null
+            } else {
+                Value::from(affected)
+            },
+        )
         .set("skeleton", name)
         .set("editorVersion", rig.version.as_str())
         .set("hash", rig.hash.as_str())

@@ -53,6 +53,9 @@ fn info_validate_dump_bench_and_render_read_a_skel() {
     assert!(o.status.success(), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["meta"]["hash"], "-4337f1076bdcaaf");
+    // The oracle's meta for a binary export: the loader named, no JSON key repair.
+    assert_eq!(v["meta"]["loader"], "SkeletonBinary");
+    assert!(v["meta"]["fixMixShearY"].is_null(), "{}", v["meta"]);
     assert_eq!(v["frames"].as_array().map(Vec::len), Some(2));
     let o = sinew(&[
         "bench",
