@@ -21,11 +21,13 @@
 //!    parameter physics and deformers (`params::update_params`); otherwise
 //!    `skeleton::update_world_transform` with bones, constraints and physics;
 //! 6. **jiggle**: `JiggleState::update` on the posed instance;
+//! 7. **cages**: meshes with a cage ([`Character::add_cage`]) are skinned and caged, and
+//!    keep the result for the outputs below;
 //!
 //! and on demand, from the posed instance:
 //!
-//! 7. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
-//! 8. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
+//! 8. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
+//! 9. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
 //!    `draw::finish_draw_list` (texture pages, hidden parts, composite groups, y up).
 //!
 //! After the first frames an update allocates nothing (proved by
@@ -39,6 +41,7 @@
 //! [`CharacterError::UnknownName`]. Nothing panics on a bad id or name.
 
 mod bounds;
+mod cages;
 mod error;
 mod query;
 #[cfg(test)]
@@ -133,6 +136,8 @@ pub struct Character {
     skeleton_color: Color,
     draw: DrawList,
     bounds: SkeletonBounds,
+    /// Cages on meshes, in the order they run.
+    cages: Vec<cages::SlotCage>,
 }
 
 impl Character {
@@ -161,6 +166,7 @@ impl Character {
             skeleton_color: Color::WHITE,
             draw: DrawList::for_rig(&rig),
             bounds: SkeletonBounds::for_rig(&rig),
+            cages: Vec::new(),
             inst,
             state,
             rig,
@@ -378,6 +384,10 @@ impl Character {
             }
             js.update(rig, jr, inst, dt);
         }
+        // 7. Cages on meshes, after skinning.
+        if !self.cages.is_empty() {
+            cages::pose_cages(&mut self.cages, rig, inst);
+        }
         self.events_seen = self.state.events.len();
     }
 
@@ -414,6 +424,20 @@ impl Character {
     /// [`Character::draw_setup`]. Rebuilt on each call into a reused list (no allocation).
     pub fn draw_list(&mut self) -> &DrawList {
         build_draw_list(&self.rig, &self.inst, self.skeleton_color, &mut self.draw);
+        if !self.cages.is_empty() {
+            let list = &mut self.draw;
+            for cmd in &list.commands {
+                if let Some(v) = cages::caged(&self.cages, cmd.slot, cmd.attachment) {
+                    let start = cmd.vertex_start as usize * 2;
+                    let end = start + cmd.vertex_count as usize * 2;
+                    if let Some(dst) = list.positions.get_mut(start..end)
+                        && dst.len() == v.len()
+                    {
+                        dst.copy_from_slice(v);
+                    }
+                }
+            }
+        }
         finish_draw_list(&self.rig, &self.inst, &self.setup, &mut self.draw);
         &self.draw
     }
@@ -441,7 +465,10 @@ impl Character {
                 _ => continue,
             };
             let end = (count * 2).min(buf.len());
-            crate::deform::compute_world_vertices(rig, inst, slot, &mut buf[..end]);
+            match cages::caged(&self.cages, slot, att) {
+                Some(v) => buf[..end].copy_from_slice(&v[..end]),
+                None => crate::deform::compute_world_vertices(rig, inst, slot, &mut buf[..end]),
+            }
             n += count;
         }
         n
@@ -470,7 +497,10 @@ impl Character {
         };
         if let Some(att) = *att {
             out.resize(crate::deform::world_vertex_count(&self.rig, att) * 2, 0.0);
-            crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out);
+            match cages::caged(&self.cages, slot, att) {
+                Some(v) if v.len() == out.len() => out.copy_from_slice(v),
+                _ => crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out),
+            }
         }
         true
     }

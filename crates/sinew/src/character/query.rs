@@ -236,6 +236,29 @@ impl Character {
         Ok(())
     }
 
+    /// Shows attachment `att` (or nothing) on `slot`, by id. Refused when either is not the
+    /// rig's or the attachment belongs to another slot.
+    pub fn set_attachment_id(
+        &mut self,
+        slot: SlotId,
+        att: Option<AttachmentId>,
+    ) -> Result<(), CharacterError> {
+        check("slot", slot.index(), self.rig.slots.len(), ())?;
+        if let Some(a) = att {
+            match self.rig.attachments.get(a.index()) {
+                Some(data) if data.slot == slot => {}
+                _ => {
+                    return Err(CharacterError::ForeignId {
+                        kind: "attachment of the slot",
+                        index: a.index(),
+                    });
+                }
+            }
+        }
+        self.inst.set_attachment(&self.rig, slot, att);
+        Ok(())
+    }
+
     fn clip_id(&self, clip: ClipId) -> Result<ClipId, CharacterError> {
         check("clip", clip.index(), self.rig.clips.len(), clip)
     }

@@ -156,6 +156,16 @@ impl CageDeformer {
         &self.binding
     }
 
+    /// How many world vertices the mesh must have (one past the largest vertex the deformer
+    /// reads or moves).
+    pub fn vertices_needed(&self) -> usize {
+        if self.targets.is_empty() && !matches!(self.source, CageSource::MeshVertices(_)) {
+            0
+        } else {
+            self.max_target + 1
+        }
+    }
+
     /// The mesh vertices this deformer moves.
     pub fn targets(&self) -> &[u32] {
         &self.targets

@@ -248,3 +248,71 @@ fn mismatched_sources_and_buffers_are_errors() {
     .expect("bound");
     assert!(apply_cage(&mut d, &inst.world, &mut v).is_err());
 }
+
+/// The cage stage in the frame: a cage added to a character's mesh moves the mesh in the
+/// draw list and in the world vertices after skinning, only while the slot shows it.
+#[test]
+fn a_character_runs_its_cages_after_skinning() {
+    use crate::character::Character;
+    use std::sync::Arc;
+    let rig = Arc::new(rig());
+    let mut c = Character::new(rig.clone());
+    c.set_attachment_id(SlotId(0), Some(AttachmentId(0)))
+        .expect("the slot's mesh");
+    c.update(0.0);
+    let mut plain = Vec::new();
+    assert!(c.world_vertices(SlotId(0), &mut plain));
+    // Vertices 4..6 follow an external cage; the corners stay skinned.
+    let def = CageDeformer::new(
+        &square(),
+        &BIND[4..],
+        vec![4, 5, 6],
+        CageSource::External,
+        CageMode::Offset,
+    )
+    .expect("binds");
+    let k = c
+        .add_cage(SlotId(0), AttachmentId(0), def)
+        .expect("a mesh of the slot");
+    // Moving the whole cage by (3, -2) moves the bound vertices by exactly that (MVC
+    // reproduces translations), after skinning.
+    for p in c.cage_mut(k).expect("cage").cage_mut().chunks_exact_mut(2) {
+        p[0] += 3.0;
+        p[1] -= 2.0;
+    }
+    c.update(0.0);
+    let mut caged = Vec::new();
+    assert!(c.world_vertices(SlotId(0), &mut caged));
+    for v in 0..7 {
+        let (dx, dy) = if v >= 4 { (3.0, -2.0) } else { (0.0, 0.0) };
+        close(
+            &caged[2 * v..2 * v + 2],
+            &[plain[2 * v] + dx, plain[2 * v + 1] + dy],
+        );
+    }
+    let list = c.draw_list();
+    let cmd = list.commands[0];
+    let start = cmd.vertex_start as usize * 2;
+    close(&list.positions[start..start + 14], &caged);
+    let mut all = vec![0.0; 14];
+    assert_eq!(c.compute_world_vertices(&mut all), 7);
+    close(&all, &caged);
+    // Another mesh or a vertex the mesh lacks is refused.
+    let bad = CageDeformer::new(
+        &square(),
+        &[[0.5, 0.5]],
+        vec![9],
+        CageSource::External,
+        CageMode::Offset,
+    )
+    .expect("binds");
+    assert!(c.add_cage(SlotId(0), AttachmentId(0), bad.clone()).is_err());
+    assert!(c.add_cage(SlotId(3), AttachmentId(0), bad.clone()).is_err());
+    assert!(c.add_cage(SlotId(0), AttachmentId(7), bad).is_err());
+    // Hidden: the cage no longer applies.
+    c.set_attachment_id(SlotId(0), None).expect("slot");
+    c.update(0.0);
+    let mut none = Vec::new();
+    assert!(c.world_vertices(SlotId(0), &mut none));
+    assert!(none.is_empty());
+}
