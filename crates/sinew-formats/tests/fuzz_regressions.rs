@@ -1,5 +1,6 @@
-//! Replays every saved fuzz input (`fuzz/regressions/spine_json/*`) through the loader and
-//! the builder, exactly as the `spine_json` fuzz target does: none may panic.
+//! Replays every saved fuzz input (`fuzz/regressions/spine_json/*`) through the loader, the
+//! builder and frames of each animation, exactly as the `spine_json` fuzz target does: none
+//! may panic.
 #![allow(clippy::unwrap_used)]
 
 use sinew::build::build_rig;
@@ -28,8 +29,23 @@ fn spine_json_regressions_do_not_panic() {
         let name = f.display().to_string();
         // Each input is a separate case: report which one panicked.
         let outcome = std::panic::catch_unwind(|| {
-            if let Ok(raw) = parse_spine_json(&text, &name) {
-                let _ = build_rig(&raw);
+            let Ok(raw) = parse_spine_json(&text, &name) else {
+                return;
+            };
+            let Ok(rig) = build_rig(&raw) else {
+                return;
+            };
+            // As the fuzz target does: frames of each animation through the facade.
+            let rig = std::sync::Arc::new(rig);
+            let mut c = sinew::Character::new(rig.clone());
+            let mut vertices = vec![0.0; c.max_world_floats()];
+            for clip in rig.clips.iter().take(4) {
+                let _ = c.set_animation(0, &clip.name, true);
+                for _ in 0..3 {
+                    c.update(1.0 / 30.0);
+                    c.draw_list();
+                    c.compute_world_vertices(&mut vertices);
+                }
             }
         });
         assert!(outcome.is_ok(), "{name} panicked");
