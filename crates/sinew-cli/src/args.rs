@@ -38,9 +38,11 @@ pub enum Command {
 /// How the animation is driven (`--mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
-    /// AnimationState on track 0 (official track and mix semantics).
+    /// AnimationState on track 0 (official track and mix semantics). DragonBones: `play`.
+    #[value(alias = "play")]
     State,
-    /// Setup pose, then the clip applied with MixBlend.setup every step.
+    /// Setup pose, then the clip applied with MixBlend.setup every step. DragonBones: `goto`.
+    #[value(alias = "goto")]
     Apply,
 }
 
@@ -118,6 +120,15 @@ pub struct DumpArgs {
     /// Round every number to N decimals.
     #[arg(long)]
     pub round: Option<u32>,
+    /// DragonBones: the atlas description (`*_tex.json`; default: the sibling `*_tex.json`).
+    #[arg(long)]
+    pub tex: Option<PathBuf>,
+    /// DragonBones: the armature to pose (default: the file's `stage`, else the first).
+    #[arg(long)]
+    pub armature: Option<String>,
+    /// DragonBones: report y up (world y negated) instead of the data's y down.
+    #[arg(long)]
+    pub y_up: bool,
     /// Omit world vertices.
     #[arg(long)]
     pub no_vertices: bool,

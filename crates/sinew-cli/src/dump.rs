@@ -29,6 +29,11 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     if crate::inochi::is_puppet(&args.file) {
         return crate::inochi::dump(args, &args.params);
     }
+    if std::fs::read(&args.file)
+        .is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
+    {
+        return crate::dragonbones::dump(args);
+    }
     let times = parse_times(&args.times).context("bad --times")?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);

@@ -9,6 +9,7 @@
 pub mod args;
 pub mod bench;
 pub mod cage;
+pub mod dragonbones;
 pub mod dump;
 pub mod info;
 pub mod inochi;

@@ -190,3 +190,31 @@ fn mask_of(d: &DrawInfo, rig: &Rig) -> SlotMask {
     }
     m
 }
+
+/// Loads one armature of a DragonBones 5.x skeleton (`*_ske.json`, with its `*_tex.json`
+/// for the image sizes) and builds it. Returns the asset and the armature's DragonBones
+/// details (frame rate, `playTimes` per animation).
+pub fn load_dragonbones(
+    skeleton: &Path,
+    tex: Option<&Path>,
+    armature: Option<&str>,
+) -> Result<(Asset, crate::dragonbones::DragonBonesRig), LoadError> {
+    let db = crate::dragonbones::load_dragonbones(skeleton, tex, armature)?;
+    let file = skeleton.display().to_string();
+    let mut rig = sinew::build::build_rig(&db.raw)
+        .map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
+    rig.exact_angles = true;
+    let asset = Asset {
+        rig: Arc::new(rig),
+        atlas: None,
+        atlas_path: None,
+        jiggle: None,
+        draw: Arc::new(DrawSetup {
+            y_down: true,
+            ..DrawSetup::default()
+        }),
+        param_animations: Arc::from(Vec::new()),
+        puppet: None,
+    };
+    Ok((asset, db))
+}

@@ -66,12 +66,15 @@
 
 mod asset;
 pub mod atlas;
+pub mod dragonbones;
 mod error;
 pub mod extras;
 pub mod inochi2d;
 pub mod physics3;
 pub mod spine;
 
-pub use asset::{Asset, LoadOptions, load_inochi2d, load_spine, puppet_draw_setup};
+pub use asset::{
+    Asset, LoadOptions, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup,
+};
 pub use atlas::bind_atlas;
 pub use error::LoadError;

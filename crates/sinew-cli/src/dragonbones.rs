@@ -1,0 +1,123 @@
+//! `sinew dump` for DragonBones skeletons (`*_ske.json`, told from the content): the schema
+//! of `shared/oracle/dragonbones/dump.mjs` (bones `{name, a, b, c, d, worldX, worldY}` in
+//! the file's bone order, slots in draw order `{slot, display, attachment, vertices}`), in
+//! y-down data space unless `--y-up`. `--mode play` (default `state` means the same) steps
+//! the clock at `--fps`; `--mode goto` jumps to each time.
+
+use crate::args::{DumpArgs, Mode};
+use crate::schema::{Obj, nums, round_all};
+use crate::stepping::parse_times;
+use anyhow::{Context, Result, anyhow};
+use serde_json::Value;
+use sinew_formats::dragonbones::{PoseMode, pose};
+use std::path::PathBuf;
+
+/// The sibling atlas of `x_ske.json`: `x_tex.json`, when it exists.
+fn sibling_tex(ske: &std::path::Path) -> Option<PathBuf> {
+    let name = ske.file_name()?.to_str()?;
+    let stem = name.strip_suffix("_ske.json")?;
+    let p = ske.with_file_name(format!("{stem}_tex.json"));
+    p.is_file().then_some(p)
+}
+
+/// Runs a DragonBones dump.
+pub fn dump(args: &DumpArgs) -> Result<Value> {
+    let times = parse_times(&args.times).context("bad --times")?;
+    let tex = args.tex.clone().or_else(|| sibling_tex(&args.file));
+    let (asset, db) =
+        sinew_formats::load_dragonbones(&args.file, tex.as_deref(), args.armature.as_deref())
+            .map_err(|e| anyhow!("{e}"))?;
+    let mode = match args.mode {
+        Mode::State => PoseMode::Play,
+        Mode::Apply => PoseMode::Goto,
+    };
+    let frames = pose(
+        &asset,
+        &db,
+        args.anim.as_deref(),
+        &times,
+        args.fps,
+        mode,
+        args.y_up,
+    )
+    .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
+    let mut out_frames = Vec::with_capacity(frames.len());
+    for f in &frames {
+        let bones: Vec<Value> = f
+            .bones
+            .iter()
+            .map(|(name, m)| {
+                Obj::new()
+                    .set("name", name.as_str())
+                    .num("a", m[0])
+                    .num("b", m[1])
+                    .num("c", m[2])
+                    .num("d", m[3])
+                    .num("worldX", m[4])
+                    .num("worldY", m[5])
+                    .build()
+            })
+            .collect();
+        let slots: Vec<Value> = f
+            .slots
+            .iter()
+            .map(|s| {
+                let verts = if s.vertices.is_empty() || args.no_vertices {
+                    Value::Null
+                } else {
+                    nums(s.vertices.iter().copied())
+                };
+                Obj::new()
+                    .set("slot", s.slot.as_str())
+                    .set("display", s.attachment.clone())
+                    .set("attachment", s.attachment.clone())
+                    .set("vertices", verts)
+                    .build()
+            })
+            .collect();
+        out_frames.push(
+            Obj::new()
+                .num("time", f.time)
+                .set("bones", Value::Array(bones))
+                .set("slots", Value::Array(slots))
+                .build(),
+        );
+    }
+    let clip = args
+        .anim
+        .as_deref()
+        .and_then(|a| db.clips.iter().find(|c| c.name == a));
+    let meta = Obj::new()
+        .set("oracle", "sinew dump")
+        .set("runtime", format!("sinew {}", env!("CARGO_PKG_VERSION")))
+        .set(
+            "skeleton",
+            args.file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+        )
+        .set("dataVersion", db.version.as_str())
+        .set("armature", db.armature.as_str())
+        .num("frameRate", db.frame_rate)
+        .set("animation", args.anim.clone())
+        .set("animationFrames", clip.map(|c| c.frames))
+        .set("animationPlayTimes", clip.map(|c| c.play_times))
+        .set(
+            "mode",
+            match mode {
+                PoseMode::Play => "play",
+                PoseMode::Goto => "goto",
+            },
+        )
+        .num("fps", args.fps)
+        .set("yDown", !args.y_up)
+        .build();
+    let mut out = Obj::new()
+        .set("meta", meta)
+        .set("frames", Value::Array(out_frames))
+        .build();
+    if let Some(d) = args.round {
+        round_all(&mut out, d);
+    }
+    Ok(out)
+}

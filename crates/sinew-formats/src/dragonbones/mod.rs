@@ -1,0 +1,852 @@
+//! DragonBones 5.x JSON exports (`*_ske.json` + `*_tex.json`) into a [`RawRig`].
+//!
+//! One armature of the file (by name; default the file's `stage` armature, else the first,
+//! as the official runtime's `buildArmature` without a name) becomes one rig:
+//! - bones: `transform {x, y, skX, skY, scX, scY}` as Spine rotation `skY`, shear y
+//!   `skX - skY`; `inheritRotation`/`inheritScale: false` as the matching Spine inherit
+//!   modes; parents sorted before children (the file may list a child first);
+//! - slots in `slot[]` order (the setup draw order), their display lists as skin entries
+//!   (image -> region, mesh -> mesh; weighted meshes put into each influence's bind space,
+//!   `inverse(bonePose) * slotPose * vertex`, unweighted ones through the display transform
+//!   into bone space);
+//! - IK (`chain` 0: one bone, else two), animations (see [`anim`]).
+//!
+//! Data stays in DragonBones' y-down space; the numbers are used as they are (the pose math
+//! does not care which way y points). The rig uses exact trigonometry.
+//!
+//! The loader never panics and never allocates for a count the file only declares; errors
+//! name the file and the JSON path.
+
+mod anim;
+mod json;
+mod pose;
+
+pub use pose::{BonePose, Frame, PoseMode, SlotPose, pose};
+
+use crate::error::LoadError;
+use json::*;
+use serde_json::Value;
+use sinew::Inherit;
+use sinew::raw::*;
+use sinew::types::{BlendMode, Color};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Most bones, slots or displays per list (ids are 16-bit).
+const MAX_ITEMS: usize = 65_535;
+/// Most vertices of one mesh (triangle indices are u16).
+const MAX_VERTICES: usize = 65_536;
+/// Most influences of one weighted vertex.
+const MAX_INFLUENCES: u32 = 32;
+/// Largest file read, in bytes.
+const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// An animation's playback settings (what the rig's clips do not carry).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipInfo {
+    /// Animation name (the clip's name).
+    pub name: String,
+    /// `playTimes`: 0 loops forever, otherwise the number of plays (default 1).
+    pub play_times: u32,
+    /// Length in frames (`max(duration, 1)`).
+    pub frames: u32,
+    /// `fadeInTime` in seconds (the runtime's `play` ignores it).
+    pub fade_in: f64,
+}
+
+/// A loaded armature: the rig plus what only DragonBones has.
+#[derive(Debug, Clone)]
+pub struct DragonBonesRig {
+    /// The rig.
+    pub raw: RawRig,
+    /// The armature's name.
+    pub armature: String,
+    /// Frames per second of the armature's timelines.
+    pub frame_rate: f64,
+    /// Per animation, in clip order.
+    pub clips: Vec<ClipInfo>,
+    /// The file's data version (`version`).
+    pub version: String,
+    /// Bone names in the file's `bone[]` order (what dumps list).
+    pub file_bone_order: Vec<String>,
+}
+
+/// Whether these bytes look like a DragonBones skeleton: a JSON object with an `armature`
+/// array (Spine JSON has `bones`, Inochi2D is binary).
+pub fn is_dragonbones_json(data: &[u8]) -> bool {
+    let body = data
+        .strip_prefix(b"\xef\xbb\xbf".as_slice())
+        .unwrap_or(data);
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return false;
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => matches!(m.get("armature"), Some(Value::Array(_))),
+        _ => false,
+    }
+}
+
+/// Reads a skeleton file and, optionally, its atlas description (`*_tex.json`).
+pub fn load_dragonbones(
+    ske: &Path,
+    tex: Option<&Path>,
+    armature: Option<&str>,
+) -> Result<DragonBonesRig, LoadError> {
+    let read = |p: &Path| -> Result<(String, String), LoadError> {
+        let file = p.display().to_string();
+        let size = std::fs::metadata(p)
+            .map_err(|source| LoadError::Io {
+                file: file.clone(),
+                source,
+            })?
+            .len();
+        if size > MAX_FILE_BYTES {
+            return Err(LoadError::Invalid {
+                file,
+                path: "$".into(),
+                name: None,
+                message: format!("file is {size} bytes (limit {MAX_FILE_BYTES})"),
+            });
+        }
+        let text = crate::error::read_text(p, &file)?;
+        Ok((text, file))
+    };
+    let (ske_text, ske_file) = read(ske)?;
+    let tex = tex.map(read).transpose()?;
+    parse_dragonbones(
+        &ske_text,
+        &ske_file,
+        tex.as_ref().map(|(t, f)| (t.as_str(), f.as_str())),
+        armature,
+    )
+}
+
+/// Parses a skeleton's text (named `source`) with an optional atlas `(text, name)`.
+pub fn parse_dragonbones(
+    ske: &str,
+    source: &str,
+    tex: Option<(&str, &str)>,
+    armature: Option<&str>,
+) -> Result<DragonBonesRig, LoadError> {
+    let invalid = |file: &str| {
+        let file = file.to_owned();
+        move |b: Box<Bad>| LoadError::Invalid {
+            file: file.clone(),
+            path: b.path,
+            name: None,
+            message: b.message,
+        }
+    };
+    let atlas = match tex {
+        Some((text, file)) => {
+            let v = crate::error::parse_json(text, file)?;
+            read_atlas(&v).map_err(invalid(file))?
+        }
+        None => HashMap::new(),
+    };
+    let root = crate::error::parse_json(ske, source)?;
+    let root = obj(&root, "$").map_err(invalid(source))?;
+    let version = string(root, "version", "", "$").map_err(invalid(source))?;
+    let compat = string(root, "compatibleVersion", "", "$").map_err(invalid(source))?;
+    const OK: [&str; 5] = ["4.0", "4.5", "5.0", "5.5", "5.6"];
+    if !OK.contains(&version.as_str()) && !OK.contains(&compat.as_str()) {
+        return Err(LoadError::Version {
+            file: source.to_owned(),
+            version,
+        });
+    }
+    read_armature(root, &atlas, armature, source, version).map_err(invalid(source))
+}
+
+/// A SubTexture's drawn size and trim.
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    width: f64,
+    height: f64,
+    frame: Option<[f64; 4]>,
+}
+
+fn read_atlas(v: &Value) -> R<HashMap<String, Region>> {
+    let root = obj(v, "$")?;
+    let scale = num(root, "scale", 1.0, "$")?;
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    let mut out = HashMap::new();
+    for (i, t) in arr(root, "SubTexture", "$")?.iter().enumerate() {
+        let p = idx("$.SubTexture", i);
+        let t = obj(t, &p)?;
+        let name = string(t, "name", "", &p)?;
+        let (mut w, mut h) = (num(t, "width", 0.0, &p)?, num(t, "height", 0.0, &p)?);
+        if boolean(t, "rotated", false, &p)? {
+            std::mem::swap(&mut w, &mut h);
+        }
+        let frame = match num_opt(t, "frameWidth", &p)? {
+            Some(fw) => Some([
+                num(t, "frameX", 0.0, &p)? / scale,
+                num(t, "frameY", 0.0, &p)? / scale,
+                fw / scale,
+                num(t, "frameHeight", 0.0, &p)? / scale,
+            ]),
+            None => None,
+        };
+        out.insert(
+            name,
+            Region {
+                width: w / scale,
+                height: h / scale,
+                frame,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// A DragonBones matrix in Flash order: `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mat {
+    a: f64,
+    b: f64,
+    c: f64,
+    d: f64,
+    tx: f64,
+    ty: f64,
+}
+
+impl Mat {
+    const ID: Mat = Mat {
+        a: 1.0,
+        b: 0.0,
+        c: 0.0,
+        d: 1.0,
+        tx: 0.0,
+        ty: 0.0,
+    };
+    fn from_slice(s: &[f64]) -> Mat {
+        Mat {
+            a: s[0],
+            b: s[1],
+            c: s[2],
+            d: s[3],
+            tx: s[4],
+            ty: s[5],
+        }
+    }
+    fn apply(&self, x: f64, y: f64) -> (f64, f64) {
+        (
+            self.a * x + self.c * y + self.tx,
+            self.b * x + self.d * y + self.ty,
+        )
+    }
+    fn apply_linear(&self, x: f64, y: f64) -> (f64, f64) {
+        (self.a * x + self.c * y, self.b * x + self.d * y)
+    }
+    fn mul(&self, o: &Mat) -> Mat {
+        let (tx, ty) = self.apply(o.tx, o.ty);
+        Mat {
+            a: self.a * o.a + self.c * o.b,
+            b: self.b * o.a + self.d * o.b,
+            c: self.a * o.c + self.c * o.d,
+            d: self.b * o.c + self.d * o.d,
+            tx,
+            ty,
+        }
+    }
+    fn invert(&self) -> Mat {
+        let det = self.a * self.d - self.b * self.c;
+        let det = if det == 0.0 || !det.is_finite() {
+            1.0
+        } else {
+            det
+        };
+        let (a, b, c, d) = (self.d / det, -self.b / det, -self.c / det, self.a / det);
+        Mat {
+            a,
+            b,
+            c,
+            d,
+            tx: -(a * self.tx + c * self.ty),
+            ty: -(b * self.tx + d * self.ty),
+        }
+    }
+}
+
+/// A `transform {x, y, skX, skY, scX, scY}` (degrees).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Xf {
+    pub x: f64,
+    pub y: f64,
+    pub sk_x: f64,
+    pub sk_y: f64,
+    pub sc_x: f64,
+    pub sc_y: f64,
+}
+
+pub(crate) fn read_xf(m: &Obj, path: &str) -> R<Xf> {
+    let t = obj_opt(m, "transform", path)?;
+    let p = key(path, "transform");
+    let empty = Obj::new();
+    let t = t.unwrap_or(&empty);
+    Ok(Xf {
+        x: num(t, "x", 0.0, &p)?,
+        y: num(t, "y", 0.0, &p)?,
+        sk_x: num(t, "skX", 0.0, &p)?,
+        sk_y: num(t, "skY", 0.0, &p)?,
+        sc_x: num(t, "scX", 1.0, &p)?,
+        sc_y: num(t, "scY", 1.0, &p)?,
+    })
+}
+
+impl Xf {
+    fn matrix(&self) -> Mat {
+        let (sy, sx) = (self.sk_y.to_radians(), self.sk_x.to_radians());
+        Mat {
+            a: sy.cos() * self.sc_x,
+            b: sy.sin() * self.sc_x,
+            c: -sx.sin() * self.sc_y,
+            d: sx.cos() * self.sc_y,
+            tx: self.x,
+            ty: self.y,
+        }
+    }
+}
+
+fn blend_mode(name: &str) -> BlendMode {
+    match name {
+        "add" => BlendMode::Additive,
+        "multiply" => BlendMode::Multiply,
+        "screen" => BlendMode::Screen,
+        "overlay" => BlendMode::Overlay,
+        "darken" => BlendMode::Darken,
+        "lighten" => BlendMode::Lighten,
+        "difference" => BlendMode::Difference,
+        "hardlight" => BlendMode::HardLight,
+        "subtract" => BlendMode::Subtract,
+        _ => BlendMode::Normal,
+    }
+}
+
+/// `color {aM, rM, gM, bM}` multipliers (percent) as a colour; offsets are not kept.
+pub(crate) fn read_color(m: Option<&Obj>, path: &str, quantise: bool) -> R<Color> {
+    let Some(m) = m else {
+        return Ok(Color::WHITE);
+    };
+    let ch = |k: &str| -> R<f32> {
+        let v = num(m, k, 100.0, path)?;
+        let v = if quantise { v.round() } else { v };
+        Ok((v / 100.0) as f32)
+    };
+    Ok(Color::new(ch("rM")?, ch("gM")?, ch("bM")?, ch("aM")?))
+}
+
+/// What the animation reader needs about the armature.
+pub(crate) struct Names {
+    /// Bone names in file order.
+    pub bones: Vec<String>,
+    /// Slot name -> (setup index, display keys in display order).
+    pub slots: HashMap<String, (usize, Vec<String>)>,
+    /// (skin, slot, display name) -> (attachment key, weighted influence map): for weighted
+    /// meshes the per-vertex list of bind-space linear maps, one per influence.
+    pub meshes: HashMap<(String, String, String), MeshInfo>,
+    /// IK names.
+    pub ik: Vec<String>,
+}
+
+/// A mesh display as deform timelines see it.
+pub(crate) struct MeshInfo {
+    /// Attachment key.
+    pub key: String,
+    /// Vertex count.
+    pub vertices: usize,
+    /// Weighted: per vertex, the linear maps (slot space -> bind space) of its influences.
+    pub weighted: Option<Vec<Vec<Mat>>>,
+    /// Unweighted: the display transform's linear part (slot space -> bone space).
+    pub linear: Mat,
+}
+
+fn read_armature(
+    root: &Obj,
+    atlas: &HashMap<String, Region>,
+    want: Option<&str>,
+    source: &str,
+    version: String,
+) -> R<DragonBonesRig> {
+    let arms = arr(root, "armature", "$")?;
+    let names: Vec<String> = arms
+        .iter()
+        .map(|a| {
+            a.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    let pick = match want {
+        Some(w) => match names.iter().position(|n| n == w) {
+            Some(i) => i,
+            None => {
+                return bad(
+                    "$.armature",
+                    format!("no armature named `{w}` (have: {})", names.join(", ")),
+                );
+            }
+        },
+        None => {
+            let stage = string(root, "stage", "", "$")?;
+            names.iter().position(|n| *n == stage).unwrap_or(0)
+        }
+    };
+    let Some(av) = arms.get(pick) else {
+        return bad("$.armature", "the file has no armature");
+    };
+    let ap = idx("$.armature", pick);
+    let a = obj(av, &ap)?;
+    let global_rate = num(root, "frameRate", 24.0, "$")?;
+    let mut frame_rate = num(a, "frameRate", global_rate, &ap)?;
+    if frame_rate <= 0.0 {
+        frame_rate = if global_rate > 0.0 { global_rate } else { 24.0 };
+    }
+    let mut rig = RawRig {
+        source: source.to_owned(),
+        version: version.clone(),
+        reference_scale: 100.0,
+        ..Default::default()
+    };
+    if let Some(bb) = obj_opt(a, "aabb", &ap)? {
+        let p = key(&ap, "aabb");
+        rig.bounds = [
+            num(bb, "x", 0.0, &p)?,
+            num(bb, "y", 0.0, &p)?,
+            num(bb, "width", 0.0, &p)?,
+            num(bb, "height", 0.0, &p)?,
+        ];
+    }
+
+    // Bones, file order, then sorted parent-first.
+    let bp = key(&ap, "bone");
+    let bones_v = arr(a, "bone", &ap)?;
+    if bones_v.len() > MAX_ITEMS {
+        return bad(&bp, "too many bones");
+    }
+    let mut file_bones = Vec::with_capacity(bones_v.len());
+    let mut bone_index = HashMap::new();
+    for (i, b) in bones_v.iter().enumerate() {
+        let p = idx(&bp, i);
+        let b = obj(b, &p)?;
+        let name = string(b, "name", "", &p)?;
+        let parent = b.get("parent").and_then(Value::as_str).map(str::to_owned);
+        let xf = read_xf(b, &p)?;
+        let mut rb = RawBone::new(&name, parent.as_deref());
+        rb.length = num(b, "length", 0.0, &p)?;
+        rb.x = xf.x;
+        rb.y = xf.y;
+        rb.rotation = xf.sk_y;
+        rb.shear_y = xf.sk_x - xf.sk_y;
+        rb.scale_x = xf.sc_x;
+        rb.scale_y = xf.sc_y;
+        let rot = boolean(b, "inheritRotation", true, &p)?;
+        let scale = boolean(b, "inheritScale", true, &p)?;
+        // COMPAT(dragonbones): inheritTranslation/inheritReflection have no Spine mode; the
+        // parent's translation and reflection are always inherited here.
+        rb.inherit = match (rot, scale) {
+            (true, true) => Inherit::Normal,
+            (false, true) => Inherit::NoRotationOrReflection,
+            (true, false) => Inherit::NoScale,
+            (false, false) => Inherit::OnlyTranslation,
+        };
+        if bone_index.insert(name.clone(), i).is_some() {
+            return bad(&p, format!("duplicate bone `{name}`"));
+        }
+        file_bones.push(rb);
+    }
+    // Parent-first order; a parent that is missing or in a cycle is an error.
+    let mut placed = vec![false; file_bones.len()];
+    let mut order = Vec::with_capacity(file_bones.len());
+    let mut progress = true;
+    while order.len() < file_bones.len() && progress {
+        progress = false;
+        for (i, b) in file_bones.iter().enumerate() {
+            if placed[i] {
+                continue;
+            }
+            let ready = match &b.parent {
+                None => true,
+                Some(p) => match bone_index.get(p) {
+                    Some(&j) => placed[j],
+                    None => return bad(&idx(&bp, i), format!("parent bone `{p}` not found")),
+                },
+            };
+            if ready {
+                placed[i] = true;
+                order.push(i);
+                progress = true;
+            }
+        }
+    }
+    if order.len() < file_bones.len() {
+        return bad(&bp, "bone parents form a cycle");
+    }
+    // rig index of each file index
+    let mut rig_of = vec![0u32; file_bones.len()];
+    for (r, &f) in order.iter().enumerate() {
+        rig_of[f] = r as u32;
+        rig.bones.push(file_bones[f].clone());
+    }
+    let bone_names: Vec<String> = file_bones.iter().map(|b| b.name.clone()).collect();
+
+    // Slots.
+    let sp = key(&ap, "slot");
+    let slots_v = arr(a, "slot", &ap)?;
+    if slots_v.len() > MAX_ITEMS {
+        return bad(&sp, "too many slots");
+    }
+    let mut setup_display = Vec::with_capacity(slots_v.len());
+    let mut slot_index = HashMap::new();
+    for (i, s) in slots_v.iter().enumerate() {
+        let p = idx(&sp, i);
+        let s = obj(s, &p)?;
+        let name = string(s, "name", "", &p)?;
+        let bone = string(s, "parent", "", &p)?;
+        if !bone_index.contains_key(&bone) {
+            return bad(&p, format!("slot `{name}`: bone `{bone}` not found"));
+        }
+        let display = num(s, "displayIndex", 0.0, &p)?;
+        setup_display.push(display);
+        rig.slots.push(RawSlot {
+            name: name.clone(),
+            bone,
+            color: read_color(obj_opt(s, "color", &p)?, &key(&p, "color"), false)?,
+            dark: None,
+            attachment: None,
+            blend: blend_mode(&string(s, "blendMode", "normal", &p)?),
+            visible: true,
+        });
+        if slot_index.insert(name.clone(), i).is_some() {
+            return bad(&p, format!("duplicate slot `{name}`"));
+        }
+    }
+
+    // Skins.
+    let mut info = Names {
+        bones: bone_names,
+        slots: HashMap::new(),
+        meshes: HashMap::new(),
+        ik: Vec::new(),
+    };
+    let kp = key(&ap, "skin");
+    let skins_v = arr(a, "skin", &ap)?;
+    let has_default = skins_v.iter().any(|s| {
+        matches!(
+            s.get("name").and_then(Value::as_str),
+            None | Some("") | Some("default")
+        )
+    });
+    for (si, s) in skins_v.iter().enumerate() {
+        let p = idx(&kp, si);
+        let s = obj(s, &p)?;
+        let mut skin_name = string(s, "name", "", &p)?;
+        if skin_name.is_empty() || (!has_default && si == 0) {
+            // COMPAT(dragonbones): "" (or, when no skin is the default, the first skin) is
+            // the default skin.
+            skin_name = "default".into();
+        }
+        let mut skin = RawSkin {
+            name: skin_name.clone(),
+            bones: vec![],
+            ik: vec![],
+            transforms: vec![],
+            paths: vec![],
+            physics: vec![],
+            attachments: vec![],
+        };
+        let ssp = key(&p, "slot");
+        for (j, e) in arr(s, "slot", &p)?.iter().enumerate() {
+            let p = idx(&ssp, j);
+            let e = obj(e, &p)?;
+            let slot = string(e, "name", "", &p)?;
+            let Some(&slot_i) = slot_index.get(&slot) else {
+                return bad(&p, format!("skin slot `{slot}` not found"));
+            };
+            let dp = key(&p, "display");
+            let displays = arr(e, "display", &p)?;
+            if displays.len() > MAX_ITEMS {
+                return bad(&dp, "too many displays");
+            }
+            let mut keys = Vec::with_capacity(displays.len());
+            for (k, d) in displays.iter().enumerate() {
+                let p = idx(&dp, k);
+                let d = obj(d, &p)?;
+                let name = string(d, "name", "", &p)?;
+                let mut attach_key = name.clone();
+                if keys.contains(&attach_key) {
+                    attach_key = format!("{name}#{k}");
+                }
+                keys.push(attach_key.clone());
+                let kind = match string(d, "type", "image", &p)?.as_str() {
+                    "image" => image(d, &name, atlas, &p)?,
+                    "mesh" => {
+                        let bone = &rig.slots[slot_i].bone;
+                        let (kind, mi) = mesh(d, &name, attach_key.clone(), &rig_of, bone, &p)?;
+                        info.meshes
+                            .insert((skin_name.clone(), slot.clone(), name.clone()), mi);
+                        kind
+                    }
+                    // COMPAT(dragonbones): child armatures, bounding boxes and paths are
+                    // not drawn; an empty point keeps the display index meaningful.
+                    _ => RawAttachmentKind::Point {
+                        x: 0.0,
+                        y: 0.0,
+                        rotation: 0.0,
+                    },
+                };
+                skin.attachments.push(RawSkinEntry {
+                    slot: slot.clone(),
+                    key: attach_key,
+                    attachment: RawAttachment { name, kind },
+                });
+            }
+            if skin_name == "default" || !info.slots.contains_key(&slot) {
+                info.slots.insert(slot.clone(), (slot_i, keys));
+            }
+        }
+        rig.skins.push(skin);
+    }
+    for (i, s) in rig.slots.iter_mut().enumerate() {
+        let d = setup_display[i];
+        if d >= 0.0
+            && let Some((_, keys)) = info.slots.get(&s.name)
+        {
+            s.attachment = keys.get(d as usize).cloned();
+        }
+    }
+    for (i, s) in rig.slots.iter().enumerate() {
+        info.slots.entry(s.name.clone()).or_insert((i, Vec::new()));
+    }
+
+    // IK.
+    let ip = key(&ap, "ik");
+    for (i, k) in arr(a, "ik", &ap)?.iter().enumerate() {
+        let p = idx(&ip, i);
+        let k = obj(k, &p)?;
+        let name = string(k, "name", "", &p)?;
+        let bone = string(k, "bone", "", &p)?;
+        let target = string(k, "target", "", &p)?;
+        let Some(&bi) = bone_index.get(&bone) else {
+            return bad(&p, format!("IK bone `{bone}` not found"));
+        };
+        let chain = num(k, "chain", 0.0, &p)?;
+        let mut bones = vec![bone];
+        if chain >= 1.0 {
+            match &file_bones[bi].parent {
+                Some(parent) => bones.insert(0, parent.clone()),
+                None => return bad(&p, "a two-bone IK chain needs a parent bone"),
+            }
+        }
+        rig.ik.push(RawIk {
+            name: name.clone(),
+            order: i as u32,
+            skin_required: false,
+            bones,
+            target,
+            mix: num(k, "weight", 1.0, &p)?,
+            softness: 0.0,
+            // Checked against the goldens: DragonBones' positive bend is Spine's positive
+            // one in the same (y-down) numbers.
+            bend_positive: boolean(k, "bendPositive", true, &p)?,
+            compress: false,
+            stretch: false,
+            uniform: false,
+        });
+        info.ik.push(name);
+    }
+
+    let clips = anim::read_animations(a, &ap, frame_rate, &info, &mut rig)?;
+    Ok(DragonBonesRig {
+        file_bone_order: info.bones,
+        raw: rig,
+        armature: names.get(pick).cloned().unwrap_or_default(),
+        frame_rate,
+        clips,
+        version,
+    })
+}
+
+/// An image display as a region attachment: the region `(0,0)-(w,h)` shifted by the pivot,
+/// through the display transform.
+fn image(d: &Obj, name: &str, atlas: &HashMap<String, Region>, p: &str) -> R<RawAttachmentKind> {
+    let path = string(d, "path", name, p)?;
+    let xf = read_xf(d, p)?;
+    let region = atlas.get(&path).copied().unwrap_or(Region {
+        width: 0.0,
+        height: 0.0,
+        frame: None,
+    });
+    let (pvx, pvy) = match obj_opt(d, "pivot", p)? {
+        // COMPAT(dragonbones): a pivot object with a missing coordinate gives 0 for it.
+        Some(pv) => (
+            num(pv, "x", 0.0, &key(p, "pivot"))?,
+            num(pv, "y", 0.0, &key(p, "pivot"))?,
+        ),
+        None => (0.5, 0.5),
+    };
+    let (px, py) = match region.frame {
+        Some([fx, fy, fw, fh]) => (pvx * fw + fx, pvy * fh + fy),
+        None => (pvx * region.width, pvy * region.height),
+    };
+    // Centre of the drawn rectangle in display space, then through the display transform.
+    let (cx, cy) = (region.width / 2.0 - px, region.height / 2.0 - py);
+    let (x, y) = xf.matrix().apply(cx, cy);
+    Ok(RawAttachmentKind::Region {
+        path,
+        x,
+        y,
+        scale_x: xf.sc_x,
+        scale_y: xf.sc_y,
+        // COMPAT(dragonbones): a skewed image transform (skX != skY) is drawn unskewed.
+        rotation: xf.sk_y,
+        width: region.width,
+        height: region.height,
+        color: Color::WHITE,
+        sequence: None,
+    })
+}
+
+fn mesh(
+    d: &Obj,
+    name: &str,
+    attach_key: String,
+    rig_of: &[u32],
+    _bone: &str,
+    p: &str,
+) -> R<(RawAttachmentKind, MeshInfo)> {
+    let path = string(d, "path", name, p)?;
+    let verts = nums(d, "vertices", p)?;
+    if verts.len() % 2 != 0 || verts.len() / 2 > MAX_VERTICES {
+        return bad(
+            &key(p, "vertices"),
+            "needs an even count of at most 131072 numbers",
+        );
+    }
+    let n = verts.len() / 2;
+    let uvs = nums(d, "uvs", p)?;
+    if uvs.len() != verts.len() {
+        return bad(&key(p, "uvs"), format!("needs {} numbers", verts.len()));
+    }
+    let tris = nums(d, "triangles", p)?;
+    let mut triangles = Vec::with_capacity(tris.len());
+    for (i, &t) in tris.iter().enumerate() {
+        if t < 0.0 || t as usize >= n || t.fract() != 0.0 {
+            return bad(&idx(&key(p, "triangles"), i), "not a vertex index");
+        }
+        triangles.push(t as u16);
+    }
+    if triangles.len() % 3 != 0 {
+        return bad(&key(p, "triangles"), "count is not a multiple of 3");
+    }
+    let edges = nums(d, "edges", p)?;
+    let edges: Vec<u16> = edges
+        .iter()
+        .filter(|&&e| e >= 0.0 && (e as usize) < n)
+        .map(|&e| e as u16)
+        .collect();
+    let weights = nums(d, "weights", p)?;
+    let mut info = MeshInfo {
+        key: attach_key,
+        vertices: n,
+        weighted: None,
+        linear: Mat::ID,
+    };
+    let vertices = if weights.is_empty() {
+        let m = read_xf(d, p)?.matrix();
+        info.linear = Mat {
+            tx: 0.0,
+            ty: 0.0,
+            ..m
+        };
+        let mut values = Vec::with_capacity(verts.len());
+        for v in verts.chunks_exact(2) {
+            let (x, y) = m.apply(v[0], v[1]);
+            values.push(x as f32);
+            values.push(y as f32);
+        }
+        Vertices {
+            count: n as u32,
+            bones: vec![],
+            values,
+        }
+    } else {
+        let wp = key(p, "weights");
+        let slot_pose = nums(d, "slotPose", p)?;
+        let slot_pose = if slot_pose.len() >= 6 {
+            Mat::from_slice(&slot_pose)
+        } else {
+            Mat::ID
+        };
+        let bp = nums(d, "bonePose", p)?;
+        let mut bind: HashMap<usize, Mat> = HashMap::new();
+        for c in bp.chunks_exact(7) {
+            bind.insert(c[0] as usize, Mat::from_slice(&c[1..]));
+        }
+        let mut bones = Vec::with_capacity(weights.len().min(n * 5));
+        let mut values = Vec::with_capacity(weights.len().min(n * 15));
+        let mut maps = Vec::with_capacity(n);
+        let mut k = 0usize;
+        for v in verts.chunks_exact(2) {
+            let Some(&cnt) = weights.get(k) else {
+                return bad(&wp, "ends before every vertex has its influences");
+            };
+            if !(1.0..=f64::from(MAX_INFLUENCES)).contains(&cnt) {
+                return bad(&idx(&wp, k), "influence count out of range");
+            }
+            let cnt = cnt as usize;
+            if k + 1 + 2 * cnt > weights.len() {
+                return bad(&wp, "ends inside a vertex's influences");
+            }
+            bones.push(cnt as u32);
+            let mut vm = Vec::with_capacity(cnt);
+            let sv = slot_pose.apply(v[0], v[1]);
+            for j in 0..cnt {
+                let bi = weights[k + 1 + 2 * j];
+                let w = weights[k + 2 + 2 * j];
+                if bi < 0.0 || bi as usize >= rig_of.len() {
+                    return bad(&idx(&wp, k + 1 + 2 * j), "not a bone index");
+                }
+                let bi = bi as usize;
+                let inv = bind.get(&bi).copied().unwrap_or(Mat::ID).invert();
+                let (x, y) = inv.apply(sv.0, sv.1);
+                bones.push(rig_of[bi]);
+                values.push(x as f32);
+                values.push(y as f32);
+                values.push(w as f32);
+                let lin = inv.mul(&slot_pose);
+                vm.push(Mat {
+                    tx: 0.0,
+                    ty: 0.0,
+                    ..lin
+                });
+            }
+            maps.push(vm);
+            k += 1 + 2 * cnt;
+        }
+        info.weighted = Some(maps);
+        Vertices {
+            count: n as u32,
+            bones,
+            values,
+        }
+    };
+    let hull = (edges.len() / 2) as u32;
+    Ok((
+        RawAttachmentKind::Mesh {
+            path,
+            color: Color::WHITE,
+            vertices,
+            uvs: uvs.iter().map(|&u| u as f32).collect(),
+            triangles,
+            hull,
+            edges,
+            width: num(d, "width", 0.0, p)?,
+            height: num(d, "height", 0.0, p)?,
+            sequence: None,
+        },
+        info,
+    ))
+}
