@@ -1,0 +1,455 @@
+//! Rigs: loaded once (from files or memory), immutable, shared by characters and threads.
+
+use crate::handle::{Registry, TAG_RIG, handle, raw};
+use crate::{Fail, Res, SinewStatus, SinewStringView, bytes_arg, guard, put, str_arg};
+use sinew::draw::DrawSetup;
+use sinew::physics::jiggle::JiggleRig;
+use sinew_formats::{Asset, LoadError, LoadOptions};
+use std::ffi::c_char;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A loaded rig (Spine skeleton + atlas, or an Inochi2D puppet) with its extras: the shared,
+/// immutable half of characters. Opaque; see the crate docs for handle rules. Thread-safe:
+/// share it read-only across threads.
+pub struct SinewRig {
+    _opaque: [u8; 0],
+}
+
+/// One texture page: the host maps it to its own texture by `name`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SinewPageInfo {
+    /// The image file name the atlas gives (Spine), or `texture-N` (Inochi2D: the puppet's
+    /// N-th embedded texture).
+    pub name: SinewStringView,
+    /// Width in pixels (0 when unknown).
+    pub width: u32,
+    /// Height in pixels (0 when unknown).
+    pub height: u32,
+    /// 1 when the page's texels are premultiplied by alpha (the atlas `pma` flag; Inochi2D
+    /// textures are straight, 0). Batches on the page carry the same flag.
+    pub premultiplied_alpha: u32,
+}
+
+/// Sizes of a rig.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SinewRigInfo {
+    /// Bones.
+    pub bones: u32,
+    /// Slots.
+    pub slots: u32,
+    /// Animations (Spine clips).
+    pub animations: u32,
+    /// Parameter animations (Inochi2D).
+    pub param_animations: u32,
+    /// Skins.
+    pub skins: u32,
+    /// Parameters.
+    pub params: u32,
+    /// IK constraints.
+    pub ik_constraints: u32,
+    /// Texture pages.
+    pub pages: u32,
+    /// 1 for an Inochi2D puppet, 0 for a Spine skeleton.
+    pub is_puppet: u32,
+}
+
+/// A parameter with its range (puppets).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SinewParamInfo {
+    /// Its name.
+    pub name: SinewStringView,
+    /// 2 for an x, y parameter, 1 for x only.
+    pub axes: u32,
+    /// Minimum per axis.
+    pub min: [f64; 2],
+    /// Maximum per axis.
+    pub max: [f64; 2],
+    /// Default per axis.
+    pub default_value: [f64; 2],
+}
+
+pub(crate) struct PageData {
+    pub name: String,
+    pub width: u32,
+    pub height: u32,
+    pub pma: bool,
+}
+
+/// What a rig handle holds.
+pub(crate) struct RigObj {
+    pub asset: Asset,
+    pub pages: Vec<PageData>,
+}
+
+pub(crate) static RIGS: Registry<RigObj> = Registry::new(TAG_RIG, "rig");
+
+pub(crate) fn rig_obj(rig: *const SinewRig) -> Res<Arc<RigObj>> {
+    RIGS.get(raw(rig))
+}
+
+fn load_fail(e: LoadError) -> Fail {
+    let status = match e {
+        LoadError::Io { .. } => SinewStatus::Io,
+        _ => SinewStatus::LoadFailed,
+    };
+    Fail::new(status, e.to_string())
+}
+
+fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
+    let pages = match (&asset.atlas, &asset.puppet) {
+        (Some(atlas), _) => atlas
+            .pages
+            .iter()
+            .map(|p| PageData {
+                name: p.name.clone(),
+                width: p.width,
+                height: p.height,
+                pma: p.pma,
+            })
+            .collect(),
+        (None, Some(p)) => (0..p.textures.len())
+            .map(|i| PageData {
+                name: format!("texture-{i}"),
+                width: 0,
+                height: 0,
+                pma: false,
+            })
+            .collect(),
+        (None, None) => Vec::new(),
+    };
+    let h = RIGS.insert(RigObj { asset, pages })?;
+    put(out, handle(h), "out")
+}
+
+fn opt_path<'a>(ptr: *const c_char, len: usize, what: &str) -> Res<Option<&'a Path>> {
+    let s = str_arg(ptr, len, what)?;
+    Ok((!s.is_empty()).then(|| Path::new(s)))
+}
+
+fn check_out(out: *mut *mut SinewRig) -> Res {
+    if out.is_null() {
+        return Err(crate::null_arg("out"));
+    }
+    Ok(())
+}
+
+/// Loads a Spine 4.2 skeleton file (JSON or binary `.skel`, told apart by content) with its
+/// `.atlas` file and, optionally, a rig-extras JSON file (jiggle bones). Empty (length 0)
+/// `atlas_path` loads untextured; empty `extras_path` loads none. Writes the new rig to
+/// `*out`. [`SinewStatus::Io`] for a file that cannot be read,
+/// [`SinewStatus::LoadFailed`] for bad content (the last error names file, JSON path, name).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_load_spine(
+    skeleton_path: *const c_char,
+    skeleton_path_len: usize,
+    atlas_path: *const c_char,
+    atlas_path_len: usize,
+    extras_path: *const c_char,
+    extras_path_len: usize,
+    out: *mut *mut SinewRig,
+) -> SinewStatus {
+    guard(|| {
+        check_out(out)?;
+        let skel = str_arg(skeleton_path, skeleton_path_len, "skeleton_path")?;
+        let atlas = opt_path(atlas_path, atlas_path_len, "atlas_path")?;
+        let options = LoadOptions {
+            extras: opt_path(extras_path, extras_path_len, "extras_path")?.map(Path::to_path_buf),
+            physics3: None,
+        };
+        let asset =
+            sinew_formats::load_spine(Path::new(skel), atlas, &options).map_err(load_fail)?;
+        register(asset, out)
+    })
+}
+
+/// [`sinew_rig_load_spine`] from memory: the skeleton's bytes (JSON text or `.skel`), the
+/// atlas text (length 0: untextured) and the extras JSON text (length 0: none). Error
+/// messages name the buffers `<skeleton>`, `<atlas>`, `<extras>`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_load_spine_memory(
+    skeleton: *const u8,
+    skeleton_len: usize,
+    atlas_text: *const c_char,
+    atlas_text_len: usize,
+    extras_text: *const c_char,
+    extras_text_len: usize,
+    out: *mut *mut SinewRig,
+) -> SinewStatus {
+    guard(|| {
+        check_out(out)?;
+        let data = bytes_arg(skeleton, skeleton_len, "skeleton")?;
+        let atlas_text = str_arg(atlas_text, atlas_text_len, "atlas_text")?;
+        let extras_text = str_arg(extras_text, extras_text_len, "extras_text")?;
+        let raw_rig = sinew_formats::spine::parse_spine(data, "<skeleton>").map_err(load_fail)?;
+        let mut rig = sinew::build::build_rig(&raw_rig).map_err(|e| {
+            Fail::new(
+                SinewStatus::LoadFailed,
+                format!("<skeleton>: invalid rig: {e}"),
+            )
+        })?;
+        let atlas = if atlas_text.is_empty() {
+            None
+        } else {
+            let a = sinew_formats::atlas::parse_atlas(atlas_text, "<atlas>").map_err(load_fail)?;
+            sinew_formats::bind_atlas(&mut rig, &a).map_err(load_fail)?;
+            Some(a)
+        };
+        let jiggle = jiggle_from_text(extras_text, &rig)?;
+        register(
+            Asset {
+                rig: Arc::new(rig),
+                atlas,
+                atlas_path: None,
+                jiggle,
+                draw: Arc::new(DrawSetup::default()),
+                param_animations: Arc::from(Vec::new()),
+                puppet: None,
+            },
+            out,
+        )
+    })
+}
+
+fn jiggle_from_text(text: &str, rig: &sinew::Rig) -> Res<Option<Arc<JiggleRig>>> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let extras = sinew_formats::extras::parse_extras(text, "<extras>").map_err(load_fail)?;
+    let jr = JiggleRig::build(rig, &extras.jiggle)
+        .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<extras>: {e}")))?;
+    Ok(Some(Arc::new(jr)))
+}
+
+/// Loads an Inochi2D puppet (`.inp`/`.inx`) with, optionally, a Cubism `physics3.json`
+/// (pendulum chains) and a rig-extras file (empty paths: none).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_load_inochi2d(
+    path: *const c_char,
+    path_len: usize,
+    physics3_path: *const c_char,
+    physics3_path_len: usize,
+    extras_path: *const c_char,
+    extras_path_len: usize,
+    out: *mut *mut SinewRig,
+) -> SinewStatus {
+    guard(|| {
+        check_out(out)?;
+        let p = str_arg(path, path_len, "path")?;
+        let options = LoadOptions {
+            extras: opt_path(extras_path, extras_path_len, "extras_path")?.map(Path::to_path_buf),
+            physics3: opt_path(physics3_path, physics3_path_len, "physics3_path")?
+                .map(Path::to_path_buf),
+        };
+        let asset = sinew_formats::load_inochi2d(Path::new(p), &options).map_err(load_fail)?;
+        register(asset, out)
+    })
+}
+
+/// [`sinew_rig_load_inochi2d`] from memory: the puppet's bytes, the physics3 JSON text and
+/// the extras JSON text (length 0: none).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_load_inochi2d_memory(
+    puppet: *const u8,
+    puppet_len: usize,
+    physics3_text: *const c_char,
+    physics3_text_len: usize,
+    extras_text: *const c_char,
+    extras_text_len: usize,
+    out: *mut *mut SinewRig,
+) -> SinewStatus {
+    guard(|| {
+        check_out(out)?;
+        let data = bytes_arg(puppet, puppet_len, "puppet")?;
+        let physics3 = str_arg(physics3_text, physics3_text_len, "physics3_text")?;
+        let extras = str_arg(extras_text, extras_text_len, "extras_text")?;
+        let mut p = sinew_formats::inochi2d::parse_inochi2d(data, "<puppet>").map_err(load_fail)?;
+        if !physics3.is_empty() {
+            p.params.chains = sinew_formats::physics3::parse_physics3(physics3, "<physics3>")
+                .map_err(load_fail)?;
+        }
+        let rig = sinew_formats::inochi2d::build_puppet(&p).map_err(load_fail)?;
+        let draw = sinew_formats::puppet_draw_setup(&p, &rig);
+        let jiggle = jiggle_from_text(extras, &rig)?;
+        register(
+            Asset {
+                param_animations: Arc::from(p.animations.clone()),
+                rig: Arc::new(rig),
+                atlas: None,
+                atlas_path: None,
+                jiggle,
+                draw: Arc::new(draw),
+                puppet: Some(Box::new(p)),
+            },
+            out,
+        )
+    })
+}
+
+/// Destroys a rig handle. Characters made from it keep working (they hold the rig's data).
+/// Null or already destroyed: no-op.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_destroy(rig: *mut SinewRig) -> SinewStatus {
+    guard(|| RIGS.remove(raw(rig)).map(drop))
+}
+
+/// Sizes of a rig.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_info(rig: *const SinewRig, out: *mut SinewRigInfo) -> SinewStatus {
+    guard(|| {
+        let r = rig_obj(rig)?;
+        let g = &r.asset.rig;
+        let n = |x: usize| x as u32;
+        put(
+            out,
+            SinewRigInfo {
+                bones: n(g.bones.len()),
+                slots: n(g.slots.len()),
+                animations: n(g.clips.len()),
+                param_animations: n(r.asset.param_animations.len()),
+                skins: n(g.skins.len()),
+                params: n(g.params.params.len()),
+                ik_constraints: n(g.ik.len()),
+                pages: n(r.pages.len()),
+                is_puppet: u32::from(r.asset.puppet.is_some()),
+            },
+            "out",
+        )
+    })
+}
+
+fn index_check(index: u32, len: usize, what: &str) -> Res<usize> {
+    let i = index as usize;
+    if i < len {
+        Ok(i)
+    } else {
+        Err(Fail::new(
+            SinewStatus::InvalidArgument,
+            format!("{what} index {index} out of range (the rig has {len})"),
+        ))
+    }
+}
+
+/// Texture page `index` (0..pages of [`sinew_rig_info`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_page(
+    rig: *const SinewRig,
+    index: u32,
+    out: *mut SinewPageInfo,
+) -> SinewStatus {
+    guard(|| {
+        let r = rig_obj(rig)?;
+        let p = &r.pages[index_check(index, r.pages.len(), "page")?];
+        put(
+            out,
+            SinewPageInfo {
+                name: SinewStringView::of(&p.name),
+                width: p.width,
+                height: p.height,
+                premultiplied_alpha: u32::from(p.pma),
+            },
+            "out",
+        )
+    })
+}
+
+/// Parameter `index` with its range (0..params of [`sinew_rig_info`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_param(
+    rig: *const SinewRig,
+    index: u32,
+    out: *mut SinewParamInfo,
+) -> SinewStatus {
+    guard(|| {
+        let r = rig_obj(rig)?;
+        let ps = &r.asset.rig.params.params;
+        let p = &ps[index_check(index, ps.len(), "parameter")?];
+        put(
+            out,
+            SinewParamInfo {
+                name: SinewStringView::of(&p.name),
+                axes: if p.is_2d { 2 } else { 1 },
+                min: p.min,
+                max: p.max,
+                default_value: p.default,
+            },
+            "out",
+        )
+    })
+}
+
+/// What a name lookup of [`sinew_rig_name`] lists.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SinewNameKind {
+    /// Bones, parents first.
+    Bone = 0,
+    /// Slots, in setup draw order.
+    Slot = 1,
+    /// Animations (Spine clips).
+    Animation = 2,
+    /// Skins.
+    Skin = 3,
+    /// IK constraints.
+    Ik = 4,
+    /// Parameter animations (Inochi2D).
+    ParamAnimation = 5,
+}
+
+/// The name of item `index` of a kind (a [`SinewNameKind`] value): bones, slots,
+/// animations, skins, IK constraints, parameter animations.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_name(
+    rig: *const SinewRig,
+    kind: u32,
+    index: u32,
+    out: *mut SinewStringView,
+) -> SinewStatus {
+    guard(|| {
+        let r = rig_obj(rig)?;
+        let g = &r.asset.rig;
+        let names: Vec<&str> = match kind {
+            0 => g.bones.iter().map(|b| b.name.as_str()).collect(),
+            1 => g.slots.iter().map(|s| s.name.as_str()).collect(),
+            2 => g.clips.iter().map(|c| c.name.as_str()).collect(),
+            3 => g.skins.iter().map(|s| s.name.as_str()).collect(),
+            4 => g.ik.iter().map(|c| c.name.as_str()).collect(),
+            5 => r
+                .asset
+                .param_animations
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect(),
+            _ => {
+                return Err(Fail::new(
+                    SinewStatus::InvalidArgument,
+                    format!("name kind {kind} is not a SinewNameKind"),
+                ));
+            }
+        };
+        let s = names[index_check(index, names.len(), "name")?];
+        put(out, SinewStringView::of(s), "out")
+    })
+}
+
+/// The index of a bone by name (for [`crate::sinew_character_bone_worlds`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_find_bone(
+    rig: *const SinewRig,
+    name: *const c_char,
+    name_len: usize,
+    out: *mut u32,
+) -> SinewStatus {
+    guard(|| {
+        let r = rig_obj(rig)?;
+        let name = str_arg(name, name_len, "name")?;
+        let b =
+            r.asset.rig.bone(name).ok_or_else(|| {
+                Fail::new(SinewStatus::NotFound, format!("bone not found: {name}"))
+            })?;
+        put(out, b.index() as u32, "out")
+    })
+}
