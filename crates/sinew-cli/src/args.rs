@@ -33,6 +33,9 @@ pub enum Command {
     Render(RenderArgs),
     /// Cage coordinates: weights of points, bind a mesh, deform with a moved cage.
     Cage(crate::cage::CageArgs),
+    /// Check a rig for seams, weights, draw-order keys, IK reach, physics frame rate,
+    /// keyform grids, dense rigid meshes and cages (exit 1 on errors, 2 when unreadable).
+    Lint(crate::lint::LintArgs),
 }
 
 /// How the animation is driven (`--mode`).

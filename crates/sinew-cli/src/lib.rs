@@ -14,6 +14,7 @@ pub mod dump;
 pub mod info;
 pub mod inochi;
 pub mod inochi_render;
+pub mod lint;
 pub mod pose;
 pub mod render;
 pub mod schema;
@@ -33,6 +34,7 @@ pub fn run(cli: &Cli) -> Result<String> {
         Command::Bench(a) => bench::bench(a)?,
         Command::Render(a) => render::render(a)?,
         Command::Cage(a) => cage::cage(a)?,
+        Command::Lint(a) => lint::lint(a)?.stdout,
     };
     if !out.ends_with('\n') {
         out.push('\n');
@@ -58,4 +60,18 @@ pub fn run_guarded(cli: &Cli) -> Result<String> {
             Err(anyhow::anyhow!("internal error (please report): {msg}"))
         }
     }
+}
+
+/// `sinew lint` with the same panic guard as [`run_guarded`]; its exit status is in the
+/// outcome (an `Err` is a file that cannot be read: status 2).
+pub fn lint_guarded(args: &lint::LintArgs) -> Result<lint::LintOutcome> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(|| lint::lint(args)));
+    std::panic::set_hook(previous);
+    result.unwrap_or_else(|_| {
+        Err(anyhow::anyhow!(
+            "internal error (please report): lint panicked"
+        ))
+    })
 }

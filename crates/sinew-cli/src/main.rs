@@ -8,6 +8,22 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let sinew_cli::args::Command::Lint(args) = &cli.command {
+        // `sinew lint` exits 1 when it finds errors and 2 when the file cannot be read.
+        return match sinew_cli::lint_guarded(args) {
+            Ok(outcome) => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout
+                    .write_all(outcome.stdout.as_bytes())
+                    .and_then(|()| stdout.flush());
+                ExitCode::from(outcome.status)
+            }
+            Err(e) => {
+                eprintln!("error: {}", sinew_cli::validate::one_line(&e));
+                ExitCode::from(2)
+            }
+        };
+    }
     match sinew_cli::run_guarded(&cli) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();

@@ -1,0 +1,216 @@
+//! `draw-order-still-frame` (warning): a draw-order key at which the slots that change
+//! places barely move, while a frame nearby moves them much more and would hide the switch.
+//!
+//! The seed's reason: a layer that pops in front of another is visible as a jump unless the
+//! switch happens while the parts move fast (a turn, a swing), when the eye cannot follow
+//! it. The slots that change places are those outside the longest common subsequence of
+//! the orders before and after the key (the fewest slots that moved). Their speed (each
+//! slot's attachment centroid, or its bone without one) is measured at the key and at every
+//! frame (30 fps) within [`crate::Tolerances::draw_order_window`] (0.2 s), never past the
+//! neighbouring keys. The key is on a still frame when they move slower than
+//! [`crate::Tolerances::still_fraction`] of the rig's size per second (5%) and a nearby
+//! frame moves them at least twice as fast and faster than that; the fastest such frame is
+//! the suggested time, and `--fix` moves the key there.
+
+use crate::scene::{Scenario, Scene};
+use crate::{Edit, Finding, Options, Severity, Where};
+use sinew::anim::TimelineKind;
+use sinew::character::Character;
+use sinew::ids::{ClipId, SlotId};
+use sinew::types::Physics;
+
+/// The slots of `after` that left their place relative to `before` (the complement of the
+/// longest common subsequence of the two permutations).
+pub(crate) fn moved_slots(before: &[SlotId], after: &[SlotId]) -> Vec<SlotId> {
+    let mut pos = vec![usize::MAX; before.len().max(after.len()) + 1];
+    for (i, s) in before.iter().enumerate() {
+        if let Some(p) = pos.get_mut(s.index()) {
+            *p = i;
+        }
+    }
+    let seq: Vec<usize> = after
+        .iter()
+        .map(|s| pos.get(s.index()).copied().unwrap_or(usize::MAX))
+        .collect();
+    // Longest increasing subsequence with predecessor links.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut prev = vec![usize::MAX; seq.len()];
+    for (i, &v) in seq.iter().enumerate() {
+        if v == usize::MAX {
+            continue;
+        }
+        let k = tails.partition_point(|&t| seq[t] < v);
+        if k > 0 {
+            prev[i] = tails[k - 1];
+        }
+        if k == tails.len() {
+            tails.push(i);
+        } else {
+            tails[k] = i;
+        }
+    }
+    let mut keep = vec![false; seq.len()];
+    let mut i = tails.last().copied().unwrap_or(usize::MAX);
+    while i != usize::MAX {
+        keep[i] = true;
+        i = prev[i];
+    }
+    after
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| !k)
+        .map(|(s, _)| *s)
+        .collect()
+}
+
+/// A character posed at `t` of `clip` (physics off: the pose of the keys alone).
+fn pose_at(scene: &Scene, clip: ClipId, t: f64) -> Character {
+    let mut c = scene.start(Scenario::Clip(clip), false);
+    c.set_physics(Physics::None);
+    c.update(t.max(0.0));
+    c
+}
+
+/// Where each slot is drawn: its attachment's centroid, or its bone's origin.
+fn centroids(c: &Character, slots: &[SlotId], buf: &mut Vec<f32>) -> Vec<Option<(f64, f64)>> {
+    let rig = c.rig().clone();
+    slots
+        .iter()
+        .map(|&s| {
+            c.world_vertices(s, buf);
+            if buf.len() >= 2 {
+                let n = (buf.len() / 2) as f64;
+                let (sx, sy) = buf.chunks_exact(2).fold((0.0, 0.0), |(x, y), p| {
+                    (x + f64::from(p[0]), y + f64::from(p[1]))
+                });
+                Some((sx / n, sy / n))
+            } else {
+                let w = c.instance().world.get(rig.slots[s.index()].bone.index())?;
+                Some((w.x, w.y))
+            }
+        })
+        .collect()
+}
+
+/// Summed speed (units/s) of `slots` around `t`.
+fn speed(scene: &Scene, clip: ClipId, duration: f64, slots: &[SlotId], t: f64) -> f64 {
+    let h = 1.0 / 60.0;
+    let (t0, t1) = ((t - h).max(0.0), (t + h).min(duration.max(t)));
+    if t1 <= t0 {
+        return 0.0;
+    }
+    let mut buf = Vec::new();
+    let a = centroids(&pose_at(scene, clip, t0), slots, &mut buf);
+    let b = centroids(&pose_at(scene, clip, t1), slots, &mut buf);
+    a.iter()
+        .zip(&b)
+        .filter_map(|(p, q)| Some((p.as_ref()?, q.as_ref()?)))
+        .map(|(p, q)| (q.0 - p.0).hypot(q.1 - p.1) / (t1 - t0))
+        .sum()
+}
+
+/// Checks every draw-order key of every animation.
+pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
+    let rig = &*scene.asset.rig;
+    let setup: Vec<SlotId> = (0..rig.slots.len()).map(|i| SlotId(i as u16)).collect();
+    let still = options.tol.still_fraction * scene.size;
+    let mut out = Vec::new();
+    for (ci, clip) in rig.clips.iter().enumerate() {
+        let id = ClipId(ci as u32);
+        let duration = f64::from(clip.duration);
+        for tl in &clip.timelines {
+            let TimelineKind::DrawOrder { orders } = &tl.kind else {
+                continue;
+            };
+            let times: Vec<f64> = tl.frames.iter().map(|&t| f64::from(t)).collect();
+            for (k, &tk) in times.iter().enumerate() {
+                let order = |i: usize| orders.get(i).and_then(|o| o.as_deref()).unwrap_or(&setup);
+                let before = if k == 0 { &setup[..] } else { order(k - 1) };
+                let moved = moved_slots(before, order(k));
+                let shown: Vec<SlotId> = {
+                    let c = pose_at(scene, id, tk);
+                    moved
+                        .into_iter()
+                        .filter(|&s| c.attachment(s).is_some())
+                        .collect()
+                };
+                if shown.is_empty() {
+                    continue;
+                }
+                let at_key = speed(scene, id, duration, &shown, tk);
+                if at_key >= still {
+                    continue;
+                }
+                let lo = if k == 0 { 0.0 } else { times[k - 1] };
+                let hi = times.get(k + 1).copied().unwrap_or(duration);
+                let w = options.tol.draw_order_window;
+                let step = 1.0 / options.fps;
+                let first = ((tk - w).max(lo) / step).ceil() as i64;
+                let last = ((tk + w).min(hi) / step).floor() as i64;
+                let mut best: Option<(f64, f64)> = None;
+                for j in first..=last {
+                    let t = j as f64 * step;
+                    if (t - tk).abs() < 1e-6
+                        || (t <= lo && k > 0)
+                        || (t >= hi && k + 1 < times.len())
+                    {
+                        continue;
+                    }
+                    let v = speed(scene, id, duration, &shown, t);
+                    let better = best.is_none_or(|(bt, bv)| {
+                        v > bv + 1e-9 || (v > bv - 1e-9 && (t - tk).abs() < (bt - tk).abs())
+                    });
+                    if better {
+                        best = Some((t, v));
+                    }
+                }
+                let Some((bt, bv)) = best else { continue };
+                if bv < 2.0 * at_key || bv < still {
+                    continue;
+                }
+                let names: Vec<String> = shown
+                    .iter()
+                    .take(4)
+                    .map(|s| format!("`{}`", rig.slots[s.index()].name))
+                    .collect();
+                let more = if shown.len() > 4 {
+                    format!(" and {} more", shown.len() - 4)
+                } else {
+                    String::new()
+                };
+                out.push(Finding {
+                    code: "draw-order-still-frame",
+                    severity: Severity::Warning,
+                    message: format!(
+                        "the draw-order key at {tk:.3}s of `{}` switches {}{more} while they \
+                         move {at_key:.1} units/s, so the layer visibly jumps; at {bt:.3}s \
+                         they move {bv:.1} units/s, which hides the switch",
+                        clip.name,
+                        names.join(", ")
+                    ),
+                    at: Where {
+                        animation: Some(clip.name.clone()),
+                        time: Some(tk),
+                        slot: shown.first().map(|s| rig.slots[s.index()].name.clone()),
+                        path: Some(format!(
+                            "$.animations{}.drawOrder[{k}]",
+                            crate::key_segment(&clip.name)
+                        )),
+                        ..Default::default()
+                    },
+                    fix: format!(
+                        "move the draw-order key to {:.4}s (`sinew lint --fix OUT` does), or \
+                         hide the switch behind a fast motion or an overlapping part",
+                        crate::round(bt, 4)
+                    ),
+                    edit: Some(Edit::MoveDrawOrderKey {
+                        animation: clip.name.clone(),
+                        index: k,
+                        time: bt,
+                    }),
+                });
+            }
+        }
+    }
+    out
+}
