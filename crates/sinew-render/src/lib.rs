@@ -11,7 +11,9 @@
 //! - [`mask`]: Inochi2D masks and dodge masks (content clipped to the union of sources) and
 //!   composites (off-screen groups, [`sinew::draw::DrawGroup`]) drawn onto reused layers;
 //! - [`renderer`]: the [`Renderer`], [`Canvas`] and [`View`] tying them together;
-//! - [`encode`]: PNG, animated GIF and APNG writers; [`compare`]: golden-image checks.
+//! - [`encode`]: PNG, animated GIF and APNG writers; [`compare`]: golden-image checks;
+//! - [`frame`]: from a loaded asset to pixels in two calls ([`asset_textures`],
+//!   [`CharacterRenderer`]).
 //!
 //! Verified by unit tests in each module, golden images of the example character and render
 //! tests on the shared Spine fixtures (`tests/`), and a criterion benchmark (`benches/`).
@@ -22,11 +24,13 @@ pub mod clip;
 pub mod compare;
 pub mod composite;
 pub mod encode;
+pub mod frame;
 pub mod mask;
 pub mod raster;
 pub mod renderer;
 pub mod texture;
 
+pub use frame::{CharacterRenderer, asset_textures};
 pub use mask::{MaskedRenderer, SlotMask};
 pub use renderer::{Canvas, Renderer, View};
 pub use texture::{Texture, TextureError, load_atlas_pages};

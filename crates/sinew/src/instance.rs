@@ -14,6 +14,9 @@ use crate::skeleton::plan::PlanOp;
 use crate::types::{Color, Inherit};
 
 /// Animatable IK constraint state.
+///
+/// Owner: written by the animation stage (IK timelines) and read by the world stage's IK
+/// constraints.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IkState {
     /// Mix.
@@ -29,6 +32,9 @@ pub struct IkState {
 }
 
 /// The skin an instance shows: one skin, or several combined (later ones win).
+///
+/// Owner: set by `Instance::set_skins` (`Character::set_skins`); read by the animation stage
+/// (attachment keys) and the world stage's plan (skin bones and constraints).
 #[derive(Debug, Clone, Default)]
 pub struct ActiveSkin {
     /// The skins combined, in order.
@@ -52,6 +58,10 @@ impl ActiveSkin {
 }
 
 /// Per-slot state.
+///
+/// Owner: written by the animation stage (slot timelines: colours, attachments, sequences,
+/// deform keys) and the parameter stage (bound colours, deform buffers); read by the
+/// world-vertex and draw stages.
 #[derive(Debug, Clone, Default)]
 pub struct SlotState {
     /// Tint colour.
@@ -80,6 +90,11 @@ impl SlotState {
 }
 
 /// Per-character state.
+///
+/// Owner: one character's state for every stage of `Character::update`: the animation and
+/// parameter stages write `pose`, `slots`, `draw_order` and the constraint mixes; the world
+/// stage writes `applied`, `world`, `bone_active` and `physics`; jiggle rewrites the world
+/// transforms of its bones; the world-vertex and draw stages only read.
 #[derive(Debug, Clone)]
 pub struct Instance {
     /// Bone local poses (what animation writes).

@@ -1,6 +1,8 @@
 //! Small value types shared by the raw and built rig.
 
 /// An RGBA colour, straight alpha, each channel 0..1.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Color {
     /// Red.
@@ -52,6 +54,8 @@ impl Default for Color {
 }
 
 /// How a bone inherits its parent's world transform (Spine's five modes).
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Inherit {
     /// Full parent transform.
@@ -68,6 +72,8 @@ pub enum Inherit {
 }
 
 /// Slot blend modes.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BlendMode {
     /// Source over.
@@ -114,6 +120,8 @@ pub enum BlendMode {
 }
 
 /// Path constraint position mode.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PositionMode {
     /// Rig units along the path.
@@ -124,6 +132,8 @@ pub enum PositionMode {
 }
 
 /// Path constraint spacing mode.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SpacingMode {
     /// Bone length plus spacing.
@@ -138,6 +148,8 @@ pub enum SpacingMode {
 }
 
 /// Path constraint rotate mode.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RotateMode {
     /// Along the path tangent.
@@ -150,6 +162,8 @@ pub enum RotateMode {
 }
 
 /// Physics mode for a world-transform update (Spine `Physics`).
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Physics {
     /// Physics constraints are not applied.

@@ -25,6 +25,8 @@ pub const BEZIER: u32 = 2;
 ///
 /// A key with a Bezier curve has one sampled curve per interpolated value, stored one after
 /// the other, so value `k` of a key whose type is `BEZIER + o` starts at `o + k * BEZIER_SIZE`.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Curves {
     /// One code per key: [`LINEAR`], [`STEPPED`] or `BEZIER + offset`. The last key is always

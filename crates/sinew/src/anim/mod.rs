@@ -27,6 +27,8 @@ use crate::rig::Rig;
 use crate::types::Inherit;
 
 /// How a timeline's value is combined with the current pose (Spine `MixBlend`).
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MixBlend {
     /// From the setup value to the key value; before the first key, the setup value.
@@ -43,6 +45,8 @@ pub enum MixBlend {
 
 /// Whether a clip is mixing in or out (Spine `MixDirection`); discrete timelines
 /// (attachments, draw order, inherit, IK flags) only act when mixing in.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MixDirection {
     /// Mixing in (or applied alone).
@@ -53,6 +57,8 @@ pub enum MixDirection {
 }
 
 /// A compiled animation clip.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct Clip {
     /// Name.
@@ -97,6 +103,8 @@ pub fn clip_data(rig: &Rig, clip: ClipId) -> &Clip {
 
 /// One timeline: a target, keys (time then values, [`TimelineKind::entries`] f32 per key)
 /// and their curves.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct Timeline {
     /// What the timeline drives, with any non-numeric key payload.
@@ -134,6 +142,8 @@ impl Timeline {
 }
 
 /// What a timeline drives.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone)]
 pub enum TimelineKind {
     /// Bone rotation, degrees relative to setup (1 value).
@@ -263,6 +273,8 @@ impl TimelineKind {
 }
 
 /// IK flags of one key.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IkFlags {
     /// Bend direction, +1 or -1.
@@ -274,6 +286,8 @@ pub struct IkFlags {
 }
 
 /// One sequence key.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SequenceKey {
     /// Playback mode.
@@ -285,6 +299,8 @@ pub struct SequenceKey {
 }
 
 /// One event key, with its payload resolved against the event's defaults.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EventKey {
     /// Time, seconds (f32, as the official loader rounds it).
@@ -304,6 +320,8 @@ pub struct EventKey {
 }
 
 /// An event fired by a clip (Spine `Event`).
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FiredEvent {
     /// Event definition.

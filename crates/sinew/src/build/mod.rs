@@ -29,6 +29,8 @@ use crate::raw::RawRig;
 use crate::rig::Rig;
 
 /// Every problem found while building a rig.
+///
+/// Owner: the builder (`build`), at load time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// Every problem, one per item; each displays as one line ("slot `head`: unknown bone

@@ -3,6 +3,8 @@
 //! gives the one-line message ("slot `head`: unknown bone `jaw`").
 
 /// What kind of problem a [`BuildProblem`] is.
+///
+/// Owner: the builder (`build`), at load time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
     /// A reference to a bone, slot, skin, constraint, event or attachment that does not exist.
@@ -24,6 +26,8 @@ pub enum ProblemKind {
 }
 
 /// One problem found while building a rig.
+///
+/// Owner: the builder (`build`), at load time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildProblem {
     /// What kind of problem.

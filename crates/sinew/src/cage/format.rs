@@ -39,6 +39,8 @@ const KIND_DENSE: u8 = 1;
 const KIND_SPARSE: u8 = 2;
 
 /// What is wrong with a serialised binding.
+///
+/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatError {
     /// Fewer bytes than a header.
@@ -133,6 +135,8 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// A decoded binding.
+///
+/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadedBinding {
     /// Dense weights.

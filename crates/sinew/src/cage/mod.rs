@@ -20,6 +20,37 @@
 //! - `harmonic` (feature `harmonic`): harmonic coordinates on a refined constrained Delaunay
 //!   triangulation of the cage interior, solved with a sparse LDLᵀ factorisation.
 //!
+//! # Quick start: bind, deform, save, load
+//!
+//! ```
+//! use sinew::cage::{Cage, bind_mvc, format};
+//!
+//! // A square cage around two points of a mesh.
+//! let cage = Cage::from_loops(&[[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]])?;
+//! let points = [[5.0, 5.0], [2.0, 8.0]];
+//! let binding = bind_mvc(&cage, &points)?; // once, at bind time
+//!
+//! // Every frame: new cage vertices in (x, y pairs), deformed points out.
+//! let moved = [0.0, 0.0, 10.0, 0.0, 14.0, 12.0, 0.0, 10.0]; // drag the top-right corner
+//! let mut out = [0.0f32; 4];
+//! binding.deform(&moved, &mut out)?;
+//! assert!(out[0] > 5.0 && out[1] > 5.0, "the centre follows the corner: {out:?}");
+//!
+//! // Save the weights (versioned, checksummed) and load them back.
+//! let bytes = format::encode_dense(&binding);
+//! let format::LoadedBinding::Dense(loaded) = format::decode(&bytes)? else {
+//!     unreachable!("dense weights were saved")
+//! };
+//! let mut again = [0.0f32; 4];
+//! loaded.deform(&moved, &mut again)?;
+//! assert_eq!(out, again);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A [`Character`](crate::Character) runs cages on its meshes after skinning
+//! ([`Character::add_cage`](crate::Character::add_cage) with a
+//! [`CageDeformer`](crate::deform::cage_stage::CageDeformer)).
+//!
 //! Verified by unit tests beside the code (closed forms, hand computations, property tests
 //! for partition of unity, linear precision, Lagrange and edge linearity, continuity,
 //! affine reproduction and identity at rest) and by `tests/cage_oracle.rs`, which compares
@@ -53,6 +84,8 @@ pub use weights::CageBinding;
 use std::fmt;
 
 /// Why a cage could not be built, bound, or loaded.
+///
+/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CageError {
     /// The cage has no loop.

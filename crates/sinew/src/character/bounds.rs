@@ -12,6 +12,8 @@ use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 
 /// World polygons of the bounding boxes a character shows, with their joint bounds.
+///
+/// Owner: the facade (`Character`), which runs every stage.
 #[derive(Debug, Clone, Default)]
 pub struct SkeletonBounds {
     /// The slot of each polygon.

@@ -2,6 +2,8 @@
 //! one of the rig's (out of range: from another rig, or made up).
 
 /// A refused [`super::Character`] call. Nothing in the character changed.
+///
+/// Owner: the facade (`Character`), which runs every stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CharacterError {
     /// No item of this kind has this name (`kind` is "bone", "slot", "skin", ...).

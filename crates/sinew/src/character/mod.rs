@@ -107,6 +107,8 @@ struct ParamAnim {
 /// assert_eq!(character.local_to_world(arm, 1.0, 0.0), Some((11.0, 0.0)));
 /// assert!(character.find_bone("leg").is_none());
 /// ```
+///
+/// Owner: the facade (`Character`), which runs every stage.
 #[derive(Debug, Clone)]
 pub struct Character {
     rig: Arc<Rig>,
@@ -177,6 +179,13 @@ impl Character {
     /// this rig; [`Character::draw_list`] applies them.
     pub fn set_draw_setup(&mut self, setup: Arc<DrawSetup>) {
         self.setup = setup;
+    }
+
+    /// [`Character::draw_list`] together with the drawing details its masks and groups refer
+    /// to, for a renderer that needs both at once.
+    pub fn draw_list_and_setup(&mut self) -> (&DrawList, &DrawSetup) {
+        self.draw_list();
+        (&self.draw, &self.setup)
     }
 
     /// The drawing details: a renderer reads the masks here

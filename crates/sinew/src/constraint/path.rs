@@ -23,6 +23,8 @@ use crate::types::{RotateMode, SpacingMode};
 const EPSILON: f64 = 0.00001;
 
 /// Scratch buffers for path constraints, sized once from the rig so updates never allocate.
+///
+/// Owner: the world stage (constraints run in the skeleton plan; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct PathScratch {
     /// Spaces between bones (one per bone, plus one unless tangent mode).

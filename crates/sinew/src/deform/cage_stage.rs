@@ -23,6 +23,8 @@ use crate::ids::BoneId;
 use crate::math::WorldTransform;
 
 /// What drives a cage's vertices each frame.
+///
+/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CageSource {
     /// Vertices of the deformed mesh itself (the artist's control points): indices into
@@ -44,6 +46,8 @@ pub enum CageSource {
 }
 
 /// How the cage's result combines with the incoming vertices.
+///
+/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CageMode {
     /// The bound vertices become the weighted sum of the cage's vertices.
@@ -53,6 +57,8 @@ pub enum CageMode {
 }
 
 /// A bound cage deforming some vertices of one mesh.
+///
+/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct CageDeformer {
     binding: CageBinding,

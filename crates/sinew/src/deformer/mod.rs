@@ -57,6 +57,8 @@ use crate::params::grid::Interp;
 use crate::params::raw::RawAxis;
 
 /// A deformer's index in [`DeformerSet::deformers`].
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DeformerId(pub u16);
 
@@ -69,6 +71,8 @@ impl DeformerId {
 }
 
 /// A deformer kind in authoring form (positions in the deformer bone's space).
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawDeformerKind {
     /// Rotation about a pivot, degrees, with a uniform scale.
@@ -100,6 +104,8 @@ pub enum RawDeformerKind {
 }
 
 /// A deformer in authoring form.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawDeformer {
     /// Unique name.
@@ -116,6 +122,8 @@ pub struct RawDeformer {
 }
 
 /// What a deformer binding drives.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeformerTarget {
     /// A rotation deformer's angle, degrees (added).
@@ -131,6 +139,8 @@ pub enum DeformerTarget {
 }
 
 /// A deformer binding in authoring form (a keyform grid like [`crate::params::raw::RawBinding`]).
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawDeformerBinding {
     /// Deformer name.
@@ -148,6 +158,8 @@ pub struct RawDeformerBinding {
 }
 
 /// A rig's deformers in authoring form.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawDeformers {
     /// Deformers (any order; parents are resolved by name).
@@ -157,6 +169,8 @@ pub struct RawDeformers {
 }
 
 /// A built deformer's kind and rest data.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum DeformerKind {
     /// Rotation about a pivot.
@@ -194,6 +208,8 @@ pub enum DeformerKind {
 
 /// A child slot's binding to a Mesh deformer: per vertex, its rest triangle and barycentric
 /// weights (f64: derived pose math, kept exact so affine motions reproduce to 1e-9).
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshBind {
     /// Per vertex: triangle index, `u32::MAX` for a vertex outside every triangle.
@@ -203,6 +219,8 @@ pub struct MeshBind {
 }
 
 /// A built deformer.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deformer {
     /// Name.
@@ -220,6 +238,8 @@ pub struct Deformer {
 }
 
 /// A built deformer binding.
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeformerBinding {
     /// The deformer.
@@ -239,6 +259,8 @@ pub struct DeformerBinding {
 }
 
 /// The deformers of a rig (empty for rigs without any).
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeformerSet {
     /// Deformers, parents before children.
@@ -268,6 +290,8 @@ impl DeformerSet {
 
 /// A rotation's current effective map in its bone's space: `q -> pivot_out + jac · scale ·
 /// R(angle) · (q - pivot)` (`jac` is the ancestors' linear part at the pivot).
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RotationFrame {
     /// Current pivot (setup plus offsets), before the ancestors.
@@ -291,6 +315,8 @@ impl RotationFrame {
 }
 
 /// Per-instance deformer state, allocated once by [`DeformerState::new`].
+///
+/// Owner: the parameter stage (deformers run at its end; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct DeformerState {
     /// Per deformer: added angle, scale factor, added pivot x, y (reset every frame).

@@ -21,6 +21,8 @@ pub const SPINE_DEG_RAD: f64 = SPINE_PI / 180.0;
 pub const SPINE_RAD_DEG: f64 = 180.0 / SPINE_PI;
 
 /// A bone's world transform: 2x2 linear part plus translation.
+///
+/// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WorldTransform {
     /// x axis, x component.

@@ -54,6 +54,8 @@ impl DeformMemo {
 }
 
 /// Per-instance memory of the parameter stage.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct ParamCache {
     /// False until a frame has run (and after [`ParamCache::invalidate`]): everything is

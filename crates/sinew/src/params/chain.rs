@@ -62,6 +62,8 @@ pub const DELAY_RATE: f64 = 30.0;
 pub const MAX_WEIGHT: f64 = 100.0;
 
 /// What an input moves or an output reads.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ChainSource {
     /// Horizontal translation.
@@ -74,6 +76,8 @@ pub enum ChainSource {
 }
 
 /// A normalization range: how a parameter's range maps into physics space.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Normalization {
     /// Image of the parameter's minimum.
@@ -107,6 +111,8 @@ impl Normalization {
 }
 
 /// A built chain input.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainInput {
     /// Source parameter.
@@ -122,6 +128,8 @@ pub struct ChainInput {
 }
 
 /// A built chain output.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainOutput {
     /// Destination parameter.
@@ -141,6 +149,8 @@ pub struct ChainOutput {
 }
 
 /// A chain particle.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainParticle {
     /// Position in the file (informational).
@@ -156,6 +166,8 @@ pub struct ChainParticle {
 }
 
 /// A built pendulum chain (one physics3 setting).
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainData {
     /// Name, for messages.
@@ -173,6 +185,8 @@ pub struct ChainData {
 }
 
 /// Every chain of a rig.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainSet {
     /// Chains, in file order.
@@ -194,6 +208,8 @@ impl Default for ChainSet {
 }
 
 /// The simulation state of one chain, allocated once.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Strand {
     /// Particle positions after the last step.
@@ -211,6 +227,8 @@ pub struct Strand {
 }
 
 /// The chains' state of one instance.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainState {
     /// The chains' fixed-step clock.

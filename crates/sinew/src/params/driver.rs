@@ -21,6 +21,8 @@ use crate::physics::pendulum::{Pendulum, PendulumKind, PendulumMap, PendulumPara
 use crate::physics::vec::{SimVec, V2};
 
 /// Rigid or spring pendulum.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PendulumModel {
     /// Fixed-length rod.
@@ -31,6 +33,8 @@ pub enum PendulumModel {
 }
 
 /// How the bob maps to the parameter's two components.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DriverMap {
     /// (angle / pi, length ratio).
@@ -45,6 +49,8 @@ pub enum DriverMap {
 }
 
 /// A built driver.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriverData {
     /// Name.
@@ -74,6 +80,8 @@ pub struct DriverData {
 }
 
 /// A driver's simulation state.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriverState {
     /// The pendulum.

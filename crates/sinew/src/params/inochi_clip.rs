@@ -18,6 +18,8 @@
 use crate::ids::ParamId;
 
 /// How a lane interpolates between keyframes.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LaneInterp {
     /// The nearer key: the end value once past half way.
@@ -47,6 +49,8 @@ impl LaneInterp {
 }
 
 /// How a lane's value combines with the parameter's value (Inochi2D's `merge_mode`).
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LaneMerge {
     /// Follows the animation: additive animations add, the others replace.
@@ -78,6 +82,8 @@ impl LaneMerge {
 }
 
 /// One keyframe.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Keyframe {
     /// Frame number.
@@ -89,6 +95,8 @@ pub struct Keyframe {
 }
 
 /// One lane: keyframes on one parameter axis.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimLane {
     /// The parameter.
@@ -104,6 +112,8 @@ pub struct AnimLane {
 }
 
 /// An Inochi2D animation.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamAnimation {
     /// Name (the key in the puppet's `animations`).

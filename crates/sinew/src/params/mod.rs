@@ -53,6 +53,8 @@ use crate::ids::{BoneId, ParamId, SlotId};
 use std::collections::HashMap;
 
 /// A parameter's definition.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamData {
     /// Unique name.
@@ -97,6 +99,8 @@ impl ParamData {
 }
 
 /// What a binding drives. Bone rotations are in degrees; positions in rig units.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Bone local x (added).
@@ -151,6 +155,8 @@ impl Target {
 }
 
 /// One axis of a keyform grid: a parameter component and its normalised key positions.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridAxis {
     /// The parameter.
@@ -162,6 +168,8 @@ pub struct GridAxis {
 }
 
 /// A keyform grid bound to one target.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
     /// What it drives.
@@ -181,6 +189,8 @@ pub struct Binding {
 }
 
 /// The parameter data of a rig (empty for rigs without parameters).
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct ParamSet {
     /// Parameters; [`ParamId`] indexes this.
@@ -227,6 +237,8 @@ impl ParamSet {
 }
 
 /// Additive bone offsets accumulated by the parameter stage.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BoneOffset {
     /// Added x.
@@ -256,6 +268,8 @@ impl BoneOffset {
 }
 
 /// Per-slot factors accumulated by the parameter stage.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlotOffset {
     /// Opacity factor.
@@ -297,6 +311,8 @@ impl SlotOffset {
 }
 
 /// Per-instance parameter state, allocated once by [`ParamState::new`].
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct ParamState {
     /// Current value per parameter (x, y), clamped on use.

@@ -17,6 +17,8 @@ use crate::ids::BoneId;
 use crate::rig::Rig;
 
 /// One deformed slot and the deform bindings that feed it.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformSlotPlan {
     /// Index into [`ParamSet::deform_slots`](super::ParamSet::deform_slots).
@@ -34,6 +36,8 @@ pub struct DeformSlotPlan {
 
 /// The parameters a binding reads, for its mute check: the first two axes' parameters,
 /// and whether there are more (then the binding's axes are asked).
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AxisParams {
     /// The parameters of its first two axes ([`AxisParams::NONE`] when absent).
@@ -68,6 +72,8 @@ impl AxisParams {
 }
 
 /// One deform binding as the stage evaluates it.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformItem {
     /// Index into [`ParamSet::bindings`](super::ParamSet::bindings).
@@ -97,6 +103,8 @@ fn zero_keyforms(b: &super::Binding) -> u64 {
 }
 
 /// Flat index lists for the parameter stage.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParamPlan {
     /// Per entry of `deform_slots`: its deform bindings.

@@ -21,6 +21,8 @@ use super::ParamData;
 use super::inochi_clip::{LaneMerge, ParamAnimation};
 
 /// One animation being played.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Playback {
     /// Index of the animation in the slice passed to `update` and `apply`.
@@ -34,6 +36,8 @@ pub struct Playback {
 }
 
 /// A track: the current playback and the one fading out.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Track {
     /// The playback fading in (or playing).
@@ -78,6 +82,8 @@ struct Acc {
 }
 
 /// Plays parameter animations on a fixed number of tracks.
+///
+/// Owner: parameter animation (step 1 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct ParamPlayer {
     tracks: Vec<Track>,

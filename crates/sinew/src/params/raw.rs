@@ -6,6 +6,8 @@ use super::driver::{DriverMap, PendulumModel};
 use super::grid::Interp;
 
 /// A parameter in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawParam {
     /// Unique name.
@@ -23,6 +25,8 @@ pub struct RawParam {
 }
 
 /// What a raw binding drives (names are bone or slot names of the raw rig).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawTarget {
     /// Bone local x.
@@ -61,6 +65,8 @@ pub enum RawTarget {
 
 /// One axis of a raw grid: a parameter component, and its keys (`None`: the parameter's own
 /// axis points for that component, as Inochi2D bindings use).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawAxis {
     /// Parameter name.
@@ -72,6 +78,8 @@ pub struct RawAxis {
 }
 
 /// A keyform grid in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawBinding {
     /// Target.
@@ -87,6 +95,8 @@ pub struct RawBinding {
 }
 
 /// A parameter-physics pendulum in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawDriver {
     /// Name (the node's).
@@ -116,6 +126,8 @@ pub struct RawDriver {
 }
 
 /// A rig's parameters in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawParams {
     /// Parameters.
@@ -139,6 +151,8 @@ pub struct RawParams {
 }
 
 /// A chain input in authoring form (physics3 `Input[]`).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawChainInput {
     /// Source parameter name.
@@ -154,6 +168,8 @@ pub struct RawChainInput {
 }
 
 /// A chain output in authoring form (physics3 `Output[]`).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawChainOutput {
     /// Destination parameter name.
@@ -173,6 +189,8 @@ pub struct RawChainOutput {
 }
 
 /// A chain particle in authoring form (physics3 `Vertices[]`).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RawChainParticle {
     /// Position in the file (informational: the rest pose hangs by radii).
@@ -188,6 +206,8 @@ pub struct RawChainParticle {
 }
 
 /// A physics3 normalization range (`Minimum`, `Default`, `Maximum`).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RawNormalization {
     /// Minimum.
@@ -199,6 +219,8 @@ pub struct RawNormalization {
 }
 
 /// A pendulum chain in authoring form (physics3 `PhysicsSettings[]`).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawChain {
     /// Name (the setting's `Id`), for messages.
@@ -216,6 +238,8 @@ pub struct RawChain {
 }
 
 /// Every pendulum chain of a rig in authoring form (a physics3 file).
+///
+/// Owner: the loaders produce it; the builder (`params::build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawChains {
     /// Settings.

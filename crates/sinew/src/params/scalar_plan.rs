@@ -11,6 +11,8 @@ use crate::rig::Rig;
 use std::collections::HashMap;
 
 /// One scalar binding as the stage evaluates it.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScalarItem {
     /// Index into [`ParamSet::bindings`].
@@ -30,6 +32,8 @@ pub struct ScalarItem {
 }
 
 /// One target and the scalar items that feed it.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TargetPlan {
     /// The component.
@@ -46,6 +50,8 @@ pub struct TargetPlan {
 }
 
 /// The scalar part of the stage's plan.
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScalarPlan {
     /// Every scalar binding, in file order.

@@ -44,6 +44,8 @@ pub(crate) struct TargetMemo {
 }
 
 /// What the scalar stage remembers between frames (part of [`super::cache::ParamCache`]).
+///
+/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct ScalarMemo {
     /// Per item.

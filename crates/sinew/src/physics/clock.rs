@@ -17,6 +17,8 @@
 //! caps, time scale and the fractions.
 
 /// Settings of a [`FixedClock`].
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClockSettings {
     /// Simulation rate, steps per second (step = 1 / `step_hz`).
@@ -45,6 +47,8 @@ impl Default for ClockSettings {
 const STEP_SLACK: f64 = 1e-9;
 
 /// A fixed-step clock with a carried remainder.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixedClock {
     step: f64,

@@ -22,6 +22,8 @@ use crate::physics::spring::{SpringParams, closed_form};
 use crate::physics::vec::{SimVec, V2};
 
 /// Rigid rod or spring.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PendulumKind {
     /// Fixed length.
@@ -32,6 +34,8 @@ pub enum PendulumKind {
 }
 
 /// How the pendulum's state maps to its two outputs.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PendulumMap {
     /// `[angle in degrees from hanging straight down, length / rest length - 1]`.
@@ -47,6 +51,8 @@ pub enum PendulumMap {
 }
 
 /// Pendulum parameters.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PendulumParams {
     /// Rest length, units.
@@ -96,6 +102,8 @@ struct Rates {
 }
 
 /// A pendulum's state.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pendulum {
     /// Rigid or spring.

@@ -19,6 +19,8 @@ use crate::rig::{PhysicsData, PhysicsParams, Rig};
 use crate::types::Physics;
 
 /// Per-instance state of one physics constraint (Spine `PhysicsConstraint` fields).
+///
+/// Owner: the world stage (Spine physics constraints in the skeleton plan; step 5).
 #[derive(Debug, Clone)]
 pub struct PhysicsState {
     /// Animatable parameters.

@@ -20,6 +20,8 @@ use crate::math::wrap_degrees;
 
 /// Physical spring constants: stiffness `k` (force per unit displacement), damping `c`
 /// (force per unit speed) and mass `m`.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SpringParams {
     /// Stiffness k.
@@ -86,6 +88,8 @@ impl SpringParams {
 }
 
 /// A fixed-step integrator for springs.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Integrator {
     /// The closed-form step matrix: exact for a constant target, stable at any step.
@@ -131,6 +135,8 @@ pub fn closed_form(p: SpringParams, x0: f64, v0: f64, t: f64, force: f64) -> (f6
 
 /// The exact step matrix `M(h)`: `(y, v)_{n+1} = M (y, v)_n` with `y = x - F/k`. Build once
 /// per (constants, step); applying it costs four multiplies per component.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExactStep {
     /// `[[x(h;1,0), x(h;0,1)], [v(h;1,0), v(h;0,1)]]`.
@@ -171,6 +177,8 @@ impl ExactStep {
 }
 
 /// A damped linear spring pulling a scalar toward a target.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinearSpring {
     /// Constants.
@@ -227,6 +235,8 @@ pub fn step_scalar(
 /// A damped angular spring: an angle in degrees pulled toward a target angle along the
 /// shortest way round (the difference is wrapped to ±180°). `k` is torque per radian and `m`
 /// the moment of inertia.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AngularSpring {
     /// Constants (per radian).

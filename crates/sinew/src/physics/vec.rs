@@ -68,6 +68,8 @@ pub trait SimVec:
 }
 
 /// A 2D vector (f64), y up.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct V2 {
     /// x.
@@ -100,6 +102,8 @@ impl V2 {
 }
 
 /// A 2D rotation as a unit complex number `(cos, sin)`.
+///
+/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rot2 {
     /// Cosine.

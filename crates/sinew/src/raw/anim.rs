@@ -3,6 +3,8 @@
 use crate::types::Inherit;
 
 /// An animation clip in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Default)]
 pub struct RawClip {
     /// Clip name.
@@ -12,6 +14,8 @@ pub struct RawClip {
 }
 
 /// One timeline: a target property and its keys in time order.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawTimeline {
     /// What the timeline drives.
@@ -21,6 +25,8 @@ pub struct RawTimeline {
 }
 
 /// Bone properties a timeline can drive.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoneProperty {
     /// Rotation (1 value, degrees, relative to setup).
@@ -48,6 +54,8 @@ pub enum BoneProperty {
 }
 
 /// Slot properties a timeline can drive.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SlotProperty {
     /// Attachment switch (stepped, [`RawKeyData::Attachment`]).
@@ -65,6 +73,8 @@ pub enum SlotProperty {
 }
 
 /// Physics constraint properties a timeline can drive.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PhysicsProperty {
     /// Inertia.
@@ -86,6 +96,8 @@ pub enum PhysicsProperty {
 }
 
 /// What a timeline drives.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawTarget {
     /// A bone property.
@@ -145,6 +157,8 @@ pub enum RawTarget {
 }
 
 /// Interpolation from a key to the next.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawCurve {
     /// Straight line.
@@ -159,6 +173,8 @@ pub enum RawCurve {
 }
 
 /// Sequence playback modes.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SequenceMode {
     /// Hold the key's index.
@@ -178,6 +194,8 @@ pub enum SequenceMode {
 }
 
 /// Non-numeric payload of a key.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawKeyData {
     /// Nothing beyond `values`.
@@ -232,6 +250,8 @@ pub enum RawKeyData {
 }
 
 /// One key of a timeline.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawKey {
     /// Time in seconds, as written in the file; the builder rounds what the official runtime

@@ -11,6 +11,8 @@ pub use anim::*;
 use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingMode};
 
 /// A whole rig in authoring form.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Default)]
 pub struct RawRig {
     /// Where the rig came from (a file name), used in messages.
@@ -44,6 +46,8 @@ pub struct RawRig {
 }
 
 /// A bone's setup pose and options.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawBone {
     /// Unique bone name (may contain `/`).
@@ -93,6 +97,8 @@ impl RawBone {
 }
 
 /// A slot: a draw-order entry attached to a bone.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawSlot {
     /// Unique slot name.
@@ -112,6 +118,8 @@ pub struct RawSlot {
 }
 
 /// An IK constraint.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawIk {
     /// Constraint name.
@@ -139,6 +147,8 @@ pub struct RawIk {
 }
 
 /// A transform constraint.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawTransform {
     /// Constraint name.
@@ -182,6 +192,8 @@ pub struct RawTransform {
 }
 
 /// A path constraint.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawPath {
     /// Constraint name.
@@ -215,6 +227,8 @@ pub struct RawPath {
 }
 
 /// A Spine 4.2 physics constraint.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawPhysics {
     /// Constraint name.
@@ -270,6 +284,8 @@ pub struct RawPhysics {
 }
 
 /// A skin: attachments per (slot, key) plus skin-scoped bones and constraints.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Default)]
 pub struct RawSkin {
     /// Skin name (`default` for the default skin).
@@ -289,6 +305,8 @@ pub struct RawSkin {
 }
 
 /// One attachment of a skin.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawSkinEntry {
     /// Slot name.
@@ -300,6 +318,8 @@ pub struct RawSkinEntry {
 }
 
 /// An attachment with its real name (the file's `name`, else the key).
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub struct RawAttachment {
     /// Attachment name.
@@ -313,6 +333,8 @@ pub struct RawAttachment {
 /// Unweighted: `bones` is empty and `values` holds x,y per vertex (slot-bone space).
 /// Weighted: `bones` holds, per vertex, an influence count n followed by n bone indices
 /// (into the rig's bone list); `values` holds x, y (bone space), weight per influence.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Vertices {
     /// Number of vertices (world x,y pairs produced).
@@ -331,6 +353,8 @@ impl Vertices {
 }
 
 /// A texture-sequence description (Spine `sequence`).
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sequence {
     /// Number of regions.
@@ -344,6 +368,8 @@ pub struct Sequence {
 }
 
 /// The kinds of attachment.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone)]
 pub enum RawAttachmentKind {
     /// A textured quad.
@@ -448,6 +474,8 @@ pub enum RawAttachmentKind {
 }
 
 /// An event definition.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
 #[derive(Debug, Clone, Default)]
 pub struct RawEvent {
     /// Event name.

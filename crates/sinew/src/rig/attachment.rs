@@ -5,6 +5,8 @@ use crate::raw::{Sequence, Vertices};
 use crate::types::Color;
 
 /// An attachment in the rig's flat table.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct Attachment {
     /// The attachment's name (what dumps report).
@@ -22,6 +24,8 @@ pub struct Attachment {
 }
 
 /// Texture coordinates and placement of a region within an atlas page.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextureRegion {
     /// Region name in the atlas.
@@ -74,6 +78,8 @@ impl TextureRegion {
 }
 
 /// A region (quad) attachment.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct RegionAttachment {
     /// Atlas path.
@@ -105,6 +111,8 @@ pub struct RegionAttachment {
 }
 
 /// A mesh attachment (linked meshes are resolved to full copies).
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct MeshAttachment {
     /// Atlas path.
@@ -137,6 +145,8 @@ pub struct MeshAttachment {
 }
 
 /// A path attachment.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct PathAttachment {
     /// Closed.
@@ -150,6 +160,8 @@ pub struct PathAttachment {
 }
 
 /// The kinds of built attachment.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub enum AttachmentKind {
     /// Region.

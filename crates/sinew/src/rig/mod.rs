@@ -12,6 +12,8 @@ use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingM
 use std::collections::HashMap;
 
 /// An immutable character definition, shared (`Arc`) by any number of instances.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Default)]
 pub struct Rig {
     /// Where the rig came from.
@@ -64,6 +66,8 @@ pub struct Rig {
 }
 
 /// Name-to-id maps for the edges of the API.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Default)]
 pub struct NameMaps {
     /// Bones by name.
@@ -108,6 +112,8 @@ impl Rig {
 }
 
 /// A bone's setup data.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct BoneData {
     /// Name.
@@ -126,6 +132,8 @@ pub struct BoneData {
 
 /// A bone's local transform: translation, rotation, scale and shear (angles in degrees,
 /// as Spine keeps them; COMPAT(spine): degrees keep the official wrap arithmetic exact).
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LocalPose {
     /// X in parent space.
@@ -164,6 +172,8 @@ impl Default for LocalPose {
 }
 
 /// A slot's setup data.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct SlotData {
     /// Name.
@@ -183,6 +193,8 @@ pub struct SlotData {
 }
 
 /// A reference to one constraint of any kind.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConstraintRef {
     /// IK.
@@ -196,6 +208,8 @@ pub enum ConstraintRef {
 }
 
 /// An IK constraint.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct IkData {
     /// Name.
@@ -221,6 +235,8 @@ pub struct IkData {
 }
 
 /// Transform constraint mixes (animatable).
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TransformMix {
     /// Rotation mix.
@@ -238,6 +254,8 @@ pub struct TransformMix {
 }
 
 /// A transform constraint.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct TransformData {
     /// Name.
@@ -269,6 +287,8 @@ pub struct TransformData {
 }
 
 /// Path constraint animatable state.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PathMix {
     /// Position along the path.
@@ -284,6 +304,8 @@ pub struct PathMix {
 }
 
 /// A path constraint.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct PathData {
     /// Name.
@@ -307,6 +329,8 @@ pub struct PathData {
 }
 
 /// Physics constraint animatable parameters.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PhysicsParams {
     /// Inertia.
@@ -326,6 +350,8 @@ pub struct PhysicsParams {
 }
 
 /// A Spine 4.2 physics constraint.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone)]
 pub struct PhysicsData {
     /// Name.
@@ -367,6 +393,8 @@ pub struct PhysicsData {
 }
 
 /// A skin: attachment table plus skin-scoped bones and constraints.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Default)]
 pub struct SkinData {
     /// Name.
@@ -390,6 +418,8 @@ impl SkinData {
 }
 
 /// An event definition.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
 #[derive(Debug, Clone, Default)]
 pub struct EventData {
     /// Name.

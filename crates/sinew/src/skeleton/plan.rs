@@ -12,6 +12,8 @@ use crate::instance::Instance;
 use crate::rig::{Attachment, AttachmentKind, ConstraintRef, Rig};
 
 /// One operation of the update plan.
+///
+/// Owner: the world stage (`skeleton`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlanOp {
     /// Compute a bone's world transform from its applied local pose.

@@ -188,6 +188,8 @@ fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64
 /// A bone's last local rotation angles (radians, x and y axes) with their cosines and
 /// sines. Reusing them when the angles are bit-identical gives exactly the values
 /// recomputing would, and saves two `sincos` per bone in most frames.
+///
+/// Owner: the world stage (`skeleton`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrigMemo {
     /// The x and y axis angles, radians (NaN: nothing cached yet).

@@ -24,6 +24,8 @@ pub(crate) const HOLD_MIX: u8 = 4;
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A handle to a track entry; stale handles (of a freed entry) resolve to nothing.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EntryId {
     /// Slot in the entry slab.
@@ -34,6 +36,8 @@ pub struct EntryId {
 
 /// One animation queued or playing on a track (Spine `TrackEntry`). Times are seconds (f64,
 /// so long-running clocks do not drift); the public fields are the official tunables.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct TrackEntry {
     /// The clip ([`crate::anim::EMPTY_CLIP`] for the empty animation).

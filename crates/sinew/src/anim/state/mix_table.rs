@@ -7,6 +7,8 @@
 use crate::ids::ClipId;
 
 /// Crossfade durations in seconds: one per (from, to) clip pair, else `default_mix`.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MixTable {
     /// Mix duration used for pairs the table does not list, seconds.

@@ -29,6 +29,8 @@ use crate::rig::Rig;
 use entry::{NONE, link};
 
 /// What happened to a track entry (Spine `EventType` plus the key events).
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StateEventKind {
     /// The entry became current.
@@ -46,6 +48,8 @@ pub enum StateEventKind {
 }
 
 /// One lifecycle or key event, with the entry it concerns.
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StateEvent {
     /// What happened.
@@ -60,6 +64,8 @@ pub struct StateEvent {
 
 /// Tracks of queued and mixing clips for one character (Spine `AnimationState` plus its
 /// `AnimationStateData` mix table).
+///
+/// Owner: the animation stage (`anim`; step 2 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct AnimationState {
     /// Speed multiplier for every track.

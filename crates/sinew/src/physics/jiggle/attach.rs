@@ -15,6 +15,8 @@ use crate::rig::Rig;
 use crate::types::Physics;
 
 /// Everything wrong with a jiggle description, one message per problem.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JiggleError {
     /// Problems, each naming the chain or collider and the culprit.
@@ -30,6 +32,8 @@ impl std::fmt::Display for JiggleError {
 impl std::error::Error for JiggleError {}
 
 /// A collider resolved to a bone.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ColliderDef {
     /// Bone it moves with.
@@ -39,6 +43,8 @@ pub struct ColliderDef {
 }
 
 /// Jiggle bones resolved against one rig: immutable, shared by its instances.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleRig {
     /// Jiggle bones, parent-first.

@@ -29,6 +29,8 @@ use super::params::{JiggleModel, JiggleParams, StepCoeffs};
 use crate::physics::vec::SimVec;
 
 /// Where a jiggle bone sits in the solve.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Link {
     /// Nearest jiggle ancestor (index into the bone list; always smaller), if any.
@@ -38,6 +40,8 @@ pub struct Link {
 }
 
 /// One chain's settings and its precomputed step coefficients.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainSettings {
     /// Parameters.
@@ -64,6 +68,8 @@ impl ChainSettings {
 }
 
 /// A bone's animated (target) origin and tip at one instant, world space.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnimPoints<V> {
     /// Origin.
@@ -84,6 +90,8 @@ impl<V: SimVec> AnimPoints<V> {
 }
 
 /// A bone's pose relative to its animated pose, in world space.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pose<V: SimVec> {
     /// World rotation relative to the animated pose (ancestors' included).
@@ -98,6 +106,8 @@ pub struct Pose<V: SimVec> {
 
 /// A bone's own output after a step: rotation from its target direction, origin offset,
 /// stretch (strength already applied).
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Local<V: SimVec> {
     /// Rotation from the target direction to the simulated one.
@@ -118,6 +128,8 @@ impl<V: SimVec> Local<V> {
 }
 
 /// One bone's simulation state.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BoneState<V: SimVec> {
     /// Origin position.
@@ -139,6 +151,8 @@ pub struct BoneState<V: SimVec> {
 }
 
 /// External accelerations for one step.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Env<V> {
     /// Gravity, units/s².
@@ -166,6 +180,8 @@ impl<V: SimVec> Env<V> {
 }
 
 /// The solver: links, chain settings and per-bone state. Sized once at construction.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleSim<V: SimVec> {
     /// Per bone, parent-first.

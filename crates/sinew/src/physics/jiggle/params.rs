@@ -7,6 +7,8 @@
 use crate::physics::spring::{ExactStep, SpringParams};
 
 /// Which integrator and force model a chain uses.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum JiggleModel {
     /// Physical springs (stiffness, damping, mass) on the bone tip, and optionally on the
@@ -20,6 +22,8 @@ pub enum JiggleModel {
 }
 
 /// One chain's parameters.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JiggleParams {
     /// Model.
@@ -180,6 +184,8 @@ impl JiggleParams {
 }
 
 /// Coefficients of one chain for one step length, computed once (never per frame).
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepCoeffs {
     /// Step, seconds.

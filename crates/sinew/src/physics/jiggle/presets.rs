@@ -17,6 +17,8 @@
 use super::params::{JiggleModel, JiggleParams};
 
 /// A named preset.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
     /// Chest, belly, cheeks: origin and tip springs, small angles.

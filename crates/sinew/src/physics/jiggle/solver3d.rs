@@ -15,6 +15,8 @@ use crate::physics::clock::{ClockSettings, FixedClock};
 use glam::{DQuat, DVec3, Quat, Vec3};
 
 /// A joint's world transform.
+///
+/// Owner: the 3D jiggle solver, run by a 3D engine once per frame (`Jiggle3d::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Transform3 {
     /// World position.
@@ -24,6 +26,8 @@ pub struct Transform3 {
 }
 
 /// A collider in world space.
+///
+/// Owner: the 3D jiggle solver, run by a 3D engine once per frame (`Jiggle3d::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Collider3 {
     /// Sphere.
@@ -45,6 +49,8 @@ pub enum Collider3 {
 }
 
 /// One simulated joint.
+///
+/// Owner: the 3D jiggle solver, run by a 3D engine once per frame (`Jiggle3d::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Joint3 {
     /// Nearest simulated ancestor (index into the joint list; smaller), if any.
@@ -56,6 +62,8 @@ pub struct Joint3 {
 }
 
 /// A chain's parameters and the colliders (indices into the frame's collider list) it hits.
+///
+/// Owner: the 3D jiggle solver, run by a 3D engine once per frame (`Jiggle3d::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chain3 {
     /// Parameters.
@@ -65,6 +73,8 @@ pub struct Chain3 {
 }
 
 /// Jiggle joints for a 3D engine.
+///
+/// Owner: the 3D jiggle solver, run by a 3D engine once per frame (`Jiggle3d::update`).
 #[derive(Debug, Clone)]
 pub struct Jiggle3d {
     sim: JiggleSim<DVec3>,

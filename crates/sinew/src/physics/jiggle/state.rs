@@ -28,6 +28,8 @@ use crate::rig::Rig;
 use crate::skeleton::plan::PlanOp;
 
 /// Level of detail of one instance's jiggle simulation.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lod {
     /// Every fixed step.
@@ -50,6 +52,8 @@ fn environment(jr: &JiggleRig, t: f64) -> Env<V2> {
 }
 
 /// One instance's jiggle state.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleState {
     sim: JiggleSim<V2>,
