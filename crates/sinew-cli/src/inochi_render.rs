@@ -22,24 +22,8 @@ use crate::inochi::{load_puppet, parse_params};
 use crate::render::{CanvasOptions, Output, canvas_options, fit_view, sequence_path};
 use crate::stepping::parse_times;
 use anyhow::{Context, Result, anyhow, bail};
-use sinew_formats::inochi2d::Puppet;
 use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
-use sinew_render::{Canvas, MaskedRenderer, Texture};
-
-/// Decodes the puppet's embedded textures (errors name the texture index).
-pub fn puppet_textures(p: &Puppet) -> Result<Vec<Texture>> {
-    p.textures
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            if t.bytes.is_empty() {
-                return Ok(Texture::white()); // an empty texture slot
-            }
-            Texture::decode(&t.bytes, false)
-                .map_err(|e| anyhow!("texture {i} ({}): cannot decode: {e}", t.sniff()))
-        })
-        .collect()
-}
+use sinew_render::{Canvas, MaskedRenderer};
 
 /// Runs `sinew render` on a puppet; returns a one-line summary.
 pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
@@ -51,7 +35,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     let puppet = crate::inochi::puppet(&asset)?;
     let rig = &*asset.rig;
     let settings = parse_params(rig, &args.params).with_context(|| file.clone())?;
-    let textures = puppet_textures(puppet).with_context(|| file.clone())?;
+    let textures = sinew_render::asset_textures(&asset).with_context(|| file.clone())?;
     let sweep = match &args.sweep {
         Some(name) => Some(rig.params.find(name).ok_or_else(|| {
             let have: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();

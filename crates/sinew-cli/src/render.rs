@@ -300,19 +300,6 @@ fn atlas_path(skel: &Path, atlas: Option<&str>) -> Result<Option<PathBuf>> {
     }
 }
 
-/// Loads the atlas pages of an asset (one white page when it has no atlas).
-fn load_textures(asset: &sinew_formats::Asset) -> Result<Vec<Texture>> {
-    let (Some(atlas), Some(path)) = (&asset.atlas, &asset.atlas_path) else {
-        return Ok(vec![Texture::white()]);
-    };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    Ok(sinew_render::load_atlas_pages(
-        atlas,
-        dir,
-        &path.display().to_string(),
-    )?)
-}
-
 /// The frame times the arguments ask for.
 fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64>> {
     if let Some(spec) = &args.times {
@@ -354,7 +341,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let rig = &*asset.rig;
     let skins = pose::resolve_skins(rig, args.skin.as_deref())?;
     let clip = pose::find_clip(rig, &args.anim)?;
-    let textures = load_textures(&asset)?;
+    let textures = sinew_render::asset_textures(&asset)?;
     let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
     let CanvasOptions {
         background,
