@@ -4,7 +4,8 @@
 //! The seed's reason: a layer that pops in front of another is visible as a jump unless the
 //! switch happens while the parts move fast (a turn, a swing), when the eye cannot follow
 //! it. The slots that change places are those outside the longest common subsequence of
-//! the orders before and after the key (the fewest slots that moved). Their speed (each
+//! the orders before and after the key (the fewest slots that moved) and the slots they
+//! cross. Their summed speed (each
 //! slot's attachment centroid, or its bone without one) is measured at the key and at every
 //! frame (30 fps) within [`crate::Tolerances::draw_order_window`] (0.2 s), never past the
 //! neighbouring keys. The key is on a still frame when they move slower than
@@ -21,7 +22,7 @@ use sinew::types::Physics;
 
 /// The slots of `after` that left their place relative to `before` (the complement of the
 /// longest common subsequence of the two permutations).
-pub(crate) fn moved_slots(before: &[SlotId], after: &[SlotId]) -> Vec<SlotId> {
+pub fn moved_slots(before: &[SlotId], after: &[SlotId]) -> Vec<SlotId> {
     let mut pos = vec![usize::MAX; before.len().max(after.len()) + 1];
     for (i, s) in before.iter().enumerate() {
         if let Some(p) = pos.get_mut(s.index()) {
@@ -61,6 +62,36 @@ pub(crate) fn moved_slots(before: &[SlotId], after: &[SlotId]) -> Vec<SlotId> {
         .filter(|(_, k)| !k)
         .map(|(s, _)| *s)
         .collect()
+}
+
+/// The slots that change places: those that moved ([`moved_slots`]) and those they
+/// crossed (whose order relative to a moved slot flips).
+pub(crate) fn changed_places(before: &[SlotId], after: &[SlotId]) -> Vec<SlotId> {
+    let moved = moved_slots(before, after);
+    let place = |order: &[SlotId]| {
+        let mut p = vec![usize::MAX; order.len().max(before.len()).max(after.len()) + 1];
+        for (i, s) in order.iter().enumerate() {
+            if let Some(x) = p.get_mut(s.index()) {
+                *x = i;
+            }
+        }
+        p
+    };
+    let (pb, pa) = (place(before), place(after));
+    let mut out: Vec<SlotId> = moved.clone();
+    for &s in after {
+        if out.contains(&s) {
+            continue;
+        }
+        let crossed = moved.iter().any(|m| {
+            let (i, j) = (m.index(), s.index());
+            (pb[i] < pb[j]) != (pa[i] < pa[j])
+        });
+        if crossed {
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// A character posed at `t` of `clip` (physics off: the pose of the keys alone).
@@ -126,7 +157,7 @@ pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
             for (k, &tk) in times.iter().enumerate() {
                 let order = |i: usize| orders.get(i).and_then(|o| o.as_deref()).unwrap_or(&setup);
                 let before = if k == 0 { &setup[..] } else { order(k - 1) };
-                let moved = moved_slots(before, order(k));
+                let moved = changed_places(before, order(k));
                 let shown: Vec<SlotId> = {
                     let c = pose_at(scene, id, tk);
                     moved
