@@ -156,7 +156,15 @@ pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
         .seam_gap
         .max(options.tol.seam_gap_fraction * scene.size);
     let mut found: Vec<Worst> = worst.into_values().filter(|w| w.gap > tol).collect();
-    found.sort_by(|x, y| y.gap.total_cmp(&x.gap));
+    found.sort_by(|x, y| {
+        y.gap
+            .total_cmp(&x.gap)
+            .then((x.a.attachment, x.b.attachment, x.a.vertex).cmp(&(
+                y.a.attachment,
+                y.b.attachment,
+                y.a.vertex,
+            )))
+    });
     let key = |a: AttachmentId| {
         let att = &rig.attachments[a.index()];
         rig.attachment_keys
