@@ -633,6 +633,12 @@ enum SinewStatus sinew_update_many(struct SinewCharacter *const *characters,
                                    double dt,
                                    uint32_t threads);
 
+// Stops and joins the worker threads of [`sinew_update_many`]'s pool (a host calls it
+// before unloading the library, e.g. on a Unity domain reload, or at exit so leak checkers
+// see no live threads). Waits for a running `sinew_update_many` to finish first. A later
+// `sinew_update_many` starts workers again.
+enum SinewStatus sinew_pool_shutdown(void);
+
 // Builds the character's batched render output for its current pose into library-owned
 // buffers and describes them in `*out`. The pointers stay valid until the next call on this
 // character (or its destruction). Allocation-free after the first call.

@@ -93,6 +93,9 @@ impl<T> Registry<T> {
                 format!("{} handle is null", self.kind),
             ));
         }
+        if raw >> INDEX_SHIFT == 0 {
+            return Err(self.foreign());
+        }
         let tag = raw & TAG_MASK;
         if tag != self.tag {
             return Err(match tag_name(tag) {

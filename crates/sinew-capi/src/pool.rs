@@ -26,7 +26,7 @@ struct Shared {
     dt: Mutex<f64>,
     next: AtomicUsize,
     panicked: AtomicBool,
-    /// Epoch and how many workers take part in it.
+    /// Epoch and how many workers take part in it; `usize::MAX` takers: quit.
     epoch: Mutex<(u64, usize)>,
     start: Condvar,
     /// Workers still busy with the current epoch.
@@ -36,8 +36,8 @@ struct Shared {
 
 struct Pool {
     shared: Arc<Shared>,
-    /// Workers created so far (never shrinks); also serialises calls.
-    workers: Mutex<usize>,
+    /// Workers created so far (until [`sinew_pool_shutdown`]); also serialises calls.
+    workers: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 fn pool() -> &'static Pool {
@@ -53,7 +53,7 @@ fn pool() -> &'static Pool {
             busy: Mutex::new(0),
             done: Condvar::new(),
         }),
-        workers: Mutex::new(0),
+        workers: Mutex::new(Vec::new()),
     })
 }
 
@@ -74,8 +74,7 @@ fn work(shared: &Shared, dt: f64) {
     }
 }
 
-fn worker(shared: Arc<Shared>, index: usize) {
-    let mut seen = 0u64;
+fn worker(shared: Arc<Shared>, index: usize, mut seen: u64) {
     loop {
         let (epoch, takers) = {
             let mut g = shared.epoch.lock().unwrap_or_else(PoisonError::into_inner);
@@ -85,6 +84,9 @@ fn worker(shared: Arc<Shared>, index: usize) {
             *g
         };
         seen = epoch;
+        if takers == usize::MAX {
+            return;
+        }
         if index < takers {
             let dt = *shared.dt.lock().unwrap_or_else(PoisonError::into_inner);
             work(&shared, dt);
@@ -152,14 +154,19 @@ pub extern "C" fn sinew_update_many(
         }
         let dt = if dt.is_finite() { dt } else { 0.0 };
         let helpers = threads.min(count.div_ceil(CHUNK)).saturating_sub(1);
-        while *workers < helpers {
+        while workers.len() < helpers {
             let s = shared.clone();
-            let index = *workers;
-            std::thread::Builder::new()
+            let index = workers.len();
+            let seen = shared
+                .epoch
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            let h = std::thread::Builder::new()
                 .name(format!("sinew-update-{index}"))
-                .spawn(move || worker(s, index))
+                .spawn(move || worker(s, index, seen))
                 .map_err(|e| Fail::new(SinewStatus::Io, format!("cannot start a thread: {e}")))?;
-            *workers += 1;
+            workers.push(h);
         }
         shared.panicked.store(false, Ordering::Relaxed);
         shared.next.store(0, Ordering::Relaxed);
@@ -211,5 +218,38 @@ fn has_duplicates(jobs: &[Arc<CharacterObj>]) -> bool {
         seen.extend(jobs.iter().map(|c| Arc::as_ptr(c).addr()));
         seen.sort_unstable();
         seen.windows(2).any(|w| w[0] == w[1])
+    })
+}
+
+/// Stops and joins the worker threads of [`sinew_update_many`]'s pool (a host calls it
+/// before unloading the library, e.g. on a Unity domain reload, or at exit so leak checkers
+/// see no live threads). Waits for a running `sinew_update_many` to finish first. A later
+/// `sinew_update_many` starts workers again.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_pool_shutdown() -> SinewStatus {
+    guard(|| {
+        let p = pool();
+        let mut workers = p.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        if workers.is_empty() {
+            return Ok(());
+        }
+        {
+            let mut e = p
+                .shared
+                .epoch
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            e.0 += 1;
+            e.1 = usize::MAX;
+            p.shared.start.notify_all();
+        }
+        let mut failed = false;
+        for h in workers.drain(..) {
+            failed |= h.join().is_err();
+        }
+        if failed {
+            return Err(Fail::new(SinewStatus::Panic, "a pool worker had panicked"));
+        }
+        Ok(())
     })
 }

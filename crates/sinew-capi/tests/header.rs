@@ -12,7 +12,12 @@ fn committed_header_is_current() {
     let fresh = std::env::temp_dir().join(format!("sinew-header-{}.h", std::process::id()));
     let run = Command::new("cbindgen")
         .current_dir(&root)
-        .args(["--config", "crates/sinew-capi/cbindgen.toml", "--crate", "sinew-capi"])
+        .args([
+            "--config",
+            "crates/sinew-capi/cbindgen.toml",
+            "--crate",
+            "sinew-capi",
+        ])
         .arg("--output")
         .arg(&fresh)
         .arg(Path::new("crates/sinew-capi"))
