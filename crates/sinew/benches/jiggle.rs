@@ -7,6 +7,8 @@
 //! - `jiggle/stage-verlet-1000x20`: the same with the VRM (Verlet) model and no collider,
 //!   the work three-vrm's `VRMSpringBoneManager.update` does (compare
 //!   `testdata/jiggle/vrm_bench.mjs`);
+//! - `jiggle/stage-spring-1000x20-144fps`: the spring stage at 144 fps frames on the 60 Hz
+//!   step (frames between steps preview the rest of a step for display);
 //! - `jiggle/solver-spring-1000x20`: the solver step alone on prepared inputs;
 //! - `jiggle/world-1000`: `update_world_transform` alone, the input stage (not jiggle cost).
 //!
@@ -135,14 +137,20 @@ fn crowd(rig: &Rig, jr: &JiggleRig) -> Crowd {
     }
 }
 
-/// One frame for every character: move, pose, jiggle.
-fn frame(rig: &Rig, jr: &JiggleRig, c: &mut Crowd) {
+/// One frame of `1 / fps` seconds for every character: move, pose, jiggle.
+fn frame_at(rig: &Rig, jr: &JiggleRig, c: &mut Crowd, fps: f64) {
     c.frame += 1;
+    let speed = 0.15 * 60.0 / fps;
     for (i, (inst, js)) in c.insts.iter_mut().zip(&mut c.states).enumerate() {
-        inst.x = 30.0 * ((f64::from(c.frame) + i as f64) * 0.15).sin();
+        inst.x = 30.0 * ((f64::from(c.frame) + i as f64) * speed).sin();
         update_world_transform(rig, inst, Physics::None);
-        js.update(rig, jr, inst, 1.0 / 60.0);
+        js.update(rig, jr, inst, 1.0 / fps);
     }
+}
+
+/// One 60 fps frame: on the 60 Hz step grid, so every frame takes one step.
+fn frame(rig: &Rig, jr: &JiggleRig, c: &mut Crowd) {
+    frame_at(rig, jr, c, 60.0);
 }
 
 fn bench(c: &mut Criterion) {
@@ -164,6 +172,16 @@ fn bench(c: &mut Criterion) {
         let mut cr = crowd(&rig, &jr);
         g.bench_function(name, |b| {
             b.iter_custom(|n| cpu_time(n, || frame(&rig, &jr, black_box(&mut cr))))
+        });
+    }
+    {
+        // 144 fps on the 60 Hz step: most frames fall between steps and show a preview of
+        // the rest of a step (issue 18), 0.42 committed steps per frame.
+        let jr = JiggleRig::build(&rig, &desc(Preset::HairTip.params(), true))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut cr = crowd(&rig, &jr);
+        g.bench_function("stage-spring-1000x20-144fps", |b| {
+            b.iter_custom(|n| cpu_time(n, || frame_at(&rig, &jr, black_box(&mut cr), 144.0)))
         });
     }
     {
