@@ -19,7 +19,7 @@ pub const PARALLEL_MIN_WORK: usize = 1 << 20;
 /// One mesh to deform: its binding, its deformed cage (x, y pairs) and its output
 /// (x, y pairs, one per bound point).
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug)]
 pub struct DeformJob<'a> {
     /// Bound weights.

@@ -40,7 +40,7 @@ const KIND_SPARSE: u8 = 2;
 
 /// What is wrong with a serialised binding.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatError {
     /// Fewer bytes than a header.
@@ -136,7 +136,7 @@ impl std::error::Error for FormatError {}
 
 /// A decoded binding.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadedBinding {
     /// Dense weights.

@@ -27,7 +27,7 @@ use spade::{
 
 /// Settings of the interior triangulation.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HarmonicOptions {
     /// Largest triangle area as a fraction of the domain's area.

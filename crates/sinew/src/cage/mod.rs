@@ -85,7 +85,7 @@ use std::fmt;
 
 /// Why a cage could not be built, bound, or loaded.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CageError {
     /// The cage has no loop.

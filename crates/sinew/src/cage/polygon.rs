@@ -15,7 +15,7 @@ pub const EPS_REL: f64 = 1e-12;
 
 /// A cage: loops of 2D vertices in world or bind space, concatenated in loop order.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cage {
     points: Vec<[f64; 2]>,

@@ -15,7 +15,7 @@ use super::weights::CageBinding;
 
 /// How much a sparse binding departs from the dense one it was made from.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TruncationReport {
     /// Largest per-point L1 change of the weights, `sum_j |lambda_j - lambda'_j|`.
@@ -34,7 +34,7 @@ pub struct TruncationReport {
 
 /// K weights per point.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SparseBinding {
     k: usize,

@@ -18,7 +18,7 @@ pub const LANES: usize = 16;
 
 /// Dense weights of `points` mesh points over `cage_vertices` cage vertices.
 ///
-/// Owner: the cage stage (bound at load time, applied after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CageBinding {
     cage_vertices: usize,

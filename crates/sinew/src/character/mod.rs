@@ -20,14 +20,17 @@
 //! 5. **world**: for rigs with parameters, the parameter stage with its world transforms,
 //!    parameter physics and deformers (`params::update_params`); otherwise
 //!    `skeleton::update_world_transform` with bones, constraints and physics;
-//! 6. **jiggle**: `JiggleState::update` on the posed instance;
-//! 7. **cages**: meshes with a cage ([`Character::add_cage`]) are skinned and caged, and
+//! 6. **follow**: delayed follows ([`Character::set_follows`]): `FollowState::update`
+//!    blends each follower toward its source's value `delay` seconds ago and re-poses the
+//!    bones below it;
+//! 7. **jiggle**: `JiggleState::update` on the posed instance;
+//! 8. **cages**: meshes with a cage ([`Character::add_cage`]) are skinned and caged, and
 //!    keep the result for the outputs below;
 //!
 //! and on demand, from the posed instance:
 //!
-//! 8. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
-//! 9. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
+//! 9. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
+//! 10. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
 //!    `draw::finish_draw_list` (texture pages, hidden parts, composite groups, y up).
 //!
 //! After the first frames an update allocates nothing (proved by
@@ -57,6 +60,7 @@ use crate::ids::{ClipId, SlotId};
 use crate::instance::Instance;
 use crate::params::inochi_clip::ParamAnimation;
 use crate::params::player::ParamPlayer;
+use crate::physics::follow::{FollowRig, FollowState};
 use crate::physics::jiggle::{JiggleRig, JiggleState};
 use crate::rig::{AttachmentKind, LocalPose, Rig};
 use crate::types::{Color, Physics};
@@ -125,6 +129,7 @@ pub struct Character {
     time_scale: f64,
     paused: bool,
     jiggle: Option<(Arc<JiggleRig>, JiggleState)>,
+    follow: Option<(Arc<FollowRig>, FollowState)>,
     param_anim: Option<ParamAnim>,
     /// Per bone: a local pose set from code, held over the animation each frame.
     bone_overrides: Vec<Option<LocalPose>>,
@@ -158,6 +163,7 @@ impl Character {
             time_scale: 1.0,
             paused: false,
             jiggle: None,
+            follow: None,
             param_anim: None,
             bone_overrides: vec![None; rig.bones.len()],
             ik_targets: vec![None; rig.ik.len()],
@@ -203,6 +209,20 @@ impl Character {
         });
     }
 
+    /// Runs these delayed follows (built for this rig with `FollowRig::build`) after the
+    /// world stage and before jiggle from now on, with an empty history.
+    pub fn set_follows(&mut self, follows: Option<Arc<FollowRig>>) {
+        self.follow = follows.map(|fr| {
+            let fs = FollowState::new(&fr);
+            (fr, fs)
+        });
+    }
+
+    /// The follows and their history, when attached.
+    pub fn follows(&self) -> Option<(&FollowRig, &FollowState)> {
+        self.follow.as_ref().map(|(fr, fs)| (&**fr, fs))
+    }
+
     /// The jiggle bones and their state, when attached.
     pub fn jiggle_mut(&mut self) -> Option<(&JiggleRig, &mut JiggleState)> {
         self.jiggle.as_mut().map(|(jr, js)| (&**jr, js))
@@ -244,7 +264,8 @@ impl Character {
         self.param_physics = on;
     }
 
-    /// Resets physics and jiggle on the next update (after a teleport or a seek).
+    /// Resets physics, follow histories and jiggle on the next update (after a teleport or
+    /// a seek).
     pub fn reset_physics(&mut self) {
         self.reset_physics = true;
     }
@@ -386,14 +407,21 @@ impl Character {
             let physics = if reset { Physics::Reset } else { self.physics };
             crate::skeleton::update_world_transform(rig, inst, physics);
         }
-        // 6. Jiggle.
+        // 6. Delayed follow.
+        if let Some((fr, fs)) = &mut self.follow {
+            if reset {
+                fs.reset();
+            }
+            fs.update(rig, fr, inst, dt);
+        }
+        // 7. Jiggle.
         if let Some((jr, js)) = &mut self.jiggle {
             if reset {
                 js.reset();
             }
             js.update(rig, jr, inst, dt);
         }
-        // 7. Cages on meshes, after skinning.
+        // 8. Cages on meshes, after skinning.
         if !self.cages.is_empty() {
             cages::pose_cages(&mut self.cages, rig, inst);
         }

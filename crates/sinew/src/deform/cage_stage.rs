@@ -24,7 +24,7 @@ use crate::math::WorldTransform;
 
 /// What drives a cage's vertices each frame.
 ///
-/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CageSource {
     /// Vertices of the deformed mesh itself (the artist's control points): indices into
@@ -47,7 +47,7 @@ pub enum CageSource {
 
 /// How the cage's result combines with the incoming vertices.
 ///
-/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CageMode {
     /// The bound vertices become the weighted sum of the cage's vertices.
@@ -58,7 +58,7 @@ pub enum CageMode {
 
 /// A bound cage deforming some vertices of one mesh.
 ///
-/// Owner: the cage stage (after skinning; step 7 of `Character::update`).
+/// Owner: the cage stage (after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct CageDeformer {
     binding: CageBinding,

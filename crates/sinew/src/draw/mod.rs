@@ -32,7 +32,7 @@ pub const QUAD_TRIANGLES: [u16; 6] = [0, 1, 2, 2, 3, 0];
 
 /// One textured triangle batch: a region or mesh attachment of one slot.
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DrawCommand {
     /// The slot drawn.
@@ -66,7 +66,7 @@ pub struct DrawCommand {
 /// A clip polygon: world-space vertices of a clipping attachment, in
 /// [`DrawList::clip_vertices`].
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClipPolygon {
     /// The clipping slot.
@@ -80,7 +80,7 @@ pub struct ClipPolygon {
 /// Everything a renderer needs for one frame, in draw order. Positions are world units, y up
 /// for every format (y-down rigs are flipped by [`finish_draw_list`]).
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Default)]
 pub struct DrawList {
     /// Commands in draw order.
@@ -105,7 +105,7 @@ pub struct DrawList {
 /// `color` and `screen` and composited once with `blend`. Renderer-neutral: a GPU backend
 /// draws the run into a render target and the target as one quad.
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DrawGroup {
     /// The group's bone (the composite node); keys per-group side tables such as masks.

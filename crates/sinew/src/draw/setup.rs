@@ -19,7 +19,7 @@ pub const NO_PAGE: u32 = u32::MAX;
 
 /// The mask sources of one slot (or of one group).
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SlotMask {
     /// Source slots and whether each is a dodge mask (content kept outside it).
@@ -30,7 +30,7 @@ pub struct SlotMask {
 
 /// Drawing details of a rig that its attachments do not carry (empty for Spine rigs).
 ///
-/// Owner: the draw stage (`draw`; step 9 of `Character::update`).
+/// Owner: the draw stage (`draw`; step 10 of `Character::update`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DrawSetup {
     /// The rig's positions are y down (Inochi2D): draw lists flip them to y up.

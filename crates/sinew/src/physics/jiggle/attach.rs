@@ -16,7 +16,7 @@ use crate::types::Physics;
 
 /// Everything wrong with a jiggle description, one message per problem.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JiggleError {
     /// Problems, each naming the chain or collider and the culprit.
@@ -33,7 +33,7 @@ impl std::error::Error for JiggleError {}
 
 /// A collider resolved to a bone.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ColliderDef {
     /// Bone it moves with.
@@ -44,7 +44,7 @@ pub struct ColliderDef {
 
 /// Jiggle bones resolved against one rig: immutable, shared by its instances.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleRig {
     /// Jiggle bones, parent-first.

@@ -30,7 +30,7 @@ use crate::physics::vec::SimVec;
 
 /// Where a jiggle bone sits in the solve.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Link {
     /// Nearest jiggle ancestor (index into the bone list; always smaller), if any.
@@ -41,7 +41,7 @@ pub struct Link {
 
 /// One chain's settings and its precomputed step coefficients.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainSettings {
     /// Parameters.
@@ -69,7 +69,7 @@ impl ChainSettings {
 
 /// A bone's animated (target) origin and tip at one instant, world space.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnimPoints<V> {
     /// Origin.
@@ -91,7 +91,7 @@ impl<V: SimVec> AnimPoints<V> {
 
 /// A bone's pose relative to its animated pose, in world space.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pose<V: SimVec> {
     /// World rotation relative to the animated pose (ancestors' included).
@@ -107,7 +107,7 @@ pub struct Pose<V: SimVec> {
 /// A bone's own output after a step: rotation from its target direction, origin offset,
 /// stretch (strength already applied).
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Local<V: SimVec> {
     /// Rotation from the target direction to the simulated one.
@@ -129,7 +129,7 @@ impl<V: SimVec> Local<V> {
 
 /// One bone's simulation state.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BoneState<V: SimVec> {
     /// Origin position.
@@ -152,7 +152,7 @@ pub struct BoneState<V: SimVec> {
 
 /// External accelerations for one step.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Env<V> {
     /// Gravity, units/s².
@@ -181,7 +181,7 @@ impl<V: SimVec> Env<V> {
 
 /// The solver: links, chain settings and per-bone state. Sized once at construction.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleSim<V: SimVec> {
     /// Per bone, parent-first.

@@ -10,7 +10,7 @@ use crate::physics::vec::SimVec;
 
 /// A collider shape in world space.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shape<V> {
     /// Sphere (circle in 2D).

@@ -7,7 +7,7 @@ use crate::physics::clock::ClockSettings;
 
 /// Everything jiggle a rig gets.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JiggleDesc {
     /// Simulation clock (step rate, caps).
@@ -41,7 +41,7 @@ impl JiggleDesc {
 
 /// Wind gusts.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Gust {
     /// Relative amplitude (0: steady wind).
@@ -52,7 +52,7 @@ pub struct Gust {
 
 /// Level-of-detail thresholds for [`super::JiggleState::set_view_distance`].
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LodSettings {
     /// The coarse level takes steps this many times longer (>= 1).
@@ -75,7 +75,7 @@ impl Default for LodSettings {
 
 /// A collider attached to a bone.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColliderDesc {
     /// Name chains refer to.
@@ -88,7 +88,7 @@ pub struct ColliderDesc {
 
 /// A collider shape in its bone's space (bone units; the radius is in world units).
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ColliderShape {
     /// Circle.
@@ -111,7 +111,7 @@ pub enum ColliderShape {
 
 /// A chain of jiggle bones sharing parameters.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainDesc {
     /// Name (messages, strength control).

@@ -8,7 +8,7 @@ use crate::physics::spring::{ExactStep, SpringParams};
 
 /// Which integrator and force model a chain uses.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum JiggleModel {
     /// Physical springs (stiffness, damping, mass) on the bone tip, and optionally on the
@@ -23,7 +23,7 @@ pub enum JiggleModel {
 
 /// One chain's parameters.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JiggleParams {
     /// Model.
@@ -185,7 +185,7 @@ impl JiggleParams {
 
 /// Coefficients of one chain for one step length, computed once (never per frame).
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepCoeffs {
     /// Step, seconds.

@@ -18,7 +18,7 @@ use super::params::{JiggleModel, JiggleParams};
 
 /// A named preset.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
     /// Chest, belly, cheeks: origin and tip springs, small angles.

@@ -29,7 +29,7 @@ use crate::skeleton::plan::PlanOp;
 
 /// Level of detail of one instance's jiggle simulation.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lod {
     /// Every fixed step.
@@ -53,7 +53,7 @@ fn environment(jr: &JiggleRig, t: f64) -> Env<V2> {
 
 /// One instance's jiggle state.
 ///
-/// Owner: the jiggle stage (`physics::jiggle`; step 6 of `Character::update`).
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleState {
     sim: JiggleSim<V2>,
