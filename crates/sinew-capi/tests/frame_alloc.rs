@@ -1,0 +1,70 @@
+//! After warm-up, a frame through the ABI allocates nothing on the calling thread:
+//! `sinew_update_many` (one thread: all the work on the caller), `sinew_character_update`,
+//! event polling and `sinew_character_render` (counting global allocator, per thread).
+
+use sinew_capi::*;
+use sinew_testutil::alloc::{CountingAlloc, count_allocations};
+use std::ptr::{null, null_mut};
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+#[test]
+fn frames_through_the_abi_allocate_nothing_after_warm_up() {
+    let d = sinew_testutil::workspace_root().join("examples/stickbot");
+    let (sk, at) = (d.join("stickbot.json"), d.join("stickbot.atlas"));
+    let (sk, at) = (sk.to_str().expect("utf-8"), at.to_str().expect("utf-8"));
+    let mut rig = null_mut();
+    let st = sinew_rig_load_spine(
+        sk.as_ptr().cast(),
+        sk.len(),
+        at.as_ptr().cast(),
+        at.len(),
+        null(),
+        0,
+        &mut rig,
+    );
+    assert_eq!(st, SinewStatus::Ok);
+    let chars: Vec<*mut SinewCharacter> = (0..20)
+        .map(|_| {
+            let mut c = null_mut();
+            assert_eq!(sinew_character_create(rig, &mut c), SinewStatus::Ok);
+            let a = "walk";
+            assert_eq!(
+                sinew_character_set_animation(c, 0, a.as_ptr().cast(), a.len(), true),
+                SinewStatus::Ok
+            );
+            c
+        })
+        .collect();
+    let mut frame = || {
+        assert_eq!(
+            sinew_update_many(chars.as_ptr(), chars.len(), 1.0 / 60.0, 1),
+            SinewStatus::Ok
+        );
+        for &c in &chars {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+            let mut n = 0;
+            assert_eq!(sinew_character_event_count(c, &mut n), SinewStatus::Ok);
+            for i in 0..n {
+                let mut e = std::mem::MaybeUninit::<SinewEvent>::uninit();
+                assert_eq!(sinew_character_event(c, i, e.as_mut_ptr()), SinewStatus::Ok);
+            }
+            let mut rd = std::mem::MaybeUninit::<SinewRenderData>::uninit();
+            assert_eq!(sinew_character_render(c, rd.as_mut_ptr()), SinewStatus::Ok);
+        }
+    };
+    for _ in 0..120 {
+        frame();
+    }
+    let n = count_allocations(|| {
+        for _ in 0..300 {
+            frame();
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations in 300 frames after warm-up");
+    for c in chars {
+        sinew_character_destroy(c);
+    }
+    sinew_rig_destroy(rig);
+}
