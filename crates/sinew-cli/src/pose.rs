@@ -319,7 +319,7 @@ impl Session {
             active: inst.bone_active[i],
             local: inst.pose[i],
             applied: inst.applied[i],
-            inherit: inst.inherit[i] as u8,
+            inherit: inst.inherit[i].code(),
         }
     }
 

@@ -7,19 +7,6 @@ use serde_json::Value;
 use sinew_formats::dragonbones::{PoseMode, pose};
 use std::path::Path;
 
-/// Cases known not to match yet, with the reason. The test fails if one of them passes
-/// (so the list shrinks as the loader improves).
-const KNOWN_FAILURES: &[(&str, &str)] = &[
-    ("you_xin_body__idle.json", INHERIT_SCALE),
-    ("you_xin_body__shy.json", INHERIT_SCALE),
-    ("you_xin_body__speak.json", INHERIT_SCALE),
-];
-
-/// Why the three cases above miss (by 0.01-0.02 units on the hair chain).
-const INHERIT_SCALE: &str = "hair0603 has inheritScale: false under a parent whose scale is \
-    animated; it is mapped to Spine's NoScale, which removes the parent's scale differently \
-    from DragonBones (decomposed world matrix)";
-
 fn arg<'a>(args: &'a [Value], name: &str) -> Option<&'a str> {
     let i = args.iter().position(|a| a.as_str() == Some(name))?;
     args.get(i + 1)?.as_str()
@@ -163,17 +150,10 @@ fn dragonbones_goldens_match_the_official_runtime() {
     for (n, e) in &fail {
         println!("  FAIL {n}: {e}");
     }
-    let unexpected: Vec<_> = fail
-        .iter()
-        .filter(|(n, _)| !KNOWN_FAILURES.iter().any(|(k, _)| k == n))
-        .collect();
-    let fixed: Vec<_> = pass
-        .iter()
-        .filter(|n| KNOWN_FAILURES.iter().any(|(k, _)| k == n))
-        .collect();
-    assert!(unexpected.is_empty(), "unexpected failures: {unexpected:?}");
     assert!(
-        fixed.is_empty(),
-        "now passing, remove from KNOWN_FAILURES: {fixed:?}"
+        fail.is_empty(),
+        "{} of {} cases differ",
+        fail.len(),
+        cases.len()
     );
 }

@@ -69,6 +69,63 @@ pub enum Inherit {
     NoScale,
     /// Parent translation and rotation, neither scale nor reflection.
     NoScaleOrReflection,
+    /// DragonBones' four independent flags, composed as the DragonBones runtime does
+    /// (`Bone._updateGlobalTransformMatrix`); see [`DragonBonesInherit`].
+    DragonBones(DragonBonesInherit),
+}
+
+impl Inherit {
+    /// Spine's number for the mode (its binary format's order, 0..=4); 5 for
+    /// [`Inherit::DragonBones`], which Spine has no number for.
+    pub const fn code(self) -> u8 {
+        match self {
+            Inherit::Normal => 0,
+            Inherit::OnlyTranslation => 1,
+            Inherit::NoRotationOrReflection => 2,
+            Inherit::NoScale => 3,
+            Inherit::NoScaleOrReflection => 4,
+            Inherit::DragonBones(_) => 5,
+        }
+    }
+}
+
+/// DragonBones' bone inherit flags (`inheritTranslation`, `inheritRotation`, `inheritScale`,
+/// `inheritReflection`; all default to true). With all four set the bone inherits like
+/// [`Inherit::Normal`].
+///
+/// - scale inherited: the local matrix (its rotation less the parent's world rotation when
+///   rotation is not inherited) times the parent's world matrix;
+/// - scale not inherited: no parent matrix at all; the world rotation is the local one plus
+///   the parent's world rotation (when inherited; reflected when the parent's matrix is),
+///   the local scale and skew are kept, and `reflection` adds half a turn of skew under a
+///   reflected parent;
+/// - translation not inherited: the local position is the world position.
+///
+/// The parent's world rotation is decomposed from its world matrix as DragonBones does
+/// (`atan(c / a)`, the sign of the x scale taken from the parent's local x scale).
+///
+/// Owner: shared vocabulary of every stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DragonBonesInherit {
+    /// `inheritTranslation`.
+    pub translation: bool,
+    /// `inheritRotation`.
+    pub rotation: bool,
+    /// `inheritScale`.
+    pub scale: bool,
+    /// `inheritReflection` (only used when scale is not inherited).
+    pub reflection: bool,
+}
+
+impl Default for DragonBonesInherit {
+    fn default() -> Self {
+        DragonBonesInherit {
+            translation: true,
+            rotation: true,
+            scale: true,
+            reflection: true,
+        }
+    }
 }
 
 /// Slot blend modes.

@@ -3,8 +3,9 @@
 //! One armature of the file (by name; default the file's `stage` armature, else the first,
 //! as the official runtime's `buildArmature` without a name) becomes one rig:
 //! - bones: `transform {x, y, skX, skY, scX, scY}` as Spine rotation `skY`, shear y
-//!   `skX - skY`; `inheritRotation`/`inheritScale: false` as the matching Spine inherit
-//!   modes; parents sorted before children (the file may list a child first);
+//!   `skX - skY`; the four inherit flags as [`Inherit::DragonBones`] (composed as
+//!   DragonBones does) unless all are set; parents sorted before children (the file may
+//!   list a child first);
 //! - slots in `slot[]` order (the setup draw order), their display lists as skin entries
 //!   (image -> region, mesh -> mesh; weighted meshes put into each influence's bind space,
 //!   `inverse(bonePose) * slotPose * vertex`, unweighted ones through the display transform
@@ -26,9 +27,9 @@ pub use pose::{BonePose, Frame, PoseMode, SlotPose, pose};
 use crate::error::LoadError;
 use json::*;
 use serde_json::Value;
-use sinew::Inherit;
 use sinew::raw::*;
 use sinew::types::{BlendMode, Color};
+use sinew::{DragonBonesInherit, Inherit};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -444,13 +445,19 @@ fn read_armature(
         rb.scale_y = xf.sc_y;
         let rot = boolean(b, "inheritRotation", true, &p)?;
         let scale = boolean(b, "inheritScale", true, &p)?;
-        // COMPAT(dragonbones): inheritTranslation/inheritReflection have no Spine mode; the
-        // parent's translation and reflection are always inherited here.
-        rb.inherit = match (rot, scale) {
-            (true, true) => Inherit::Normal,
-            (false, true) => Inherit::NoRotationOrReflection,
-            (true, false) => Inherit::NoScale,
-            (false, false) => Inherit::OnlyTranslation,
+        let translation = boolean(b, "inheritTranslation", true, &p)?;
+        let reflection = boolean(b, "inheritReflection", true, &p)?;
+        // All four inherited: Spine's normal mode (the same product of matrices); any flag
+        // off: DragonBones' own composition.
+        rb.inherit = if rot && scale && translation && reflection {
+            Inherit::Normal
+        } else {
+            Inherit::DragonBones(DragonBonesInherit {
+                translation,
+                rotation: rot,
+                scale,
+                reflection,
+            })
         };
         if bone_index.insert(name.clone(), i).is_some() {
             return bad(&p, format!("duplicate bone `{name}`"));

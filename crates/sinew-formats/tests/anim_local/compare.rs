@@ -13,6 +13,7 @@ pub(crate) fn inherit_index(i: Inherit) -> f64 {
         Inherit::NoRotationOrReflection => 2.0,
         Inherit::NoScale => 3.0,
         Inherit::NoScaleOrReflection => 4.0,
+        Inherit::DragonBones(_) => 5.0,
     }
 }
 

@@ -6,6 +6,7 @@
 //! generated with `dump.mjs` on `synthetic/constraints-lab.json`) and by the setup-pose
 //! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
 
+mod dragonbones;
 pub mod plan;
 pub(crate) mod world;
 

@@ -59,6 +59,13 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             return;
         }
         Inherit::OnlyTranslation => local_matrix(rig.exact_angles, &mut inst.trig[i], &pose),
+        Inherit::DragonBones(f) => {
+            let psx = inst.applied[parent.index()].scale_x;
+            inst.world[i] = super::dragonbones::dragonbones_child_world(
+                &p, psx, &pose, f, sx, sy, inst.x, inst.y,
+            );
+            return;
+        }
         Inherit::NoRotationOrReflection => {
             // Strip the skeleton scale, then rebuild the parent's second column so that only
             // its scale and skew remain (the parent's rotation `prx` is subtracted below).
@@ -267,6 +274,12 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
         return;
     };
     let p = inst.world[parent.index()];
+    if let Some(f) = super::dragonbones::flags(inst.inherit[i]) {
+        let psx = inst.applied[parent.index()].scale_x;
+        inst.applied[i] =
+            super::dragonbones::dragonbones_applied(&p, psx, &w, f, sx, sy, inst.x, inst.y);
+        return;
+    }
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
     let mut pid = 1.0 / (pa * pd - pb * pc);
     let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
@@ -319,7 +332,7 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
                 ic = pc * pid;
                 id = pa * pid;
             }
-            Inherit::Normal | Inherit::OnlyTranslation => {}
+            Inherit::Normal | Inherit::OnlyTranslation | Inherit::DragonBones(_) => {}
         }
         (
             ia * w.a - ib * w.c,
