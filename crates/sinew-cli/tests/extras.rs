@@ -153,3 +153,86 @@ fn bad_extras_fail_with_one_clear_line() {
         }
     }
 }
+
+/// World rotation (degrees) of each named bone at each frame of a dump.
+fn bone_rotations(o: &Output, names: &[&str]) -> Vec<Vec<f64>> {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("dump is JSON");
+    v["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| {
+            let bones = f["bones"].as_array().expect("bones");
+            names
+                .iter()
+                .map(|n| {
+                    let b = bones
+                        .iter()
+                        .find(|b| b["name"] == *n)
+                        .unwrap_or_else(|| panic!("no bone {n}"));
+                    let (a, c) = (b["a"].as_f64().expect("a"), b["c"].as_f64().expect("c"));
+                    c.atan2(a).to_degrees()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn dump_with_a_follow_shows_the_lag() {
+    // `hair-target` (nothing hangs below it) takes the torso's world rotation of 0.25 s ago.
+    let skel = example("stickbot.json");
+    let extras = scratch(
+        "follow.json",
+        r#"{"follow": [{"name": "lag", "bone": "hair-target", "source": "torso",
+            "delay": 0.25, "space": "world", "rotate": true}]}"#,
+    );
+    let names = ["torso", "hair-target"];
+    let dump = |times: &str, extras: Option<&str>| {
+        let mut args = vec![
+            "dump",
+            &skel,
+            "--anim",
+            "walk",
+            "--times",
+            times,
+            "--no-vertices",
+        ];
+        if let Some(e) = extras {
+            args.extend(["--extras", e]);
+        }
+        bone_rotations(&sinew(&args), &names)
+    };
+    let plain = dump("0.5,0.75,1,1.25", None);
+    let follow = dump("0.75,1,1.25", Some(&extras));
+    let mut lag_seen = 0.0f64;
+    for (k, f) in follow.iter().enumerate() {
+        // The follower now is the source 0.25 s (15 frames at 60 fps) ago.
+        let want = plain[k][0];
+        let d = (f[1] - want + 540.0).rem_euclid(360.0) - 180.0;
+        assert!(
+            d.abs() < 1e-6,
+            "frame {k}: follower {} vs source then {want}",
+            f[1]
+        );
+        // The source itself is unchanged, and it moved in those 0.25 s.
+        assert!((f[0] - plain[k + 1][0]).abs() < 1e-9);
+        lag_seen = lag_seen.max((plain[k + 1][0] - plain[k][0]).abs());
+    }
+    assert!(lag_seen > 0.5, "the torso barely moves: {lag_seen}");
+}
+
+#[test]
+fn bad_follows_fail_with_one_clear_line() {
+    let skel = example("stickbot.json");
+    let path = scratch(
+        "badfollow.json",
+        r#"{"follow": [{"name": "ear", "bone": "ear", "source": "head", "delay": 0.1}]}"#,
+    );
+    let o = sinew(&["dump", &skel, "--times", "0", "--extras", &path]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("follow `ear`: unknown bone `ear`"), "{err}");
+    assert!(err.contains("badfollow.json"), "{err}");
+}

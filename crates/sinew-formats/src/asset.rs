@@ -12,6 +12,7 @@ use crate::inochi2d::{DrawInfo, MaskMode, Puppet};
 use sinew::character::Character;
 use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
 use sinew::params::inochi_clip::ParamAnimation;
+use sinew::physics::follow::FollowRig;
 use sinew::physics::jiggle::JiggleRig;
 use sinew::{Color, Rig};
 use std::path::{Path, PathBuf};
@@ -20,7 +21,8 @@ use std::sync::Arc;
 /// Optional files loaded with a rig.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
-    /// A rig-extras JSON file (`docs/EXTRAS.md`): jiggle bones and colliders by bone name.
+    /// A rig-extras JSON file (`docs/EXTRAS.md`): jiggle bones, colliders and delayed
+    /// follows by bone name.
     pub extras: Option<PathBuf>,
     /// A Cubism `*.physics3.json` (puppets): pendulum chains over the puppet's parameters.
     pub physics3: Option<PathBuf>,
@@ -38,6 +40,8 @@ pub struct Asset {
     pub atlas_path: Option<PathBuf>,
     /// Jiggle bones from [`LoadOptions::extras`].
     pub jiggle: Option<Arc<JiggleRig>>,
+    /// Delayed follows from [`LoadOptions::extras`] (`None` when the file has none).
+    pub follow: Option<Arc<FollowRig>>,
     /// Texture pages per slot, masks, composites and the y convention.
     pub draw: Arc<DrawSetup>,
     /// A puppet's parameter animations (empty for Spine).
@@ -47,12 +51,13 @@ pub struct Asset {
 }
 
 impl Asset {
-    /// A new character of this asset, in the setup pose, with its jiggle bones, drawing
+    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, drawing
     /// details and parameter animations attached.
     pub fn character(&self) -> Character {
         let mut c = Character::new(self.rig.clone());
         c.set_draw_setup(self.draw.clone());
         c.set_jiggle(self.jiggle.clone());
+        c.set_follows(self.follow.clone());
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
@@ -67,13 +72,25 @@ fn rig_error(file: &str, message: String) -> LoadError {
     }
 }
 
-/// Loads the jiggle bones of a rig-extras file for `rig`.
-fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Option<Arc<JiggleRig>>, LoadError> {
-    let Some(path) = path else { return Ok(None) };
+/// What a rig-extras file adds to one rig.
+type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
+
+/// Loads the jiggle bones and follows of a rig-extras file for `rig`.
+fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Extras, LoadError> {
+    let Some(path) = path else {
+        return Ok((None, None));
+    };
     let extras = crate::extras::load_extras(path)?;
-    let jr = JiggleRig::build(rig, &extras.jiggle)
-        .map_err(|e| rig_error(&path.display().to_string(), e.to_string()))?;
-    Ok(Some(Arc::new(jr)))
+    let file = path.display().to_string();
+    let jr = JiggleRig::build(rig, &extras.jiggle).map_err(|e| rig_error(&file, e.to_string()))?;
+    let follow = if extras.follow.is_empty() {
+        None
+    } else {
+        let fr =
+            FollowRig::build(rig, &extras.follow).map_err(|e| rig_error(&file, e.to_string()))?;
+        Some(Arc::new(fr))
+    };
+    Ok((Some(Arc::new(jr)), follow))
 }
 
 /// Loads a Spine 4.2 skeleton (JSON or binary `.skel`, told apart by their content), builds
@@ -105,12 +122,13 @@ pub fn load_spine(
         }
         None => None,
     };
-    let jiggle = load_jiggle(options.extras.as_deref(), &rig)?;
+    let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
     Ok(Asset {
         rig: Arc::new(rig),
         atlas: bound,
         atlas_path: atlas.map(Path::to_path_buf),
         jiggle,
+        follow,
         draw: Arc::new(DrawSetup::default()),
         param_animations: Arc::from(Vec::new()),
         puppet: None,
@@ -127,13 +145,14 @@ pub fn load_inochi2d(path: &Path, options: &LoadOptions) -> Result<Asset, LoadEr
     }
     let rig = crate::inochi2d::build_puppet(&p)?;
     let draw = puppet_draw_setup(&p, &rig);
-    let jiggle = load_jiggle(options.extras.as_deref(), &rig)?;
+    let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
     Ok(Asset {
         param_animations: Arc::from(p.animations.clone()),
         rig: Arc::new(rig),
         atlas: None,
         atlas_path: None,
         jiggle,
+        follow,
         draw: Arc::new(draw),
         puppet: Some(Box::new(p)),
     })
@@ -192,7 +211,8 @@ fn mask_of(d: &DrawInfo, rig: &Rig) -> SlotMask {
 }
 
 /// Loads one armature of a DragonBones 5.x skeleton (`*_ske.json`, with its `*_tex.json`
-/// for the image sizes) and builds it. Returns the asset and the armature's DragonBones
+/// for the image sizes and texture coordinates, bound as an atlas whose page is the tex
+/// file's `imagePath`) and builds it. Returns the asset and the armature's DragonBones
 /// details (frame rate, `playTimes` per animation).
 pub fn load_dragonbones(
     skeleton: &Path,
@@ -204,11 +224,28 @@ pub fn load_dragonbones(
     let mut rig = sinew::build::build_rig(&db.raw)
         .map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
     rig.exact_angles = true;
+    let atlas = match tex {
+        Some(t) => {
+            let a = crate::dragonbones::load_tex_atlas(t)?;
+            crate::atlas::bind_atlas(&mut rig, &a).map_err(|e| match e {
+                LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
+                    atlas: t.display().to_string(),
+                    skeleton: file.clone(),
+                    region,
+                    attachment,
+                },
+                other => other,
+            })?;
+            Some(a)
+        }
+        None => None,
+    };
     let asset = Asset {
         rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
+        atlas,
+        atlas_path: tex.map(Path::to_path_buf),
         jiggle: None,
+        follow: None,
         draw: Arc::new(DrawSetup {
             y_down: true,
             ..DrawSetup::default()

@@ -39,6 +39,20 @@
 //! - `colliders` (names), `driver` (a bone to follow instead of the bone's own pose; offset
 //!   from the setup pose), `length` (tip distance for bones of length 0).
 //!
+//! Delayed follows (`sinew::physics::follow`) are a top-level list:
+//!
+//! ```json
+//! { "follow": [ { "name": "hair-lag", "bone": "hair", "source": "head", "delay": 0.12,
+//!                 "mix": 0.5, "space": "world", "rotate": true, "translate": false,
+//!                 "scale": false, "offset": { "rotate": 150 } } ] }
+//! ```
+//!
+//! `name`, `bone` and `source` are required; `delay` (seconds, default 0), `mix` (0..1,
+//! default 1), `space` (`"local"`, the default, or `"world"`), `rotate` (default true),
+//! `translate` and `scale` (default false) and `offset` (`rotate`, `x`, `y`, `scaleX`,
+//! `scaleY`, default 0) are optional; names are resolved by
+//! `sinew::physics::follow::FollowRig::build`.
+//!
 //! Presets: `softTissue`, `hairTip`, `ribbon`, `earring`, `tail`, `vrm`. Keys starting with
 //! `_` are comments and ignored; any other unknown key is an error (typos fail loudly).
 //! Bone names are resolved against the rig by `sinew::physics::jiggle::JiggleRig::build`,
@@ -47,6 +61,7 @@
 use crate::LoadError;
 use serde_json::{Map, Value};
 use sinew::physics::clock::ClockSettings;
+use sinew::physics::follow::{FollowDesc, FollowOffset, FollowSpace};
 use sinew::physics::jiggle::{
     ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, JiggleModel, JiggleParams,
     LodSettings, Preset,
@@ -59,6 +74,8 @@ use std::path::Path;
 pub struct RigExtras {
     /// Jiggle bones and colliders (empty when the file has no `jiggle` section).
     pub jiggle: JiggleDesc,
+    /// Delayed follows, in file order (empty when the file has no `follow` list).
+    pub follow: Vec<FollowDesc>,
 }
 
 /// Most chains, colliders or bones per chain a file may declare.
@@ -228,7 +245,7 @@ impl<'a> Fields<'a> {
 }
 
 fn read_root(root: &Value) -> R<RigExtras> {
-    let f = Fields::new(root, "$", &["sinewExtras", "jiggle"])?;
+    let f = Fields::new(root, "$", &["sinewExtras", "jiggle", "follow"])?;
     if let Some(v) = f.num("sinewExtras")?
         && v != 1.0
     {
@@ -241,7 +258,66 @@ fn read_root(root: &Value) -> R<RigExtras> {
         None => JiggleDesc::new(),
         Some(j) => read_jiggle(j)?,
     };
-    Ok(RigExtras { jiggle })
+    let mut follow = Vec::new();
+    for (i, v) in f.array("follow")?.iter().enumerate() {
+        follow.push(read_follow(v, &format!("$.follow[{i}]"))?);
+    }
+    Ok(RigExtras { jiggle, follow })
+}
+
+fn read_follow(v: &Value, path: &str) -> R<FollowDesc> {
+    let f = Fields::new(
+        v,
+        path,
+        &[
+            "name",
+            "bone",
+            "source",
+            "delay",
+            "mix",
+            "space",
+            "rotate",
+            "translate",
+            "scale",
+            "offset",
+        ],
+    )?;
+    let mut d = FollowDesc::new(
+        f.required_string("name")?,
+        f.required_string("bone")?,
+        f.required_string("source")?,
+    );
+    d.delay = f.num_or("delay", d.delay)?;
+    if !(d.delay.is_finite() && d.delay >= 0.0) {
+        return Err(f.err("delay", "expected seconds >= 0"));
+    }
+    d.mix = f.num_or("mix", d.mix)?;
+    if !(0.0..=1.0).contains(&d.mix) {
+        return Err(f.err("mix", "expected a number in 0..1"));
+    }
+    d.space = match f.string("space")? {
+        None | Some("local") => FollowSpace::Local,
+        Some("world") => FollowSpace::World,
+        Some(s) => return Err(f.err("space", format!("unknown space `{s}` (local, world)"))),
+    };
+    d.rotate = f.boolean("rotate", d.rotate)?;
+    d.translate = f.boolean("translate", d.translate)?;
+    d.scale = f.boolean("scale", d.scale)?;
+    if let Some(o) = f.get("offset") {
+        let o = Fields::new(
+            o,
+            &format!("{path}.offset"),
+            &["rotate", "x", "y", "scaleX", "scaleY"],
+        )?;
+        d.offset = FollowOffset {
+            rotate: o.num_or("rotate", 0.0)?,
+            x: o.num_or("x", 0.0)?,
+            y: o.num_or("y", 0.0)?,
+            scale_x: o.num_or("scaleX", 0.0)?,
+            scale_y: o.num_or("scaleY", 0.0)?,
+        };
+    }
+    Ok(d)
 }
 
 fn read_jiggle(v: &Value) -> R<JiggleDesc> {
@@ -516,6 +592,36 @@ mod tests {
     }
 
     #[test]
+    fn parses_follows() {
+        let text = r#"{
+          "follow": [
+            { "name": "hair-lag", "bone": "hair", "source": "head", "delay": 0.12, "mix": 0.5,
+              "space": "world", "rotate": true, "translate": true, "scale": true,
+              "offset": { "rotate": 150, "x": 1, "y": -2, "scaleX": 0.1, "scaleY": 0.2 } },
+            { "name": "plain", "bone": "a", "source": "b", "_note": "defaults" }
+          ]
+        }"#;
+        let x = parse_extras(text, "x.json").expect("parses");
+        assert_eq!(x.jiggle, JiggleDesc::new());
+        let f = &x.follow[0];
+        assert_eq!((f.name.as_str(), f.bone.as_str()), ("hair-lag", "hair"));
+        assert_eq!((f.source.as_str(), f.delay, f.mix), ("head", 0.12, 0.5));
+        assert_eq!(f.space, FollowSpace::World);
+        assert!(f.rotate && f.translate && f.scale);
+        assert_eq!(
+            f.offset,
+            FollowOffset {
+                rotate: 150.0,
+                x: 1.0,
+                y: -2.0,
+                scale_x: 0.1,
+                scale_y: 0.2
+            }
+        );
+        assert_eq!(x.follow[1], FollowDesc::new("plain", "a", "b"));
+    }
+
+    #[test]
     fn errors_name_the_file_and_the_place() {
         let cases = [
             ("{", "x.json: invalid JSON"),
@@ -549,6 +655,31 @@ mod tests {
                 "$.jiggle.maxSubsteps: expected a whole number",
             ),
             (r#"[]"#, "$: expected an object"),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "spce": "world"}]}"#,
+                "$.follow[0] (`f`): unknown key `spce`",
+            ),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a"}]}"#,
+                "$.follow[0].source (`f`): is required",
+            ),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "mix": 2}]}"#,
+                "$.follow[0].mix (`f`): expected a number in 0..1",
+            ),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "delay": -0.1}]}"#,
+                "$.follow[0].delay (`f`): expected seconds >= 0",
+            ),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "space": "screen"}]}"#,
+                "$.follow[0].space (`f`): unknown space `screen`",
+            ),
+            (
+                r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "offset": {"z": 1}}]}"#,
+                "$.follow[0].offset: unknown key `z`",
+            ),
+            (r#"{"follow": {}}"#, "$.follow: expected an array"),
         ];
         for (text, want) in cases {
             let e = parse_extras(text, "x.json")

@@ -31,6 +31,7 @@ fn run(text: &str, tex: Option<(&str, &str)>) {
         atlas: None,
         atlas_path: None,
         jiggle: None,
+        follow: None,
         draw: Arc::default(),
         param_animations: Arc::from(Vec::new()),
         puppet: None,

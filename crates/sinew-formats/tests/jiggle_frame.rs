@@ -1,5 +1,5 @@
-//! Jiggle bones on the example character through its rig-extras file: a frame with jiggle
-//! allocates nothing after warm-up, two runs give the same bits, hitches and bad frame
+//! Jiggle bones (and the delayed follow) on the example character through its rig-extras
+//! file: a frame with jiggle and follow allocates nothing after warm-up, two runs give the same bits, hitches and bad frame
 //! times never produce non-finite transforms, and an extras file naming an unknown bone
 //! is a clear error.
 //!
@@ -8,6 +8,7 @@
 //! the hitch test feeds raw bad frame times to the stages by hand.
 
 use sinew::anim::AnimationState;
+use sinew::physics::follow::{FollowRig, FollowState};
 use sinew::physics::jiggle::{JiggleRig, JiggleState};
 use sinew::{Instance, Physics, Rig};
 use std::path::PathBuf;
@@ -33,10 +34,18 @@ fn stickbot() -> (Rig, JiggleRig) {
     (rig, jr)
 }
 
+/// The delayed follows of the example's extras file (the hair trails the head).
+fn stickbot_follows(rig: &Rig) -> FollowRig {
+    let extras =
+        sinew_formats::extras::load_extras(&example("stickbot.extras.json")).expect("extras parse");
+    FollowRig::build(rig, &extras.follow).expect("follows attach")
+}
+
 struct Player {
     inst: Instance,
     state: AnimationState,
     jiggle: JiggleState,
+    follow: Option<(FollowRig, FollowState)>,
 }
 
 impl Player {
@@ -47,6 +56,7 @@ impl Player {
             inst: Instance::new(rig),
             state,
             jiggle: JiggleState::new(jr),
+            follow: None,
         }
     }
 
@@ -58,6 +68,9 @@ impl Player {
         self.state.drain_events().for_each(drop);
         self.inst.advance_time(dt);
         sinew::skeleton::update_world_transform(rig, &mut self.inst, Physics::Update);
+        if let Some((fr, fs)) = &mut self.follow {
+            fs.update(rig, fr, &mut self.inst, dt);
+        }
         self.jiggle.update(rig, jr, &mut self.inst, dt);
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
         for w in &self.inst.world {
@@ -120,6 +133,8 @@ fn jiggle_frames_allocate_nothing_and_repeat_bit_for_bit() {
     // The facade's frame is the stages by hand, bit for bit.
     let (rig, jr) = stickbot();
     let mut by_hand = Player::new(&rig, &jr);
+    let fr = stickbot_follows(&rig);
+    by_hand.follow = Some((fr.clone(), FollowState::new(&fr)));
     let mut c = character();
     for i in 0..120 {
         by_hand.frame(&rig, &jr, dts[i % dts.len()]);

@@ -31,7 +31,7 @@
 //!
 //! 9. **world vertices** ([`Character::compute_world_vertices`], [`Character::world_vertices`]);
 //! 10. **draw list** ([`Character::draw_list`]): `draw::build_draw_list` then
-//!    `draw::finish_draw_list` (texture pages, hidden parts, composite groups, y up).
+//!     `draw::finish_draw_list` (texture pages, hidden parts, composite groups, y up).
 //!
 //! After the first frames an update allocates nothing (proved by
 //! `sinew-formats/tests/frame_alloc.rs`), and the results are bit-identical to the stages
