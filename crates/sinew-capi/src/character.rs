@@ -167,7 +167,7 @@ pub extern "C" fn sinew_character_create(
             return Err(crate::null_arg("out"));
         }
         let r = rig_obj(rig)?;
-        let character = r.asset.character();
+        let character = r.character();
         let render = RenderOut::for_character(&character);
         let h = CHARACTERS.insert(CharacterObj {
             state: Mutex::new(CharState {

@@ -3,6 +3,7 @@
 use crate::handle::{Registry, TAG_RIG, handle, raw};
 use crate::{Fail, Res, SinewStatus, SinewStringView, bytes_arg, guard, put, str_arg};
 use sinew::draw::DrawSetup;
+use sinew::params::inochi_clip::ParamAnimation;
 use sinew::physics::jiggle::JiggleRig;
 use sinew_formats::{Asset, LoadError, LoadOptions};
 use std::ffi::c_char;
@@ -79,10 +80,51 @@ pub(crate) struct PageData {
     pub pma: bool,
 }
 
-/// What a rig handle holds.
+/// What a rig handle holds: the loaders' `Asset` (path loads), or the same parts built from
+/// memory buffers (so this crate never spells out `Asset`'s fields).
 pub(crate) struct RigObj {
-    pub asset: Asset,
+    pub rig: Arc<sinew::Rig>,
+    pub param_animations: Arc<[ParamAnimation]>,
+    pub is_puppet: bool,
     pub pages: Vec<PageData>,
+    source: Source,
+}
+
+enum Source {
+    Asset(Box<Asset>),
+    Memory {
+        jiggle: Option<Arc<JiggleRig>>,
+        draw: Arc<DrawSetup>,
+    },
+}
+
+impl RigObj {
+    /// A new character of the rig with its jiggle bones, drawing details and parameter
+    /// animations attached (`Asset::character`).
+    pub(crate) fn character(&self) -> sinew::Character {
+        match &self.source {
+            Source::Asset(a) => a.character(),
+            Source::Memory { jiggle, draw } => {
+                let mut c = sinew::Character::new(self.rig.clone());
+                c.set_draw_setup(draw.clone());
+                c.set_jiggle(jiggle.clone());
+                if !self.param_animations.is_empty() {
+                    c.set_param_animations(self.param_animations.clone());
+                }
+                c
+            }
+        }
+    }
+}
+
+/// The parts of a rig loaded from memory.
+struct MemoryRig {
+    rig: sinew::Rig,
+    atlas: Option<sinew_formats::atlas::Atlas>,
+    textures: usize,
+    jiggle: Option<Arc<JiggleRig>>,
+    draw: DrawSetup,
+    param_animations: Vec<ParamAnimation>,
 }
 
 pub(crate) static RIGS: Registry<RigObj> = Registry::new(TAG_RIG, "rig");
@@ -99,9 +141,9 @@ fn load_fail(e: LoadError) -> Fail {
     Fail::new(status, e.to_string())
 }
 
-fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
-    let pages = match (&asset.atlas, &asset.puppet) {
-        (Some(atlas), _) => atlas
+fn pages_of(atlas: Option<&sinew_formats::atlas::Atlas>, textures: usize) -> Vec<PageData> {
+    match atlas {
+        Some(atlas) => atlas
             .pages
             .iter()
             .map(|p| PageData {
@@ -111,7 +153,7 @@ fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
                 pma: p.pma,
             })
             .collect(),
-        (None, Some(p)) => (0..p.textures.len())
+        None => (0..textures)
             .map(|i| PageData {
                 name: format!("texture-{i}"),
                 width: 0,
@@ -119,9 +161,34 @@ fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
                 pma: false,
             })
             .collect(),
-        (None, None) => Vec::new(),
+    }
+}
+
+fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
+    let textures = asset.puppet.as_ref().map_or(0, |p| p.textures.len());
+    let obj = RigObj {
+        rig: asset.rig.clone(),
+        param_animations: asset.param_animations.clone(),
+        is_puppet: asset.puppet.is_some(),
+        pages: pages_of(asset.atlas.as_ref(), textures),
+        source: Source::Asset(Box::new(asset)),
     };
-    let h = RIGS.insert(RigObj { asset, pages })?;
+    let h = RIGS.insert(obj)?;
+    put(out, handle(h), "out")
+}
+
+fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Res {
+    let obj = RigObj {
+        rig: Arc::new(m.rig),
+        param_animations: Arc::from(m.param_animations),
+        is_puppet,
+        pages: pages_of(m.atlas.as_ref(), m.textures),
+        source: Source::Memory {
+            jiggle: m.jiggle,
+            draw: Arc::new(m.draw),
+        },
+    };
+    let h = RIGS.insert(obj)?;
     put(out, handle(h), "out")
 }
 
@@ -199,19 +266,15 @@ pub extern "C" fn sinew_rig_load_spine_memory(
             Some(a)
         };
         let jiggle = jiggle_from_text(extras_text, &rig)?;
-        register(
-            Asset {
-                rig: Arc::new(rig),
-                atlas,
-                atlas_path: None,
-                jiggle,
-                follow: None,
-                draw: Arc::new(DrawSetup::default()),
-                param_animations: Arc::from(Vec::new()),
-                puppet: None,
-            },
-            out,
-        )
+        let m = MemoryRig {
+            rig,
+            atlas,
+            textures: 0,
+            jiggle,
+            draw: DrawSetup::default(),
+            param_animations: Vec::new(),
+        };
+        register_memory(m, false, out)
     })
 }
 
@@ -275,19 +338,15 @@ pub extern "C" fn sinew_rig_load_inochi2d_memory(
         let rig = sinew_formats::inochi2d::build_puppet(&p).map_err(load_fail)?;
         let draw = sinew_formats::puppet_draw_setup(&p, &rig);
         let jiggle = jiggle_from_text(extras, &rig)?;
-        register(
-            Asset {
-                param_animations: Arc::from(p.animations.clone()),
-                rig: Arc::new(rig),
-                atlas: None,
-                atlas_path: None,
-                jiggle,
-                follow: None,
-                draw: Arc::new(draw),
-                puppet: Some(Box::new(p)),
-            },
-            out,
-        )
+        let m = MemoryRig {
+            rig,
+            atlas: None,
+            textures: p.textures.len(),
+            jiggle,
+            draw,
+            param_animations: p.animations,
+        };
+        register_memory(m, true, out)
     })
 }
 
@@ -303,7 +362,7 @@ pub extern "C" fn sinew_rig_destroy(rig: *mut SinewRig) -> SinewStatus {
 pub extern "C" fn sinew_rig_info(rig: *const SinewRig, out: *mut SinewRigInfo) -> SinewStatus {
     guard(|| {
         let r = rig_obj(rig)?;
-        let g = &r.asset.rig;
+        let g = &r.rig;
         let n = |x: usize| x as u32;
         put(
             out,
@@ -311,12 +370,12 @@ pub extern "C" fn sinew_rig_info(rig: *const SinewRig, out: *mut SinewRigInfo) -
                 bones: n(g.bones.len()),
                 slots: n(g.slots.len()),
                 animations: n(g.clips.len()),
-                param_animations: n(r.asset.param_animations.len()),
+                param_animations: n(r.param_animations.len()),
                 skins: n(g.skins.len()),
                 params: n(g.params.params.len()),
                 ik_constraints: n(g.ik.len()),
                 pages: n(r.pages.len()),
-                is_puppet: u32::from(r.asset.puppet.is_some()),
+                is_puppet: u32::from(r.is_puppet),
             },
             "out",
         )
@@ -367,7 +426,7 @@ pub extern "C" fn sinew_rig_param(
 ) -> SinewStatus {
     guard(|| {
         let r = rig_obj(rig)?;
-        let ps = &r.asset.rig.params.params;
+        let ps = &r.rig.params.params;
         let p = &ps[index_check(index, ps.len(), "parameter")?];
         put(
             out,
@@ -412,19 +471,14 @@ pub extern "C" fn sinew_rig_name(
 ) -> SinewStatus {
     guard(|| {
         let r = rig_obj(rig)?;
-        let g = &r.asset.rig;
+        let g = &r.rig;
         let names: Vec<&str> = match kind {
             0 => g.bones.iter().map(|b| b.name.as_str()).collect(),
             1 => g.slots.iter().map(|s| s.name.as_str()).collect(),
             2 => g.clips.iter().map(|c| c.name.as_str()).collect(),
             3 => g.skins.iter().map(|s| s.name.as_str()).collect(),
             4 => g.ik.iter().map(|c| c.name.as_str()).collect(),
-            5 => r
-                .asset
-                .param_animations
-                .iter()
-                .map(|a| a.name.as_str())
-                .collect(),
+            5 => r.param_animations.iter().map(|a| a.name.as_str()).collect(),
             _ => {
                 return Err(Fail::new(
                     SinewStatus::InvalidArgument,
@@ -448,10 +502,10 @@ pub extern "C" fn sinew_rig_find_bone(
     guard(|| {
         let r = rig_obj(rig)?;
         let name = str_arg(name, name_len, "name")?;
-        let b =
-            r.asset.rig.bone(name).ok_or_else(|| {
-                Fail::new(SinewStatus::NotFound, format!("bone not found: {name}"))
-            })?;
+        let b = r
+            .rig
+            .bone(name)
+            .ok_or_else(|| Fail::new(SinewStatus::NotFound, format!("bone not found: {name}")))?;
         put(out, b.index() as u32, "out")
     })
 }
