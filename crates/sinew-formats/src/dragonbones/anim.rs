@@ -6,7 +6,9 @@
 //! Easing: no `tweenEasing` holds, 0 is linear; `curve` Beziers are reproduced exactly as
 //! the runtime evaluates them (COMPAT(dragonbones): pre-sampled at `N + 1` points for an
 //! `N`-frame key, bisection to 1e-4, y rounded to 1/10000, linear between samples) by
-//! writing the samples as linear keys; `tweenEasing` strengths are sampled the same way.
+//! writing the samples as linear keys (multi-segment curves with the runtime's segment
+//! choice); `tweenEasing` strengths (evaluated exactly by the runtime) as 64 linear pieces,
+//! within 2.5e-4 of the key's value change.
 //! Looping animations (`playTimes != 1`): a timeline whose last key ends before the
 //! animation end tweens back to its first key (COMPAT(dragonbones): the runtime's
 //! wrap-around), written as a key at the end.
@@ -14,6 +16,9 @@
 use super::json::*;
 use super::{ClipInfo, Names, read_color, read_xf};
 use sinew::raw::*;
+
+/// Linear pieces of one `tweenEasing` ease (see [`read_ease`]).
+const EASE_SEGMENTS: u32 = 64;
 
 /// Most frames of one animation.
 const MAX_FRAMES: f64 = 1_000_000.0;
@@ -53,20 +58,48 @@ fn bezier(p0: f64, p1: f64, p2: f64, p3: f64, t: f64) -> f64 {
 }
 
 /// The runtime's pre-sampled curve for a key of `frames` frames.
+///
+/// `c` is `[c1, c2, (anchor, c3, c4)*]` as x, y pairs. A sample at x picks the segment
+/// whose end anchor's x is the first at or past it; COMPAT(dragonbones): the first and the
+/// last segment run from (0, 0) to (1, 1) instead of their anchors, only middle segments
+/// use theirs (a two-segment curve through (0.5, 0.5) jumps at the anchor, as in the runtime).
 fn curve_samples(c: &[f64], frames: u32) -> Vec<(f64, f64)> {
     // COMPAT(dragonbones): keys longer than 4096 frames get 4097 samples, not N + 1.
     let n = frames.clamp(1, 4096) as usize;
-    let (x1, y1, x2, y2) = (c[0], c[1], c[2], c[3]);
+    let at = |i: isize| -> f64 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| c.get(i))
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    let len = c.len() as isize;
+    let mut step: isize = -2;
     let mut out = Vec::with_capacity(n + 1);
     for k in 1..=n + 1 {
         let x = k as f64 / (n + 2) as f64;
+        while step + 6 < len && at(step + 6) < x {
+            step += 6;
+        }
+        let inside = step >= 0 && step + 6 < len;
+        let (x1, y1) = if inside {
+            (at(step), at(step + 1))
+        } else {
+            (0.0, 0.0)
+        };
+        let (x2, y2, x3, y3) = (at(step + 2), at(step + 3), at(step + 4), at(step + 5));
+        let (x4, y4) = if inside {
+            (at(step + 6), at(step + 7))
+        } else {
+            (1.0, 1.0)
+        };
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         let mut y = 0.0;
         while hi - lo > 1e-4 {
             let mid = (lo + hi) / 2.0;
-            let xm = bezier(0.0, x1, x2, 1.0, mid);
-            y = bezier(0.0, y1, y2, 1.0, mid);
-            if xm < x {
+            let xm = bezier(x1, x2, x3, x4, mid);
+            y = bezier(y1, y2, y3, y4, mid);
+            if x - xm > 0.0 {
                 lo = mid;
             } else {
                 hi = mid;
@@ -80,14 +113,18 @@ fn curve_samples(c: &[f64], frames: u32) -> Vec<(f64, f64)> {
 fn read_ease(m: &Obj, frames: u32, p: &str) -> R<Ease> {
     let curve = nums(m, "curve", p)?;
     if curve.len() >= 4 {
-        // COMPAT(dragonbones): multi-segment curves use their first segment here.
         return Ok(Ease::Samples(curve_samples(&curve, frames)));
     }
     Ok(match num_opt(m, "tweenEasing", p)? {
         None => Ease::Hold,
         Some(e) if e.abs() < f64::MIN_POSITIVE => Ease::Linear,
         Some(e) => {
-            let n = 16;
+            // The runtime evaluates these easings exactly at each time; sinew's curve model
+            // (Spine's Bezier, itself pre-sampled in 10 segments) cannot express the sine
+            // one, so both are written as EASE_SEGMENTS linear pieces: off by at most
+            // 2.5e-4 of the key's value change (quadratic: strength / (4 * 64^2) <= 6.2e-5;
+            // sine: strength * pi^2 / (16 * 64^2) <= 1.5e-4).
+            let n = EASE_SEGMENTS;
             Ease::Samples(
                 (1..n)
                     .map(|k| {
@@ -697,4 +734,54 @@ fn split(k: &[Key]) -> (Vec<Key>, Vec<Key>) {
             .collect()
     };
     (one(0), one(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sampled curve's value at progress `p` (linear between samples, ends 0 and 1).
+    fn at(samples: &[(f64, f64)], p: f64) -> f64 {
+        let mut pts = vec![(0.0, 0.0)];
+        pts.extend_from_slice(samples);
+        pts.push((1.0, 1.0));
+        let k = pts.windows(2).position(|w| p <= w[1].0).unwrap();
+        let ((x0, y0), (x1, y1)) = (pts[k], pts[k + 1]);
+        y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+    }
+
+    #[test]
+    fn multi_segment_curves_follow_the_runtime_segment_rule() {
+        // Values from the oracle's README rule (quirks.mjs, checked against the runtime).
+        let multi = [0.1, 0.4, 0.2, 0.5, 0.5, 0.5, 0.8, 0.5, 0.9, 0.6];
+        let s = curve_samples(&multi, 20);
+        assert_eq!(s.len(), 21);
+        for (p, want) in [
+            (0.1, 0.2801),
+            (0.3, 0.5203),
+            (0.45, 0.63894),
+            (0.55, 0.36106),
+            (0.7, 0.4797),
+            (0.9, 0.7199),
+        ] {
+            assert!((at(&s, p) - want).abs() < 1e-9, "{p}: {}", at(&s, p));
+        }
+        // Malformed lengths give numbers (maybe NaN), never a panic.
+        let _ = curve_samples(&[0.1, 0.2, 0.3, 0.4, 0.5], 3);
+    }
+
+    #[test]
+    fn tween_easing_pieces_stay_within_the_stated_bound() {
+        for e in [-1.0, -0.33, 0.5, 1.0, 1.5, 2.0] {
+            let m: Obj = serde_json::from_str(&format!(r#"{{"tweenEasing": {e}}}"#)).unwrap();
+            let Ease::Samples(s) = read_ease(&m, 10, "$").unwrap() else {
+                panic!("not sampled")
+            };
+            let worst = (0..=1000)
+                .map(|k| f64::from(k) / 1000.0)
+                .map(|p| (at(&s, p) - eased(e, p)).abs())
+                .fold(0.0, f64::max);
+            assert!(worst < 2.5e-4, "{e}: {worst}");
+        }
+    }
 }

@@ -21,8 +21,10 @@
 mod anim;
 mod json;
 mod pose;
+mod tex;
 
 pub use pose::{BonePose, Frame, PoseMode, SlotPose, pose};
+pub use tex::{load_tex_atlas, parse_tex_atlas};
 
 use crate::error::LoadError;
 use json::*;
