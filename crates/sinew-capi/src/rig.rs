@@ -4,6 +4,7 @@ use crate::handle::{Registry, TAG_RIG, handle, raw};
 use crate::{Fail, Res, SinewStatus, SinewStringView, bytes_arg, guard, put, str_arg};
 use sinew::draw::DrawSetup;
 use sinew::params::inochi_clip::ParamAnimation;
+use sinew::physics::follow::FollowRig;
 use sinew::physics::jiggle::JiggleRig;
 use sinew_formats::{Asset, LoadError, LoadOptions};
 use std::ffi::c_char;
@@ -94,6 +95,7 @@ enum Source {
     Asset(Box<Asset>),
     Memory {
         jiggle: Option<Arc<JiggleRig>>,
+        follow: Option<Arc<FollowRig>>,
         draw: Arc<DrawSetup>,
     },
 }
@@ -104,10 +106,15 @@ impl RigObj {
     pub(crate) fn character(&self) -> sinew::Character {
         match &self.source {
             Source::Asset(a) => a.character(),
-            Source::Memory { jiggle, draw } => {
+            Source::Memory {
+                jiggle,
+                follow,
+                draw,
+            } => {
                 let mut c = sinew::Character::new(self.rig.clone());
                 c.set_draw_setup(draw.clone());
                 c.set_jiggle(jiggle.clone());
+                c.set_follows(follow.clone());
                 if !self.param_animations.is_empty() {
                     c.set_param_animations(self.param_animations.clone());
                 }
@@ -122,7 +129,7 @@ struct MemoryRig {
     rig: sinew::Rig,
     atlas: Option<sinew_formats::atlas::Atlas>,
     textures: usize,
-    jiggle: Option<Arc<JiggleRig>>,
+    jiggle: (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>),
     draw: DrawSetup,
     param_animations: Vec<ParamAnimation>,
 }
@@ -184,7 +191,8 @@ fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Re
         is_puppet,
         pages: pages_of(m.atlas.as_ref(), m.textures),
         source: Source::Memory {
-            jiggle: m.jiggle,
+            jiggle: m.jiggle.0,
+            follow: m.jiggle.1,
             draw: Arc::new(m.draw),
         },
     };
@@ -278,14 +286,25 @@ pub extern "C" fn sinew_rig_load_spine_memory(
     })
 }
 
-fn jiggle_from_text(text: &str, rig: &sinew::Rig) -> Res<Option<Arc<JiggleRig>>> {
+/// The jiggle bones and follows of a rig-extras text (as `load_spine` reads a file's).
+fn jiggle_from_text(
+    text: &str,
+    rig: &sinew::Rig,
+) -> Res<(Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>)> {
     if text.is_empty() {
-        return Ok(None);
+        return Ok((None, None));
     }
     let extras = sinew_formats::extras::parse_extras(text, "<extras>").map_err(load_fail)?;
     let jr = JiggleRig::build(rig, &extras.jiggle)
         .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<extras>: {e}")))?;
-    Ok(Some(Arc::new(jr)))
+    let follow = if extras.follow.is_empty() {
+        None
+    } else {
+        let fr = FollowRig::build(rig, &extras.follow)
+            .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<extras>: {e}")))?;
+        Some(Arc::new(fr))
+    };
+    Ok((Some(Arc::new(jr)), follow))
 }
 
 /// Loads an Inochi2D puppet (`.inp`/`.inx`) with, optionally, a Cubism `physics3.json`

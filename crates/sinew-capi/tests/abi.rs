@@ -401,3 +401,66 @@ fn misuse_gives_statuses() {
     );
     sinew_character_destroy(c);
 }
+
+#[test]
+fn memory_loads_pose_like_path_loads_with_extras() {
+    let d = sinew_testutil::workspace_root().join("examples/stickbot");
+    let (sk, at, ex) = (
+        d.join("stickbot.json"),
+        d.join("stickbot.atlas"),
+        d.join("stickbot.extras.json"),
+    );
+    let (skp, atp, exp) = (
+        sk.to_str().expect("p"),
+        at.to_str().expect("p"),
+        ex.to_str().expect("p"),
+    );
+    let mut by_path = null_mut();
+    let st = sinew_rig_load_spine(
+        skp.as_ptr().cast(),
+        skp.len(),
+        atp.as_ptr().cast(),
+        atp.len(),
+        exp.as_ptr().cast(),
+        exp.len(),
+        &mut by_path,
+    );
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let (skel, atlas, extras) = (
+        std::fs::read(&sk).expect("skel"),
+        std::fs::read_to_string(&at).expect("atlas"),
+        std::fs::read_to_string(&ex).expect("extras"),
+    );
+    let mut by_memory = null_mut();
+    let st = sinew_rig_load_spine_memory(
+        skel.as_ptr(),
+        skel.len(),
+        atlas.as_ptr().cast(),
+        atlas.len(),
+        extras.as_ptr().cast(),
+        extras.len(),
+        &mut by_memory,
+    );
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let (mut a, mut b) = (null_mut(), null_mut());
+    assert_eq!(sinew_character_create(by_path, &mut a), SinewStatus::Ok);
+    assert_eq!(sinew_character_create(by_memory, &mut b), SinewStatus::Ok);
+    let (w, l) = s("walk");
+    for c in [a, b] {
+        assert_eq!(
+            sinew_character_set_animation(c, 0, w, l, true),
+            SinewStatus::Ok
+        );
+    }
+    for _ in 0..90 {
+        for c in [a, b] {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+        }
+        assert!(worlds(a) == worlds(b), "memory and path loads pose alike");
+    }
+    for c in [a, b] {
+        sinew_character_destroy(c);
+    }
+    sinew_rig_destroy(by_path);
+    sinew_rig_destroy(by_memory);
+}
