@@ -158,10 +158,18 @@ pub fn info(args: &InfoArgs) -> Result<String> {
     }
     let raw = pose::load_raw(&args.file)?;
     let file = args.file.display().to_string();
+    let dragonbones = pose::is_dragonbones(&args.file);
     Ok(if args.json {
-        let mut s = info_json(&raw, &file).to_string();
+        let mut v = info_json(&raw, &file);
+        if dragonbones {
+            v["format"] = "dragonbones".into();
+        }
+        let mut s = v.to_string();
         s.push('\n');
         s
+    } else if dragonbones {
+        // The version line names the format the content is in.
+        info_text(&raw, &file).replacen(": Spine ", ": DragonBones ", 1)
     } else {
         info_text(&raw, &file)
     })

@@ -17,14 +17,47 @@ use sinew::{Character, ClipId, Color, Physics, RawRig, Rig, SkinId, SlotId, Worl
 use sinew_formats::{Asset, LoadOptions};
 use std::path::Path;
 
-/// Reads and parses a skeleton file (Spine JSON or `.skel`, by content) into its raw form
-/// (errors name the file).
+/// Reads and parses a skeleton file (Spine JSON, `.skel` or DragonBones `*_ske.json`, by
+/// content) into its raw form (errors name the file).
 pub fn load_raw(path: &Path) -> Result<RawRig> {
+    if is_dragonbones(path) {
+        return sinew_formats::dragonbones::load_dragonbones(path, None, None)
+            .map(|db| db.raw)
+            .map_err(|e| anyhow!("{e}"));
+    }
     sinew_formats::spine::load_spine_file(path).map_err(|e| anyhow!("{e}"))
 }
 
+/// Whether the file holds a DragonBones skeleton (told from the content).
+pub fn is_dragonbones(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
+}
+
+/// The sibling atlas description of `x_ske.json`: `x_tex.json`, when it exists.
+pub fn sibling_tex(ske: &Path) -> Option<std::path::PathBuf> {
+    let name = ske.file_name()?.to_str()?;
+    let stem = name.strip_suffix("_ske.json")?;
+    let p = ske.with_file_name(format!("{stem}_tex.json"));
+    p.is_file().then_some(p)
+}
+
+/// Loads a DragonBones skeleton (its default armature) with `tex` (`None`: the sibling
+/// `*_tex.json` when there is one).
+pub fn load_dragonbones(path: &Path, tex: Option<&Path>) -> Result<Asset> {
+    let tex = tex.map(Path::to_path_buf).or_else(|| sibling_tex(path));
+    sinew_formats::load_dragonbones(path, tex.as_deref(), None)
+        .map(|(asset, _)| asset)
+        .map_err(|e| anyhow!("{e}"))
+}
+
 /// Loads a Spine skeleton with its atlas (`None`: untextured) and rig extras in one call.
+///
+/// A DragonBones skeleton (told from the content) loads with `atlas` as its `*_tex.json`
+/// (default: the sibling one); rig extras do not apply to it.
 pub fn load(path: &Path, atlas: Option<&Path>, extras: Option<&Path>) -> Result<Asset> {
+    if is_dragonbones(path) {
+        return load_dragonbones(path, atlas);
+    }
     let options = LoadOptions {
         extras: extras.map(Path::to_path_buf),
         physics3: None,

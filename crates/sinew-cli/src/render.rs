@@ -18,6 +18,8 @@
 //! - The atlas defaults to `<name>.atlas` beside the skeleton (also without a `-pro`/`-ess`
 //!   suffix), else the only `.atlas` there; `--atlas none` draws untextured (slot colours).
 //!
+//! - DragonBones skeletons (told from the content) take `--atlas` as their `*_tex.json`
+//!   (default: `<name>_tex.json` beside `<name>_ske.json`; `none`: untextured).
 //! - Inochi2D puppets (`.inp`, `.inx`) are drawn by [`crate::inochi_render`] (`--param`,
 //!   `--sweep`; `--anim` is for Spine skeletons only).
 //!
@@ -336,8 +338,18 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     if args.anim.is_empty() {
         bail!("--anim NAME is required to render a Spine skeleton");
     }
-    let atlas = atlas_path(&args.file, args.atlas.as_deref())?;
-    let asset = pose::load(&args.file, atlas.as_deref(), args.extras.as_deref())?;
+    let asset = if pose::is_dragonbones(&args.file) {
+        // `--atlas` names the `*_tex.json` (default: the sibling one; `none`: untextured).
+        match args.atlas.as_deref() {
+            Some("none") => sinew_formats::load_dragonbones(&args.file, None, None)
+                .map(|(a, _)| a)
+                .map_err(|e| anyhow!("{e}"))?,
+            tex => pose::load_dragonbones(&args.file, tex.map(Path::new))?,
+        }
+    } else {
+        let atlas = atlas_path(&args.file, args.atlas.as_deref())?;
+        pose::load(&args.file, atlas.as_deref(), args.extras.as_deref())?
+    };
     let rig = &*asset.rig;
     let skins = pose::resolve_skins(rig, args.skin.as_deref())?;
     let clip = pose::find_clip(rig, &args.anim)?;

@@ -1,5 +1,6 @@
 //! `sinew validate`: loads and builds a rig, then poses its setup pose once, and reports
-//! `ok: ...` or a single-line error, for Spine skeletons and Inochi2D puppets (`.inp`/`.inx`). Panics inside the runtime are caught by the caller
+//! `ok: ...` or a single-line error, for Spine skeletons, DragonBones skeletons (by content,
+//! with the sibling `*_tex.json`) and Inochi2D puppets (`.inp`/`.inx`). Panics inside the runtime are caught by the caller
 //! ([`crate::run_guarded`]) and reported as internal errors. Verified by the CLI tests
 //! (a fixture, a missing file, invalid JSON, a wrong Spine version).
 
@@ -29,8 +30,13 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
     session.step(0.0);
     let constraints = raw.ik.len() + raw.transforms.len() + raw.paths.len() + raw.physics.len();
     Ok(format!(
-        "ok: {}: Spine {}, {} bones, {} slots, {} skins, {} animations, {} constraints",
+        "ok: {}: {} {}, {} bones, {} slots, {} skins, {} animations, {} constraints",
         args.file.display(),
+        if pose::is_dragonbones(&args.file) {
+            "DragonBones"
+        } else {
+            "Spine"
+        },
         if raw.version.is_empty() {
             "(no version)"
         } else {

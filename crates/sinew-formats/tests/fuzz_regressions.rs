@@ -98,3 +98,73 @@ fn spine_skel_regressions_do_not_panic() {
         }
     }
 }
+
+/// Replays `fuzz/regressions/dragonbones/*` as the `dragonbones` fuzz target does (the
+/// skeleton, the tex JSON after a NUL byte bound as the atlas, the builder, frames of up to
+/// four animations): none may panic; the seeds must load and play.
+#[test]
+fn dragonbones_regressions_do_not_panic() {
+    let dir = sinew_testutil::workspace_root()
+        .join("fuzz")
+        .join("regressions")
+        .join("dragonbones");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 2,
+        "expected the seed inputs in {}",
+        dir.display()
+    );
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        let name = f.display().to_string();
+        let outcome = std::panic::catch_unwind(|| {
+            let (ske, tex) = match data.iter().position(|&b| b == 0) {
+                Some(i) => (&data[..i], Some(&data[i + 1..])),
+                None => (&data[..], None),
+            };
+            let ske = String::from_utf8_lossy(ske);
+            let tex = tex.map(String::from_utf8_lossy);
+            let db = sinew_formats::dragonbones::parse_dragonbones(
+                &ske,
+                &name,
+                tex.as_deref().map(|t| (t, "tex.json")),
+                None,
+            )
+            .ok()?;
+            let mut rig = build_rig(&db.raw).ok()?;
+            rig.exact_angles = true;
+            if let Some(t) = tex.as_deref() {
+                let atlas =
+                    sinew_formats::dragonbones::parse_tex_atlas(t, "tex.json", "tex.png", |_| {
+                        Some((64, 64))
+                    })
+                    .ok()?;
+                sinew_formats::atlas::bind_atlas(&mut rig, &atlas).ok()?;
+            }
+            let rig = std::sync::Arc::new(rig);
+            let mut c = sinew::Character::new(rig.clone());
+            let mut vertices = vec![0.0; c.max_world_floats()];
+            for clip in db.clips.iter().take(4) {
+                c.set_animation(0, &clip.name, clip.play_times != 1).ok()?;
+                for _ in 0..3 {
+                    c.update(1.0 / 24.0);
+                    c.draw_list();
+                    c.compute_world_vertices(&mut vertices);
+                }
+            }
+            Some(db.clips.len())
+        });
+        match outcome {
+            Ok(played) => assert!(
+                played.is_some_and(|n| n > 0) || !name.contains("seed-"),
+                "{name}: the seed does not load and play ({played:?})"
+            ),
+            Err(_) => panic!("{name} panicked"),
+        }
+    }
+}
