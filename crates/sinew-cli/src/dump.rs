@@ -8,7 +8,7 @@
 use crate::args::{DumpArgs, Mode};
 use crate::pose::{self, AttachmentPose, Session, SessionSpec, SlotPose};
 use crate::schema::{Obj, num, nums, round_all};
-use crate::stepping::{Clock, parse_times};
+use crate::stepping::Clock;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use serde_json::Value;
@@ -34,7 +34,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     {
         return crate::dragonbones::dump(args);
     }
-    let times = parse_times(&args.times).context("bad --times")?;
+    let times = crate::stepping::run_times(&args.times, args.fps)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
@@ -84,7 +84,9 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
         frame.push("bones", bones_json(&session, args.local));
         frame.push("slots", slots_json(&session, !args.no_vertices, &mut verts));
         frame.push("events", events_json(&mut session));
-        frames.push(frame.build());
+        let frame = frame.build();
+        crate::guard::finite_frame(&frame, &args.file, t)?;
+        frames.push(frame);
     }
 
     let mut out = Obj::new()

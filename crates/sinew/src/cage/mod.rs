@@ -151,6 +151,14 @@ pub enum CageError {
     },
     /// The mesh has no boundary (no triangles, or a closed surface).
     NoBoundary,
+    /// A loop no coordinates can bind: collinear (zero area), self-intersecting, too small
+    /// for its position, or with vertices too far out.
+    Unbindable {
+        /// The loop.
+        loop_index: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// The homogeneous weights sum to zero at a point (a wrongly oriented hole or a
     /// self-intersecting cage).
     Singular {
@@ -225,6 +233,9 @@ impl fmt::Display for CageError {
                 edge.0, edge.1
             ),
             NoBoundary => write!(f, "mesh has no boundary edge to build a cage from"),
+            Unbindable { loop_index, reason } => {
+                write!(f, "cage loop {loop_index} cannot be bound: {reason}")
+            }
             Singular { point } => write!(
                 f,
                 "point {point}: mean value weights sum to zero (is a hole oriented counter-clockwise, or the cage self-intersecting?)"

@@ -479,10 +479,13 @@ impl Character {
         &self.draw
     }
 
-    /// World vertices (x, y pairs, the rig's own y convention) of every region and mesh shown, in
-    /// draw order (slots of inactive bones and hidden parts skipped), into `buf`, as a
-    /// renderer does before batching; returns the vertex count. Stops early when `buf` is
-    /// too short ([`Character::max_world_floats`] floats always suffice for one slot).
+    /// Computes the world vertices (x, y pairs, the rig's own y convention) of every region
+    /// and mesh shown, in draw order (slots of inactive bones and hidden parts skipped), the
+    /// way a renderer does slot by slot: each slot's vertices are written to the **start** of
+    /// `buf`, over the previous slot's (a per-slot scratch, not a concatenation; use
+    /// [`Character::draw_list`] for every slot's vertices at once, or
+    /// [`Character::world_vertices`] for one slot). Returns the total vertex count; a slot
+    /// longer than `buf` is cut to it ([`Character::max_world_floats`] floats always fit).
     pub fn compute_world_vertices(&self, buf: &mut [f32]) -> usize {
         let (rig, inst) = (&*self.rig, &self.inst);
         let mut n = 0;
