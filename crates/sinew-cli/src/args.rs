@@ -15,6 +15,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Budgets (`--max-steps N`, ...; `crate::guard`).
+    #[command(flatten)]
+    pub budgets: crate::guard::BudgetArgs,
 }
 
 /// Subcommands.
@@ -97,7 +100,7 @@ pub struct DumpArgs {
     #[arg(long, default_value = "0", allow_hyphen_values = true)]
     pub times: String,
     /// Simulation step rate: the clock advances in steps of 1/fps seconds.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
     pub fps: f64,
     /// Skin name, or a comma list of skins combined in order.
     #[arg(long)]
@@ -115,13 +118,14 @@ pub struct DumpArgs {
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub at: f64,
     /// Mix duration of the crossfade, seconds.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub mix: f64,
     /// Loop the animation.
     #[arg(long = "loop", default_value_t = true, action = ArgAction::Set)]
     pub looping: bool,
-    /// Round every number to N decimals.
-    #[arg(long)]
+    /// Round every number to N decimals (0 to 20).
+    #[arg(long, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(0..=20))]
     pub round: Option<u32>,
     /// DragonBones: the atlas description (`*_tex.json`; default: the sibling `*_tex.json`).
     #[arg(long)]
@@ -180,16 +184,16 @@ pub struct BenchArgs {
     #[arg(long)]
     pub anim: String,
     /// Number of instances, staggered in time (instance i starts i*7 ms in).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, allow_hyphen_values = true)]
     pub instances: u32,
     /// Measured frames.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, allow_hyphen_values = true)]
     pub frames: u32,
     /// Unmeasured warm-up frames.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, allow_hyphen_values = true)]
     pub warmup: u32,
     /// Frame rate (dt = 1/fps).
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
     pub fps: f64,
     /// Skin name, or a comma list of skins combined in order.
     #[arg(long)]
@@ -224,25 +228,25 @@ pub struct RenderArgs {
     #[arg(long)]
     pub skin: Option<String>,
     /// Frames per second: the clock steps at 1/fps and animated output runs at this rate.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
     pub fps: f64,
     /// Seconds to render (round(S * fps) frames from t = 0; default: one loop).
-    #[arg(long, conflicts_with = "times")]
+    #[arg(long, conflicts_with = "times", allow_hyphen_values = true)]
     pub duration: Option<f64>,
     /// Frame times in seconds: a comma list whose items may be `a:b:step` ranges.
     #[arg(long, allow_hyphen_values = true)]
     pub times: Option<String>,
     /// Image size WxH (default: fit the animation's bounds, longer side 512 pixels).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub size: Option<String>,
     /// Pixels per world unit.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub scale: Option<f64>,
     /// World rectangle X0,Y0,X1,Y1 (y up, X0,Y0 bottom-left) that fills the image exactly.
     #[arg(long, allow_hyphen_values = true)]
     pub view: Option<String>,
     /// Background #rrggbbaa (default transparent; white for GIF).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub background: Option<String>,
     /// Output file: .png (one frame, or a %04d pattern for a sequence), .gif or .apng.
     #[arg(long)]

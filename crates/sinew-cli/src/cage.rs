@@ -78,8 +78,14 @@ pub fn cage(args: &CageArgs) -> Result<String> {
 }
 
 fn read_json(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{}: invalid JSON", path.display()))
+    use sinew_formats::budget;
+    let file = path.display().to_string();
+    // A regular file within the budgets, a BOM dropped, no number too large to deform.
+    let text = budget::read_input_text(path, &file)?;
+    budget::check_json(text.as_bytes(), &file)?;
+    let doc = serde_json::from_str(&text).with_context(|| format!("{file}: invalid JSON"))?;
+    budget::check_magnitudes(&doc, &file)?;
+    Ok(doc)
 }
 
 fn point(v: &Value, what: &str) -> Result<[f64; 2]> {
@@ -257,7 +263,7 @@ fn bind_harmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
 }
 
 fn deform(weights: &Path, cage: &Path) -> Result<String> {
-    let bytes = std::fs::read(weights).with_context(|| format!("{}", weights.display()))?;
+    let bytes = sinew_formats::budget::read_input(weights, &weights.display().to_string())?;
     let loaded = decode(&bytes).with_context(|| format!("{}", weights.display()))?;
     let doc = read_json(cage)?;
     let ctx = || cage.display().to_string();
@@ -278,6 +284,14 @@ fn deform(weights: &Path, cage: &Path) -> Result<String> {
             out
         }
     };
+    if let Some(i) = out.iter().position(|v| !v.is_finite()) {
+        bail!(
+            "{}: deformed vertex {} is not finite: the cage's coordinates overflow with these weights ({})",
+            cage.display(),
+            i / 2,
+            weights.display()
+        );
+    }
     let pairs: Vec<[f32; 2]> = out.chunks_exact(2).map(|p| [p[0], p[1]]).collect();
     Ok(format!(
         "{{\"vertices\":{}}}\n",

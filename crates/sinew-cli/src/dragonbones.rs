@@ -6,8 +6,7 @@
 
 use crate::args::{DumpArgs, Mode};
 use crate::schema::{Obj, nums, round_all};
-use crate::stepping::parse_times;
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 use sinew_formats::dragonbones::{PoseMode, pose};
 use std::path::PathBuf;
@@ -22,7 +21,7 @@ fn sibling_tex(ske: &std::path::Path) -> Option<PathBuf> {
 
 /// Runs a DragonBones dump.
 pub fn dump(args: &DumpArgs) -> Result<Value> {
-    let times = parse_times(&args.times).context("bad --times")?;
+    let times = crate::stepping::run_times(&args.times, args.fps)?;
     let tex = args.tex.clone().or_else(|| sibling_tex(&args.file));
     let (asset, db) =
         sinew_formats::load_dragonbones(&args.file, tex.as_deref(), args.armature.as_deref())
@@ -43,6 +42,25 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     let mut out_frames = Vec::with_capacity(frames.len());
     for f in &frames {
+        // Nothing non-finite leaves a dump (crate::guard).
+        let bad_bone = f
+            .bones
+            .iter()
+            .find(|(_, m)| m.iter().any(|v| !v.is_finite()));
+        let bad_slot = f
+            .slots
+            .iter()
+            .find(|s| s.vertices.iter().any(|v| !v.is_finite()));
+        if let Some(what) = bad_bone
+            .map(|(n, _)| format!("bone `{n}`"))
+            .or_else(|| bad_slot.map(|s| format!("slot `{}`", s.slot)))
+        {
+            bail!(
+                "{}: the pose at t = {} is not finite ({what}): the rig's values overflow",
+                args.file.display(),
+                f.time
+            );
+        }
         let bones: Vec<Value> = f
             .bones
             .iter()

@@ -12,7 +12,7 @@
 
 use crate::args::{DumpArgs, InfoArgs, PhysicsArg};
 use crate::schema::{Obj, num, nums, round_all};
-use crate::stepping::{Clock, parse_times};
+use crate::stepping::Clock;
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 use sinew::{Character, Instance, ParamId, Rig};
@@ -129,7 +129,7 @@ pub fn anim_duration(p: &Puppet, name: &str) -> Option<f64> {
 
 /// `sinew dump` of a puppet.
 pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
-    let times = parse_times(&args.times).context("bad --times")?;
+    let times = crate::stepping::run_times(&args.times, args.fps)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
@@ -159,7 +159,9 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         );
         frame.push("params", params_json(rig, inst));
         frame.push("events", Value::Array(Vec::new()));
-        frames.push(frame.build());
+        let frame = frame.build();
+        crate::guard::finite_frame(&frame, &args.file, t)?;
+        frames.push(frame);
     }
     let meta = Obj::new()
         .set("oracle", "sinew dump")

@@ -47,17 +47,27 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         None => None,
     };
     let anim_len = crate::inochi::anim_duration(puppet, &args.anim);
+    if let Some(d) = args.duration
+        && !(d.is_finite() && d >= 0.0)
+    {
+        bail!("bad --duration {d}: must be a number of seconds >= 0");
+    }
+    // Frame counts are checked against the `frames` budget before any is made.
+    let frames_of = |d: f64| -> Result<Vec<f64>> {
+        let n = (d * args.fps).round().max(1.0);
+        sinew_formats::budget::check("frames", n, format!("{d} s at --fps {}", args.fps))?;
+        Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
+    };
     let times: Vec<f64> = if let Some(t) = &args.times {
         parse_times(t).context("bad --times")?
     } else if let (Some(d), None) = (anim_len, args.duration) {
-        let n = (d * args.fps).round().max(1.0) as usize;
-        (0..n).map(|k| k as f64 / args.fps).collect()
+        frames_of(d)?
     } else if sweep.is_some() || args.duration.is_some() {
-        let n = (args.duration.unwrap_or(2.0) * args.fps).round().max(1.0) as usize;
-        (0..n).map(|k| k as f64 / args.fps).collect()
+        frames_of(args.duration.unwrap_or(2.0))?
     } else {
         vec![0.0]
     };
+    crate::render::check_frames(&times, args.fps)?;
     let CanvasOptions {
         background,
         view,

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod cage;
 pub mod dragonbones;
 pub mod dump;
+pub mod guard;
 pub mod info;
 pub mod inochi;
 pub mod inochi_render;
@@ -27,6 +28,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs a parsed command and returns what to print on stdout.
 pub fn run(cli: &Cli) -> Result<String> {
+    guard::precheck(cli)?;
     let mut out = match &cli.command {
         Command::Dump(a) => dump::dump(a)?.to_string(),
         Command::Info(a) => info::info(a)?,

@@ -8,6 +8,12 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let sinew_cli::args::Command::Lint(_) = &cli.command
+        && let Err(e) = sinew_cli::guard::precheck(&cli)
+    {
+        eprintln!("error: {}", sinew_cli::validate::one_line(&e));
+        return ExitCode::from(2);
+    }
     if let sinew_cli::args::Command::Lint(args) = &cli.command {
         // `sinew lint` exits 1 when it finds errors and 2 when the file cannot be read.
         return match sinew_cli::lint_guarded(args) {

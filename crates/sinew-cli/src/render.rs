@@ -61,6 +61,19 @@ impl Output {
         } else if name.ends_with(".apng") {
             Ok(Output::Apng)
         } else if name.ends_with(".png") {
+            if let Some(start) = name.find('%')
+                && frame_pattern(&name).is_none()
+                && name[start + 1..]
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .count()
+                    > 0
+            {
+                bail!(
+                    "--out {}: a frame number is at most 20 digits wide (%04d)",
+                    path.display()
+                );
+            }
             Ok(if frame_pattern(&name).is_some() {
                 Output::PngSequence
             } else {
@@ -83,8 +96,12 @@ fn frame_pattern(name: &str) -> Option<(std::ops::Range<usize>, usize)> {
     if rest.as_bytes().get(digits) != Some(&b'd') {
         return None;
     }
-    let width = rest[..digits].parse().unwrap_or(0);
-    Some((start..start + digits + 2, width))
+    // Widths beyond 20 digits (a usize's) are not a pattern (`%0999999d`).
+    let width = rest[..digits].parse::<usize>().ok().filter(|w| *w <= 20);
+    if digits > 0 && width.is_none() {
+        return None;
+    }
+    Some((start..start + digits + 2, width.unwrap_or(0)))
 }
 
 /// The file name of frame `index` of a sequence.
@@ -245,8 +262,22 @@ pub fn fit_view(
 }
 
 fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
-    if w > 16384 || h > 16384 || u64::from(w) * u64::from(h) > 64 << 20 {
-        bail!("image {w}x{h} is too large (at most 16384 pixels a side and 64 Mpixels)");
+    if w > 16384 || h > 16384 {
+        bail!("image {w}x{h} is too large (at most 16384 pixels a side)");
+    }
+    sinew_formats::budget::check(
+        "canvas_pixels",
+        f64::from(w) * f64::from(h),
+        format!("an image of {w}x{h}"),
+    )?;
+    if !([v.x0, v.y0, v.x1, v.y1].iter().all(|c| c.is_finite()) && v.x0 < v.x1 && v.y0 < v.y1) {
+        bail!(
+            "the view {},{},{},{} is not a finite rectangle",
+            v.x0,
+            v.y0,
+            v.x1,
+            v.y1
+        );
     }
     Ok((v, w, h))
 }
@@ -313,17 +344,32 @@ fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64
     }
     let d = match args.duration {
         Some(d) if !(d.is_finite() && d >= 0.0) => {
-            bail!("--duration must be a number of seconds >= 0")
+            bail!("bad --duration {d}: must be a number of seconds >= 0")
         }
         Some(d) => d,
         None if *out == Output::Png => 0.0,
         None => duration,
     };
-    let n = ((d * args.fps).round() as usize).max(1);
-    if n > 100_000 {
-        bail!("{n} frames is too many (at most 100000)");
-    }
-    Ok((0..n).map(|k| k as f64 / args.fps).collect())
+    let n = (d * args.fps).round().max(1.0);
+    sinew_formats::budget::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
+    Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
+}
+
+/// Checks the frames and clock steps a render asks for against the budgets.
+pub fn check_frames(times: &[f64], fps: f64) -> Result<()> {
+    let what = format!(
+        "{} frames up to t = {} at --fps {fps}",
+        times.len(),
+        times.last().copied().unwrap_or(0.0)
+    );
+    sinew_formats::budget::check("frames", times.len() as f64, what.clone())?;
+    crate::guard::clock_work(
+        times.len(),
+        times.last().copied().unwrap_or(0.0),
+        fps,
+        1.0,
+        &what,
+    )
 }
 
 /// Runs `sinew render`; returns a one-line summary.
@@ -355,6 +401,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let clip = pose::find_clip(rig, &args.anim)?;
     let textures = sinew_render::asset_textures(&asset)?;
     let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
+    check_frames(&times, args.fps)?;
     let CanvasOptions {
         background,
         view,
@@ -459,9 +506,14 @@ enum Encoded {
 /// Rasterises and encodes every frame on all cores, writing the output in frame order.
 fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Result<()> {
     let n = job.lists.len();
+    // Each worker holds a canvas (16 bytes a pixel) and each frame of a chunk its encoded
+    // pixels until written (4 bytes a pixel): at most 1 GiB of canvases and 512 MiB of
+    // frames waiting, whatever the core count and image size.
+    let pixels = (u64::from(job.width) * u64::from(job.height)).max(1);
     let threads = std::thread::available_parallelism()
         .map_or(1, |t| t.get())
-        .clamp(1, n.max(1));
+        .clamp(1, n.max(1))
+        .min(((1u64 << 30) / (16 * pixels)).max(1) as usize);
     let progress = if n > 1 && std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(n as u64);
         bar.set_style(
@@ -481,7 +533,9 @@ fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Resu
         _ => None,
     };
     let delays: Vec<u16> = gif_delays(n, fps).collect();
-    let chunk = (threads * 4).max(1);
+    let chunk = (threads * 4)
+        .min(((512u64 << 20) / (4 * pixels)).max(1) as usize)
+        .max(threads);
     let mut start = 0;
     while start < n {
         let end = (start + chunk).min(n);

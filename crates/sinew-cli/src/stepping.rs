@@ -34,9 +34,8 @@ pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
             if st.is_nan() || st <= 0.0 || !a.is_finite() || !b.is_finite() {
                 bail!("bad time range `{s}`: the step must be > 0 and the ends finite");
             }
-            if (b - a) / st > 1e6 {
-                bail!("bad time range `{s}`: more than a million samples");
-            }
+            let samples = (b - a) / st + out.len() as f64;
+            sinew_formats::budget::check("samples", samples, format!("--times `{s}`"))?;
             let mut k = 0u32;
             loop {
                 let t = a + f64::from(k) * st;
@@ -56,6 +55,24 @@ pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
     out.sort_by(f64::total_cmp);
     out.dedup();
     Ok(out)
+}
+
+/// The `--times` of a run stepping at `--fps` (a positive number), checked against the
+/// `samples` and `steps` budgets before any step is taken (`--fps 1e9`, `--times 1e12`).
+pub fn run_times(spec: &str, fps: f64) -> Result<Vec<f64>> {
+    if !(fps.is_finite() && fps > 0.0) {
+        bail!("bad --fps {fps}: must be a positive number");
+    }
+    let times = parse_times(spec).context("bad --times")?;
+    let last = times.last().copied().unwrap_or(0.0);
+    crate::guard::clock_work(
+        times.len(),
+        last,
+        fps,
+        1.0,
+        &format!("--times `{spec}` at --fps {fps}"),
+    )?;
+    Ok(times)
 }
 
 fn parse_num(s: &str, item: &str) -> Result<f64> {

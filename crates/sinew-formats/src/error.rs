@@ -107,20 +107,25 @@ fn name_suffix(name: &Option<String>) -> String {
     }
 }
 
-/// Reads a text file, naming it (as `file`) in the error.
+/// Reads a text file, naming it (as `file`) in the error: only a regular file within the
+/// `file_bytes` budget ([`crate::budget`]); a UTF-8 byte order mark is dropped.
 pub(crate) fn read_text(path: &std::path::Path, file: &str) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: file.to_owned(),
-        source,
-    })
+    crate::budget::read_input_text(path, file)
 }
 
 /// Parses JSON text, naming `source` and the line and column in the error.
+/// The text is first checked against the `json_values` budget (a leading byte order mark is
+/// skipped), and the parsed document may hold no number of magnitude
+/// [`crate::budget::MAX_MAGNITUDE`] or more.
 pub(crate) fn parse_json(text: &str, source: &str) -> Result<serde_json::Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| LoadError::Syntax {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    crate::budget::check_json(text.as_bytes(), source)?;
+    let v = serde_json::from_str(text).map_err(|e| LoadError::Syntax {
         file: source.to_owned(),
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
-    })
+    })?;
+    crate::budget::check_magnitudes(&v, source)?;
+    Ok(v)
 }

@@ -66,6 +66,7 @@
 
 mod asset;
 pub mod atlas;
+pub mod budget;
 pub mod dragonbones;
 mod error;
 pub mod extras;

@@ -35,6 +35,8 @@ use std::path::Path;
 /// white page for an untextured rig. Errors name the file or the texture.
 pub fn asset_textures(asset: &Asset) -> Result<Vec<Texture>, TextureError> {
     if let Some(p) = &asset.puppet {
+        // Every texture together within the texture_bytes budget (sinew_formats::budget).
+        let mut left = sinew_formats::budget::budgets().texture_bytes;
         return p
             .textures
             .iter()
@@ -43,10 +45,14 @@ pub fn asset_textures(asset: &Asset) -> Result<Vec<Texture>, TextureError> {
                 if t.bytes.is_empty() {
                     return Ok(Texture::white());
                 }
-                Texture::decode(&t.bytes, false).map_err(|e| TextureError::Decode {
-                    path: asset.rig.source.clone().into(),
-                    message: format!("texture {i} ({}): {e}", t.sniff()),
-                })
+                let tex = Texture::decode_limited(&t.bytes, false, left).map_err(|e| {
+                    TextureError::Decode {
+                        path: asset.rig.source.clone().into(),
+                        message: format!("texture {i} ({}): {e}", t.sniff()),
+                    }
+                })?;
+                left = left.saturating_sub(tex.byte_len());
+                Ok(tex)
             })
             .collect();
     }

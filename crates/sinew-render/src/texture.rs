@@ -113,6 +113,60 @@ impl Texture {
         Ok(Texture::from_rgba8(w, h, img.into_raw(), premultiplied))
     }
 
+    /// Decodes an encoded image (PNG, or TGA when no signature identifies it) whose decoded
+    /// RGBA8 texels may take at most `max_bytes`: the header is read first, and an image
+    /// asking for more is refused before anything is decoded.
+    pub fn decode_limited(
+        bytes: &[u8],
+        premultiplied: bool,
+        max_bytes: u64,
+    ) -> Result<Self, String> {
+        use image::ImageReader;
+        use std::io::Cursor;
+        let guessed = ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .map_err(|e| e.to_string())?;
+        let reader = if guessed.format().is_some() {
+            guessed
+        } else {
+            ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Tga)
+        };
+        let format = reader.format();
+        let (w, h) = ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .ok()
+            .filter(|r| r.format().is_some())
+            .unwrap_or_else(|| {
+                ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Tga)
+            })
+            .into_dimensions()
+            .map_err(|e| e.to_string())?;
+        let need = u64::from(w) * u64::from(h) * 4;
+        if need > max_bytes {
+            return Err(format!(
+                "a {w}x{h} image decodes to {need} bytes, over what is left of the \
+                 texture_bytes budget ({max_bytes} bytes; raise it with --max-texture-bytes)"
+            ));
+        }
+        let mut reader = reader;
+        if let Some(f) = format {
+            reader.set_format(f);
+        }
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(w);
+        limits.max_image_height = Some(h);
+        limits.max_alloc = Some(need.saturating_mul(2).max(1 << 20));
+        reader.limits(limits);
+        let img = reader.decode().map_err(|e| e.to_string())?.to_rgba8();
+        let (w, h) = img.dimensions();
+        Ok(Texture::from_rgba8(w, h, img.into_raw(), premultiplied))
+    }
+
+    /// Bytes of its texels.
+    pub fn byte_len(&self) -> u64 {
+        self.texels.len() as u64
+    }
+
     /// The premultiplied texel at integer coordinates (clamped to the edge), 0..1.
     #[inline]
     pub fn texel(&self, x: i32, y: i32) -> Rgba {
@@ -166,6 +220,8 @@ pub fn load_atlas_pages(
     atlas_name: &str,
 ) -> Result<Vec<Texture>, TextureError> {
     let mut out = Vec::with_capacity(atlas.pages.len());
+    // Every page together within the texture_bytes budget (sinew_formats::budget).
+    let mut left = sinew_formats::budget::budgets().texture_bytes;
     for page in &atlas.pages {
         let path = dir.join(&page.name);
         if !path.is_file() {
@@ -175,10 +231,19 @@ pub fn load_atlas_pages(
                 pages: atlas.pages.iter().map(|p| p.name.clone()).collect(),
             });
         }
-        let tex = Texture::load(&path, page.pma).map_err(|e| TextureError::Decode {
-            path,
-            message: e.to_string(),
+        let file = path.display().to_string();
+        let bytes =
+            sinew_formats::budget::read_input(&path, &file).map_err(|e| TextureError::Decode {
+                path: path.clone(),
+                message: format!("texture of atlas {atlas_name}: {e}"),
+            })?;
+        let tex = Texture::decode_limited(&bytes, page.pma, left).map_err(|message| {
+            TextureError::Decode {
+                path,
+                message: format!("texture of atlas {atlas_name}: {message}"),
+            }
         })?;
+        left = left.saturating_sub(tex.byte_len());
         out.push(tex);
     }
     Ok(out)

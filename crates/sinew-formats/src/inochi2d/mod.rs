@@ -94,16 +94,14 @@ pub struct Puppet {
 /// Reads and parses a puppet file.
 pub fn load_inochi2d(path: &Path) -> Result<Puppet, LoadError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let bytes = crate::budget::read_input(path, &file)?;
     parse_inochi2d(&bytes, &file)
 }
 
 /// Parses puppet bytes; `file` names the source in errors.
 pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
     let c = read_container(bytes, file)?;
+    crate::budget::check_json(c.json, file)?;
     let root: serde_json::Value =
         serde_json::from_slice(c.json).map_err(|e| LoadError::Syntax {
             file: file.to_owned(),
@@ -111,6 +109,7 @@ pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
             column: e.column(),
             message: e.to_string(),
         })?;
+    crate::budget::check_magnitudes(&root, file)?;
     let mut p = Puppet {
         textures: c.textures,
         ext: c.ext,

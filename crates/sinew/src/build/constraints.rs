@@ -146,6 +146,26 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                 format!("step must be a positive number of seconds, is {}", c.step),
             ));
         }
+        if !(c.mass_inverse.is_finite() && c.mass_inverse.abs() <= 1e6) {
+            problems.push(BuildProblem::new(
+                ProblemKind::Value,
+                owner.to_string(),
+                format!(
+                    "mass {} is too small: its inverse must be finite and at most 1e6",
+                    1.0 / c.mass_inverse
+                ),
+            ));
+        }
+        if !(raw.reference_scale.is_finite() && raw.reference_scale > 0.0) {
+            problems.push(BuildProblem::new(
+                ProblemKind::Value,
+                owner.to_string(),
+                format!(
+                    "the skeleton's referenceScale is {}: physics needs a positive one",
+                    raw.reference_scale
+                ),
+            ));
+        }
         rig.physics.push(PhysicsData {
             name: c.name.clone(),
             skin_required: c.skin_required,
@@ -156,7 +176,8 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             scale_x: c.scale_x,
             shear_x: c.shear_x,
             limit: c.limit,
-            step: c.step,
+            // Not in spine-ts: at most MAX_FPS steps a second (physics::spine docs).
+            step: c.step.max(1.0 / crate::physics::spine::MAX_FPS),
             setup: PhysicsParams {
                 inertia: c.inertia,
                 strength: c.strength,

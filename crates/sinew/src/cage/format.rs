@@ -92,7 +92,18 @@ pub enum FormatError {
     NonFiniteWeight(usize),
     /// A sparse index names a cage vertex that does not exist.
     BadIndex(usize),
+    /// A weight is beyond [`MAX_WEIGHT`] in magnitude (no cage gives such weights).
+    WeightOutOfRange(usize),
+    /// A point's weights do not sum to 1 (within [`ROW_SUM_TOLERANCE`]): cage coordinates
+    /// reproduce the cage's affine motions, so every row sums to 1.
+    RowSum(usize),
 }
+
+/// The largest weight magnitude a weights file may hold.
+pub const MAX_WEIGHT: f32 = 1e4;
+
+/// How far a point's weights may sum from 1.
+pub const ROW_SUM_TOLERANCE: f64 = 1e-2;
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -128,6 +139,14 @@ impl fmt::Display for FormatError {
             ),
             NonFiniteWeight(i) => write!(f, "weight {i} is not finite"),
             BadIndex(i) => write!(f, "sparse index {i} names a cage vertex out of range"),
+            WeightOutOfRange(i) => write!(
+                f,
+                "weight {i} is out of range (at most {MAX_WEIGHT:e} in magnitude)"
+            ),
+            RowSum(p) => write!(
+                f,
+                "the weights of point {p} do not sum to 1 (within {ROW_SUM_TOLERANCE})"
+            ),
         }
     }
 }
@@ -299,7 +318,17 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
         return Err(NonFiniteWeight(i));
     }
+    if let Some(i) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
+        return Err(WeightOutOfRange(i));
+    }
     let (points, cage, per) = (points as usize, cage as usize, per as usize);
+    if per > 0
+        && let Some(p) = weights.chunks_exact(per).position(|row| {
+            (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
+        })
+    {
+        return Err(RowSum(p));
+    }
     if kind == KIND_DENSE {
         let b = CageBinding::from_rows(points, cage, &weights).map_err(|_| Truncated {
             expected,

@@ -78,6 +78,7 @@ impl Cage {
                 }
             }
         }
+        cage.check_bindable()?;
         Ok(cage)
     }
 
@@ -215,6 +216,161 @@ impl Cage {
             .map(|l| winding_of(self.loop_points(l), p))
             .sum()
     }
+}
+
+/// Largest coordinate magnitude of a cage vertex (beyond it, weights and deformed points
+/// overflow or lose every digit).
+pub const MAX_COORD: f64 = 1e15;
+
+/// Smallest cage size, relative to its distance from the origin (`max(1, |coord|)`): a cage
+/// smaller than this has no representable interior.
+pub const MIN_SIZE_REL: f64 = 1e-9;
+
+impl Cage {
+    /// Refuses what no coordinates can bind: vertices beyond [`MAX_COORD`], a cage smaller
+    /// than [`MIN_SIZE_REL`], a loop of (nearly) zero area (collinear vertices), and edges
+    /// that cross or touch (a self-intersecting loop, a bow tie, loops that cross).
+    fn check_bindable(&self) -> Result<(), CageError> {
+        let far = self
+            .points
+            .iter()
+            .map(|p| p[0].abs().max(p[1].abs()))
+            .fold(0.0f64, f64::max);
+        if let Some(i) = self
+            .points
+            .iter()
+            .position(|p| !(p[0].abs() <= MAX_COORD && p[1].abs() <= MAX_COORD))
+        {
+            return Err(CageError::Unbindable {
+                loop_index: self.loop_of(i),
+                reason: format!("vertex {i} is beyond {MAX_COORD:e} in magnitude"),
+            });
+        }
+        let (lo, hi) = bbox(&self.points);
+        let size = (hi[0] - lo[0]).hypot(hi[1] - lo[1]);
+        if size.is_nan() || size <= MIN_SIZE_REL * far.max(1.0) {
+            return Err(CageError::Unbindable {
+                loop_index: 0,
+                reason: format!(
+                    "the cage is {size:e} across, below the tolerance {:e}",
+                    MIN_SIZE_REL * far.max(1.0)
+                ),
+            });
+        }
+        for l in 0..self.loop_count() {
+            let a = self.signed_area(l);
+            if a.is_nan() || a.abs() <= EPS_REL * size * size * 1e3 {
+                return Err(CageError::Unbindable {
+                    loop_index: l,
+                    reason: format!("its area is {a:e}: its vertices are collinear"),
+                });
+            }
+        }
+        if let Some((e, f)) = self.crossing_edges() {
+            return Err(CageError::Unbindable {
+                loop_index: self.loop_of(e),
+                reason: format!(
+                    "edge {e} and edge {f} cross or touch (a self-intersecting or bow-tie cage)"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn loop_of(&self, vertex: usize) -> usize {
+        self.loop_ends
+            .iter()
+            .position(|&end| vertex < end as usize)
+            .unwrap_or(0)
+    }
+
+    /// The edge from vertex `i` to the next of its loop.
+    fn edge(&self, i: usize) -> ([f64; 2], [f64; 2], usize) {
+        let l = self.loop_of(i);
+        let r = self.loop_range(l);
+        let j = if i + 1 == r.end { r.start } else { i + 1 };
+        (self.points[i], self.points[j], j)
+    }
+
+    /// Two edges (by first vertex) that cross or touch, other than neighbours sharing their
+    /// common vertex. Edges sorted by their left end; each is tested against the edges whose
+    /// x range overlaps its own.
+    fn crossing_edges(&self) -> Option<(usize, usize)> {
+        let n = self.points.len();
+        let mut order: Vec<(f64, f64, usize)> = (0..n)
+            .map(|i| {
+                let (a, b, _) = self.edge(i);
+                (a[0].min(b[0]), a[0].max(b[0]), i)
+            })
+            .collect();
+        order.sort_by(|x, y| x.0.total_cmp(&y.0));
+        for (k, &(_, max_x, e)) in order.iter().enumerate() {
+            let (a, b, ej) = self.edge(e);
+            for &(min_x, _, f) in &order[k + 1..] {
+                if min_x > max_x {
+                    break;
+                }
+                let (c, d, fj) = self.edge(f);
+                let shared = ej == f || fj == e;
+                if shared {
+                    // Neighbours: they may only meet at the shared vertex, so they must not
+                    // fold back over each other (collinear and overlapping).
+                    let (p, q, r) = if ej == f { (a, b, d) } else { (c, d, b) };
+                    if cross(p, q, r) == 0.0 && dot_sub(p, q, r) > 0.0 {
+                        return Some((e.min(f), e.max(f)));
+                    }
+                    continue;
+                }
+                if segments_meet(a, b, c, d) {
+                    return Some((e.min(f), e.max(f)));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn bbox(points: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in points {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    (lo, hi)
+}
+
+/// Cross product of `b - a` and `c - a`.
+fn cross(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+}
+
+/// For neighbours a-b and b-c: positive when c lies back along b-a (the edges fold).
+fn dot_sub(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1])
+}
+
+fn on_segment(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> bool {
+    p[0] >= a[0].min(b[0])
+        && p[0] <= a[0].max(b[0])
+        && p[1] >= a[1].min(b[1])
+        && p[1] <= a[1].max(b[1])
+}
+
+/// Whether segments a-b and c-d have a point in common.
+fn segments_meet(a: [f64; 2], b: [f64; 2], c: [f64; 2], d: [f64; 2]) -> bool {
+    let (d1, d2) = (cross(c, d, a), cross(c, d, b));
+    let (d3, d4) = (cross(a, b, c), cross(a, b, d));
+    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+    {
+        return true;
+    }
+    (d1 == 0.0 && on_segment(c, d, a))
+        || (d2 == 0.0 && on_segment(c, d, b))
+        || (d3 == 0.0 && on_segment(a, b, c))
+        || (d4 == 0.0 && on_segment(a, b, d))
 }
 
 /// Diagonal of the bounding box of `points`, or 1 when it is 0 (the oracle's scale).

@@ -8,6 +8,12 @@
 //! ([`Instance::time`]); the steps not yet taken are carried in
 //! [`PhysicsState::remaining`], so results depend only on the sequence of clock values.
 //!
+//! Bounded work (sinew's own caps; the official runtime has none): a constraint steps at
+//! most [`MAX_FPS`] times a second (a rig whose `fps` is higher steps at `MAX_FPS`: the rig
+//! builder clamps the step to `1 / MAX_FPS`; Spine's editor stores `fps` in a byte, so no
+//! export reaches it), and one update takes at most [`MAX_STEPS_PER_UPDATE`] steps: time
+//! beyond that is dropped (a long hitch is slow motion, never a freeze).
+//!
 //! Verified by the unit tests in `physics/spine_tests.rs`: closed forms (a bone without
 //! input stays put, a lone step of the x spring, geometric damping of the velocity, the
 //! limit clamp) and per-step oracle values from `dump.mjs` on small hand-written rigs.
@@ -17,6 +23,12 @@ use crate::instance::Instance;
 use crate::math::{SPINE_DEG_RAD, SPINE_PI2};
 use crate::rig::{PhysicsData, PhysicsParams, Rig};
 use crate::types::Physics;
+
+/// The highest step rate of a physics constraint, steps per second.
+pub const MAX_FPS: f64 = 1000.0;
+
+/// The most fixed steps one update of a physics constraint takes.
+pub const MAX_STEPS_PER_UPDATE: f64 = 1000.0;
 
 /// Per-instance state of one physics constraint (Spine `PhysicsConstraint` fields).
 ///
@@ -186,6 +198,10 @@ pub fn apply_physics_constraint(rig: &Rig, inst: &mut Instance, id: PhysicsId, m
             }
             let delta = (time - state.last_time).max(0.0);
             state.remaining += delta;
+            // Not in spine-ts: a bounded number of steps per update (module docs).
+            if state.remaining > MAX_STEPS_PER_UPDATE * data.step {
+                state.remaining = MAX_STEPS_PER_UPDATE * data.step;
+            }
             state.last_time = time;
             if state.needs_reset {
                 // The first update after a reset only records where the bone is.

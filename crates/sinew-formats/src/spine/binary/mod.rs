@@ -35,13 +35,10 @@ pub fn load_spine_binary(path: &Path) -> Result<RawRig, LoadError> {
     parse_spine_binary(&data, &file)
 }
 
-/// Reads a whole file, refusing one over [`MAX_FILE_BYTES`].
+/// Reads a whole file: only a regular file within the `file_bytes` budget
+/// ([`crate::budget`]) and [`MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
-    let io = |source| LoadError::Io {
-        file: file.to_owned(),
-        source,
-    };
-    let size = std::fs::metadata(path).map_err(io)?.len();
+    let size = crate::budget::check_input(path, file)?;
     if size > MAX_FILE_BYTES {
         return Err(LoadError::Binary {
             file: file.to_owned(),
@@ -50,7 +47,7 @@ pub(crate) fn read_bytes(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> 
             message: format!("file is {size} bytes (limit {MAX_FILE_BYTES})"),
         });
     }
-    std::fs::read(path).map_err(io)
+    crate::budget::read_input(path, file)
 }
 
 /// Parses the bytes of a Spine 4.2 binary export; `source` names it in errors and in

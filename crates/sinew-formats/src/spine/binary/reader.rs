@@ -119,6 +119,15 @@ impl<'a> Reader<'a> {
         if !x.is_finite() {
             return self.err_at(at, format!("{x} is not a finite number"));
         }
+        if f64::from(x.abs()) >= crate::budget::MAX_MAGNITUDE {
+            return self.err_at(
+                at,
+                format!(
+                    "{x:e} is too large: numbers must be smaller than {:e} in magnitude (their f32 products overflow)",
+                    crate::budget::MAX_MAGNITUDE
+                ),
+            );
+        }
         Ok(x)
     }
 
