@@ -7,7 +7,7 @@
 //! - `sinew cage bind MESH.json --out W.bin`: MESH holds `{"vertices": [[x, y], ...]}` and
 //!   one of `"loops"` (explicit cage), `"control"` (loops of vertex indices) or
 //!   `"triangles"` (`[[a, b, c], ...]`, the cage is the mesh boundary); binds every vertex
-//!   (MVC, or `--harmonic`; `--sparse K` keeps K weights per vertex), writes the binary
+//!   (MVC, or `--harmonic` or `--biharmonic`; `--sparse K` keeps K weights per vertex), writes the binary
 //!   weights and prints a JSON summary (with the cage, and the truncation report for K).
 //!   Large binds show a progress bar (indicatif) on a terminal's stderr.
 //! - `sinew cage deform W.bin CAGE.json`: CAGE holds `{"cage": [[x, y], ...]}` (deformed cage
@@ -51,8 +51,12 @@ pub enum CageCommand {
         #[arg(long)]
         sparse: Option<usize>,
         /// Harmonic coordinates instead of MVC (needs the `harmonic` feature).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "biharmonic")]
         harmonic: bool,
+        /// Bounded biharmonic weights, made affine-exact, instead of MVC (needs the
+        /// `harmonic` feature).
+        #[arg(long)]
+        biharmonic: bool,
     },
     /// Deform bound vertices with a deformed cage.
     Deform {
@@ -72,7 +76,17 @@ pub fn cage(args: &CageArgs) -> Result<String> {
             out,
             sparse,
             harmonic,
-        } => bind(mesh, out, *sparse, *harmonic),
+            biharmonic,
+        } => {
+            let method = if *biharmonic {
+                Method::Biharmonic
+            } else if *harmonic {
+                Method::Harmonic
+            } else {
+                Method::Mvc
+            };
+            bind(mesh, out, *sparse, method)
+        }
         CageCommand::Deform { weights, cage } => deform(weights, cage),
     }
 }
@@ -206,13 +220,23 @@ fn progress_bar(work: usize) -> indicatif::ProgressBar {
     }
 }
 
-fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, harmonic: bool) -> Result<String> {
+/// The coordinates `sinew cage bind` computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Method {
+    Mvc,
+    Harmonic,
+    Biharmonic,
+}
+
+fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, method: Method) -> Result<String> {
     let doc = read_json(mesh)?;
     let ctx = || mesh.display().to_string();
     let verts = points(field(&doc, "vertices", mesh)?, "vertices").with_context(ctx)?;
     let cage = mesh_cage(&doc, &verts, mesh).with_context(ctx)?;
-    let dense = if harmonic {
+    let dense = if method == Method::Harmonic {
         bind_harmonic(&cage, &verts).with_context(ctx)?
+    } else if method == Method::Biharmonic {
+        bind_biharmonic(&cage, &verts).with_context(ctx)?
     } else {
         let bar = progress_bar(verts.len() * cage.vertex_count());
         let b = bind_mvc_with_progress(&cage, &verts, &mut |done, total| {
@@ -227,7 +251,11 @@ fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, harmonic: bool) -> Resul
         "points": verts.len(),
         "cage_vertices": cage.vertex_count(),
         "loops": cage.loop_count(),
-        "method": if harmonic { "harmonic" } else { "mvc" },
+        "method": match method {
+            Method::Mvc => "mvc",
+            Method::Harmonic => "harmonic",
+            Method::Biharmonic => "biharmonic",
+        },
         "cage": cage_json,
     });
     let bytes = match sparse {
@@ -255,6 +283,20 @@ fn bind_harmonic(cage: &Cage, verts: &[[f64; 2]]) -> Result<CageBinding> {
         verts,
         &sinew::cage::HarmonicOptions::default(),
     )?)
+}
+
+#[cfg(feature = "harmonic")]
+fn bind_biharmonic(cage: &Cage, verts: &[[f64; 2]]) -> Result<CageBinding> {
+    Ok(sinew::cage::bind_biharmonic(
+        cage,
+        verts,
+        &sinew::cage::BiharmonicOptions::default(),
+    )?)
+}
+
+#[cfg(not(feature = "harmonic"))]
+fn bind_biharmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
+    bail!("--biharmonic needs sinew-cli built with the `harmonic` feature")
 }
 
 #[cfg(not(feature = "harmonic"))]

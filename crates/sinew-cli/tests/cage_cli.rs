@@ -249,3 +249,67 @@ fn bad_input_fails_with_one_line() {
         "bad magic",
     );
 }
+
+/// `sinew cage bind --biharmonic` on the oracle's U cage: the weights file deforms the rest
+/// pose and an affine map of the cage exactly (or, built without the `harmonic` feature,
+/// one clear line saying so).
+#[test]
+fn biharmonic_bind_reproduces_rest_and_affine_maps() {
+    let cage = "[[0,0],[3,0],[3,3],[2,3],[2,1],[1,1],[1,3],[0,3]]";
+    let pts = [
+        [0.5, 0.5],
+        [2.5, 2.8],
+        [0.5, 2.8],
+        [1.5, 0.5],
+        [3.0, 1.5],
+        [2.0, 0.0],
+    ];
+    let verts: Vec<String> = pts.iter().map(|p| format!("[{},{}]", p[0], p[1])).collect();
+    let mesh = format!(
+        "{{\"vertices\": [{}], \"loops\": [{cage}]}}",
+        verts.join(",")
+    );
+    let mesh = scratch("u_bih.json", mesh.as_bytes());
+    let w = scratch("u_bih.bin", b"");
+    let args = [
+        "cage",
+        "bind",
+        mesh.to_str().expect("utf8"),
+        "--out",
+        w.to_str().expect("utf8"),
+        "--biharmonic",
+    ];
+    if !cfg!(feature = "harmonic") {
+        assert_fails(&sinew(&args), "--biharmonic needs sinew-cli built with");
+        return;
+    }
+    let summary = json_out(&sinew(&args));
+    assert_eq!(summary["method"], "biharmonic");
+    let cage_pts = matrix(&summary["cage"]);
+    let f = |x: f64, y: f64| [1.5 * x - 0.5 * y + 2.0, 0.25 * x + y - 1.0];
+    let moved: Vec<String> = cage_pts
+        .iter()
+        .map(|p| {
+            let q = f(p[0], p[1]);
+            format!("[{},{}]", q[0], q[1])
+        })
+        .collect();
+    let c = scratch(
+        "u_bih_moved.json",
+        format!("{{\"cage\": [{}]}}", moved.join(",")).as_bytes(),
+    );
+    let out = json_out(&sinew(&[
+        "cage",
+        "deform",
+        w.to_str().expect("utf8"),
+        c.to_str().expect("utf8"),
+    ]));
+    let got = matrix(&out["vertices"]);
+    for (g, p) in got.iter().zip(&pts) {
+        let want = f(p[0], p[1]);
+        assert!(
+            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
+            "{p:?}: {g:?} vs {want:?}"
+        );
+    }
+}

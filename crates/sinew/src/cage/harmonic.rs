@@ -53,8 +53,158 @@ impl Default for HarmonicOptions {
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
-fn solver(what: impl std::fmt::Display) -> CageError {
+pub(super) fn solver(what: impl std::fmt::Display) -> CageError {
     CageError::Solver(what.to_string())
+}
+
+/// A refined constrained Delaunay triangulation of a cage's domain with the interior
+/// points inserted as vertices: what harmonic and biharmonic binding solve on.
+pub(super) struct InteriorMesh {
+    /// Vertex positions, by vertex index.
+    pub pos: Vec<[f64; 2]>,
+    /// Triangles of the domain (holes and the outside excluded).
+    pub tris: Vec<[usize; 3]>,
+    /// Per vertex: on a cage edge.
+    pub on_boundary: Vec<bool>,
+    /// Mesh edges along the cage (both ends on it).
+    pub boundary_edges: Vec<[usize; 2]>,
+    /// Per cage vertex: its mesh vertex.
+    pub cage_vertex: Vec<usize>,
+    /// Per point: its mesh vertex, or `None` for a point on the cage (its row holds the
+    /// cage's boundary values already).
+    pub point_vertex: Vec<Option<usize>>,
+    /// Hat values of boundary vertices, row-major (vertices x cage vertices; only
+    /// boundary rows are filled).
+    pub hat: Vec<f64>,
+}
+
+impl InteriorMesh {
+    /// Triangulates `cage`'s domain with `points` inside it as vertices. Points within
+    /// `snap_rel * diameter` of the cage get their boundary values in `binding`; points
+    /// outside the domain are an error.
+    pub fn build(
+        cage: &Cage,
+        points: &[[f64; 2]],
+        opts: &HarmonicOptions,
+        binding: &mut CageBinding,
+    ) -> Result<InteriorMesh, CageError> {
+        if !(opts.max_area_fraction > 0.0 && opts.min_angle_deg >= 0.0 && opts.snap_rel >= 0.0) {
+            return Err(CageError::InvalidParameter(
+                "harmonic options: area fraction > 0, angle >= 0, snap >= 0",
+            ));
+        }
+        let n = cage.vertex_count();
+        let diam = cage.diameter();
+        let mut row = vec![0.0f64; n];
+        let mut cdt = Cdt::new();
+        let mut cage_handles = Vec::with_capacity(n);
+        for p in cage.points() {
+            cage_handles.push(cdt.insert(Point2::new(p[0], p[1])).map_err(solver)?);
+        }
+        for l in 0..cage.loop_count() {
+            let r = cage.loop_range(l);
+            for i in r.clone() {
+                let j = if i + 1 == r.end { r.start } else { i + 1 };
+                if cdt.can_add_constraint(cage_handles[i], cage_handles[j]) {
+                    cdt.add_constraint(cage_handles[i], cage_handles[j]);
+                } else {
+                    return Err(solver(format!(
+                        "cage edge {i}-{j} crosses another edge (self-intersecting cage)"
+                    )));
+                }
+            }
+        }
+        let mut point_vertex: Vec<Option<usize>> = vec![None; points.len()];
+        for (i, p) in points.iter().enumerate() {
+            if !(p[0].is_finite() && p[1].is_finite()) {
+                return Err(CageError::NonFinite {
+                    what: "point",
+                    index: i,
+                });
+            }
+            if boundary_coordinates(cage, *p, opts.snap_rel * diam, &mut row) {
+                binding.set_row(i, &row);
+                continue;
+            }
+            if cage.winding_number(*p) == 0 {
+                return Err(CageError::PointOutside { point: i });
+            }
+            let h = cdt.insert(Point2::new(p[0], p[1])).map_err(solver)?;
+            point_vertex[i] = Some(h.index());
+        }
+        let area: f64 = (0..cage.loop_count()).map(|l| cage.signed_area(l)).sum();
+        if area.is_nan() || area <= 0.0 {
+            return Err(solver(
+                "cage domain has no positive area (outer loop clockwise?)",
+            ));
+        }
+        let params = RefinementParameters::<f64>::new()
+            .exclude_outer_faces(true)
+            .with_angle_limit(AngleLimit::from_deg(opts.min_angle_deg))
+            .with_max_allowed_area(opts.max_area_fraction * area)
+            .with_min_required_area(opts.max_area_fraction * area * 1e-6)
+            .with_max_additional_vertices(opts.max_extra_vertices);
+        let result = cdt.refine(params);
+        let mut excluded = vec![false; cdt.num_all_faces()];
+        for f in &result.excluded_faces {
+            excluded[f.index()] = true;
+        }
+        let nv = cdt.num_vertices();
+        let mut on_boundary = vec![false; nv];
+        let mut boundary_edges = Vec::new();
+        for e in cdt.undirected_edges() {
+            if e.data().is_constraint_edge() {
+                let [a, b] = e.vertices().map(|v| v.fix().index());
+                on_boundary[a] = true;
+                on_boundary[b] = true;
+                boundary_edges.push([a, b]);
+            }
+        }
+        let mut pos = vec![[0.0; 2]; nv];
+        let mut hat = vec![0.0f64; nv * n];
+        for v in cdt.vertices() {
+            let k = v.fix().index();
+            let p = v.position();
+            pos[k] = [p.x, p.y];
+            if on_boundary[k] {
+                hat_values(cage, pos[k], &mut hat[k * n..(k + 1) * n]);
+            }
+        }
+        let tris = cdt
+            .inner_faces()
+            .filter(|f| !excluded[f.fix().index()])
+            .map(|f| f.vertices().map(|v| v.fix().index()))
+            .collect();
+        Ok(InteriorMesh {
+            pos,
+            tris,
+            on_boundary,
+            boundary_edges,
+            cage_vertex: cage_handles.iter().map(|h| h.index()).collect(),
+            point_vertex,
+            hat,
+        })
+    }
+
+    /// Calls `f(i, j, w)` for each half of every cotangent weight `w` of edge `(i, j)`
+    /// (`w = cot(angle opposite) / 2`, once per triangle and direction).
+    pub fn for_each_cot(&self, mut f: impl FnMut(usize, usize, f64)) {
+        for ids in &self.tris {
+            let ps = ids.map(|k| self.pos[k]);
+            for c in 0..3 {
+                let (a, b) = ((c + 1) % 3, (c + 2) % 3);
+                let u = [ps[a][0] - ps[c][0], ps[a][1] - ps[c][1]];
+                let w = [ps[b][0] - ps[c][0], ps[b][1] - ps[c][1]];
+                let cross = (u[0] * w[1] - u[1] * w[0]).abs();
+                if cross == 0.0 {
+                    continue;
+                }
+                let cot = 0.5 * (u[0] * w[0] + u[1] * w[1]) / cross;
+                f(ids[a], ids[b], cot);
+                f(ids[b], ids[a], cot);
+            }
+        }
+    }
 }
 
 /// Binds `points` to `cage` with harmonic coordinates.
@@ -63,146 +213,42 @@ pub fn bind_harmonic(
     points: &[[f64; 2]],
     opts: &HarmonicOptions,
 ) -> Result<CageBinding, CageError> {
-    if !(opts.max_area_fraction > 0.0 && opts.min_angle_deg >= 0.0 && opts.snap_rel >= 0.0) {
-        return Err(CageError::InvalidParameter(
-            "harmonic options: area fraction > 0, angle >= 0, snap >= 0",
-        ));
-    }
     let n = cage.vertex_count();
-    let diam = cage.diameter();
     let mut binding = CageBinding::zeroed(points.len(), n);
     let mut row = vec![0.0f64; n];
-
-    // Triangulate the domain with the interior points as vertices.
-    let mut cdt = Cdt::new();
-    let mut cage_handles = Vec::with_capacity(n);
-    for p in cage.points() {
-        cage_handles.push(cdt.insert(Point2::new(p[0], p[1])).map_err(solver)?);
-    }
-    for l in 0..cage.loop_count() {
-        let r = cage.loop_range(l);
-        for i in r.clone() {
-            let j = if i + 1 == r.end { r.start } else { i + 1 };
-            if cdt.can_add_constraint(cage_handles[i], cage_handles[j]) {
-                cdt.add_constraint(cage_handles[i], cage_handles[j]);
-            } else {
-                return Err(solver(format!(
-                    "cage edge {i}-{j} crosses another edge (self-intersecting cage)"
-                )));
-            }
-        }
-    }
-    // Per point: Some(vertex index) for interior points, None for boundary ones (done).
-    let mut point_vertex: Vec<Option<usize>> = vec![None; points.len()];
-    for (i, p) in points.iter().enumerate() {
-        if !(p[0].is_finite() && p[1].is_finite()) {
-            return Err(CageError::NonFinite {
-                what: "point",
-                index: i,
-            });
-        }
-        if boundary_coordinates(cage, *p, opts.snap_rel * diam, &mut row) {
-            binding.set_row(i, &row);
-            continue;
-        }
-        if cage.winding_number(*p) == 0 {
-            return Err(CageError::PointOutside { point: i });
-        }
-        let h = cdt.insert(Point2::new(p[0], p[1])).map_err(solver)?;
-        point_vertex[i] = Some(h.index());
-    }
-    let area: f64 = (0..cage.loop_count()).map(|l| cage.signed_area(l)).sum();
-    if area.is_nan() || area <= 0.0 {
-        return Err(solver(
-            "cage domain has no positive area (outer loop clockwise?)",
-        ));
-    }
-    let params = RefinementParameters::<f64>::new()
-        .exclude_outer_faces(true)
-        .with_angle_limit(AngleLimit::from_deg(opts.min_angle_deg))
-        .with_max_allowed_area(opts.max_area_fraction * area)
-        .with_min_required_area(opts.max_area_fraction * area * 1e-6)
-        .with_max_additional_vertices(opts.max_extra_vertices);
-    let result = cdt.refine(params);
-    let mut excluded = vec![false; cdt.num_all_faces()];
-    for f in &result.excluded_faces {
-        excluded[f.index()] = true;
-    }
-
-    // Boundary vertices (on a constraint edge) get hat values; the rest are unknowns.
-    let nv = cdt.num_vertices();
-    let mut on_boundary = vec![false; nv];
-    for e in cdt.undirected_edges() {
-        if e.data().is_constraint_edge() {
-            for v in e.vertices() {
-                on_boundary[v.fix().index()] = true;
-            }
-        }
-    }
+    let mesh = InteriorMesh::build(cage, points, opts, &mut binding)?;
+    let nv = mesh.pos.len();
+    // Vertices of the domain off the cage are the unknowns.
     let mut unknown = vec![usize::MAX; nv];
     let mut n_unknown = 0;
-    for f in cdt.inner_faces() {
-        if excluded[f.fix().index()] {
-            continue;
-        }
-        for v in f.vertices() {
-            let k = v.fix().index();
-            if !on_boundary[k] && unknown[k] == usize::MAX {
+    for t in &mesh.tris {
+        for &k in t {
+            if !mesh.on_boundary[k] && unknown[k] == usize::MAX {
                 unknown[k] = n_unknown;
                 n_unknown += 1;
             }
         }
     }
-    // Hat values of boundary vertices, row-major (nv x n, only boundary rows used).
-    let mut hat = vec![0.0f64; nv * n];
-    for v in cdt.vertices() {
-        let k = v.fix().index();
-        if on_boundary[k] {
-            let p = v.position();
-            hat_values(cage, [p.x, p.y], &mut hat[k * n..(k + 1) * n]);
-        }
-    }
+    let hat = &mesh.hat;
 
     // Cotangent Laplacian over the domain's faces: interior block and boundary coupling.
     let mut tri = sprs::TriMat::new((n_unknown, n_unknown));
     let mut rhs = vec![0.0f64; n_unknown * n]; // column-major: rhs[col * n_unknown + row]
-    for f in cdt.inner_faces() {
-        if excluded[f.fix().index()] {
-            continue;
+    mesh.for_each_cot(|i, j, cot| {
+        let ui = unknown[i];
+        if ui == usize::MAX {
+            return;
         }
-        let vs = f.vertices();
-        let ids = vs.map(|v| v.fix().index());
-        let ps = vs.map(|v| {
-            let p = v.position();
-            [p.x, p.y]
-        });
-        for c in 0..3 {
-            // Edge (a, b) opposite corner c: weight cot(angle at c) / 2.
-            let (a, b) = ((c + 1) % 3, (c + 2) % 3);
-            let u = [ps[a][0] - ps[c][0], ps[a][1] - ps[c][1]];
-            let w = [ps[b][0] - ps[c][0], ps[b][1] - ps[c][1]];
-            let cross = (u[0] * w[1] - u[1] * w[0]).abs();
-            if cross == 0.0 {
-                continue;
-            }
-            let cot = 0.5 * (u[0] * w[0] + u[1] * w[1]) / cross;
-            for (i, j) in [(ids[a], ids[b]), (ids[b], ids[a])] {
-                let ui = unknown[i];
-                if ui == usize::MAX {
-                    continue;
-                }
-                tri.add_triplet(ui, ui, cot);
-                let uj = unknown[j];
-                if uj != usize::MAX {
-                    tri.add_triplet(ui, uj, -cot);
-                } else {
-                    for col in 0..n {
-                        rhs[col * n_unknown + ui] += cot * hat[j * n + col];
-                    }
-                }
+        tri.add_triplet(ui, ui, cot);
+        let uj = unknown[j];
+        if uj != usize::MAX {
+            tri.add_triplet(ui, uj, -cot);
+        } else {
+            for col in 0..n {
+                rhs[col * n_unknown + ui] += cot * hat[j * n + col];
             }
         }
-    }
+    });
     let mut interior = vec![0.0f64; n_unknown * n];
     if n_unknown > 0 {
         let mat: sprs::CsMat<f64> = tri.to_csc();
@@ -215,12 +261,12 @@ pub fn bind_harmonic(
             interior[col * n_unknown..(col + 1) * n_unknown].copy_from_slice(&x);
         }
     }
-    for (i, pv) in point_vertex.iter().enumerate() {
+    for (i, pv) in mesh.point_vertex.iter().enumerate() {
         let Some(k) = *pv else { continue };
         let u = unknown.get(k).copied().unwrap_or(usize::MAX);
         if u == usize::MAX {
             // An inserted point that ended on the boundary or outside every kept face.
-            if on_boundary.get(k).copied().unwrap_or(false) {
+            if mesh.on_boundary.get(k).copied().unwrap_or(false) {
                 binding.set_row(i, &hat[k * n..(k + 1) * n]);
                 continue;
             }
