@@ -45,12 +45,14 @@
 
 mod bounds;
 mod cages;
+mod crowd;
 mod error;
 mod query;
 #[cfg(test)]
 mod tests;
 
 pub use bounds::{SkeletonBounds, fit_view};
+pub use crowd::{Crowd, MAX_THREADS};
 pub use error::CharacterError;
 
 use crate::anim::state::{MixTable, StateEvent, StateEventKind};
