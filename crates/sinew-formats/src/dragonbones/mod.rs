@@ -17,6 +17,18 @@
 //!
 //! The loader never panics and never allocates for a count the file only declares; errors
 //! name the file and the JSON path.
+//!
+//! Playback details the rig does not carry, and how they are handled:
+//! - `playTimes` (in [`ClipInfo`]): 0 loops, 1 plays once and holds; N >= 2 loops N times
+//!   and then holds the end, done by the caller that plays the clip ([`pose`] does; a plain
+//!   `Character` loops it). COMPAT(dragonbones): where the loader wrote the wrap-around key
+//!   (a timeline whose last key ends before the animation end), the held end shows that
+//!   key's value (the first key's), while the runtime holds the last key.
+//! - `fadeInTime` (in [`ClipInfo`]): the runtime's `play()` and `gotoAndStopByTime()` ignore
+//!   it (fade 0), so nothing uses it; a caller that fades may use it as a mix duration.
+//! - Colour offsets (`aO/rO/gO/bO`): sinew's draw model has a multiplying colour and Spine's
+//!   dark (tint-black) colour, neither of which is an additive offset, so they are read and
+//!   dropped (many DragonBones engine adapters drop them too).
 
 mod anim;
 mod json;

@@ -90,6 +90,7 @@ pub fn pose(
             let looping = info.as_ref().is_some_and(|c| c.play_times != 1);
             let mut c = start(looping)?;
             let mut now = 0.0f64;
+            let mut held = false;
             for &t in times {
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
@@ -102,6 +103,16 @@ pub fn pose(
                 if t > now {
                     c.update(t - now);
                     now = t;
+                }
+                // COMPAT(dragonbones): after `playTimes` plays (2 or more; 1 never loops) the
+                // runtime holds the end pose.
+                let plays = info.as_ref().map_or(0, |c| c.play_times);
+                if !held && plays >= 2 && duration > 0.0 && now >= f64::from(plays) * duration {
+                    if let Some(a) = anim {
+                        c.set_animation(0, a, false).map_err(|e| e.to_string())?;
+                        c.update(duration);
+                    }
+                    held = true;
                 }
                 out.push(frame(&c, db, t, y_up));
             }
