@@ -234,6 +234,12 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
         Command::Dump(a) => {
             // The arguments first (cheap), then the files.
             crate::stepping::run_times(&a.times, a.fps)?;
+            if !(a.mix.is_finite() && a.mix >= 0.0) {
+                bail!("bad --mix {}: must be a number of seconds >= 0", a.mix);
+            }
+            if !a.at.is_finite() {
+                bail!("bad --at {}: must be a finite number of seconds", a.at);
+            }
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
             input_opt("physics3", a.physics3.as_deref())?;

@@ -75,7 +75,8 @@ pub fn character(
             .map(|a| a.name.as_str())
             .collect();
         bail!(
-            "animation not found: {name} (have: {})",
+            "{}: animation not found: {name} (have: {})",
+            asset.rig.source,
             if have.is_empty() {
                 "none".to_owned()
             } else {
@@ -97,24 +98,26 @@ pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2
             let have: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();
             anyhow!("parameter not found: {name} (have: {})", have.join(", "))
         })?;
-        let mut it = val.split(',').map(|s| s.trim().parse::<f64>());
-        let x = it
-            .next()
-            .transpose()
-            .ok()
-            .flatten()
-            .filter(|v| v.is_finite());
-        let y = it
-            .next()
-            .transpose()
-            .ok()
-            .flatten()
-            .filter(|v| v.is_finite());
-        let Some(x) = x else {
+        // Every value given must be a finite number; at most X and Y.
+        let parts: Vec<&str> = val.split(',').map(str::trim).collect();
+        if parts.len() > 2 {
+            bail!("bad --param `{spec}`: expected NAME=X or NAME=X,Y");
+        }
+        let mut vals = [None, None];
+        for (k, p) in parts.iter().enumerate() {
+            match p.parse::<f64>() {
+                Ok(v) if v.is_finite() => vals[k] = Some(v),
+                _ => bail!(
+                    "bad --param `{spec}`: {} `{p}` is not a finite number",
+                    if k == 0 { "X" } else { "Y" }
+                ),
+            }
+        }
+        let Some(x) = vals[0] else {
             bail!("bad --param `{spec}`: X must be a finite number")
         };
         let d = &rig.params.params[id.index()];
-        out.push((id, [x, y.unwrap_or(d.default[1])]));
+        out.push((id, [x, vals[1].unwrap_or(d.default[1])]));
     }
     Ok(out)
 }

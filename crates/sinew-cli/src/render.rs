@@ -207,6 +207,16 @@ pub fn fit_view(
     size: Option<(u32, u32)>,
     scale: Option<f64>,
 ) -> Result<(View, u32, u32)> {
+    if let Some(s) = scale
+        && !(s.is_finite() && s > 0.0)
+    {
+        bail!("bad --scale {s}: must be a positive number of pixels per world unit");
+    }
+    if view.is_none() && !bounds.iter().all(|b| b.is_finite()) {
+        bail!(
+            "the drawn bounds {bounds:?} are not finite: pass --view X0,Y0,X1,Y1 to choose what to draw"
+        );
+    }
     if let Some(v) = view {
         let (w, h) = match (size, scale) {
             (Some(s), _) => s,
@@ -246,7 +256,7 @@ pub fn fit_view(
         }
     };
     if !(s.is_finite() && s > 0.0) {
-        bail!("--scale must be a positive number of pixels per world unit");
+        bail!("the drawn bounds {bounds:?} give no finite scale: pass --scale or --view");
     }
     let (hw, hh) = (f64::from(w) / s / 2.0, f64::from(h) / s / 2.0);
     check_size(
@@ -397,8 +407,9 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         pose::load(&args.file, atlas.as_deref(), args.extras.as_deref())?
     };
     let rig = &*asset.rig;
-    let skins = pose::resolve_skins(rig, args.skin.as_deref())?;
-    let clip = pose::find_clip(rig, &args.anim)?;
+    let file = args.file.display().to_string();
+    let skins = pose::resolve_skins(rig, args.skin.as_deref()).with_context(|| file.clone())?;
+    let clip = pose::find_clip(rig, &args.anim).with_context(|| file.clone())?;
     let textures = sinew_render::asset_textures(&asset)?;
     let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
     check_frames(&times, args.fps)?;

@@ -114,6 +114,40 @@ pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
     };
     let at = Loc::root();
     let root = as_obj(&root, &at).map_err(invalid)?;
+    // An object with none of a skeleton's keys (a DragonBones file, any other JSON) is not
+    // an empty Spine rig.
+    const KEYS: [&str; 10] = [
+        "skeleton",
+        "bones",
+        "slots",
+        "ik",
+        "transform",
+        "path",
+        "physics",
+        "skins",
+        "events",
+        "animations",
+    ];
+    if !KEYS.iter().any(|k| root.contains_key(*k)) {
+        let mut have: Vec<&str> = root.keys().map(String::as_str).take(8).collect();
+        if have.is_empty() {
+            have.push("none");
+        }
+        let what = if root.contains_key("armature") {
+            "a DragonBones skeleton, not a Spine one"
+        } else {
+            "not a Spine skeleton"
+        };
+        return Err(LoadError::Invalid {
+            file: source.to_owned(),
+            path: "$".into(),
+            name: None,
+            message: format!(
+                "{what}: no `skeleton` or `bones` key (keys: {})",
+                have.join(", ")
+            ),
+        });
+    }
     let mut rig = RawRig {
         source: source.to_owned(),
         reference_scale: 100.0,

@@ -257,6 +257,14 @@ impl Cage {
                 ),
             });
         }
+        if let Some((e, f)) = self.crossing_edges() {
+            return Err(CageError::Unbindable {
+                loop_index: self.loop_of(e),
+                reason: format!(
+                    "edge {e} and edge {f} cross or touch (a self-intersecting or bow-tie cage)"
+                ),
+            });
+        }
         for l in 0..self.loop_count() {
             let a = self.signed_area(l);
             if a.is_nan() || a.abs() <= EPS_REL * size * size * 1e3 {
@@ -265,14 +273,6 @@ impl Cage {
                     reason: format!("its area is {a:e}: its vertices are collinear"),
                 });
             }
-        }
-        if let Some((e, f)) = self.crossing_edges() {
-            return Err(CageError::Unbindable {
-                loop_index: self.loop_of(e),
-                reason: format!(
-                    "edge {e} and edge {f} cross or touch (a self-intersecting or bow-tie cage)"
-                ),
-            });
         }
         Ok(())
     }
