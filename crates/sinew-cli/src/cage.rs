@@ -377,7 +377,7 @@ mod tests {
         );
         let out = scratch("w.bin", b"");
         let summary: Value =
-            serde_json::from_str(&bind(&mesh, &out, None, false).expect("ok")).expect("json");
+            serde_json::from_str(&bind(&mesh, &out, None, Method::Mvc).expect("ok")).expect("json");
         assert_eq!(summary["cage_vertices"], 4);
         assert_eq!(summary["points"], 6);
         let cage = scratch("cage.json", br#"{"cage": [[10,1],[12,1],[12,3],[10,3]]}"#);
@@ -394,7 +394,10 @@ mod tests {
         let e = format!("{:#}", weights(&p).expect_err("short loop"));
         assert!(e.contains("loop 0 has 2 vertices"), "{e}");
         let p = scratch("nocage.json", br#"{"vertices": [[0,0]]}"#);
-        let e = format!("{:#}", bind(&p, &p, None, false).expect_err("no cage"));
+        let e = format!(
+            "{:#}",
+            bind(&p, &p, None, Method::Mvc).expect_err("no cage")
+        );
         assert!(e.contains("needs \"loops\""), "{e}");
         let w = scratch("junk.bin", b"not a weights file at all, just some bytes!");
         let c = scratch("c.json", br#"{"cage": []}"#);
