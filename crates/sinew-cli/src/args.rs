@@ -204,6 +204,11 @@ pub struct BenchArgs {
     /// Rig-extras JSON adding jiggle bones and colliders by bone name.
     #[arg(long)]
     pub extras: Option<PathBuf>,
+    /// Update the instances on this many threads (`sinew::character::Crowd`, a persistent
+    /// pool), each building its draw list; the report gains `threads` and
+    /// `skeleton_frames_per_s`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub threads: Option<u32>,
 }
 
 /// `sinew render` options (a contract other tools call: keep the forms exact).

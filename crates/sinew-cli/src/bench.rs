@@ -11,6 +11,11 @@
 //! (10 ms ticks) and finally to wall time; the final JSON line names the clock used
 //! (`cpu_clock`). Phase splits are wall time (`Instant`). Verified by the CLI test (runs a
 //! small bench and parses the final JSON line).
+//!
+//! `--threads N` runs the instances in a [`sinew::character::Crowd`] (a persistent pool of
+//! N threads): each frame updates every character and builds its draw list on the pool; CPU
+//! time is then the whole process's, and the report adds `threads` and
+//! `skeleton_frames_per_s` (wall).
 
 use crate::args::{BenchArgs, Mode};
 use crate::pose::{self, Session, SessionSpec};
@@ -120,6 +125,9 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         s.start_at((f64::from(i) * 0.007) % duration);
         sessions.push(s);
     }
+    if let Some(threads) = args.threads {
+        return bench_threads(args, sessions, threads);
+    }
     let mut buf = vec![0f32; asset.character().max_world_floats().max(8)];
     let dt = 1.0 / args.fps;
 
@@ -216,6 +224,89 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         )
         .set("vertices_per_frame", num(verts_per_frame))
         .set("world_vertices_per_s", num(verts_per_s))
+        .build();
+    let _ = writeln!(out, "{json}");
+    Ok(out)
+}
+
+/// CPU time of the whole process: the sum of every thread's on-CPU nanoseconds
+/// (`/proc/self/task/*/schedstat`), else utime + stime, else wall time.
+fn process_cpu(start: Instant) -> (Duration, &'static str) {
+    let tasks = std::fs::read_dir("/proc/self/task").ok().map(|dir| {
+        dir.filter_map(|t| {
+            let s = std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok()?;
+            s.split_whitespace().next()?.parse::<u64>().ok()
+        })
+        .sum::<u64>()
+    });
+    match tasks {
+        Some(ns) if ns > 0 => (Duration::from_nanos(ns), "process schedstat (all threads)"),
+        _ => match read_proc_stat() {
+            Some(d) => (d, "process utime+stime"),
+            None => (start.elapsed(), "wall (no CPU clock)"),
+        },
+    }
+}
+
+/// `--threads N`: the instances in a [`sinew::character::Crowd`] on N threads, each frame
+/// updating every character and building its draw list (world vertices of every attachment
+/// shown) on the pool.
+fn bench_threads(args: &BenchArgs, sessions: Vec<Session>, threads: u32) -> Result<String> {
+    if threads == 0 || threads as usize > sinew::character::MAX_THREADS {
+        bail!(
+            "--threads {threads}: must be 1..={}",
+            sinew::character::MAX_THREADS
+        );
+    }
+    let mut crowd = sinew::character::Crowd::new(threads as usize);
+    for s in sessions {
+        crowd.push(s.into_character());
+    }
+    crowd.set_build_draw_lists(true);
+    let dt = 1.0 / args.fps;
+    for _ in 0..args.warmup {
+        crowd.update(dt);
+    }
+    let start = Instant::now();
+    let (cpu0, clock) = process_cpu(start);
+    for _ in 0..args.frames {
+        crowd.update(dt);
+    }
+    let cpu = process_cpu(start).0.saturating_sub(cpu0);
+    let wall = start.elapsed();
+    let skel_frames = f64::from(args.instances) * f64::from(args.frames);
+    let cpu_us = cpu.as_secs_f64() * 1e6 / skel_frames;
+    let per_s = skel_frames / wall.as_secs_f64().max(1e-9);
+    let file = args.file.display();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{file} `{}`: {} instances x {} frames (+{} warm-up) on {} threads, physics {}",
+        args.anim,
+        args.instances,
+        args.frames,
+        args.warmup,
+        crowd.threads(),
+        args.physics.name()
+    );
+    let _ = writeln!(out, "cpu  {cpu_us:.2} us per skeleton-frame ({clock})");
+    let _ = writeln!(out, "wall {:.0} skeleton-frames per second", per_s);
+    let json = Obj::new()
+        .set(
+            "skeleton",
+            args.file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+        )
+        .set("animation", args.anim.as_str())
+        .num("instances", f64::from(args.instances))
+        .num("frames", f64::from(args.frames))
+        .num("warmup", f64::from(args.warmup))
+        .num("threads", crowd.threads() as f64)
+        .set("physics", args.physics.name())
+        .set("cpu_clock", clock)
+        .set("us_per_skeleton_frame", num(cpu_us))
+        .set("skeleton_frames_per_s", num(per_s))
         .build();
     let _ = writeln!(out, "{json}");
     Ok(out)

@@ -312,6 +312,11 @@ impl Session {
         self.character.compute_world_vertices(buf)
     }
 
+    /// The character, to hand to a [`sinew::character::Crowd`].
+    pub fn into_character(self) -> Character {
+        self.character
+    }
+
     /// The character, for drawing.
     pub fn character_mut(&mut self) -> &mut Character {
         &mut self.character

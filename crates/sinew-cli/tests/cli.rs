@@ -231,6 +231,41 @@ fn bench_ends_with_a_json_line() {
 }
 
 #[test]
+fn bench_on_threads_reports_throughput() {
+    let Some(f) = spineboy_ess("bench_on_threads_reports_throughput") else {
+        return;
+    };
+    let run = |threads: &str| {
+        sinew(&[
+            "bench",
+            s(&f),
+            "--anim",
+            "walk",
+            "--instances",
+            "20",
+            "--frames",
+            "5",
+            "--warmup",
+            "1",
+            "--threads",
+            threads,
+        ])
+    };
+    let o = run("2");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.trim_end().lines().last().unwrap_or_default();
+    let v: Value = serde_json::from_str(last).expect("last line is JSON");
+    assert_eq!(v["threads"], 2, "{last}");
+    for k in ["us_per_skeleton_frame", "skeleton_frames_per_s"] {
+        assert!(v[k].as_f64().is_some_and(|x| x > 0.0), "{k}: {last}");
+    }
+    let o = run("0");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--threads 0"), "{}", stderr(&o));
+}
+
+#[test]
 fn missing_file_fails_cleanly() {
     let p = "/nonexistent/dir/nope.json";
     for cmd in [

@@ -61,6 +61,8 @@ struct Shared {
     dt: AtomicU64,
     next: AtomicUsize,
     panicked: AtomicBool,
+    /// Whether each character's draw list is built right after its update.
+    draw: AtomicBool,
     frame: Mutex<Frame>,
     start: Condvar,
     done: Condvar,
@@ -70,6 +72,7 @@ impl Shared {
     /// Updates chunks of characters until none is left.
     fn work(&self) {
         let dt = f64::from_bits(self.dt.load(Ordering::Acquire));
+        let draw = self.draw.load(Ordering::Acquire);
         let chars = self
             .characters
             .read()
@@ -83,7 +86,13 @@ impl Shared {
                 let mut c = c.lock().unwrap_or_else(PoisonError::into_inner);
                 // `Character::update` does not panic; if it ever did, the frame still ends
                 // (the other characters are updated) and the crowd reports it.
-                if catch_unwind(AssertUnwindSafe(|| c.update(dt))).is_err() {
+                let frame = AssertUnwindSafe(|| {
+                    c.update(dt);
+                    if draw {
+                        c.draw_list();
+                    }
+                });
+                if catch_unwind(frame).is_err() {
                     self.panicked.store(true, Ordering::Relaxed);
                 }
             }
@@ -167,6 +176,13 @@ impl Crowd {
     /// Whether the crowd has no character.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Builds each character's draw list ([`Character::draw_list`], world vertices of every
+    /// attachment shown included) on the pool right after its update, so the host reads
+    /// ready lists (off by default).
+    pub fn set_build_draw_lists(&mut self, on: bool) {
+        self.shared.draw.store(on, Ordering::Release);
     }
 
     /// Runs `f` on character `index` (to read its pose, play an animation, set a
@@ -333,6 +349,14 @@ mod tests {
         crowd.update(0.0);
         let x = crowd.with(1, |c| c.instance().world[0].x);
         assert_eq!(x, Some(100.0));
+        // Draw lists built on the pool equal those built by hand.
+        crowd.set_build_draw_lists(true);
+        crowd.update(0.1);
+        let mut by_hand = crowd.into_characters();
+        let on_pool: Vec<_> = by_hand.iter().map(|c| c.draw.positions.clone()).collect();
+        for (c, p) in by_hand.iter_mut().zip(on_pool) {
+            assert_eq!(c.draw_list().positions, p);
+        }
         // An empty update and a dropped crowd end cleanly.
         let mut empty = Crowd::new(3);
         assert!(empty.update(1.0));
