@@ -15,6 +15,8 @@ pub struct CountingAlloc;
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// Bytes allocated minus bytes freed on this thread while counting.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
 }
 
 fn note_allocation() {
@@ -24,25 +26,35 @@ fn note_allocation() {
     }
 }
 
+fn note_bytes(delta: isize) {
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = LIVE.try_with(|n| n.set(n.get() + delta));
+    }
+}
+
 #[allow(unsafe_code)]
 // SAFETY: forwards every call to the system allocator unchanged; only counts.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note_allocation();
+        note_bytes(layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         note_allocation();
+        note_bytes(layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         note_allocation();
+        note_bytes(new_size as isize - layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note_bytes(-(layout.size() as isize));
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -56,4 +68,15 @@ pub fn count_allocations(f: impl FnOnce()) -> usize {
     f();
     COUNTING.with(|c| c.set(was));
     ALLOCATIONS.with(Cell::get) - before
+}
+
+/// Runs `f` and returns its result with the heap bytes it left allocated on this thread
+/// (allocated minus freed: the heap size of what `f` built and returned). 0 unless the binary
+/// installed [`CountingAlloc`].
+pub fn live_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
+    let before = LIVE.with(Cell::get);
+    let was = COUNTING.with(|c| c.replace(true));
+    let r = f();
+    COUNTING.with(|c| c.set(was));
+    (r, LIVE.with(Cell::get) - before)
 }
