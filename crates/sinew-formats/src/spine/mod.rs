@@ -161,7 +161,25 @@ pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
         });
     }
     read_body(root, &mut rig, &at).map_err(invalid)?;
+    check_reference_scale(&rig, "$.skeleton.referenceScale")?;
     Ok(rig)
+}
+
+/// Physics divides by the skeleton's reference scale: a rig with physics constraints needs
+/// a positive one (spine-ts would produce NaN).
+pub(crate) fn check_reference_scale(rig: &RawRig, path: &str) -> Result<(), LoadError> {
+    if rig.physics.is_empty() || (rig.reference_scale.is_finite() && rig.reference_scale > 0.0) {
+        return Ok(());
+    }
+    Err(LoadError::Invalid {
+        file: rig.source.clone(),
+        path: path.to_owned(),
+        name: None,
+        message: format!(
+            "referenceScale is {}: a rig with physics constraints needs a positive one",
+            rig.reference_scale
+        ),
+    })
 }
 
 /// Everything after the header, in the official loader's order.

@@ -156,16 +156,7 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                 ),
             ));
         }
-        if !(raw.reference_scale.is_finite() && raw.reference_scale > 0.0) {
-            problems.push(BuildProblem::new(
-                ProblemKind::Value,
-                owner.to_string(),
-                format!(
-                    "the skeleton's referenceScale is {}: physics needs a positive one",
-                    raw.reference_scale
-                ),
-            ));
-        }
+
         rig.physics.push(PhysicsData {
             name: c.name.clone(),
             skin_required: c.skin_required,

@@ -91,6 +91,7 @@ pub fn parse_spine_binary(data: &[u8], source: &str) -> Result<RawRig, LoadError
         });
     }
     read_body(&mut r, &mut rig, nonessential).map_err(fail)?;
+    super::check_reference_scale(&rig, "header (referenceScale)")?;
     Ok(rig)
 }
 
