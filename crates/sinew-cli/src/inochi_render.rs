@@ -55,7 +55,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     // Frame counts are checked against the `frames` budget before any is made.
     let frames_of = |d: f64| -> Result<Vec<f64>> {
         let n = (d * args.fps).round().max(1.0);
-        sinew_formats::budget::check("frames", n, format!("{d} s at --fps {}", args.fps))?;
+        sinew_formats::budget::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
         Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
     };
     let times: Vec<f64> = if let Some(t) = &args.times {

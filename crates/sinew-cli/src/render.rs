@@ -273,12 +273,14 @@ pub fn fit_view(
 
 fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
     if w > 16384 || h > 16384 {
-        bail!("image {w}x{h} is too large (at most 16384 pixels a side)");
+        bail!(
+            "image {w}x{h} (from --size, --scale or --view) is too large (at most 16384 pixels a side)"
+        );
     }
     sinew_formats::budget::check(
         "canvas_pixels",
         f64::from(w) * f64::from(h),
-        format!("an image of {w}x{h}"),
+        format!("an image of {w}x{h} (from --size, --scale or --view)"),
     )?;
     if !([v.x0, v.y0, v.x1, v.y1].iter().all(|c| c.is_finite()) && v.x0 < v.x1 && v.y0 < v.y1) {
         bail!(
