@@ -20,6 +20,9 @@
 mod animations;
 mod attachments;
 mod reader;
+mod write;
+mod write_anims;
+mod write_skins;
 
 use super::limits::*;
 use crate::error::LoadError;
@@ -27,6 +30,7 @@ use reader::{Problem, R, Reader};
 use sinew::raw::*;
 use sinew::types::*;
 use std::path::Path;
+pub use write::{WriteError, write_spine_binary};
 
 /// Reads and parses a Spine 4.2 binary (`.skel`) file.
 pub fn load_spine_binary(path: &Path) -> Result<RawRig, LoadError> {

@@ -1,0 +1,210 @@
+//! The Spine 4.2 writers against the official exports in the shared fixtures:
+//! - every `.skel` read, written as `.skel` and read again is the same rig (Debug-equal, so
+//!   every float bit-equal);
+//! - every JSON export written as `.skel` and read back poses like the JSON through
+//!   [`sinew::Character`] (bone a..d within 1e-3, positions and vertices within 1e-2) over
+//!   a few animations and times.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use sinew::build::build_rig;
+use sinew::raw::RawRig;
+use sinew::{Character, SlotId};
+use sinew_formats::spine::binary::{parse_spine_binary, write_spine_binary};
+use sinew_formats::spine::load_spine_json;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Every file with extension `ext` one folder below the Spine fixtures.
+fn fixtures(test: &str, ext: &str) -> Option<Vec<PathBuf>> {
+    let dir = sinew_testutil::require_spine_fixtures(test)?;
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let sub = entry.unwrap().path();
+        if !sub.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&sub).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == ext) {
+                out.push(f);
+            }
+        }
+    }
+    out.sort();
+    Some(out)
+}
+
+/// A pose: per bone `[a, b, c, d, x, y]`, per slot its world vertices.
+type Pose = (Vec<[f64; 6]>, Vec<Vec<f32>>);
+
+fn pose(rig: &Arc<sinew::Rig>, clip: Option<&str>, t: f64) -> Pose {
+    let mut c = Character::new(rig.clone());
+    if let Some(clip) = clip {
+        c.set_animation(0, clip, true).unwrap();
+    }
+    c.update(0.0);
+    // Small steps, the same on both sides (physics depends on them).
+    let steps = (t * 60.0).round() as usize;
+    for _ in 0..steps {
+        c.update(t / steps as f64);
+    }
+    let bones = (0..rig.bones.len())
+        .map(|i| {
+            let w = c.bone_world(sinew::BoneId(i as u16)).unwrap();
+            [w.a, w.b, w.c, w.d, w.x, w.y]
+        })
+        .collect();
+    let slots = (0..rig.slots.len())
+        .map(|i| {
+            let mut v = Vec::new();
+            c.world_vertices(SlotId(i as u16), &mut v);
+            v
+        })
+        .collect();
+    (bones, slots)
+}
+
+/// Compares the poses of two rigs over up to `clips` animations at a few times; returns the
+/// worst differences (matrix, position) and the first mismatch.
+pub fn compare_poses(a: &RawRig, b: &RawRig, clips: usize) -> Result<(f64, f64), String> {
+    let ra = Arc::new(build_rig(a).map_err(|e| format!("{e}"))?);
+    let rb = Arc::new(build_rig(b).map_err(|e| format!("{e}"))?);
+    let mut names: Vec<Option<&str>> = vec![None];
+    names.extend(a.clips.iter().take(clips).map(|c| Some(c.name.as_str())));
+    let (mut worst_m, mut worst_p) = (0.0f64, 0.0f64);
+    for clip in names {
+        for t in [0.0f64, 0.3, 0.77] {
+            let (pa, pb) = (pose(&ra, clip, t), pose(&rb, clip, t));
+            for (i, (x, y)) in pa.0.iter().zip(&pb.0).enumerate() {
+                for k in 0..6 {
+                    let d = (x[k] - y[k]).abs();
+                    let (tol, worst) = if k < 4 {
+                        (1e-3, &mut worst_m)
+                    } else {
+                        (1e-2, &mut worst_p)
+                    };
+                    *worst = worst.max(d);
+                    if d > tol {
+                        return Err(format!(
+                            "{clip:?} t={t}: bone `{}` value {k}: {} vs {}",
+                            a.bones[i].name, x[k], y[k]
+                        ));
+                    }
+                }
+            }
+            for (i, (x, y)) in pa.1.iter().zip(&pb.1).enumerate() {
+                if x.len() != y.len() {
+                    return Err(format!(
+                        "{clip:?} t={t}: slot `{}` has {} vs {} vertex floats",
+                        a.slots[i].name,
+                        x.len(),
+                        y.len()
+                    ));
+                }
+                for (u, v) in x.iter().zip(y) {
+                    let d = f64::from((u - v).abs());
+                    worst_p = worst_p.max(d);
+                    if d > 1e-2 {
+                        return Err(format!(
+                            "{clip:?} t={t}: slot `{}` vertex {u} vs {v}",
+                            a.slots[i].name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok((worst_m, worst_p))
+}
+
+/// Debug text of a rig without its source name.
+fn text(rig: &RawRig) -> String {
+    let mut r = rig.clone();
+    r.source.clear();
+    format!("{r:#?}")
+}
+
+/// The first differing line of two Debug texts, for the failure message.
+fn first_diff(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {i}: {x:?} vs {y:?}");
+        }
+    }
+    format!("lengths {} vs {}", a.lines().count(), b.lines().count())
+}
+
+/// With `SINEW_KEEP_WRITTEN=DIR`, keeps each written file (for the official runtime's
+/// `dump.mjs`).
+fn keep(f: &std::path::Path, bytes: &[u8]) {
+    if let Some(dir) = std::env::var_os("SINEW_KEEP_WRITTEN") {
+        let name = f.with_extension("skel");
+        let name = name.file_name().unwrap();
+        std::fs::write(PathBuf::from(dir).join(name), bytes).unwrap();
+    }
+}
+
+#[test]
+fn every_skel_reads_back_equal_after_writing() {
+    let Some(files) = fixtures("skel_write_roundtrip", "skel") else {
+        return;
+    };
+    assert!(files.len() >= 20, "expected the 20 .skel exports");
+    let mut failures = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let rig = parse_spine_binary(&bytes, "a").unwrap();
+        let out = match write_spine_binary(&rig) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{}: write: {e}", f.display()));
+                continue;
+            }
+        };
+        let back = match parse_spine_binary(&out, "a") {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{}: read back: {e}", f.display()));
+                continue;
+            }
+        };
+        let (x, y) = (text(&rig), text(&back));
+        if x != y {
+            failures.push(format!("{}: {}", f.display(), first_diff(&x, &y)));
+        }
+        eprintln!(
+            "{}: {} bytes read, {} written",
+            f.display(),
+            bytes.len(),
+            out.len()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{} .skel files round-trip", files.len());
+}
+
+#[test]
+fn every_json_written_as_skel_poses_like_the_json() {
+    let Some(files) = fixtures("json_to_skel_poses", "json") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for f in &files {
+        let Ok(rig) = load_spine_json(f) else {
+            continue; // not a skeleton (e.g. an extras file)
+        };
+        n += 1;
+        let result = write_spine_binary(&rig)
+            .map_err(|e| format!("write: {e}"))
+            .inspect(|b| keep(f, b))
+            .and_then(|b| parse_spine_binary(&b, "a").map_err(|e| format!("read back: {e}")))
+            .and_then(|back| compare_poses(&rig, &back, 3));
+        match result {
+            Ok((m, p)) => eprintln!("{}: worst a..d {m:.2e}, xy {p:.2e}", f.display()),
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    assert!(n >= 20, "expected the 20 JSON exports, found {n}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
