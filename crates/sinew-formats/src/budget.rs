@@ -308,7 +308,9 @@ pub fn check_json(text: &[u8], file: &str) -> Result<(), LoadError> {
 pub fn first_huge_number(v: &serde_json::Value) -> Option<(String, f64)> {
     fn walk(v: &serde_json::Value, path: &mut String) -> Option<f64> {
         match v {
-            serde_json::Value::Number(n) => n.as_f64().filter(|x| x.is_nan() || x.abs() >= MAX_MAGNITUDE),
+            serde_json::Value::Number(n) => n
+                .as_f64()
+                .filter(|x| x.is_nan() || x.abs() >= MAX_MAGNITUDE),
             serde_json::Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let len = path.len();
