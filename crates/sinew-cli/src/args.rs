@@ -256,6 +256,9 @@ pub struct RenderArgs {
     /// Output file: .png (one frame, or a %04d pattern for a sequence), .gif or .apng.
     #[arg(long)]
     pub out: PathBuf,
+    /// Renderer: `cpu` (sinew-render, the default) or `wgpu` (the GPU, through sinew-wgpu).
+    #[arg(long, value_enum, default_value_t)]
+    pub backend: crate::gpu_backend::Backend,
     /// Rig-extras JSON adding jiggle bones and colliders by bone name.
     #[arg(long)]
     pub extras: Option<PathBuf>,

@@ -126,17 +126,20 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     };
     let delays: Vec<u16> = gif_delays(n, args.fps).collect();
     let mut renderer = MaskedRenderer::new();
+    let mut gpu = match args.backend {
+        crate::gpu_backend::Backend::Wgpu => Some(crate::gpu_backend::GpuBackend::new(&textures)?),
+        crate::gpu_backend::Backend::Cpu => None,
+    };
     let mut canvas = Canvas::new(w, h, background);
     for (i, list) in lists.iter().enumerate() {
         canvas.clear(background);
-        renderer.render_grouped(
-            list,
-            &textures,
-            &asset.draw.slot_masks,
-            &asset.draw.group_masks,
-            &view,
-            &mut canvas,
-        );
+        let (masks, group_masks) = (&asset.draw.slot_masks, &asset.draw.group_masks);
+        match gpu.as_mut() {
+            Some(g) => g.draw(list, masks, group_masks, &view, background, &mut canvas)?,
+            None => {
+                renderer.render_grouped(list, &textures, masks, group_masks, &view, &mut canvas)
+            }
+        }
         match (&out, writer.as_mut()) {
             (Output::Gif, Some(wr)) => wr.push_gif(&gif_frame(
                 w,

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod cage;
 pub mod dragonbones;
 pub mod dump;
+pub mod gpu_backend;
 pub mod guard;
 pub mod info;
 pub mod inochi;

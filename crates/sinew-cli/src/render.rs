@@ -482,6 +482,12 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         width: w,
         height: h,
         background,
+        gpu: match args.backend {
+            crate::gpu_backend::Backend::Wgpu => Some(std::sync::Mutex::new(
+                crate::gpu_backend::GpuBackend::new(&textures)?,
+            )),
+            crate::gpu_backend::Backend::Cpu => None,
+        },
     };
     write_output(&frames, &out, &args.out, args.fps)?;
     Ok(format!(
@@ -504,6 +510,8 @@ struct FrameJob<'a> {
     width: u32,
     height: u32,
     background: Color,
+    /// `--backend wgpu`: the GPU renderer (frames drawn one at a time).
+    gpu: Option<std::sync::Mutex<crate::gpu_backend::GpuBackend>>,
 }
 
 /// A frame after the parallel part of its encoding.
@@ -526,7 +534,8 @@ fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Resu
     let threads = std::thread::available_parallelism()
         .map_or(1, |t| t.get())
         .clamp(1, n.max(1))
-        .min(((1u64 << 30) / (16 * pixels)).max(1) as usize);
+        .min(((1u64 << 30) / (16 * pixels)).max(1) as usize)
+        .min(if job.gpu.is_some() { 1 } else { usize::MAX });
     let progress = if n > 1 && std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(n as u64);
         bar.set_style(
@@ -562,7 +571,25 @@ fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Resu
                         let mut mine = Vec::new();
                         for i in (start + k..end).step_by(threads) {
                             canvas.clear(job.background);
-                            renderer.render(&job.lists[i], job.textures, &job.view, &mut canvas);
+                            match &job.gpu {
+                                Some(g) => g
+                                    .lock()
+                                    .map_err(|_| anyhow!("the GPU renderer panicked"))?
+                                    .draw(
+                                        &job.lists[i],
+                                        &[],
+                                        &[],
+                                        &job.view,
+                                        job.background,
+                                        &mut canvas,
+                                    )?,
+                                None => renderer.render(
+                                    &job.lists[i],
+                                    job.textures,
+                                    &job.view,
+                                    &mut canvas,
+                                ),
+                            }
                             let enc = match out {
                                 Output::Png | Output::PngSequence => {
                                     let file = if *out == Output::Png {

@@ -38,7 +38,9 @@ struct SlotData {
     tint: [f32; 4],
     screen: [f32; 4],
     threshold: f32,
-    pad: [f32; 3],
+    factor: f32,
+    mipmaps: f32,
+    pad: f32,
 }
 
 /// Renderer settings.
@@ -48,11 +50,18 @@ pub struct Options {
     /// uses to match the CPU renderer's exact-area coverage). Lowered when the device's
     /// largest texture is too small for the supersampled target.
     pub supersample: u32,
+    /// Sample the pages' mip chains (true: what a window wants when a character is drawn
+    /// small) or only their base level (false: what the CPU renderer and the official Spine
+    /// renders do, so `sinew render` images match them).
+    pub mipmaps: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { supersample: 4 }
+        Options {
+            supersample: 4,
+            mipmaps: true,
+        }
     }
 }
 
@@ -696,6 +705,8 @@ impl GpuRenderer {
         let base_slot = SlotData {
             scale: [sx as f32, sy as f32],
             offset: [(-1.0 - v.x0 * sx) as f32, (-1.0 - v.y0 * sy) as f32],
+            factor: self.targets.as_ref().map_or(1, |t| t.factor) as f32,
+            mipmaps: if self.options.mipmaps { 1.0 } else { 0.0 },
             ..Default::default()
         };
         self.push_slot(base_slot);

@@ -9,6 +9,10 @@ struct Slot {
     screen: vec4<f32>,
     // Mask sources: alpha at or below which a texel does not mask.
     threshold: f32,
+    // Samples per pixel along each axis (the supersampling factor).
+    factor: f32,
+    // 1: sample the page's mip chain at the output pixel's footprint; 0: its base level.
+    mipmaps: f32,
 };
 
 @group(0) @binding(0) var<uniform> slot: Slot;
@@ -68,8 +72,23 @@ fn shade(t: vec4<f32>, light: vec4<f32>, dark: vec4<f32>) -> vec4<f32> {
     return vec4<f32>((t.a - t.rgb) * dark.rgb + t.rgb * light.rgb, t.a * light.a);
 }
 
+// The page sampled where the centre of the output pixel holding this sample falls (the
+// UVs are affine over a triangle), so every sample of a pixel shades alike, as the CPU
+// renderer shades a pixel once at its centre; the footprint is the output pixel's.
+fn texel(in: VertexOut) -> vec4<f32> {
+    let dx = dpdx(in.uv);
+    let dy = dpdy(in.uv);
+    let centre = (floor(in.clip.xy / slot.factor) + 0.5) * slot.factor;
+    let d = centre - in.clip.xy;
+    let uv = in.uv + dx * d.x + dy * d.y;
+    if slot.mipmaps > 0.5 {
+        return textureSampleGrad(page, page_sampler, uv, dx * slot.factor, dy * slot.factor);
+    }
+    return textureSampleLevel(page, page_sampler, uv, 0.0);
+}
+
 fn shaded(in: VertexOut) -> vec4<f32> {
-    return shade(textureSample(page, page_sampler, in.uv), in.light, in.dark);
+    return shade(texel(in), in.light, in.dark);
 }
 
 @fragment
@@ -80,7 +99,9 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 // Mask sources: full opacity, discarded at or below the threshold (writes stencil only).
 @fragment
 fn fs_mask(in: VertexOut) -> @location(0) vec4<f32> {
-    let t = textureSample(page, page_sampler, in.uv);
+    // Sampled per sample (not at the pixel centre): the threshold's edge is anti-aliased
+    // by the samples like the CPU renderer's continuous mask.
+    let t = textureSampleLevel(page, page_sampler, in.uv, 0.0);
     if t.a <= slot.threshold {
         discard;
     }
