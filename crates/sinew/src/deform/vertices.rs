@@ -80,9 +80,7 @@ pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mu
             };
             let n = (vertices.count as usize * 2).min(out.len() & !1);
             let deform = inst.slots.deform(slot);
-            vertex_world(&inst.world, bone, vertices, deform, 0, n, 0, 2, |i, v| {
-                out[i] = v as f32
-            });
+            world_vertices_into(&inst.world, bone, vertices, deform, &mut out[..n]);
         }
     }
 }
@@ -207,6 +205,102 @@ pub(crate) fn vertex_world(
         let w = offset + k * stride;
         put(w, wx);
         put(w + 1, wy);
+    }
+}
+
+/// The fast path of [`vertex_world`] for a whole attachment written densely as f32 pairs
+/// (`start` 0, `offset` 0, `stride` 2: what rendering asks for): the same f64 arithmetic in
+/// the same order, so each value is bit-identical to `vertex_world`'s rounded to f32
+/// (`sinew-formats/tests/vertices_fast.rs` compares them over every fixture), but with the
+/// slices cut once per vertex and the deform branch taken once per attachment. Fills
+/// `out.len() / 2` vertices; stops early on data the builder would have rejected.
+pub(crate) fn world_vertices_into(
+    world: &[WorldTransform],
+    slot_bone: BoneId,
+    vertices: &Vertices,
+    deform: &[f64],
+    out: &mut [f32],
+) {
+    if !vertices.is_weighted() {
+        let Some(m) = world.get(slot_bone.index()) else {
+            return;
+        };
+        let (a, b, c, d, x, y) = (m.a, m.b, m.c, m.d, m.x, m.y);
+        // COMPAT(spine): the deform buffer holds absolute positions for unweighted vertices.
+        if deform.is_empty() {
+            for (o, p) in out.chunks_exact_mut(2).zip(vertices.values.chunks_exact(2)) {
+                let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
+                o[0] = (vx * a + vy * b + x) as f32;
+                o[1] = (vx * c + vy * d + y) as f32;
+            }
+        } else {
+            for (o, p) in out.chunks_exact_mut(2).zip(deform.chunks_exact(2)) {
+                let (vx, vy) = (p[0], p[1]);
+                o[0] = (vx * a + vy * b + x) as f32;
+                o[1] = (vx * c + vy * d + y) as f32;
+            }
+        }
+        return;
+    }
+    if deform.is_empty() {
+        skin::<false>(world, &vertices.bones, &vertices.values, &[], out);
+    } else {
+        skin::<true>(world, &vertices.bones, &vertices.values, deform, out);
+    }
+}
+
+/// Weighted vertices of [`world_vertices_into`]; `DEFORM`: `deform` offsets each influence.
+#[inline(always)]
+fn skin<const DEFORM: bool>(
+    world: &[WorldTransform],
+    mut bones: &[u32],
+    mut values: &[f32],
+    mut deform: &[f64],
+    out: &mut [f32],
+) {
+    for o in out.chunks_exact_mut(2) {
+        let Some((&n, rest)) = bones.split_first() else {
+            return;
+        };
+        let n = n as usize;
+        if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
+            return;
+        }
+        let (ids, rest) = rest.split_at(n);
+        let (vals, vrest) = values.split_at(3 * n);
+        bones = rest;
+        values = vrest;
+        let (mut wx, mut wy) = (0.0, 0.0);
+        if DEFORM {
+            let (offs, drest) = deform.split_at(2 * n);
+            deform = drest;
+            for ((&bi, p), d) in ids
+                .iter()
+                .zip(vals.chunks_exact(3))
+                .zip(offs.chunks_exact(2))
+            {
+                let Some(m) = world.get(bi as usize) else {
+                    return;
+                };
+                let vx = f64::from(p[0]) + d[0];
+                let vy = f64::from(p[1]) + d[1];
+                let weight = f64::from(p[2]);
+                wx += (vx * m.a + vy * m.b + m.x) * weight;
+                wy += (vx * m.c + vy * m.d + m.y) * weight;
+            }
+        } else {
+            for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
+                let Some(m) = world.get(bi as usize) else {
+                    return;
+                };
+                let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
+                let weight = f64::from(p[2]);
+                wx += (vx * m.a + vy * m.b + m.x) * weight;
+                wy += (vx * m.c + vy * m.d + m.y) * weight;
+            }
+        }
+        o[0] = wx as f32;
+        o[1] = wy as f32;
     }
 }
 

@@ -1,0 +1,88 @@
+//! The fast per-frame paths agree bit for bit with the plain reference paths they replace,
+//! over every Spine fixture's animations.
+//!
+//! World vertices: `compute_world_vertices` (the dense f32 kernel the renderer and
+//! `Character::compute_world_vertices` use) against `compute_world_vertices_f64` (the
+//! general `vertex_world` loop) rounded to f32, for every slot of every frame. The fixtures
+//! come from `$SINEW_FIXTURES`; when they are missing the test skips with a notice (fails
+//! under `CI=true`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use sinew::deform::{compute_world_vertices, compute_world_vertices_f64, world_vertex_count};
+use sinew::{Character, Rig, SlotId};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Every `*.json` and `*.skel` Spine fixture (one level below `spine/`).
+fn spine_files() -> Option<Vec<PathBuf>> {
+    let dir = sinew_testutil::require_spine_fixtures("fast_paths")?;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let sub = e.unwrap().path();
+        if !sub.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&sub).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_some_and(|x| x == "json" || x == "skel") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Some(out)
+}
+
+fn load(path: &std::path::Path) -> Option<Arc<Rig>> {
+    sinew_formats::load_spine(path, None, &Default::default())
+        .ok()
+        .map(|a| a.rig)
+}
+
+/// Plays each clip (at most 8 per rig) for 40 frames of 1/30 s and compares every slot.
+#[test]
+fn world_vertices_fast_path_matches_reference() {
+    let Some(files) = spine_files() else { return };
+    let (mut rigs, mut compared) = (0, 0usize);
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    for path in &files {
+        let Some(rig) = load(path) else { continue };
+        rigs += 1;
+        let names: Vec<String> = rig.clips.iter().map(|c| c.name.clone()).take(8).collect();
+        for name in &names {
+            let mut ch = Character::new(rig.clone());
+            ch.set_animation(0, name, true).unwrap();
+            for frame in 0..40 {
+                ch.update(1.0 / 30.0);
+                let inst = ch.instance();
+                for s in 0..rig.slots.len() {
+                    let slot = SlotId(s as u16);
+                    let Some(att) = inst.slots.attachment[s] else {
+                        continue;
+                    };
+                    let n = world_vertex_count(&rig, att) * 2;
+                    fast.clear();
+                    fast.resize(n, f32::NAN);
+                    reference.clear();
+                    reference.resize(n, f64::NAN);
+                    compute_world_vertices(&rig, inst, slot, &mut fast);
+                    if rig.attachments[att.index()].vertices().is_none() {
+                        continue; // regions and points: one path only
+                    }
+                    compute_world_vertices_f64(&rig, inst, slot, 0, n, &mut reference, 0, 2);
+                    for (k, (f, r)) in fast.iter().zip(&reference).enumerate() {
+                        assert_eq!(
+                            f.to_bits(),
+                            (*r as f32).to_bits(),
+                            "{} {name} frame {frame} slot {s} float {k}: {f} vs {r}",
+                            path.display()
+                        );
+                    }
+                    compared += n;
+                }
+            }
+        }
+    }
+    assert!(rigs > 0 && compared > 0, "nothing compared");
+    println!("{rigs} rigs, {compared} floats compared");
+}
