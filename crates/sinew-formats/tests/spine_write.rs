@@ -3,14 +3,16 @@
 //!   every float bit-equal);
 //! - every JSON export written as `.skel` and read back poses like the JSON through
 //!   [`sinew::Character`] (bone a..d within 1e-3, positions and vertices within 1e-2) over
-//!   a few animations and times.
+//!   a few animations and times;
+//! - every JSON export read, written as JSON and read again is the same rig, and every
+//!   `.skel` written as JSON reads back as the same rig and poses like the `.skel`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sinew::build::build_rig;
 use sinew::raw::RawRig;
 use sinew::{Character, SlotId};
 use sinew_formats::spine::binary::{parse_spine_binary, write_spine_binary};
-use sinew_formats::spine::load_spine_json;
+use sinew_formats::spine::{load_spine_json, parse_spine_json, write_spine_json};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -206,5 +208,73 @@ fn every_json_written_as_skel_poses_like_the_json() {
         }
     }
     assert!(n >= 20, "expected the 20 JSON exports, found {n}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_json_reads_back_equal_after_writing_json() {
+    let Some(files) = fixtures("json_write_roundtrip", "json") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for f in &files {
+        let Ok(rig) = load_spine_json(f) else {
+            continue;
+        };
+        n += 1;
+        let back = write_spine_json(&rig, false)
+            .map_err(|e| format!("write: {e}"))
+            .and_then(|t| parse_spine_json(&t, "a").map_err(|e| format!("read back: {e}")));
+        match back {
+            Ok(back) => {
+                let (x, y) = (text(&rig), text(&back));
+                if x != y {
+                    failures.push(format!("{}: {}", f.display(), first_diff(&x, &y)));
+                }
+            }
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    assert!(n >= 20, "expected the 20 JSON exports, found {n}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{n} JSON files round-trip");
+}
+
+#[test]
+fn every_skel_written_as_json_reads_back_equal_and_poses_the_same() {
+    let Some(files) = fixtures("skel_to_json", "skel") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for f in &files {
+        let rig = parse_spine_binary(&std::fs::read(f).unwrap(), "a").unwrap();
+        let back = write_spine_json(&rig, true)
+            .map_err(|e| format!("write: {e}"))
+            .and_then(|t| parse_spine_json(&t, "a").map_err(|e| format!("read back: {e}")));
+        let mut back = match back {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{}: {e}", f.display()));
+                continue;
+            }
+        };
+        // JSON stores the mass, the rig its inverse: an inverse that is no f64's exact
+        // reciprocal reads back an ulp off.
+        for (a, b) in rig.physics.iter().zip(&mut back.physics) {
+            if (a.mass_inverse - b.mass_inverse).abs() <= 1e-15 * a.mass_inverse.abs() {
+                b.mass_inverse = a.mass_inverse;
+            }
+        }
+        let (x, y) = (text(&rig), text(&back));
+        if x != y {
+            failures.push(format!("{}: {}", f.display(), first_diff(&x, &y)));
+        }
+        match compare_poses(&rig, &back, 3) {
+            Ok((m, p)) => eprintln!("{}: worst a..d {m:.2e}, xy {p:.2e}", f.display()),
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    assert!(files.len() >= 20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
