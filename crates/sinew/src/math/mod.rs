@@ -3,6 +3,8 @@
 //! A [`WorldTransform`] maps bone space to world space: `world = [a b; c d] * p + (x, y)`,
 //! so `(a, c)` is the bone's x axis in world space and `(b, d)` its y axis.
 
+pub mod trig;
+
 /// Degrees to radians.
 pub const DEG_RAD: f64 = std::f64::consts::PI / 180.0;
 /// Radians to degrees.

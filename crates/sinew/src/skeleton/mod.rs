@@ -19,7 +19,10 @@ pub(crate) mod testrig;
 #[cfg(test)]
 mod tests;
 
-pub use world::{TrigMemo, update_applied_transform, update_bone_world, update_bone_world_with};
+pub use world::{
+    TrigMemo, local_matrix_fast, local_matrix_reference, update_applied_transform,
+    update_bone_world, update_bone_world_with,
+};
 
 use crate::instance::Instance;
 use crate::rig::Rig;

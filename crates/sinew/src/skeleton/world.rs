@@ -9,15 +9,31 @@
 
 use crate::ids::BoneId;
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_RAD_DEG, WorldTransform};
+use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_RAD_DEG, WorldTransform, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::types::Inherit;
 
 /// Computes one bone's world transform from its applied local pose `inst.applied[bone]`
 /// (Spine `Bone.update`), using the parent's current world transform.
+///
+/// The common case, a child that inherits normally, reads the pose in place (no copy of
+/// it and no rewrite of `applied`); the arithmetic is [`update_bone_world_with`]'s.
 #[inline]
 pub fn update_bone_world(rig: &Rig, inst: &mut Instance, bone: BoneId) {
-    let pose = inst.applied[bone.index()];
+    let i = bone.index();
+    if let (Some(parent), Some(Inherit::Normal)) = (rig.bones[i].parent, inst.inherit.get(i)) {
+        let (Some(pose), Some(&p), Some(memo)) = (
+            inst.applied.get(i),
+            inst.world.get(parent.index()),
+            inst.trig.get_mut(i),
+        ) else {
+            return;
+        };
+        let w = normal_child_world(rig.exact_angles, &p, pose, memo);
+        inst.world[i] = w;
+        return;
+    }
+    let pose = inst.applied[i];
     update_bone_world_with(rig, inst, bone, pose);
 }
 
@@ -149,9 +165,37 @@ pub(crate) fn normal_child_world(
     }
 }
 
-/// The local 2x2 `[la lb; lc ld]` of a pose's rotation, scale and shear (degrees).
+/// The local 2x2 `[la lb; lc ld]` of a pose's rotation, scale and shear (degrees), with
+/// the fast [`trig::sin_cos`] (within 2 ulp of std) behind the memo.
 #[inline]
 fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64, f64, f64) {
+    local_matrix_with(exact, memo, pose, trig::sin_cos)
+}
+
+/// The plain reference for [`local_matrix`]: no memo, std's `sin_cos`.
+/// `sinew-formats/tests/fast_paths.rs` compares the two over every fixture.
+pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, f64) {
+    let mut memo = TrigMemo::EMPTY;
+    local_matrix_with(exact, &mut memo, pose, f64::sin_cos)
+}
+
+/// [`local_matrix`] with the memo (public for the comparison test).
+pub fn local_matrix_fast(
+    exact: bool,
+    memo: &mut TrigMemo,
+    pose: &LocalPose,
+) -> (f64, f64, f64, f64) {
+    local_matrix(exact, memo, pose)
+}
+
+/// The body of [`local_matrix`] and its reference, over a `sin_cos`.
+#[inline(always)]
+fn local_matrix_with(
+    exact: bool,
+    memo: &mut TrigMemo,
+    pose: &LocalPose,
+    sin_cos: impl Fn(f64) -> (f64, f64),
+) -> (f64, f64, f64, f64) {
     let (rotation, sx, sy) = (pose.rotation, pose.scale_x, pose.scale_y);
     let (shx, shy) = (pose.shear_x, pose.shear_y);
     // Spine: both axes from Spine's rounded pi. Exact: the y axis is the x axis's angle
@@ -166,17 +210,17 @@ fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64
     };
     // Bitwise comparison: a NaN angle never matches, so it is recomputed (and stays NaN).
     if rx.to_bits() != memo.angles[0].to_bits() || ry.to_bits() != memo.angles[1].to_bits() {
-        let (sin_x, cos_x) = (rx.sin(), rx.cos());
+        let (sin_x, cos_x) = sin_cos(rx);
         let (sin_y, cos_y) = if exact {
             // Without shear both axes share the angle: no second sincos.
             let (s, c) = if ry.to_bits() == rx.to_bits() {
                 (sin_x, cos_x)
             } else {
-                (ry.sin(), ry.cos())
+                sin_cos(ry)
             };
             (c, -s)
         } else {
-            (ry.sin(), ry.cos())
+            sin_cos(ry)
         };
         *memo = TrigMemo {
             angles: [rx, ry],
