@@ -39,6 +39,9 @@ pub enum Command {
     /// Check a rig for seams, weights, draw-order keys, IK reach, physics frame rate,
     /// keyform grids, dense rigid meshes and cages (exit 1 on errors, 2 when unreadable).
     Lint(crate::lint::LintArgs),
+    /// Convert a skeleton: Spine JSON <-> Spine `.skel`, DragonBones -> Spine 4.2 JSON or
+    /// `.skel` (lists what cannot be converted exactly).
+    Convert(crate::convert::ConvertArgs),
 }
 
 /// How the animation is driven (`--mode`).

@@ -316,6 +316,10 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
         }
+        Command::Convert(a) => {
+            input("rig", &a.input)?;
+            input_opt("tex", a.tex.as_deref())?;
+        }
     }
     Ok(())
 }

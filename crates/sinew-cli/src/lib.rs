@@ -9,6 +9,7 @@
 pub mod args;
 pub mod bench;
 pub mod cage;
+pub mod convert;
 pub mod dragonbones;
 pub mod dump;
 pub mod gpu_backend;
@@ -38,6 +39,7 @@ pub fn run(cli: &Cli) -> Result<String> {
         Command::Render(a) => render::render(a)?,
         Command::Cage(a) => cage::cage(a)?,
         Command::Lint(a) => lint::lint(a)?.stdout,
+        Command::Convert(a) => convert::convert(a)?,
     };
     if !out.ends_with('\n') {
         out.push('\n');

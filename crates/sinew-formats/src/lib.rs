@@ -67,6 +67,7 @@
 mod asset;
 pub mod atlas;
 pub mod budget;
+pub mod convert;
 pub mod dragonbones;
 mod error;
 pub mod extras;

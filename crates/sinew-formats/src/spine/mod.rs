@@ -21,11 +21,11 @@ mod write_json_anims;
 mod write_json_skins;
 
 use crate::error::LoadError;
+pub use binary::{WriteError, write_spine_binary};
 use json_util::{Loc, Problem, as_obj};
 use serde_json::Value;
 use sinew::raw::RawRig;
 use std::path::Path;
-pub use binary::{WriteError, write_spine_binary};
 pub use write_json::{spine_json_value, write_spine_json};
 
 /// Caps on what a file may declare (ids are 16-bit; triangle indices are u16).
