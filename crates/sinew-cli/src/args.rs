@@ -42,6 +42,9 @@ pub enum Command {
     /// Convert a skeleton: Spine JSON <-> Spine `.skel`, DragonBones -> Spine 4.2 JSON or
     /// `.skel` (lists what cannot be converted exactly).
     Convert(crate::convert::ConvertArgs),
+    /// Open the desktop viewer (any format; drag-and-drop opens another file). Scripted:
+    /// `--screenshot OUT.png` saves the window after `--frames` frames and exits.
+    View(ViewArgs),
 }
 
 /// How the animation is driven (`--mode`).
@@ -269,4 +272,33 @@ pub struct RenderArgs {
     /// over the puppet's parameters (matched by name).
     #[arg(long)]
     pub physics3: Option<PathBuf>,
+}
+
+/// `sinew view` options.
+#[derive(Debug, Clone, Args)]
+pub struct ViewArgs {
+    /// Spine skeleton (.json/.skel, atlas beside it), Inochi2D puppet (.inp/.inx) or
+    /// DragonBones `*_ske.json`; none: drop one on the window.
+    pub file: Option<PathBuf>,
+    /// Animation to play on track 0 (default: the first).
+    #[arg(long)]
+    pub anim: Option<String>,
+    /// Set a parameter, `NAME=X` or `NAME=X,Y` (repeatable).
+    #[arg(long = "param", allow_hyphen_values = true)]
+    pub params: Vec<String>,
+    /// Start time in seconds.
+    #[arg(long, default_value_t = 0.0)]
+    pub time: f64,
+    /// Save the window's image as PNG after `--frames` frames and exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, default_value_t = 3)]
+    pub frames: u32,
+    /// Window size WxH in logical pixels (default 1280x800).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Canvas background #rrggbb (default a dark grey).
+    #[arg(long)]
+    pub background: Option<String>,
 }

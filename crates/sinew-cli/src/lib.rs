@@ -23,6 +23,7 @@ pub mod render;
 pub mod schema;
 pub mod stepping;
 pub mod validate;
+pub mod view;
 
 use anyhow::Result;
 use args::{Cli, Command};
@@ -40,6 +41,7 @@ pub fn run(cli: &Cli) -> Result<String> {
         Command::Cage(a) => cage::cage(a)?,
         Command::Lint(a) => lint::lint(a)?.stdout,
         Command::Convert(a) => convert::convert(a)?,
+        Command::View(a) => view::view(a)?,
     };
     if !out.ends_with('\n') {
         out.push('\n');

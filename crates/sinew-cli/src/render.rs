@@ -337,7 +337,7 @@ fn find_atlas(skel: &Path) -> Result<PathBuf> {
 }
 
 /// The atlas `--atlas` names (`none`: untextured), else the one beside the skeleton.
-fn atlas_path(skel: &Path, atlas: Option<&str>) -> Result<Option<PathBuf>> {
+pub(crate) fn atlas_path(skel: &Path, atlas: Option<&str>) -> Result<Option<PathBuf>> {
     match atlas {
         Some("none") => Ok(None),
         Some(p) => Ok(Some(PathBuf::from(p))),

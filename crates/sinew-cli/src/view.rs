@@ -1,0 +1,90 @@
+//! `sinew view`: opens the desktop viewer (crate `sinew-view`, the default `view` feature)
+//! on a file, with the loaders the other commands use. Scripted with `--screenshot`: runs
+//! `--frames` frames, saves the window's image and exits (1 when the file did not load).
+//! Verified by `tests/view.rs` under Xvfb.
+
+use crate::args::ViewArgs;
+use anyhow::{Result, anyhow};
+
+/// Parses `--param NAME=X[,Y]` (Y defaults to 0) without a rig; the viewer checks names.
+pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
+    let bad = || anyhow!("bad --param `{spec}`: expected NAME=X or NAME=X,Y");
+    let (name, val) = spec.rsplit_once('=').ok_or_else(bad)?;
+    let parts: Vec<&str> = val.split(',').map(str::trim).collect();
+    if name.is_empty() || parts.len() > 2 {
+        return Err(bad());
+    }
+    let mut v = [0.0; 2];
+    for (k, p) in parts.iter().enumerate() {
+        match p.parse::<f64>() {
+            Ok(x) if x.is_finite() => v[k] = x,
+            _ => {
+                return Err(anyhow!(
+                    "bad --param `{spec}`: `{p}` is not a finite number"
+                ));
+            }
+        }
+    }
+    Ok((name.to_owned(), v))
+}
+
+#[cfg(feature = "view")]
+fn load_any(path: &std::path::Path) -> Result<sinew_formats::Asset> {
+    if crate::inochi::is_puppet(path) {
+        return crate::inochi::load_puppet(path, None);
+    }
+    if crate::pose::is_dragonbones(path) {
+        return crate::pose::load_dragonbones(path, None);
+    }
+    let atlas = crate::render::atlas_path(path, None)?;
+    crate::pose::load(path, atlas.as_deref(), None)
+}
+
+/// Runs `sinew view`; returns what to print (the screenshot written), or the load error of
+/// a scripted run.
+pub fn view(args: &ViewArgs) -> Result<String> {
+    let size = match &args.size {
+        Some(s) => crate::render::parse_size(s)?,
+        None => (1280, 800),
+    };
+    if !(args.time.is_finite() && args.time >= 0.0) {
+        return Err(anyhow!("bad --time {}: must be seconds >= 0", args.time));
+    }
+    let params = args
+        .params
+        .iter()
+        .map(|s| parse_param(s))
+        .collect::<Result<Vec<_>>>()?;
+    let background = match &args.background {
+        Some(s) => {
+            let c = crate::render::parse_color(s)?;
+            Some([c.r, c.g, c.b].map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+        }
+        None => None,
+    };
+    #[cfg(feature = "view")]
+    {
+        let options = sinew_view::ViewOptions {
+            file: args.file.clone(),
+            anim: args.anim.clone(),
+            params,
+            time: args.time,
+            screenshot: args.screenshot.clone(),
+            frames: args.frames,
+            size,
+            background,
+        };
+        sinew_view::run(options, std::sync::Arc::new(load_any))?;
+        Ok(match &args.screenshot {
+            Some(out) => format!("wrote {}", out.display()),
+            None => String::new(),
+        })
+    }
+    #[cfg(not(feature = "view"))]
+    {
+        let _ = (size, params, background);
+        Err(anyhow!(
+            "this sinew was built without the viewer (cargo feature `view`)"
+        ))
+    }
+}
