@@ -88,7 +88,8 @@ fn world_vertices_fast_path_matches_reference() {
 }
 
 /// The bones' local matrices from the fast `sin_cos` (behind the trig memo) against std's,
-/// for every bone's applied pose of every frame: within 2 ulp of the scale.
+/// for every bone's applied pose of every frame: within 4 ulp of the scale (the y axis of an
+/// unsheared Spine bone is turned from the x axis).
 #[test]
 fn local_matrix_fast_trig_matches_reference() {
     use sinew::skeleton::{TrigMemo, local_matrix_fast, local_matrix_reference};
@@ -111,7 +112,7 @@ fn local_matrix_fast_trig_matches_reference() {
                         let e = (x - y).abs() / scale;
                         worst = worst.max(e);
                         assert!(
-                            e <= 4.5e-16 || (x.is_nan() && y.is_nan()),
+                            e <= 4.0 * f64::EPSILON || (x.is_nan() && y.is_nan()),
                             "{} {name} frame {frame} bone {b}: {f:?} vs {r:?}",
                             path.display()
                         );

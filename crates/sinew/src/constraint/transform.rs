@@ -10,7 +10,7 @@
 
 use crate::ids::{BoneId, TransformId};
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2};
+use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, trig};
 use crate::rig::{LocalPose, Rig, TransformData, TransformMix};
 use crate::skeleton::{update_applied_transform, update_bone_world_with};
 
@@ -75,7 +75,7 @@ fn absolute_world(
     if mix.rotate != 0.0 {
         let (a, b, c, d) = (m.a, m.b, m.c, m.d);
         let r = wrap_rad_once(tc.atan2(ta) - c.atan2(a) + off_rot) * mix.rotate;
-        let (sin, cos) = r.sin_cos();
+        let (sin, cos) = trig::sin_cos(r);
         m.a = cos * a - sin * c;
         m.b = cos * b - sin * d;
         m.c = sin * a + cos * c;
@@ -108,8 +108,9 @@ fn absolute_world(
         let r = wrap_rad_once(td.atan2(tb) - tc.atan2(ta) - (by - m.c.atan2(m.a)));
         let r = by + (r + off_shear_y) * mix.shear_y;
         let s = (b * b + d * d).sqrt();
-        m.b = r.cos() * s;
-        m.d = r.sin() * s;
+        let (sin, cos) = trig::sin_cos(r);
+        m.b = cos * s;
+        m.d = sin * s;
     }
     update_applied_transform(rig, inst, bone);
 }
@@ -128,7 +129,7 @@ fn relative_world(
     if mix.rotate != 0.0 {
         let (a, b, c, d) = (m.a, m.b, m.c, m.d);
         let r = wrap_rad_once(tc.atan2(ta) + off_rot) * mix.rotate;
-        let (sin, cos) = r.sin_cos();
+        let (sin, cos) = trig::sin_cos(r);
         m.a = cos * a - sin * c;
         m.b = cos * b - sin * d;
         m.c = sin * a + cos * c;
@@ -155,8 +156,9 @@ fn relative_world(
         // COMPAT(spine): the right angle uses the float-rounded pi.
         let r = d.atan2(b) + (r - SPINE_PI / 2.0 + off_shear_y) * mix.shear_y;
         let s = (b * b + d * d).sqrt();
-        m.b = r.cos() * s;
-        m.d = r.sin() * s;
+        let (sin, cos) = trig::sin_cos(r);
+        m.b = cos * s;
+        m.d = sin * s;
     }
     update_applied_transform(rig, inst, bone);
 }

@@ -102,10 +102,11 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             }
             let rx = (rotation + shear_x - prx) * SPINE_DEG_RAD;
             let ry = (rotation + shear_y - prx + 90.0) * SPINE_DEG_RAD;
-            let la = rx.cos() * scale_x;
-            let lb = ry.cos() * scale_y;
-            let lc = rx.sin() * scale_x;
-            let ld = ry.sin() * scale_y;
+            let ((sin_x, cos_x), (sin_y, cos_y)) = (trig::sin_cos(rx), trig::sin_cos(ry));
+            let la = cos_x * scale_x;
+            let lb = cos_y * scale_y;
+            let lc = sin_x * scale_x;
+            let ld = sin_y * scale_y;
             (
                 pa * la - pb * lc,
                 pa * lb - pb * ld,
@@ -117,14 +118,15 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             // The local rotation only picks a direction in the parent's frame; the result
             // is a unit-scale frame along it (reflected for noScale when the parent is).
             let r = rotation * SPINE_DEG_RAD;
-            let (sin, cos) = r.sin_cos();
+            let (sin, cos) = trig::sin_cos(r);
             let (za, zc, zb, zd) = no_scale_frame(pa, pb, pc, pd, cos, sin, sx, sy, mode);
             let shx = shear_x * SPINE_DEG_RAD;
             let shy = (90.0 + shear_y) * SPINE_DEG_RAD;
-            let la = shx.cos() * scale_x;
-            let lb = shy.cos() * scale_y;
-            let lc = shx.sin() * scale_x;
-            let ld = shy.sin() * scale_y;
+            let ((sin_x, cos_x), (sin_y, cos_y)) = (trig::sin_cos(shx), trig::sin_cos(shy));
+            let la = cos_x * scale_x;
+            let lb = cos_y * scale_y;
+            let lc = sin_x * scale_x;
+            let ld = sin_y * scale_y;
             (
                 za * la + zb * lc,
                 za * lb + zb * ld,
@@ -166,18 +168,25 @@ pub(crate) fn normal_child_world(
 }
 
 /// The local 2x2 `[la lb; lc ld]` of a pose's rotation, scale and shear (degrees), with
-/// the fast [`trig::sin_cos`] (within 2 ulp of std) behind the memo.
+/// the fast [`trig::sin_cos`] (within 2 ulp of std) behind the memo, and for an unsheared
+/// Spine bone the y axis turned from the x axis (within 4 ulp of std).
 #[inline]
 fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64, f64, f64) {
-    local_matrix_with(exact, memo, pose, trig::sin_cos)
+    local_matrix_with(exact, memo, pose, trig::sin_cos, true)
 }
 
-/// The plain reference for [`local_matrix`]: no memo, std's `sin_cos`.
+/// The plain reference for [`local_matrix`]: no memo, std's `sin_cos` for both axes.
 /// `sinew-formats/tests/fast_paths.rs` compares the two over every fixture.
 pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, f64) {
     let mut memo = TrigMemo::EMPTY;
-    local_matrix_with(exact, &mut memo, pose, f64::sin_cos)
+    local_matrix_with(exact, &mut memo, pose, f64::sin_cos, false)
 }
+
+/// Spine's y-axis turn, `90 * degRad` with its float-rounded pi (a little over pi/2), and
+/// its sine and cosine (from a 60-digit evaluation of the exact binary value).
+const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
+const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
+const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
 
 /// [`local_matrix`] with the memo (public for the comparison test).
 pub fn local_matrix_fast(
@@ -195,6 +204,7 @@ fn local_matrix_with(
     memo: &mut TrigMemo,
     pose: &LocalPose,
     sin_cos: impl Fn(f64) -> (f64, f64),
+    turn_y: bool,
 ) -> (f64, f64, f64, f64) {
     let (rotation, sx, sy) = (pose.rotation, pose.scale_x, pose.scale_y);
     let (shx, shy) = (pose.shear_x, pose.shear_y);
@@ -219,6 +229,13 @@ fn local_matrix_with(
                 sin_cos(ry)
             };
             (c, -s)
+        } else if turn_y && shx.to_bits() == shy.to_bits() {
+            // Unsheared: ry is rx turned by RIGHT plus the rounding of the two angle sums
+            // (`e`, a few ulp), so sin/cos(ry) follow from rx's by the angle-sum formulas
+            // (first order in e: e^2 is below 1e-29).
+            let e = (ry - rx) - RIGHT;
+            let (sd, cd) = (RIGHT_SIN + e * RIGHT_COS, RIGHT_COS - e * RIGHT_SIN);
+            (sin_x * cd + cos_x * sd, cos_x * cd - sin_x * sd)
         } else {
             sin_cos(ry)
         };
@@ -291,7 +308,8 @@ fn no_scale_frame(
     }
     // COMPAT(spine): this angle uses the exact pi, unlike the degree conversions.
     let r = std::f64::consts::FRAC_PI_2 + zc.atan2(za);
-    (za, zc, r.cos() * s, r.sin() * s)
+    let (sin, cos) = trig::sin_cos(r);
+    (za, zc, cos * s, sin * s)
 }
 
 /// Recomputes a bone's applied local pose from its world transform (Spine
@@ -407,4 +425,49 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
         shear_x: 0.0,
         shear_y,
     };
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::*;
+
+    #[test]
+    fn right_turn_constants_are_std_values() {
+        let (s, c) = RIGHT.sin_cos();
+        assert!((s - RIGHT_SIN).abs() <= f64::EPSILON / 2.0, "{s:e}");
+        assert!((c - RIGHT_COS).abs() <= 1e-23, "{c:e}");
+    }
+
+    #[test]
+    fn turned_y_axis_is_within_four_ulp_of_std() {
+        for k in -4000..4000 {
+            let rotation = f64::from(k) * 0.0937 + 0.013;
+            for shear in [0.0, -0.0, 1.5, -30.0] {
+                let pose = LocalPose {
+                    rotation,
+                    scale_x: 1.0,
+                    scale_y: -2.0,
+                    shear_x: shear,
+                    shear_y: shear,
+                    ..LocalPose::IDENTITY
+                };
+                let mut memo = TrigMemo::EMPTY;
+                let f = local_matrix_with(false, &mut memo, &pose, trig::sin_cos, true);
+                let r = local_matrix_reference(false, &pose);
+                // Errors relative to each axis's scale (1 for x, 2 for y).
+                let errs = [
+                    (f.0 - r.0).abs(),
+                    (f.1 - r.1).abs() / 2.0,
+                    (f.2 - r.2).abs(),
+                    (f.3 - r.3).abs() / 2.0,
+                ];
+                for e in errs {
+                    assert!(
+                        e <= 4.0 * f64::EPSILON,
+                        "rotation {rotation} shear {shear}: {f:?} vs {r:?}"
+                    );
+                }
+            }
+        }
+    }
 }
