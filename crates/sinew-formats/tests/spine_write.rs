@@ -278,3 +278,118 @@ fn every_skel_written_as_json_reads_back_equal_and_poses_the_same() {
     assert!(files.len() >= 20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A tiny deterministic generator for the mutation test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// One random damage to a rig: a bad number, a dangling name, a broken list.
+fn mutate(rig: &mut RawRig, g: &mut Lcg) {
+    use sinew::raw::*;
+    let nb = rig.bones.len();
+    match g.next(12) {
+        0 => rig.bones[g.next(nb)].x = [f64::NAN, f64::INFINITY, 1e31][g.next(3)],
+        1 => rig.bones[g.next(nb)].parent = Some("no such bone".into()),
+        2 => {
+            rig.bones[g.next(nb)].inherit = sinew::Inherit::DragonBones(sinew::DragonBonesInherit {
+                scale: false,
+                ..Default::default()
+            })
+        }
+        3 => {
+            let n = rig.slots.len();
+            rig.slots[g.next(n)].bone = "no such bone".into();
+        }
+        4 => {
+            rig.bones.remove(g.next(nb));
+        }
+        5 => {
+            let n = rig.ik.len();
+            if n > 0 {
+                rig.ik[g.next(n)].bones.clear();
+            }
+        }
+        _ => {
+            let n = rig.clips.len();
+            let clip = &mut rig.clips[g.next(n)];
+            let n = clip.timelines.len();
+            if n == 0 {
+                return;
+            }
+            let t = &mut clip.timelines[g.next(n)];
+            let nk = t.keys.len();
+            let k = &mut t.keys[g.next(nk)];
+            match g.next(6) {
+                0 => t.keys.reverse(),
+                1 => k.values.clear(),
+                2 => k.curve = RawCurve::Bezier(vec![0.0; 3]),
+                3 => k.time = f64::NAN,
+                4 => match &mut k.data {
+                    RawKeyData::Deform { offset, .. } => *offset = 1_000_000,
+                    RawKeyData::Event { name, .. } => *name = "no such event".into(),
+                    RawKeyData::DrawOrder(Some(list)) => {
+                        if let Some(first) = list.first().cloned() {
+                            list.push(first);
+                        }
+                    }
+                    d => *d = RawKeyData::None,
+                },
+                _ => t.target = RawTarget::Ik("no such constraint".into()),
+            }
+        }
+    }
+}
+
+/// The writers never panic on a damaged rig, and what they do write reads back.
+#[test]
+fn writers_refuse_damaged_rigs_without_panicking() {
+    let Some(files) = fixtures("write_mutations", "skel") else {
+        return;
+    };
+    let mut g = Lcg(0x5eed);
+    let (mut refused, mut written) = (0, 0);
+    for f in &files {
+        let base = parse_spine_binary(&std::fs::read(f).unwrap(), "a").unwrap();
+        for _ in 0..40 {
+            let mut rig = base.clone();
+            mutate(&mut rig, &mut g);
+            match write_spine_binary(&rig) {
+                Ok(bytes) => {
+                    written += 1;
+                    let back = parse_spine_binary(&bytes, "m.skel");
+                    assert!(
+                        back.is_ok(),
+                        "{}: written but unreadable: {back:?}",
+                        f.display()
+                    );
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(!e.what.is_empty() && !e.message.is_empty());
+                }
+            }
+            match write_spine_json(&rig, false) {
+                Ok(text) => {
+                    let back = parse_spine_json(&text, "m.json");
+                    assert!(
+                        back.is_ok(),
+                        "{}: written but unreadable: {back:?}",
+                        f.display()
+                    );
+                }
+                Err(e) => assert!(!e.what.is_empty() && !e.message.is_empty()),
+            }
+        }
+    }
+    eprintln!("damaged rigs: {refused} refused, {written} written and read back");
+    assert!(refused > 0 && written > 0);
+}

@@ -14,6 +14,7 @@
 
 use super::binary::WriteError;
 use super::write_json_anims::write_animations;
+use crate::budget::MAX_MAGNITUDE;
 use serde_json::{Map, Value};
 use sinew::raw::*;
 use sinew::types::*;
@@ -29,11 +30,14 @@ pub(crate) fn fail<T>(what: &str, message: impl Into<String>) -> W<T> {
     }))
 }
 
-/// A finite f64 as a JSON number.
+/// A finite f64 below the loaders' [`MAX_MAGNITUDE`] as a JSON number.
 pub(crate) fn num(what: &str, v: f64) -> W<Value> {
     match serde_json::Number::from_f64(v) {
-        Some(n) if v.is_finite() => Ok(Value::Number(n)),
-        _ => fail(what, format!("{v} is not a finite number")),
+        Some(n) if v.is_finite() && v.abs() < MAX_MAGNITUDE => Ok(Value::Number(n)),
+        _ => fail(
+            what,
+            format!("{v} cannot be written (numbers must be finite and below {MAX_MAGNITUDE:e})"),
+        ),
     }
 }
 
@@ -158,23 +162,46 @@ pub(crate) fn inherit_name(what: &str, i: Inherit) -> W<&'static str> {
     })
 }
 
-/// Writes `rig` as Spine 4.2 JSON (a value; see [`write_spine_json`] for text).
+/// Writes `rig` as a Spine 4.2 JSON value, without the read-back check of
+/// [`write_spine_json`].
 pub fn spine_json_value(rig: &RawRig) -> Result<Value, WriteError> {
     write_root(rig).map_err(|e| *e)
 }
 
-/// Writes `rig` as Spine 4.2 JSON text (pretty when `pretty`).
+/// Writes `rig` as Spine 4.2 JSON text (indented when `pretty`). The text is read back by
+/// the JSON loader before it is returned, so a rig whose references or lists the loader
+/// would refuse (a dangling bone name, a deform past its mesh, ...) is an error naming the
+/// JSON path, never a file that does not load.
 pub fn write_spine_json(rig: &RawRig, pretty: bool) -> Result<String, WriteError> {
     let v = spine_json_value(rig)?;
     let text = if pretty {
         serde_json::to_string_pretty(&v)
     } else {
         serde_json::to_string(&v)
-    };
-    text.map_err(|e| WriteError {
+    }
+    .map_err(|e| WriteError {
         what: "skeleton".into(),
         message: e.to_string(),
-    })
+    })?;
+    match super::parse_spine_json(&text, "output") {
+        Ok(_) => Ok(text),
+        Err(crate::error::LoadError::Invalid {
+            path,
+            name,
+            message,
+            ..
+        }) => Err(WriteError {
+            what: match name {
+                Some(n) => format!("{path} (`{n}`)"),
+                None => path,
+            },
+            message: format!("the JSON loader would refuse it: {message}"),
+        }),
+        Err(e) => Err(WriteError {
+            what: "skeleton".into(),
+            message: format!("the JSON loader would refuse it: {e}"),
+        }),
+    }
 }
 
 fn write_root(rig: &RawRig) -> W<Value> {
