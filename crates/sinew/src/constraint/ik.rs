@@ -10,7 +10,7 @@
 
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
-use crate::math::{SPINE_PI, SPINE_RAD_DEG};
+use crate::math::{SPINE_PI, SPINE_RAD_DEG, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::skeleton::update_bone_world_with;
 use crate::types::Inherit;
@@ -113,7 +113,7 @@ pub fn solve_ik_one_bone(
             let sc = pc / sy_sk;
             pb = -sc * s * sx_sk;
             pd = sa * s * sy_sk;
-            rotation_ik += sc.atan2(sa) * SPINE_RAD_DEG;
+            rotation_ik += trig::atan2(sc, sa) * SPINE_RAD_DEG;
         }
         let x = target_x - p.x;
         let y = target_y - p.y;
@@ -126,7 +126,7 @@ pub fn solve_ik_one_bone(
             ty = (y * pa - x * pc) / d - ap.y;
         }
     }
-    rotation_ik += ty.atan2(tx) * SPINE_RAD_DEG;
+    rotation_ik += trig::atan2(ty, tx) * SPINE_RAD_DEG;
     if ap.scale_x < 0.0 {
         rotation_ik += 180.0;
     }
@@ -280,12 +280,12 @@ pub fn solve_ik_two_bone(
         }
         let ka = l1 + l2 * cos;
         let kb = l2 * angle.sin();
-        a1 = (ty * ka - tx * kb).atan2(tx * ka + ty * kb);
+        a1 = trig::atan2(ty * ka - tx * kb, tx * ka + ty * kb);
         a2 = angle;
     } else {
         (a1, a2) = non_uniform_angles(l1, l2, psx, psy, tx, ty, dd, bend_dir);
     }
-    let os = cy.atan2(cx) * s2;
+    let os = trig::atan2(cy, cx) * s2;
     let rotation = pap.rotation;
     let r1 = wrap_once((a1 - os) * SPINE_RAD_DEG + os1 - rotation);
     let ppose = LocalPose {
@@ -327,7 +327,7 @@ fn non_uniform_angles(
     let a = psx * l2;
     let b = psy * l2;
     let (aa, bb) = (a * a, b * b);
-    let ta = ty.atan2(tx);
+    let ta = trig::atan2(ty, tx);
     let c = bb * l1 * l1 + aa * dd - aa * bb;
     let c1 = -2.0 * bb * l1;
     let c2 = bb - aa;
@@ -344,7 +344,7 @@ fn non_uniform_angles(
         let r0 = dd - r * r;
         if r0 >= 0.0 {
             let y = r0.sqrt() * bend_dir;
-            return (ta - y.atan2(r), (y / psy).atan2((r - l1) / psx));
+            return (ta - trig::atan2(y, r), trig::atan2(y / psy, (r - l1) / psx));
         }
     }
     // COMPAT(spine): the minimum-reach angle starts at the runtime's float-rounded pi.
@@ -372,8 +372,14 @@ fn non_uniform_angles(
         }
     }
     if dd <= (min_dist + max_dist) * 0.5 {
-        (ta - (min_y * bend_dir).atan2(min_x), min_angle * bend_dir)
+        (
+            ta - trig::atan2(min_y * bend_dir, min_x),
+            min_angle * bend_dir,
+        )
     } else {
-        (ta - (max_y * bend_dir).atan2(max_x), max_angle * bend_dir)
+        (
+            ta - trig::atan2(max_y * bend_dir, max_x),
+            max_angle * bend_dir,
+        )
     }
 }

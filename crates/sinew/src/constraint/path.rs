@@ -15,7 +15,7 @@ mod positions;
 
 use crate::ids::{BoneId, PathId};
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2};
+use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, trig};
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::{RotateMode, SpacingMode};
 
@@ -172,12 +172,12 @@ pub fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
             } else if scratch.spaces[i + 1] == 0.0 {
                 positions[p + 2]
             } else {
-                dy.atan2(dx)
+                trig::atan2(dy, dx)
             };
-            r -= c.atan2(a);
+            r -= trig::atan2(c, a);
             if tip {
                 // COMPAT(spine): chain mode moves the next point to this bone's turned tip.
-                let (sin, cos) = r.sin_cos();
+                let (sin, cos) = trig::sin_cos(r);
                 let length = rig.bones[bone_id.index()].length;
                 bone_x += (length * (cos * a - sin * c) - dx) * mix_rotate;
                 bone_y += (length * (sin * a + cos * c) - dy) * mix_rotate;
@@ -190,7 +190,7 @@ pub fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
                 r += SPINE_PI2;
             }
             r *= mix_rotate;
-            let (sin, cos) = r.sin_cos();
+            let (sin, cos) = trig::sin_cos(r);
             bone.a = cos * a - sin * c;
             bone.b = cos * b - sin * d;
             bone.c = sin * a + cos * c;

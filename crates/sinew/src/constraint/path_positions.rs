@@ -10,6 +10,7 @@
 
 use super::{PathScratch, ensure_len};
 use crate::instance::Instance;
+use crate::math::trig;
 use crate::rig::{PathAttachment, PathData, PathMix, Rig};
 use crate::types::{PositionMode, SpacingMode};
 
@@ -282,18 +283,20 @@ pub(super) fn compute_world_positions(
 /// A point `p` (negative) before the path's start, along the first handle's direction.
 fn add_before_position(p: f64, temp: &[f64], i: usize, out: &mut [f64], o: usize) {
     let (x1, y1) = (temp[i], temp[i + 1]);
-    let r = (temp[i + 3] - y1).atan2(temp[i + 2] - x1);
-    out[o] = x1 + p * r.cos();
-    out[o + 1] = y1 + p * r.sin();
+    let r = trig::atan2(temp[i + 3] - y1, temp[i + 2] - x1);
+    let (sin, cos) = trig::sin_cos(r);
+    out[o] = x1 + p * cos;
+    out[o + 1] = y1 + p * sin;
     out[o + 2] = r;
 }
 
 /// A point `p` past the path's end, along the last handle's direction.
 fn add_after_position(p: f64, temp: &[f64], i: usize, out: &mut [f64], o: usize) {
     let (x1, y1) = (temp[i + 2], temp[i + 3]);
-    let r = (y1 - temp[i + 1]).atan2(x1 - temp[i]);
-    out[o] = x1 + p * r.cos();
-    out[o + 1] = y1 + p * r.sin();
+    let r = trig::atan2(y1 - temp[i + 1], x1 - temp[i]);
+    let (sin, cos) = trig::sin_cos(r);
+    out[o] = x1 + p * cos;
+    out[o + 1] = y1 + p * sin;
     out[o + 2] = r;
 }
 
@@ -304,7 +307,7 @@ fn add_curve_position(p: f64, c: [f64; 8], out: &mut [f64], o: usize, tangents: 
     if p == 0.0 || p.is_nan() {
         out[o] = x1;
         out[o + 1] = y1;
-        out[o + 2] = (cy1 - y1).atan2(cx1 - x1);
+        out[o + 2] = trig::atan2(cy1 - y1, cx1 - x1);
         return;
     }
     let tt = p * p;
@@ -322,10 +325,12 @@ fn add_curve_position(p: f64, c: [f64; 8], out: &mut [f64], o: usize, tangents: 
     out[o + 1] = y;
     if tangents {
         out[o + 2] = if p < 0.001 {
-            (cy1 - y1).atan2(cx1 - x1)
+            trig::atan2(cy1 - y1, cx1 - x1)
         } else {
-            (y - (y1 * uu + cy1 * ut * 2.0 + cy2 * tt))
-                .atan2(x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt))
+            trig::atan2(
+                y - (y1 * uu + cy1 * ut * 2.0 + cy2 * tt),
+                x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
+            )
         };
     }
 }

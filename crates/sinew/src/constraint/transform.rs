@@ -74,7 +74,7 @@ fn absolute_world(
     let m = &mut inst.world[bone.index()];
     if mix.rotate != 0.0 {
         let (a, b, c, d) = (m.a, m.b, m.c, m.d);
-        let r = wrap_rad_once(tc.atan2(ta) - c.atan2(a) + off_rot) * mix.rotate;
+        let r = wrap_rad_once(trig::atan2(tc, ta) - trig::atan2(c, a) + off_rot) * mix.rotate;
         let (sin, cos) = trig::sin_cos(r);
         m.a = cos * a - sin * c;
         m.b = cos * b - sin * d;
@@ -104,8 +104,9 @@ fn absolute_world(
     }
     if mix.shear_y > 0.0 {
         let (b, d) = (m.b, m.d);
-        let by = d.atan2(b);
-        let r = wrap_rad_once(td.atan2(tb) - tc.atan2(ta) - (by - m.c.atan2(m.a)));
+        let by = trig::atan2(d, b);
+        let r =
+            wrap_rad_once(trig::atan2(td, tb) - trig::atan2(tc, ta) - (by - trig::atan2(m.c, m.a)));
         let r = by + (r + off_shear_y) * mix.shear_y;
         let s = (b * b + d * d).sqrt();
         let (sin, cos) = trig::sin_cos(r);
@@ -128,7 +129,7 @@ fn relative_world(
     let m = &mut inst.world[bone.index()];
     if mix.rotate != 0.0 {
         let (a, b, c, d) = (m.a, m.b, m.c, m.d);
-        let r = wrap_rad_once(tc.atan2(ta) + off_rot) * mix.rotate;
+        let r = wrap_rad_once(trig::atan2(tc, ta) + off_rot) * mix.rotate;
         let (sin, cos) = trig::sin_cos(r);
         m.a = cos * a - sin * c;
         m.b = cos * b - sin * d;
@@ -151,10 +152,10 @@ fn relative_world(
         m.d *= s;
     }
     if mix.shear_y > 0.0 {
-        let r = wrap_rad_once(td.atan2(tb) - tc.atan2(ta));
+        let r = wrap_rad_once(trig::atan2(td, tb) - trig::atan2(tc, ta));
         let (b, d) = (m.b, m.d);
         // COMPAT(spine): the right angle uses the float-rounded pi.
-        let r = d.atan2(b) + (r - SPINE_PI / 2.0 + off_shear_y) * mix.shear_y;
+        let r = trig::atan2(d, b) + (r - SPINE_PI / 2.0 + off_shear_y) * mix.shear_y;
         let s = (b * b + d * d).sqrt();
         let (sin, cos) = trig::sin_cos(r);
         m.b = cos * s;

@@ -94,11 +94,11 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
                 s = (pa * pd * isy - pb * isx * pc).abs() / s;
                 pb = pc * s;
                 pd = pa * s;
-                prx = pc.atan2(pa) * SPINE_RAD_DEG;
+                prx = trig::atan2(pc, pa) * SPINE_RAD_DEG;
             } else {
                 pa = 0.0;
                 pc = 0.0;
-                prx = 90.0 - pd.atan2(pb) * SPINE_RAD_DEG;
+                prx = 90.0 - trig::atan2(pd, pb) * SPINE_RAD_DEG;
             }
             let rx = (rotation + shear_x - prx) * SPINE_DEG_RAD;
             let ry = (rotation + shear_y - prx + 90.0) * SPINE_DEG_RAD;
@@ -307,7 +307,7 @@ fn no_scale_frame(
         s = -s;
     }
     // COMPAT(spine): this angle uses the exact pi, unlike the degree conversions.
-    let r = std::f64::consts::FRAC_PI_2 + zc.atan2(za);
+    let r = std::f64::consts::FRAC_PI_2 + trig::atan2(zc, za);
     let (sin, cos) = trig::sin_cos(r);
     (za, zc, cos * s, sin * s)
 }
@@ -327,11 +327,11 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
         inst.applied[i] = LocalPose {
             x: w.x - inst.x,
             y: w.y - inst.y,
-            rotation: w.c.atan2(w.a) * SPINE_RAD_DEG,
+            rotation: trig::atan2(w.c, w.a) * SPINE_RAD_DEG,
             scale_x: (w.a * w.a + w.c * w.c).sqrt(),
             scale_y: (w.b * w.b + w.d * w.d).sqrt(),
             shear_x: 0.0,
-            shear_y: (w.a * w.b + w.c * w.d).atan2(w.a * w.d - w.b * w.c) * SPINE_RAD_DEG,
+            shear_y: trig::atan2(w.a * w.b + w.c * w.d, w.a * w.d - w.b * w.c) * SPINE_RAD_DEG,
         };
         return;
     };
@@ -383,7 +383,7 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
                     s = -s;
                 }
                 // COMPAT(spine): here the runtime uses its float-rounded pi.
-                let r = SPINE_PI / 2.0 + zc.atan2(za);
+                let r = SPINE_PI / 2.0 + trig::atan2(zc, za);
                 pa = za;
                 pc = zc;
                 pb = r.cos() * s;
@@ -408,13 +408,13 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
     if scale_x > 0.0001 {
         let det = ra * rd - rb * rc;
         scale_y = det / scale_x;
-        shear_y = -(ra * rb + rc * rd).atan2(det) * SPINE_RAD_DEG;
-        rotation = rc.atan2(ra) * SPINE_RAD_DEG;
+        shear_y = -trig::atan2(ra * rb + rc * rd, det) * SPINE_RAD_DEG;
+        rotation = trig::atan2(rc, ra) * SPINE_RAD_DEG;
     } else {
         scale_x = 0.0;
         scale_y = (rb * rb + rd * rd).sqrt();
         shear_y = 0.0;
-        rotation = 90.0 - rd.atan2(rb) * SPINE_RAD_DEG;
+        rotation = 90.0 - trig::atan2(rd, rb) * SPINE_RAD_DEG;
     }
     inst.applied[i] = LocalPose {
         x,
