@@ -58,7 +58,11 @@ pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mu
     let bone = rig.slots[slot.index()].bone;
     match &rig.attachments[att.index()].kind {
         AttachmentKind::Region(r) => {
-            let index = sequence_region_index(rig, inst, slot).unwrap_or(0);
+            // Without a sequence the region is the first (no second look-up of the slot).
+            let index = match r.sequence {
+                None => 0,
+                Some(_) => sequence_region_index(rig, inst, slot).unwrap_or(0),
+            };
             let Some(offsets) = r.offsets.get(index * 8..index * 8 + 8) else {
                 return;
             };
