@@ -4,6 +4,9 @@
 //! Divide a time by 1,000 for one skeleton-frame. Falls back to the bundled stickbot `walk`
 //! when the shared fixtures are missing.
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew_capi::*;
 use std::path::PathBuf;

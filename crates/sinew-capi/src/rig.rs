@@ -286,11 +286,11 @@ pub extern "C" fn sinew_rig_load_spine_memory(
     })
 }
 
+/// What a rig-extras text adds to a rig: its jiggle bones and its follows.
+type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
+
 /// The jiggle bones and follows of a rig-extras text (as `load_spine` reads a file's).
-fn jiggle_from_text(
-    text: &str,
-    rig: &sinew::Rig,
-) -> Res<(Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>)> {
+fn jiggle_from_text(text: &str, rig: &sinew::Rig) -> Res<Extras> {
     if text.is_empty() {
         return Ok((None, None));
     }

@@ -37,7 +37,7 @@ fn frames_through_the_abi_allocate_nothing_after_warm_up() {
             c
         })
         .collect();
-    let mut frame = || {
+    let frame = || {
         assert_eq!(
             sinew_update_many(chars.as_ptr(), chars.len(), 1.0 / 60.0, 1),
             SinewStatus::Ok
