@@ -574,6 +574,11 @@ impl eframe::App for App {
                 .collect()
         });
         if let Some(p) = dropped.first() {
+            // A dropped file starts fresh: its first animation at 0 s, its own parameters.
+            self.anim = None;
+            self.anim2 = None;
+            self.time = 0.0;
+            self.options.params.clear();
             self.open(p);
         }
         egui::Panel::left("controls").show(ui, |ui| {
