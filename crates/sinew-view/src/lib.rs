@@ -105,7 +105,10 @@ struct Loaded {
     path: PathBuf,
     character: Character,
     setup: Arc<DrawSetup>,
+    /// Skeletal animations, then a puppet's parameter animations.
     clips: Vec<String>,
+    /// The puppet's parameter animations (played with `play_param_animation`).
+    param_anims: Vec<String>,
     skins: Vec<(String, bool)>,
     params: Vec<ParamRow>,
     /// The fitted view and the canvas size (pixels) it was fitted to.
@@ -221,7 +224,17 @@ impl App {
         self.renderer.set_pages(&textures);
         let mut character = asset.character();
         let rig = character.rig().clone();
-        let clips: Vec<String> = rig.clips.iter().map(|c| c.name.clone()).collect();
+        let param_anims: Vec<String> = asset
+            .param_animations
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
+        let clips: Vec<String> = rig
+            .clips
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(param_anims.iter().cloned())
+            .collect();
         let skins: Vec<(String, bool)> = rig
             .skins
             .iter()
@@ -263,6 +276,7 @@ impl App {
             character,
             setup,
             clips,
+            param_anims,
             skins,
             params,
             view: None,
@@ -277,7 +291,11 @@ impl App {
         let c = &mut l.character;
         c.set_default_mix(self.mix);
         if let Some(a) = &self.anim {
-            let _ = c.set_animation(0, a, self.looping);
+            if l.param_anims.contains(a) {
+                let _ = c.play_param_animation(a, self.looping);
+            } else {
+                let _ = c.set_animation(0, a, self.looping);
+            }
         }
         if let Some(a) = &self.anim2 {
             let _ = c.set_animation(1, a, self.looping);
@@ -375,21 +393,26 @@ impl App {
             });
         }
         if !l.params.is_empty() {
-            egui::CollapsingHeader::new("Parameters").show(ui, |ui| {
-                for (name, is_2d, min, max, value) in &mut l.params {
-                    let mut changed = ui
-                        .add(egui::Slider::new(&mut value[0], min[0]..=max[0]).text(name.as_str()))
-                        .changed();
-                    if *is_2d {
-                        changed |= ui
-                            .add(egui::Slider::new(&mut value[1], min[1]..=max[1]).text("  y"))
+            egui::CollapsingHeader::new("Parameters")
+                .default_open(true)
+                .show(ui, |ui| {
+                    for (name, is_2d, min, max, value) in &mut l.params {
+                        let mut changed = ui
+                            .add(
+                                egui::Slider::new(&mut value[0], min[0]..=max[0])
+                                    .text(name.as_str()),
+                            )
                             .changed();
+                        if *is_2d {
+                            changed |= ui
+                                .add(egui::Slider::new(&mut value[1], min[1]..=max[1]).text("  y"))
+                                .changed();
+                        }
+                        if changed {
+                            let _ = l.character.set_param(name, *value);
+                        }
                     }
-                    if changed {
-                        let _ = l.character.set_param(name, *value);
-                    }
-                }
-            });
+                });
         }
         ui.separator();
         ui.horizontal(|ui| {
