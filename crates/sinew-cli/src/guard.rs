@@ -277,12 +277,15 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
             let f = Format::of(&a.file)?;
-            if f != Format::Spine {
+            if f == Format::Puppet {
                 bail!(
-                    "{}: bench takes a Spine skeleton; this is {}",
+                    "{}: bench takes a Spine or DragonBones skeleton; this is {}",
                     a.file.display(),
                     f.name()
                 );
+            }
+            if f == Format::DragonBones {
+                not_for(f.name(), &a.file, "--extras", a.extras.is_some())?;
             }
         }
         Command::Render(a) => {

@@ -83,4 +83,32 @@ fn info_validate_and_render_read_a_dragonbones_skeleton() {
     // show; the dragon boy has none.
     assert!(opaque[0] > 200 && opaque[1] == 0, "{opaque:?}");
     std::fs::remove_dir_all(&dir).ok();
+    // Bench: the same report as for Spine; options that don't apply are refused.
+    let bench = [
+        "bench",
+        s,
+        "--anim",
+        "walk",
+        "--instances",
+        "3",
+        "--frames",
+        "4",
+    ];
+    let o = sinew(&bench);
+    assert!(o.status.success(), "{}", text(&o));
+    let last = String::from_utf8_lossy(&o.stdout)
+        .trim_end()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned();
+    let v: serde_json::Value = serde_json::from_str(&last).expect("a JSON line");
+    assert!(v["us_per_skeleton_frame"].is_number(), "{last}");
+    assert!(
+        v["vertices_per_frame"].as_f64().is_some_and(|x| x > 0.0),
+        "{last}"
+    );
+    let o = sinew(&[&bench[..], &["--extras", s]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("--extras does not apply"), "{}", text(&o));
 }
