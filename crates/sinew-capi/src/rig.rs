@@ -113,8 +113,9 @@ impl RigObj {
             } => {
                 let mut c = sinew::Character::new(self.rig.clone());
                 c.set_draw_setup(draw.clone());
-                c.set_jiggle(jiggle.clone());
-                c.set_follows(follow.clone());
+                // Built for this very rig when it was loaded: never refused.
+                let _ = c.set_jiggle(jiggle.clone());
+                let _ = c.set_follows(follow.clone());
                 if !self.param_animations.is_empty() {
                     c.set_param_animations(self.param_animations.clone());
                 }

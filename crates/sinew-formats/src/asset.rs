@@ -56,8 +56,9 @@ impl Asset {
     pub fn character(&self) -> Character {
         let mut c = Character::new(self.rig.clone());
         c.set_draw_setup(self.draw.clone());
-        c.set_jiggle(self.jiggle.clone());
-        c.set_follows(self.follow.clone());
+        // Built by the loader for this very rig, so neither can be refused.
+        let _ = c.set_jiggle(self.jiggle.clone());
+        let _ = c.set_follows(self.follow.clone());
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }

@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // One character with the jiggle, one without, posed the same way.
     let mut springy = Character::new(rig.clone());
-    springy.set_jiggle(Some(jiggle));
+    springy.set_jiggle(Some(jiggle))?;
     let mut stiff = Character::new(rig.clone());
     let body = springy.find_bone("body").ok_or("body")?;
     let tip = springy.find_bone("tail-3").ok_or("tail-3")?;

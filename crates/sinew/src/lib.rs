@@ -37,7 +37,7 @@
 //! let jiggle = Arc::new(JiggleRig::build(&rig, &desc)?);
 //!
 //! let mut c = Character::new(rig.clone());
-//! c.set_jiggle(Some(jiggle));
+//! c.set_jiggle(Some(jiggle))?; // refused if built for another rig
 //! let body = c.find_bone("body").expect("body");
 //! for frame in 0..30 {
 //!     // Move the body from code; the tail follows through the jiggle stage.

@@ -77,6 +77,7 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
         hash: raw.hash.clone(),
         bounds: raw.bounds,
         reference_scale: raw.reference_scale,
+        uid: next_uid(),
         ..Default::default()
     };
     bones::build_bones(raw, &mut rig, &mut problems);
@@ -91,6 +92,12 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
     } else {
         Err(BuildError { problems })
     }
+}
+
+/// A process-wide counter for [`Rig::uid`] (starts at 1; 0 marks rigs made by hand).
+fn next_uid() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Refuses tables whose ids would not fit.

@@ -20,6 +20,11 @@ pub enum CharacterError {
         /// Its index.
         index: usize,
     },
+    /// Data built for another rig (jiggle bones, follows).
+    ForeignRig {
+        /// What was given.
+        what: &'static str,
+    },
     /// The slot's skins have no attachment under this name.
     UnknownAttachment {
         /// Slot name.
@@ -35,6 +40,9 @@ impl std::fmt::Display for CharacterError {
             CharacterError::UnknownName { kind, name } => write!(f, "{kind} not found: {name}"),
             CharacterError::ForeignId { kind, index } => {
                 write!(f, "{kind} id {index} is not one of this rig's")
+            }
+            CharacterError::ForeignRig { what } => {
+                write!(f, "these {what} were built for another rig")
             }
             CharacterError::UnknownAttachment { slot, name } => {
                 write!(f, "slot `{slot}` has no attachment `{name}` in its skins")

@@ -204,20 +204,36 @@ impl Character {
 
     /// Runs these jiggle bones (built for this rig with `JiggleRig::build`) after the world
     /// stage from now on, from rest.
-    pub fn set_jiggle(&mut self, jiggle: Option<Arc<JiggleRig>>) {
+    /// Refused (nothing changes) when they were built for another rig.
+    pub fn set_jiggle(&mut self, jiggle: Option<Arc<JiggleRig>>) -> Result<(), CharacterError> {
+        if let Some(jr) = &jiggle
+            && (jr.rig_uid != self.rig.uid || jr.is_jiggle.len() != self.rig.bones.len())
+        {
+            return Err(CharacterError::ForeignRig {
+                what: "jiggle bones",
+            });
+        }
         self.jiggle = jiggle.map(|jr| {
             let js = JiggleState::new(&jr);
             (jr, js)
         });
+        Ok(())
     }
 
     /// Runs these delayed follows (built for this rig with `FollowRig::build`) after the
     /// world stage and before jiggle from now on, with an empty history.
-    pub fn set_follows(&mut self, follows: Option<Arc<FollowRig>>) {
+    /// Refused (nothing changes) when they were built for another rig.
+    pub fn set_follows(&mut self, follows: Option<Arc<FollowRig>>) -> Result<(), CharacterError> {
+        if let Some(fr) = &follows
+            && (fr.rig_uid != self.rig.uid || fr.follow_of.len() != self.rig.bones.len())
+        {
+            return Err(CharacterError::ForeignRig { what: "follows" });
+        }
         self.follow = follows.map(|fr| {
             let fs = FollowState::new(&fr);
             (fr, fs)
         });
+        Ok(())
     }
 
     /// The follows and their history, when attached.

@@ -194,3 +194,48 @@ fn characters_move_between_threads() {
     send::<Character>();
     send::<SkeletonBounds>();
 }
+
+#[test]
+fn jiggle_bones_and_follows_of_another_rig_are_refused() {
+    use crate::physics::follow::{FollowDesc, FollowRig};
+    use crate::physics::jiggle::{ChainDesc, JiggleDesc, JiggleRig, Preset};
+    // A rig with more bones than `rig()`: its jiggle bones index past the small rig's.
+    let mut raw = RawRig::default();
+    raw.bones.push(RawBone::new("root", None));
+    for i in 0..6 {
+        let parent = if i == 0 {
+            "root".to_owned()
+        } else {
+            format!("b{}", i - 1)
+        };
+        let mut b = RawBone::new(&format!("b{i}"), Some(&parent));
+        b.length = 10.0;
+        b.x = 10.0;
+        raw.bones.push(b);
+    }
+    let big = Arc::new(crate::build::build_rig(&raw).expect("builds"));
+    let mut desc = JiggleDesc::new();
+    desc.chains
+        .push(ChainDesc::new("tail", &["b4", "b5"], Preset::Tail.params()));
+    let jr = Arc::new(JiggleRig::build(&big, &desc).expect("jiggle"));
+    let fr = Arc::new(FollowRig::build(&big, &[FollowDesc::new("f", "b5", "b1")]).expect("follow"));
+    let mut small = Character::new(rig());
+    let err = small
+        .set_jiggle(Some(jr.clone()))
+        .expect_err("another rig's jiggle");
+    assert_eq!(
+        err.to_string(),
+        "these jiggle bones were built for another rig"
+    );
+    assert!(small.set_follows(Some(fr.clone())).is_err());
+    small.update(1.0 / 60.0); // nothing attached: no index past the small rig
+    // The same rig built twice is two rigs: its tables are refused by the other build.
+    let again = Arc::new(crate::build::build_rig(&raw).expect("builds"));
+    assert_ne!(big.uid, again.uid);
+    assert!(Character::new(again).set_jiggle(Some(jr.clone())).is_err());
+    // Its own rig's character takes them.
+    let mut own = Character::new(big);
+    own.set_jiggle(Some(jr)).expect("own rig");
+    own.set_follows(Some(fr)).expect("own rig");
+    own.update(1.0 / 60.0);
+}

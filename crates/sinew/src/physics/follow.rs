@@ -161,6 +161,8 @@ pub struct Follow {
 /// Owner: the follow stage (`physics::follow`; step 6 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct FollowRig {
+    /// [`Rig::uid`] of the rig these follows were built for.
+    pub rig_uid: u64,
     /// Follows, followers parent-first.
     pub follows: Vec<Follow>,
     /// Names, by index in `follows`.
@@ -280,6 +282,7 @@ impl FollowRig {
         let capacity = (max_delay * sample_hz).ceil() as usize + 5;
         let (follows, names) = resolved.into_iter().unzip();
         Ok(FollowRig {
+            rig_uid: rig.uid,
             follows,
             names,
             follow_of,

@@ -32,7 +32,8 @@ fn character(descs: &[FollowDesc]) -> Character {
     let rig = rig();
     let fr = FollowRig::build(&rig, descs).unwrap_or_else(|e| panic!("follows: {e}"));
     let mut c = Character::new(rig);
-    c.set_follows(Some(Arc::new(fr)));
+    c.set_follows(Some(Arc::new(fr)))
+        .expect("built for this rig");
     c
 }
 

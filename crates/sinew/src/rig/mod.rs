@@ -26,6 +26,11 @@ pub struct Rig {
     pub bounds: [f64; 4],
     /// Physics reference scale.
     pub reference_scale: f64,
+    /// This built rig's identity in the process: distinct for every
+    /// [`build_rig`](crate::build::build_rig) call (0 for a rig assembled by hand). Tables
+    /// built for a rig (jiggle bones, follows) remember it, so a character refuses another
+    /// rig's.
+    pub uid: u64,
     /// Bones, parent-first.
     pub bones: Vec<BoneData>,
     /// Slots in setup draw order.

@@ -47,6 +47,8 @@ pub struct ColliderDef {
 /// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleRig {
+    /// [`Rig::uid`] of the rig these jiggle bones were built for.
+    pub rig_uid: u64,
     /// Jiggle bones, parent-first.
     pub bones: Vec<BoneId>,
     /// Tip distance along each bone's x axis, bone units.
@@ -276,6 +278,7 @@ impl JiggleRig {
             }
         }
         Ok(JiggleRig {
+            rig_uid: rig.uid,
             bones,
             tip_lengths,
             drivers,
