@@ -5,13 +5,15 @@
 
 use sinew::build::build_rig;
 use sinew_formats::spine::parse_spine_json;
+use std::path::PathBuf;
 
-#[test]
-fn spine_json_regressions_do_not_panic() {
+/// The saved inputs of a fuzz target (`fuzz/regressions/TARGET/*`), sorted; at least its
+/// two seeds.
+fn saved_inputs(target: &str) -> Vec<PathBuf> {
     let dir = sinew_testutil::workspace_root()
         .join("fuzz")
         .join("regressions")
-        .join("spine_json");
+        .join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -23,7 +25,22 @@ fn spine_json_regressions_do_not_panic() {
         "expected the seed inputs in {}",
         dir.display()
     );
-    for f in files {
+    files
+}
+
+/// Three frames of `dt` through the facade, as the fuzz targets play what loaded: update,
+/// draw list, world vertices.
+fn play(c: &mut sinew::Character, vertices: &mut [f32], dt: f64) {
+    for _ in 0..3 {
+        c.update(dt);
+        c.draw_list();
+        c.compute_world_vertices(vertices);
+    }
+}
+
+#[test]
+fn spine_json_regressions_do_not_panic() {
+    for f in saved_inputs("spine_json") {
         let data = std::fs::read(&f).unwrap();
         let text = String::from_utf8_lossy(&data);
         let name = f.display().to_string();
@@ -41,11 +58,7 @@ fn spine_json_regressions_do_not_panic() {
             let mut vertices = vec![0.0; c.max_world_floats()];
             for clip in rig.clips.iter().take(4) {
                 let _ = c.set_animation(0, &clip.name, true);
-                for _ in 0..3 {
-                    c.update(1.0 / 30.0);
-                    c.draw_list();
-                    c.compute_world_vertices(&mut vertices);
-                }
+                play(&mut c, &mut vertices, 1.0 / 30.0);
             }
         });
         assert!(outcome.is_ok(), "{name} panicked");
@@ -56,22 +69,7 @@ fn spine_json_regressions_do_not_panic() {
 /// reader, builder, a few frames): none may panic; the minimal seed must load and play.
 #[test]
 fn spine_skel_regressions_do_not_panic() {
-    let dir = sinew_testutil::workspace_root()
-        .join("fuzz")
-        .join("regressions")
-        .join("spine_skel");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 2,
-        "expected the seed inputs in {}",
-        dir.display()
-    );
-    for f in files {
+    for f in saved_inputs("spine_skel") {
         let data = std::fs::read(&f).unwrap();
         let name = f.display().to_string();
         let outcome = std::panic::catch_unwind(|| {
@@ -82,11 +80,7 @@ fn spine_skel_regressions_do_not_panic() {
                 c.set_animation(0, &clip.name, true).ok()?;
             }
             let mut vertices = vec![0.0; c.max_world_floats()];
-            for _ in 0..3 {
-                c.update(1.0 / 30.0);
-                c.draw_list();
-                c.compute_world_vertices(&mut vertices);
-            }
+            play(&mut c, &mut vertices, 1.0 / 30.0);
             Some(())
         });
         match outcome {
@@ -104,22 +98,7 @@ fn spine_skel_regressions_do_not_panic() {
 /// four animations): none may panic; the seeds must load and play.
 #[test]
 fn dragonbones_regressions_do_not_panic() {
-    let dir = sinew_testutil::workspace_root()
-        .join("fuzz")
-        .join("regressions")
-        .join("dragonbones");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 2,
-        "expected the seed inputs in {}",
-        dir.display()
-    );
-    for f in files {
+    for f in saved_inputs("dragonbones") {
         let data = std::fs::read(&f).unwrap();
         let name = f.display().to_string();
         let outcome = std::panic::catch_unwind(|| {
@@ -151,11 +130,7 @@ fn dragonbones_regressions_do_not_panic() {
             let mut vertices = vec![0.0; c.max_world_floats()];
             for clip in db.clips.iter().take(4) {
                 c.set_animation(0, &clip.name, clip.play_times != 1).ok()?;
-                for _ in 0..3 {
-                    c.update(1.0 / 24.0);
-                    c.draw_list();
-                    c.compute_world_vertices(&mut vertices);
-                }
+                play(&mut c, &mut vertices, 1.0 / 24.0);
             }
             Some(db.clips.len())
         });
