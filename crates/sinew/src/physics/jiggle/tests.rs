@@ -561,7 +561,7 @@ pub(super) mod vrm {
                     .collect()
             };
             let mut out = pose_at(0.0);
-            let mut worst: f64 = 0.0;
+            let (mut worst, mut worst_out): (f64, f64) = (0.0, 0.0);
             let g = Vec3::new(0.0, -9.8, 0.0);
             for (k, (_, x, y)) in fixture(name).into_iter().enumerate() {
                 let t = (k + 1) as f64 * H;
@@ -585,9 +585,16 @@ pub(super) mod vrm {
                     .max((tip.x - x).abs())
                     .max((tip.y - y).abs())
                     .max(tip.z.abs());
+                // What the engine gets back shows that same, current, update.
+                let shown = out[2].translation + out[2].rotation * tail;
+                worst_out = worst_out
+                    .max((f64::from(shown.x) - x).abs())
+                    .max((f64::from(shown.y) - y).abs())
+                    .max(f64::from(shown.z).abs());
             }
             // The 3D path takes f32 inputs (glam Vec3/Quat), so agreement is to f32 rounding.
             assert!(worst < 2e-6, "{name}: {worst}");
+            assert!(worst_out < 1e-6, "{name}: returned transforms {worst_out}");
         }
     }
 }
