@@ -366,20 +366,7 @@ fn solve3(m: [[f64; 3]; 3], r: [f64; 3]) -> Option<[f64; 3]> {
 mod tests {
     use super::*;
     use crate::cage::bind::bind_mvc;
-
-    fn ushape() -> Cage {
-        let u = [
-            [0.0, 0.0],
-            [3.0, 0.0],
-            [3.0, 3.0],
-            [2.0, 3.0],
-            [2.0, 1.0],
-            [1.0, 1.0],
-            [1.0, 3.0],
-            [0.0, 3.0],
-        ];
-        Cage::from_loops(&[u]).expect("valid")
-    }
+    use crate::cage::harmonic::tests::ushape;
 
     fn rows(b: &CageBinding, m: usize, n: usize) -> Vec<Vec<f64>> {
         (0..m)

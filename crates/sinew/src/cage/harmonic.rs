@@ -305,11 +305,12 @@ fn hat_values(cage: &Cage, p: [f64; 2], out: &mut [f64]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::cage::bind::bind_mvc;
 
-    fn ushape() -> Cage {
+    /// The oracle's U cage (`oracle/mvc/gbc_extras.py`), shared with the biharmonic tests.
+    pub(in crate::cage) fn ushape() -> Cage {
         let u = [
             [0.0, 0.0],
             [3.0, 0.0],
