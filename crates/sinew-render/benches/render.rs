@@ -31,8 +31,7 @@ fn load(fx: &Path) -> Option<Scene> {
         &Default::default(),
     )
     .ok()?;
-    let textures =
-        sinew_render::load_atlas_pages(asset.atlas.as_ref()?, &dir, "spineboy.atlas").ok()?;
+    let textures = sinew_render::asset_textures(&asset).ok()?;
     Some(Scene { asset, textures })
 }
 
