@@ -29,8 +29,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     if crate::inochi::is_puppet(&args.file) {
         return crate::inochi::dump(args, &args.params);
     }
-    if std::fs::read(&args.file).is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
-    {
+    if crate::pose::is_dragonbones(&args.file) {
         return crate::dragonbones::dump(args);
     }
     let times = crate::stepping::run_times(&args.times, args.fps)?;
