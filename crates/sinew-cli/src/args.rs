@@ -301,4 +301,12 @@ pub struct ViewArgs {
     /// Canvas background #rrggbb (default a dark grey).
     #[arg(long)]
     pub background: Option<String>,
+    /// Overlays shown from the start: bones, bounds, wireframe, clipping, cages
+    /// (repeatable or comma-separated).
+    #[arg(long = "overlay", value_delimiter = ',')]
+    pub overlays: Vec<String>,
+    /// Bind the boundary cage of the mesh this slot shows (repeatable; `--overlay cages`
+    /// draws it).
+    #[arg(long = "cage")]
+    pub cages: Vec<String>,
 }

@@ -1,6 +1,7 @@
 //! `sinew view`: opens the desktop viewer (crate `sinew-view`, the default `view` feature)
 //! on a file, with the loaders the other commands use. Scripted with `--screenshot`: runs
-//! `--frames` frames, saves the window's image and exits (1 when the file did not load).
+//! `--frames` frames, saves the window's image and exits (1 when the file did not load);
+//! `--overlay` and `--cage` set what the panel's overlay and cage toggles would.
 //! Verified by `tests/view.rs` under Xvfb.
 
 use crate::args::ViewArgs;
@@ -64,6 +65,12 @@ pub fn view(args: &ViewArgs) -> Result<String> {
     };
     #[cfg(feature = "view")]
     {
+        let mut overlays = sinew_view::Overlays::default();
+        for name in &args.overlays {
+            overlays
+                .enable(name.trim())
+                .map_err(|e| anyhow!("--overlay: {e}"))?;
+        }
         let options = sinew_view::ViewOptions {
             file: args.file.clone(),
             anim: args.anim.clone(),
@@ -73,6 +80,8 @@ pub fn view(args: &ViewArgs) -> Result<String> {
             frames: args.frames,
             size,
             background,
+            overlays,
+            cages: args.cages.clone(),
         };
         sinew_view::run(options, std::sync::Arc::new(load_any))?;
         Ok(match &args.screenshot {

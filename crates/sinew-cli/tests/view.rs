@@ -3,8 +3,11 @@
 //! Vulkan in CI): the character is drawn where the CPU renderer draws it (alpha IoU >= 0.95
 //! against `sinew-render` with the same `Character::fit_view` view), the HUD is there, a
 //! different `--time` changes the image, and a bad file shows an error and exits 1 without
-//! a panic. Skips with a notice when no display or adapter can be had; fails under
-//! `CI=true`.
+//! a panic. The overlays (`--overlay wireframe`, `clipping`, `cages` with `--cage SLOT`)
+//! change pixels only along the geometry they show (the draw list's triangle edges and
+//! clip polygons, the caged mesh's boundary, placed with the printed view), and a 2D
+//! parameter set with `--param NAME=X,Y` changes the puppet. Skips with a notice when no
+//! display or adapter can be had; fails under `CI=true`.
 
 #![cfg(feature = "view")]
 
@@ -123,30 +126,38 @@ impl Shot {
 
 /// `sinew view stickbot --time T --screenshot`; `None` when the viewer cannot run here.
 fn shot(time: &str) -> Option<Shot> {
-    let out = out_dir().join(format!("view-{time}.png"));
-    let o = view(&[
+    shot_of(
         "examples/stickbot/stickbot.json",
-        "--anim",
-        "walk",
-        "--time",
+        &["--anim", "walk", "--time", time],
         time,
+    )
+}
+
+/// `sinew view FILE EXTRA... --screenshot` in a 900x600 window on a `#ff00ff` background
+/// (a colour the characters do not use, so coverage is told from the background); `None`
+/// when the viewer cannot run here.
+fn shot_of(file: &str, extra: &[&str], tag: &str) -> Option<Shot> {
+    let out = out_dir().join(format!("view-{tag}.png"));
+    let mut args = vec![file];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&[
         "--size",
         "900x600",
         "--frames",
         "4",
-        // A colour the character does not use, so coverage is told from the background.
         "--background",
         "#ff00ff",
         "--screenshot",
         out.to_str().expect("utf-8 path"),
-    ])?;
+    ]);
+    let o = view(&args)?;
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     if !o.status.success() {
         if stderr.contains("cannot open the window") || stderr.contains("xvfb-run") {
             unavailable(&format!("the window did not open: {stderr}"));
             return None;
         }
-        panic!("sinew view failed: {stderr}");
+        panic!("sinew view {args:?} failed: {stderr}");
     }
     let (width, _, rgba) = load_rgba(&out).expect("screenshot written");
     let (canvas, view) = parse_line(&stderr);
@@ -156,6 +167,263 @@ fn shot(time: &str) -> Option<Shot> {
         canvas,
         view,
     })
+}
+
+/// Canvas pixels (below the HUD band) where `b` differs from `a` by more than 24 in a
+/// channel, as canvas-relative `(x, y)`.
+fn changed_pixels(a: &Shot, b: &Shot) -> Vec<(u32, u32)> {
+    assert_eq!(a.canvas, b.canvas, "same canvas");
+    let [cx, cy, cw, ch] = a.canvas;
+    let mut out = Vec::new();
+    for y in 32..ch {
+        for x in 0..cw {
+            let (p, q) = (a.px(cx + x, cy + y), b.px(cx + x, cy + y));
+            if (0..3).any(|k| p[k].abs_diff(q[k]) > 24) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+/// Canvas pixels within `radius` of the world segments `segs` (x0, y0, x1, y1; y up),
+/// placed with the shot's view.
+struct Near {
+    w: u32,
+    mask: Vec<bool>,
+}
+
+impl Near {
+    fn new(shot: &Shot, segs: &[[f32; 4]], radius: f64) -> Near {
+        let [_, _, cw, ch] = shot.canvas;
+        let v = shot.view;
+        let to_px = |x: f32, y: f32| {
+            (
+                (f64::from(x) - v[0]) / (v[2] - v[0]) * f64::from(cw),
+                (v[3] - f64::from(y)) / (v[3] - v[1]) * f64::from(ch),
+            )
+        };
+        let mut mask = vec![false; (cw * ch) as usize];
+        let r = radius.ceil() as i64;
+        for s in segs {
+            let (a, b) = (to_px(s[0], s[1]), to_px(s[2], s[3]));
+            let steps = ((b.0 - a.0).hypot(b.1 - a.1).ceil() as usize).max(1);
+            for k in 0..=steps {
+                let t = k as f64 / steps as f64;
+                let (x, y) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+                for dy in -r..=r {
+                    for dx in -r..=r {
+                        let (px, py) = (x.floor() as i64 + dx, y.floor() as i64 + dy);
+                        let (fx, fy) = (px as f64 + 0.5 - x, py as f64 + 0.5 - y);
+                        if px >= 0
+                            && py >= 0
+                            && px < i64::from(cw)
+                            && py < i64::from(ch)
+                            && fx.hypot(fy) <= radius
+                        {
+                            mask[(py as u32 * cw + px as u32) as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        Near { w: cw, mask }
+    }
+
+    fn has(&self, (x, y): (u32, u32)) -> bool {
+        self.mask[(y * self.w + x) as usize]
+    }
+}
+
+/// Stickbot's `walk` at `time` posed as the viewer poses it (see [`cpu_render`]).
+fn stickbot_at(time: f64) -> sinew::Character {
+    let skel = root().join("examples/stickbot/stickbot.json");
+    let atlas = root().join("examples/stickbot/stickbot.atlas");
+    let asset = sinew_cli::pose::load(&skel, Some(&atlas), None).expect("stickbot loads");
+    let mut c = asset.character();
+    c.set_default_mix(0.2);
+    c.set_animation(0, "walk", true).expect("walk");
+    c.update(0.0);
+    let mut t = 0.0;
+    while t + 1.0 / 60.0 <= time {
+        c.update(1.0 / 60.0);
+        t += 1.0 / 60.0;
+    }
+    if time > t {
+        c.update(time - t);
+    }
+    c
+}
+
+/// The edges of a closed polygon of x, y pairs.
+fn loop_edges(points: &[f32], out: &mut Vec<[f32; 4]>) {
+    let n = points.len() / 2;
+    for i in 0..n {
+        let j = (i + 1) % n;
+        out.push([
+            points[2 * i],
+            points[2 * i + 1],
+            points[2 * j],
+            points[2 * j + 1],
+        ]);
+    }
+}
+
+/// Checks that the overlay shot `b` differs from the plain shot `a` in more than
+/// `min_changed` pixels, nearly all of them (>= 97%) near `segs`; returns the count.
+fn overlay_where_expected(
+    name: &str,
+    a: &Shot,
+    b: &Shot,
+    segs: &[[f32; 4]],
+    radius: f64,
+    min_changed: usize,
+) -> usize {
+    let changed = changed_pixels(a, b);
+    let near = Near::new(b, segs, radius);
+    let inside = changed.iter().filter(|p| near.has(**p)).count();
+    let share = inside as f64 / changed.len().max(1) as f64;
+    eprintln!(
+        "--overlay {name}: {} px changed, {:.1}% within {radius} px of its {} segments",
+        changed.len(),
+        share * 100.0,
+        segs.len()
+    );
+    assert!(
+        changed.len() > min_changed,
+        "--overlay {name} changed only {} px",
+        changed.len()
+    );
+    assert!(
+        share >= 0.97,
+        "--overlay {name}: only {:.1}% of the changed pixels lie on its geometry",
+        share * 100.0
+    );
+    changed.len()
+}
+
+#[test]
+fn overlays_draw_the_geometry_and_a_2d_param_moves_the_puppet() {
+    let Some(plain) = shot_of(
+        "examples/stickbot/stickbot.json",
+        &["--anim", "walk", "--time", "0.3"],
+        "plain",
+    ) else {
+        if view(&[]).is_none() {
+            unavailable("no DISPLAY and no xvfb-run");
+        }
+        return;
+    };
+    let mut c = stickbot_at(0.3);
+    let list = c.draw_list().clone();
+
+    // Wireframe: every triangle edge of the draw list.
+    let wire = shot_of(
+        "examples/stickbot/stickbot.json",
+        &["--anim", "walk", "--time", "0.3", "--overlay", "wireframe"],
+        "wireframe",
+    )
+    .expect("viewer ran once");
+    let mut segs = Vec::new();
+    for cmd in &list.commands {
+        let pos = list.command_positions(cmd);
+        for t in list.command_indices(cmd).chunks_exact(3) {
+            let mut tri = Vec::new();
+            for &i in t {
+                tri.extend_from_slice(&pos[2 * i as usize..2 * i as usize + 2]);
+            }
+            loop_edges(&tri, &mut segs);
+        }
+    }
+    overlay_where_expected("wireframe", &plain, &wire, &segs, 2.5, 1000);
+
+    // Clipping: the visor's clip polygon.
+    assert!(!list.clips.is_empty(), "stickbot clips its visor");
+    let clip = shot_of(
+        "examples/stickbot/stickbot.json",
+        &["--anim", "walk", "--time", "0.3", "--overlay", "clipping"],
+        "clipping",
+    )
+    .expect("viewer ran once");
+    let mut segs = Vec::new();
+    for k in 0..list.clips.len() as u32 {
+        loop_edges(list.clip_polygon(k), &mut segs);
+    }
+    overlay_where_expected("clipping", &plain, &clip, &segs, 3.0, 30);
+
+    // Cages: the cape's boundary cage (bound by --cage; it moves nothing at this pose, so
+    // what changes is the overlay), drawn along the cape mesh's outline.
+    let cape_plain = shot_of(
+        "examples/stickbot/stickbot.json",
+        &["--anim", "walk", "--time", "0.3", "--cage", "cape"],
+        "cape-plain",
+    )
+    .expect("viewer ran once");
+    let caged = shot_of(
+        "examples/stickbot/stickbot.json",
+        &[
+            "--anim",
+            "walk",
+            "--time",
+            "0.3",
+            "--cage",
+            "cape",
+            "--overlay",
+            "cages",
+        ],
+        "cages",
+    )
+    .expect("viewer ran once");
+    let slot = c.find_slot("cape").expect("cape slot");
+    let cmd = list
+        .commands
+        .iter()
+        .find(|cmd| cmd.slot == slot)
+        .expect("the cape is drawn");
+    let pos = list.command_positions(cmd);
+    let tris = list.command_indices(cmd);
+    let points: Vec<[f64; 2]> = pos
+        .chunks_exact(2)
+        .map(|p| [f64::from(p[0]), f64::from(p[1])])
+        .collect();
+    let tris: Vec<[u32; 3]> = tris
+        .chunks_exact(3)
+        .map(|t| [u32::from(t[0]), u32::from(t[1]), u32::from(t[2])])
+        .collect();
+    let mut segs = Vec::new();
+    for lp in sinew::cage::boundary_loops(&points, &tris).expect("the cape has a boundary") {
+        let flat: Vec<f32> = lp
+            .iter()
+            .flat_map(|&i| [pos[2 * i as usize], pos[2 * i as usize + 1]])
+            .collect();
+        loop_edges(&flat, &mut segs);
+    }
+    overlay_where_expected("cages", &cape_plain, &caged, &segs, 4.5, 100);
+    // A bad overlay name or cage slot is refused before the window opens.
+    let o = view(&["examples/stickbot/stickbot.json", "--overlay", "grid"]).expect("display");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown overlay `grid`"));
+
+    // A 2D parameter: the puppet's 3x3 `Param2D_00` at two corners of its pad.
+    let Some(fx) = sinew_testutil::require_fixtures("view: 2D parameter") else {
+        return;
+    };
+    let puppet = fx.join("inochi2d/synthetic_tiny.inp");
+    let puppet = puppet.to_str().expect("utf-8 path");
+    let low = shot_of(puppet, &["--param", "Param2D_00=-1,-1"], "p2d-low").expect("viewer ran");
+    let high = shot_of(puppet, &["--param", "Param2D_00=1,1"], "p2d-high").expect("viewer ran");
+    let only_x = shot_of(puppet, &["--param", "Param2D_00=1,-1"], "p2d-x").expect("viewer ran");
+    let both = changed_pixels(&low, &high).len();
+    let y_alone = changed_pixels(&only_x, &high).len();
+    eprintln!("Param2D_00 (-1,-1) vs (1,1): {both} px changed; (1,-1) vs (1,1): {y_alone} px");
+    assert!(
+        both > 500,
+        "the 2D parameter does not change the image ({both} px)"
+    );
+    assert!(
+        y_alone > 100,
+        "the parameter's y does not change the image ({y_alone} px)"
+    );
 }
 
 #[test]

@@ -76,6 +76,85 @@ impl Character {
         self.cages.get_mut(index).map(|c| &mut c.deformer)
     }
 
+    /// How many cages are bound ([`Character::add_cage`] indices run `0..cage_count()`).
+    pub fn cage_count(&self) -> usize {
+        self.cages.len()
+    }
+
+    /// Cage `index` as the last update left it: its slot, its vertices (world x, y pairs,
+    /// the frame of [`Character::world_vertices`], not the draw list's y-up flip) and one
+    /// past the last vertex of each loop. `None` for an unknown index or while the slot
+    /// does not show the cage's mesh (the cage did not run). What a viewer draws.
+    ///
+    /// ```
+    /// use sinew::cage::Cage;
+    /// use sinew::character::Character;
+    /// use sinew::deform::cage_stage::{CageDeformer, CageMode, CageSource};
+    /// use sinew::raw::{RawAttachment, RawAttachmentKind, RawBone, RawRig, RawSkin};
+    /// use sinew::raw::{RawSkinEntry, RawSlot, Vertices};
+    /// use sinew::{BlendMode, Color};
+    /// use std::sync::Arc;
+    ///
+    /// // A unit-square mesh on a bone moved by (10, 0).
+    /// let mut raw = RawRig::default();
+    /// let mut root = RawBone::new("root", None);
+    /// root.x = 10.0;
+    /// raw.bones.push(root);
+    /// raw.slots.push(RawSlot {
+    ///     name: "s".into(),
+    ///     bone: "root".into(),
+    ///     color: Color::WHITE,
+    ///     dark: None,
+    ///     attachment: Some("m".into()),
+    ///     blend: BlendMode::Normal,
+    ///     visible: true,
+    /// });
+    /// let square = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+    /// let mesh = RawAttachmentKind::Mesh {
+    ///     path: "m".into(),
+    ///     color: Color::WHITE,
+    ///     vertices: Vertices { count: 4, bones: Vec::new(), values: square.clone() },
+    ///     uvs: square,
+    ///     triangles: vec![0, 1, 2, 2, 3, 0],
+    ///     hull: 4,
+    ///     edges: Vec::new(),
+    ///     width: 1.0,
+    ///     height: 1.0,
+    ///     sequence: None,
+    /// };
+    /// raw.skins.push(RawSkin {
+    ///     name: "default".into(),
+    ///     attachments: vec![RawSkinEntry {
+    ///         slot: "s".into(),
+    ///         key: "m".into(),
+    ///         attachment: RawAttachment { name: "m".into(), kind: mesh },
+    ///     }],
+    ///     ..Default::default()
+    /// });
+    /// let rig = Arc::new(sinew::build::build_rig(&raw).expect("a valid rig"));
+    /// let mut c = Character::new(rig);
+    /// let slot = c.find_slot("s").expect("slot");
+    /// let mesh = c.find_attachment("s", "m").expect("mesh");
+    ///
+    /// // A cage driven by the mesh's four corners, moving nothing.
+    /// let corners = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    /// let cage = Cage::from_loops(&[corners]).expect("a cage");
+    /// let def = CageDeformer::new(&cage, &[], Vec::new(),
+    ///     CageSource::MeshVertices(vec![0, 1, 2, 3]), CageMode::Replace).expect("binds");
+    /// let k = c.add_cage(slot, mesh, def).expect("a mesh of the slot");
+    /// assert_eq!(c.cage_count(), 1);
+    /// c.update(0.0);
+    /// let (s, points, loops) = c.cage_world(k).expect("posed this frame");
+    /// assert_eq!(s, slot);
+    /// assert_eq!(&points[..4], &[10.0, 0.0, 11.0, 0.0]);
+    /// assert_eq!(loops, &[4]);
+    /// assert!(c.cage_world(k + 1).is_none());
+    /// ```
+    pub fn cage_world(&self, index: usize) -> Option<(SlotId, &[f32], &[u32])> {
+        let c = self.cages.get(index).filter(|c| c.valid)?;
+        Some((c.slot, c.deformer.cage(), c.deformer.loop_ends()))
+    }
+
     /// Removes every cage.
     pub fn clear_cages(&mut self) {
         self.cages.clear();

@@ -68,6 +68,8 @@ pub struct CageDeformer {
     mode: CageMode,
     rest_cage: Vec<f32>,
     cage: Vec<f32>,
+    /// One past the last cage vertex of each loop (the cage's loops, in order).
+    loop_ends: Vec<u32>,
     delta: Vec<f32>,
     out: Vec<f32>,
 }
@@ -139,7 +141,11 @@ impl CageDeformer {
         if let CageSource::MeshVertices(v) = &source {
             max_read = v.iter().map(|&t| t as usize).max().unwrap_or(0);
         }
+        let loop_ends = (0..cage.loop_count())
+            .map(|l| cage.loop_range(l).end as u32)
+            .collect();
         Ok(CageDeformer {
+            loop_ends,
             out: vec![0.0; 2 * targets.len()],
             delta: vec![0.0; 2 * n],
             cage: rest_cage.clone(),
@@ -155,6 +161,18 @@ impl CageDeformer {
     /// The current cage (x, y pairs): write it each frame for [`CageSource::External`].
     pub fn cage_mut(&mut self) -> &mut [f32] {
         &mut self.cage
+    }
+
+    /// The current cage (x, y pairs): the bind pose until the first apply, then what its
+    /// source drove it to (world units for mesh- and bone-driven cages).
+    pub fn cage(&self) -> &[f32] {
+        &self.cage
+    }
+
+    /// One past the last vertex of each of the cage's loops, in the [`Cage`]'s loop order,
+    /// to draw or walk the loops of [`CageDeformer::cage`].
+    pub fn loop_ends(&self) -> &[u32] {
+        &self.loop_ends
     }
 
     /// The bound weights.

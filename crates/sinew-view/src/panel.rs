@@ -1,0 +1,158 @@
+//! The side panel: playback, animations, the second track, skins, parameters (sliders and
+//! XY pads), cages, physics, overlays, zoom and background.
+
+use crate::app::{App, Loaded};
+use crate::{cage_bind, pads};
+use eframe::egui;
+
+impl App {
+    pub(crate) fn side_panel(&mut self, ui: &mut egui::Ui) {
+        let Some(mut l) = self.loaded.take() else {
+            ui.label("Drop a file here (Spine .json/.skel, Inochi2D .inp/.inx, DragonBones).");
+            return;
+        };
+        ui.label(
+            l.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
+        let mut restart = false;
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui
+                .button(if self.playing { "Pause" } else { "Play" })
+                .clicked()
+            {
+                self.playing = !self.playing;
+            }
+            restart |= ui.checkbox(&mut self.looping, "loop").changed();
+        });
+        ui.add(egui::Slider::new(&mut self.speed, 0.0..=3.0).text("speed"));
+        if ui
+            .add(egui::Slider::new(&mut self.time, 0.0..=10.0).text("time (scrub)"))
+            .changed()
+        {
+            restart = true;
+        }
+        egui::CollapsingHeader::new("Animations")
+            .default_open(true)
+            .show(ui, |ui| {
+                for c in &l.clips {
+                    if ui
+                        .selectable_label(self.anim.as_ref() == Some(c), c)
+                        .clicked()
+                    {
+                        self.anim = Some(c.clone());
+                        self.time = 0.0;
+                        restart = true;
+                    }
+                }
+            });
+        egui::CollapsingHeader::new("Track 2 (crossfade)").show(ui, |ui| {
+            restart |= ui
+                .add(egui::Slider::new(&mut self.mix, 0.0..=2.0).text("mix s"))
+                .changed();
+            if ui
+                .selectable_label(self.anim2.is_none(), "(none)")
+                .clicked()
+            {
+                self.anim2 = None;
+                restart = true;
+            }
+            for c in &l.clips {
+                if ui
+                    .selectable_label(self.anim2.as_ref() == Some(c), c)
+                    .clicked()
+                {
+                    self.anim2 = Some(c.clone());
+                    let _ = l.character.set_animation(1, c, self.looping);
+                }
+            }
+        });
+        if !l.skins.is_empty() {
+            egui::CollapsingHeader::new("Skins").show(ui, |ui| {
+                let mut changed = false;
+                for (name, on) in &mut l.skins {
+                    changed |= ui.checkbox(on, name.as_str()).changed();
+                }
+                if changed {
+                    let names: Vec<&str> = l
+                        .skins
+                        .iter()
+                        .filter(|s| s.1)
+                        .map(|s| s.0.as_str())
+                        .collect();
+                    let _ = l.character.set_skins_by_name(&names);
+                }
+            });
+        }
+        if !l.params.is_empty() {
+            egui::CollapsingHeader::new("Parameters")
+                .default_open(true)
+                .show(ui, |ui| {
+                    for (name, is_2d, min, max, value) in &mut l.params {
+                        if pads::param_control(ui, name, *is_2d, *min, *max, value) {
+                            let _ = l.character.set_param(name, *value);
+                        }
+                    }
+                });
+        }
+        if !l.mesh_slots.is_empty() {
+            egui::CollapsingHeader::new("Cages").show(ui, |ui| {
+                ui.label("boundary cage on the mesh of:");
+                let mut changed = false;
+                for slot in &l.mesh_slots {
+                    let mut on = l.caged.contains(slot);
+                    if ui.checkbox(&mut on, slot.as_str()).changed() {
+                        changed = true;
+                        l.caged.retain(|s| s != slot);
+                        if on {
+                            l.caged.push(slot.clone());
+                        }
+                    }
+                }
+                if changed {
+                    rebind_cages(&mut l);
+                }
+            });
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.checkbox(&mut self.physics, "physics").changed() {
+                l.character.set_physics(if self.physics {
+                    sinew::Physics::Update
+                } else {
+                    sinew::Physics::None
+                });
+            }
+            if ui.button("reset").clicked() {
+                l.character.reset_physics();
+            }
+        });
+        ui.label("overlays");
+        self.overlays.checkboxes(ui);
+        ui.add(egui::Slider::new(&mut self.zoom, 0.2..=5.0).text("zoom"));
+        ui.horizontal(|ui| {
+            ui.label("background");
+            ui.color_edit_button_srgba(&mut self.background);
+        });
+        if restart {
+            self.restart(&mut l);
+        }
+        self.loaded = Some(l);
+    }
+}
+
+/// Binds the boundary cages of `l.caged` again from the current pose (a cage that no longer
+/// binds, e.g. its slot now shows another attachment, is dropped from the list).
+fn rebind_cages(l: &mut Loaded) {
+    l.character.clear_cages();
+    l.character.update(0.0);
+    let slots = std::mem::take(&mut l.caged);
+    for slot in slots {
+        if cage_bind::bind_boundary_cage(&mut l.character, &slot).is_ok() {
+            l.caged.push(slot);
+        }
+    }
+}
