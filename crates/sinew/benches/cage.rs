@@ -1,5 +1,8 @@
 //! Cage deformation benchmarks: MVC bind cost per (point, cage vertex), dense and sparse
 //! deform cost per vertex, batched instances, and the memory-bandwidth bound beside them.
+//! Group `cage_sparse` (issue 16 item 5) times dense against tolerance-chosen sparse weights
+//! on a 10k-vertex mesh in a 64-vertex cage, in the same run; the summary prints each
+//! tolerance's kept counts, its error bound and the measured error against dense.
 //!
 //! `cargo bench -p sinew --bench cage` runs the criterion groups, then prints a summary
 //! table (best of several timed runs with `Instant`) that compares each deform with the
@@ -8,7 +11,9 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use sinew::cage::batch::DeformJob;
-use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc, deform_batch, deform_instances};
+use sinew::cage::{
+    Cage, CageBinding, SparseBinding, SparseOptions, bind_mvc, deform_batch, deform_instances,
+};
 use std::time::Instant;
 
 /// A smooth star-shaped cage of `n` vertices (radius 1 +- 0.25).
@@ -85,6 +90,28 @@ fn benches(c: &mut Criterion) {
     }
     g.finish();
 
+    let mut g = c.benchmark_group("cage_sparse");
+    let (n, m) = (64, 10_000);
+    let cage = blob(n);
+    let pts = mesh(m);
+    let binding = bind_mvc(&cage, &pts).expect("bind");
+    let mc = moved(&cage, 0.0);
+    let mut out = vec![0.0f32; 2 * m];
+    g.throughput(Throughput::Elements(m as u64));
+    g.bench_function(BenchmarkId::new("dense", format!("{n}x{m}")), |b| {
+        b.iter(|| binding.deform(black_box(&mc), &mut out).expect("sizes"))
+    });
+    for tol in SPARSE_TOLERANCES {
+        let opts = SparseOptions::new(tol);
+        let (sb, _) =
+            SparseBinding::from_dense_tolerance(&cage, &pts, &binding, &opts).expect("tol");
+        g.bench_function(
+            BenchmarkId::new(format!("sparse_tol{tol}"), format!("{n}x{m}")),
+            |b| b.iter(|| sb.deform(black_box(&mc), &mut out).expect("sizes")),
+        );
+    }
+    g.finish();
+
     let mut g = c.benchmark_group("cage_batch");
     let cage = blob(32);
     let binding = bind_mvc(&cage, &mesh(10_000)).expect("bind");
@@ -112,6 +139,53 @@ fn benches(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+/// L1 tolerances of the `cage_sparse` group (error bound per unit of non-affine motion).
+const SPARSE_TOLERANCES: [f64; 4] = [0.04, 0.1, 0.2, 0.4];
+
+/// The sparse summary: per tolerance, kept counts, bound and the error against dense for
+/// the bench's motion (rotation, stretch and a 0.05-unit per-vertex wobble).
+fn sparse_summary() {
+    let (n, m) = (64, 10_000);
+    let cage = blob(n);
+    let pts = mesh(m);
+    let binding = bind_mvc(&cage, &pts).expect("bind");
+    let mc = moved(&cage, 0.0);
+    let mut dense_out = vec![0.0f32; 2 * m];
+    let td = best(201, || {
+        binding
+            .deform(black_box(&mc), &mut dense_out)
+            .expect("sizes")
+    });
+    println!(
+        "cage_sparse n={n} m={m} (cage diameter {:.2}): dense {:5.2} ns/vertex",
+        cage.diameter(),
+        td * 1e9 / m as f64
+    );
+    let mut out = vec![0.0f32; 2 * m];
+    for tol in SPARSE_TOLERANCES {
+        let opts = SparseOptions::new(tol);
+        let (sb, rep) =
+            SparseBinding::from_dense_tolerance(&cage, &pts, &binding, &opts).expect("tol");
+        let t = best(201, || sb.deform(black_box(&mc), &mut out).expect("sizes"));
+        let err = out
+            .chunks_exact(2)
+            .zip(dense_out.chunks_exact(2))
+            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+            .fold(0.0f32, f32::max);
+        println!(
+            "  sparse tol {tol:<4}: kept mean {:5.1} min {:2} max {:2} of {n}; max L1 {:.3}; \
+             deform {:5.2} ns/vertex = dense / {:.2}; error vs dense {:.2e} (wobble 0.05)",
+            rep.mean_kept,
+            rep.min_kept,
+            rep.max_kept,
+            rep.max_l1,
+            t * 1e9 / m as f64,
+            td / t,
+            err
+        );
+    }
 }
 
 /// Best time of `runs` calls of `f`, seconds.
@@ -148,6 +222,7 @@ fn read_bandwidth(bytes: usize, runs: usize) -> f64 {
 
 fn summary() {
     println!("\n## summary (best of many runs; ns per unit; bound = bytes / read bandwidth)");
+    sparse_summary();
     let dram = read_bandwidth(256 << 20, 9);
     println!(
         "read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s",

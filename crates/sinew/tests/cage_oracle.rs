@@ -3,7 +3,11 @@
 //! under `CI=true`) and the random cages of `testdata/cage/gen_random.py`
 //! (stars, combs, holes, tiny and huge scales; points inside, outside, on vertices, on
 //! edges, collinear with edges and 1e-9 of the size off them). Each file states its f64
-//! and f32 tolerances; f64 coordinates and the stored f32 binding are both checked.
+//! and f32 tolerances; f64 coordinates and the stored f32 binding are both checked, and
+//! tolerance-chosen sparse weights deform within 1e-2 units of the dense ones
+//! (`cage_motion`: non-affine motion up to 10 % of each cage's diameter).
+
+mod cage_motion;
 
 use sinew::cage::{Cage, bind_mvc, mvc_coordinates};
 use std::path::{Path, PathBuf};
@@ -128,5 +132,31 @@ fn f32_binding_matches_the_oracle() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn sparse_weights_deform_within_1e2_of_dense_on_the_fixtures() {
+    let mut rng = cage_motion::Rng(0x5EED_0016_0006);
+    for path in fixtures() {
+        let c = load(&path);
+        let cage = Cage::from_loops(&c.loops).expect("valid cage");
+        let dense = bind_mvc(&cage, &c.points).expect("bindable");
+        let out = cage_motion::compare(&c.name, &cage, &c.points, &dense, &mut rng);
+        println!(
+            "{}: {} points, {} cage vertices (diameter {:.3}): worst |sparse - dense| {:.3e} \
+             units (f32 allowance {:.1e}); kept mean {:.1} min {} max {}; max L1 {:.4}",
+            c.name,
+            out.points,
+            cage.vertex_count(),
+            cage.diameter(),
+            out.worst,
+            out.slack,
+            out.report.mean_kept,
+            out.report.min_kept,
+            out.report.max_kept,
+            out.report.max_l1
+        );
+        assert!(out.worst <= cage_motion::MAX_ERROR.max(out.slack));
     }
 }

@@ -4,17 +4,23 @@
 //! offset size  field
 //!  0      8    magic "SINEWCG\0"
 //!  8      2    version (u16) = 1
-//! 10      1    kind: 1 dense, 2 sparse
+//! 10      1    kind: 1 dense, 2 sparse (K per point), 3 sparse rows (1..=K per point)
 //! 11      1    reserved, 0
 //! 12      4    points (u32)            at most MAX_POINTS
 //! 16      4    cage vertices (u32)     at most 65535
-//! 20      4    weights per point (u32) dense: = cage vertices; sparse: K (1..=cage vertices)
+//! 20      4    weights per point (u32) dense: = cage vertices; sparse: K (1..=cage vertices);
+//!              sparse rows: the most at any point (1..=cage vertices)
 //! 24      8    payload length in bytes (u64), must equal what the counts imply
 //! 32      4    CRC-32 (IEEE) of bytes 0..32 followed by the payload
 //! 36      4    reserved, 0
 //! 40      ...  payload: dense: points x cage vertices f32, row-major;
-//!              sparse: points x K f32 weights, then points x K u16 cage vertex indices
+//!              sparse: points x K f32 weights, then points x K u16 cage vertex indices;
+//!              sparse rows: points u16 counts (1..=K), then the W = sum of counts f32
+//!              weights, then W u16 cage vertex indices (row after row)
 //! ```
+//!
+//! A sparse binding with the same count at every point is written as kind 2, any other as
+//! kind 3.
 //!
 //! Decoding never panics and never allocates more than the input's own size: every count
 //! is checked against its limit and the payload length against the bytes actually present
@@ -37,6 +43,7 @@ pub const MAX_POINTS: u32 = 1 << 24;
 
 const KIND_DENSE: u8 = 1;
 const KIND_SPARSE: u8 = 2;
+const KIND_SPARSE_ROWS: u8 = 3;
 
 /// What is wrong with a serialised binding.
 ///
@@ -97,6 +104,9 @@ pub enum FormatError {
     /// A point's weights do not sum to 1 (within [`ROW_SUM_TOLERANCE`]): cage coordinates
     /// reproduce the cage's affine motions, so every row sums to 1.
     RowSum(usize),
+    /// A point of a sparse-rows binding declares no weights or more than the header's
+    /// weights per point.
+    RowCount(usize),
 }
 
 /// The largest weight magnitude a weights file may hold.
@@ -117,7 +127,7 @@ impl fmt::Display for FormatError {
             UnsupportedVersion(v) => {
                 write!(f, "unsupported version {v} (this build reads {VERSION})")
             }
-            BadKind(k) => write!(f, "unknown kind {k} (1 dense, 2 sparse)"),
+            BadKind(k) => write!(f, "unknown kind {k} (1 dense, 2 sparse, 3 sparse rows)"),
             Reserved => write!(f, "reserved header field is not zero"),
             CountTooLarge { what, value, limit } => {
                 write!(f, "{what} {value} exceeds the limit {limit}")
@@ -147,6 +157,10 @@ impl fmt::Display for FormatError {
                 f,
                 "the weights of point {p} do not sum to 1 (within {ROW_SUM_TOLERANCE})"
             ),
+            RowCount(p) => write!(
+                f,
+                "point {p} declares no weights or more than the header's weights per point"
+            ),
         }
     }
 }
@@ -160,7 +174,7 @@ impl std::error::Error for FormatError {}
 pub enum LoadedBinding {
     /// Dense weights.
     Dense(CageBinding),
-    /// K weights per point.
+    /// A few weights per point (kind 2 or 3).
     Sparse(SparseBinding),
 }
 
@@ -220,15 +234,30 @@ pub fn encode_dense(b: &CageBinding) -> Vec<u8> {
     header(KIND_DENSE, b.point_count(), n, n, &payload)
 }
 
-/// Serialises a sparse binding.
+/// Serialises a sparse binding: kind 2 when every point has the same count, else kind 3.
 pub fn encode_sparse(b: &SparseBinding) -> Vec<u8> {
-    let mut payload: Vec<u8> = b.weights().iter().flat_map(|w| w.to_le_bytes()).collect();
+    let uniform = b.is_uniform();
+    let mut payload: Vec<u8> = Vec::with_capacity(b.weight_count() * 6 + b.point_count() * 2);
+    if !uniform {
+        // Counts fit u16: at most one weight per cage vertex (at most 65535).
+        payload.extend(
+            b.offsets()
+                .windows(2)
+                .flat_map(|w| ((w[1] - w[0]) as u16).to_le_bytes()),
+        );
+    }
+    payload.extend(b.weights().iter().flat_map(|w| w.to_le_bytes()));
     payload.extend(b.indices().iter().flat_map(|i| i.to_le_bytes()));
+    let kind = if uniform {
+        KIND_SPARSE
+    } else {
+        KIND_SPARSE_ROWS
+    };
     header(
-        KIND_SPARSE,
+        kind,
         b.point_count(),
         b.cage_vertex_count(),
-        b.k(),
+        b.k().max(1),
         &payload,
     )
 }
@@ -251,7 +280,7 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
         return Err(UnsupportedVersion(version));
     }
     let kind = bytes[10];
-    if kind != KIND_DENSE && kind != KIND_SPARSE {
+    if kind != KIND_DENSE && kind != KIND_SPARSE && kind != KIND_SPARSE_ROWS {
         return Err(BadKind(kind));
     }
     if bytes[11] != 0 || u32_at(bytes, 36) != 0 {
@@ -282,16 +311,28 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
             limit: u64::from(cage),
         });
     }
-    if kind == KIND_SPARSE && (per == 0 || per > cage) {
+    if kind != KIND_DENSE && (per == 0 || per > cage) {
         return Err(CountTooLarge {
             what: "sparse K (1..=cage vertices)",
             value: u64::from(per),
             limit: u64::from(cage),
         });
     }
-    let count = u64::from(points) * u64::from(per);
-    let expected = count * if kind == KIND_DENSE { 4 } else { 6 };
-    if declared != expected {
+    let mut count = u64::from(points) * u64::from(per);
+    let mut expected = count * if kind == KIND_DENSE { 4 } else { 6 };
+    if kind == KIND_SPARSE_ROWS {
+        // The counts come first; the length is checked against them below. Here: at
+        // least one and at most `per` weights per point.
+        let least = u64::from(points) * 8;
+        expected += u64::from(points) * 2;
+        if declared < least || declared > expected {
+            return Err(LengthMismatch {
+                declared,
+                expected: declared.clamp(least, expected),
+            });
+        }
+        expected = declared;
+    } else if declared != expected {
         return Err(LengthMismatch { declared, expected });
     }
     let have = (bytes.len() - HEADER_LEN) as u64;
@@ -310,6 +351,31 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
         return Err(Checksum { stored, computed });
     }
     // From here every size is backed by bytes that exist.
+    let (points, cage, per) = (points as usize, cage as usize, per as usize);
+    let mut offsets: Vec<u32> = Vec::new();
+    let mut payload = payload;
+    if kind == KIND_SPARSE_ROWS {
+        let (counts, rest) = payload.split_at(points * 2);
+        offsets.reserve(points + 1);
+        offsets.push(0);
+        let mut total = 0u64;
+        for (p, c) in counts.chunks_exact(2).enumerate() {
+            let c = u16::from_le_bytes([c[0], c[1]]);
+            if c == 0 || usize::from(c) > per {
+                return Err(RowCount(p));
+            }
+            total += u64::from(c);
+            offsets.push(total as u32);
+        }
+        if total * 6 != rest.len() as u64 {
+            return Err(LengthMismatch {
+                declared,
+                expected: points as u64 * 2 + total * 6,
+            });
+        }
+        count = total;
+        payload = rest;
+    }
     let count = count as usize;
     let weights: Vec<f32> = payload[..count * 4]
         .chunks_exact(4)
@@ -321,12 +387,19 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     if let Some(i) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
         return Err(WeightOutOfRange(i));
     }
-    let (points, cage, per) = (points as usize, cage as usize, per as usize);
-    if per > 0
-        && let Some(p) = weights.chunks_exact(per).position(|row| {
-            (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
-        })
-    {
+    let bad_sum = |row: &[f32]| {
+        (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
+    };
+    let bad_row = if kind == KIND_SPARSE_ROWS {
+        offsets
+            .windows(2)
+            .position(|o| bad_sum(&weights[o[0] as usize..o[1] as usize]))
+    } else if per > 0 {
+        weights.chunks_exact(per).position(bad_sum)
+    } else {
+        None
+    };
+    if let Some(p) = bad_row {
         return Err(RowSum(p));
     }
     if kind == KIND_DENSE {
@@ -343,9 +416,12 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     if let Some(i) = indices.iter().position(|&j| usize::from(j) >= cage) {
         return Err(BadIndex(i));
     }
-    SparseBinding::from_parts(per, cage, indices, weights)
-        .map(LoadedBinding::Sparse)
-        .map_err(|_| BadIndex(0))
+    let b = if kind == KIND_SPARSE_ROWS {
+        SparseBinding::from_csr(cage, offsets, indices, weights)
+    } else {
+        SparseBinding::from_parts(per, cage, indices, weights)
+    };
+    b.map(LoadedBinding::Sparse).map_err(|_| BadIndex(0))
 }
 
 #[cfg(test)]
@@ -363,6 +439,57 @@ mod tests {
         let idx = vec![0, 2, 4, 1, 3, 4];
         let w = vec![0.5, 0.25, 0.25, -0.125, 1.0, 0.125];
         SparseBinding::from_parts(3, 5, idx, w).expect("valid")
+    }
+
+    /// Rows of 1, 3 and 2 weights over 5 cage vertices.
+    fn ragged() -> SparseBinding {
+        let w = vec![1.0, 0.5, 0.25, 0.25, 1.5, -0.5];
+        SparseBinding::from_csr(5, vec![0, 1, 4, 6], vec![3, 0, 2, 4, 1, 0], w).expect("valid")
+    }
+
+    #[test]
+    fn sparse_rows_round_trip_and_are_checked() {
+        let r = ragged();
+        let bytes = encode_sparse(&r);
+        assert_eq!(bytes[10], KIND_SPARSE_ROWS);
+        assert_eq!(bytes.len(), HEADER_LEN + 3 * 2 + 6 * 6);
+        assert_eq!(decode(&bytes), Ok(LoadedBinding::Sparse(r)));
+        // Uniform rows stay kind 2.
+        assert_eq!(encode_sparse(&sparse())[10], KIND_SPARSE);
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "length {len}");
+        }
+        for bit in 0..bytes.len() * 8 {
+            let mut b = bytes.clone();
+            b[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&b).is_err(), "bit {bit}");
+        }
+        // A count of 0, or above the header's K, with a valid checksum.
+        for (count, err) in [
+            (0u16, FormatError::RowCount(0)),
+            (4, FormatError::RowCount(0)),
+        ] {
+            let mut b = bytes.clone();
+            b[HEADER_LEN..HEADER_LEN + 2].copy_from_slice(&count.to_le_bytes());
+            let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
+            b[32..36].copy_from_slice(&crc.to_le_bytes());
+            assert_eq!(decode(&b), Err(err));
+        }
+        // Counts that disagree with the payload length (3 + 1 + 2 = 6 -> 1 + 1 + 2 = 4).
+        let mut b = bytes.clone();
+        b[HEADER_LEN + 2..HEADER_LEN + 4].copy_from_slice(&1u16.to_le_bytes());
+        let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
+        b[32..36].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            decode(&b),
+            Err(FormatError::LengthMismatch { .. })
+        ));
+        // An empty sparse binding round-trips too.
+        let empty = SparseBinding::from_csr(4, vec![0], vec![], vec![]).expect("valid");
+        assert_eq!(
+            decode(&encode_sparse(&empty)),
+            Ok(LoadedBinding::Sparse(empty))
+        );
     }
 
     #[test]

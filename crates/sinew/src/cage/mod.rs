@@ -14,7 +14,8 @@
 //! - [`mvc`]: the coordinates of one point;
 //! - [`bind`] and [`weights`]: [`CageBinding`], dense f32 weights in a SIMD-friendly
 //!   blocked layout, bound in f64 (in parallel for large meshes) and the deformation kernel;
-//! - [`sparse`]: K weights per vertex projected so rest pose and affine motion stay exact;
+//! - [`sparse`]: a few weights per vertex, chosen by an error tolerance (or a fixed K) and
+//!   projected so rest pose and affine motion stay exact;
 //! - [`batch`]: many meshes or instances in one call, split over the cores when large;
 //! - [`format`](mod@format): the versioned little-endian binary form of bound weights;
 //! - `harmonic` (feature `harmonic`): harmonic coordinates on a refined constrained Delaunay
@@ -85,7 +86,7 @@ pub use boundary::boundary_loops;
 pub use harmonic::{HarmonicOptions, bind_harmonic};
 pub use mvc::mvc_coordinates;
 pub use polygon::Cage;
-pub use sparse::{SparseBinding, TruncationReport};
+pub use sparse::{SparseBinding, SparseOptions, TruncationReport};
 pub use weights::CageBinding;
 
 use std::fmt;
@@ -186,7 +187,7 @@ pub enum CageError {
         /// Actual length.
         got: usize,
     },
-    /// An invalid parameter (K of a sparse binding, a refinement setting).
+    /// An invalid parameter (K or tolerance of a sparse binding, a refinement setting).
     InvalidParameter(&'static str),
     /// A serialised binding is malformed.
     Format(format::FormatError),
