@@ -1,5 +1,7 @@
 //! Vertices: deform offsets, skinning and world vertices of attachments.
 
+#[cfg(target_arch = "x86_64")]
+mod affine_avx;
 pub mod cage_stage;
 pub mod vertices;
 

@@ -52,8 +52,19 @@ pub fn sequence_region_index(rig: &Rig, inst: &Instance, slot: SlotId) -> Option
 /// is f64). Writes [`world_vertex_count`] pairs, or fewer if `out` is shorter; writes
 /// nothing for points or an empty slot.
 pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mut [f32]) {
+    world_vertices_checked(rig, inst, slot, out);
+}
+
+/// [`compute_world_vertices`], returning `true` when every value written was checked to be
+/// finite on the way (so the facade's guard can skip its own pass), `false` when unchecked.
+pub(crate) fn world_vertices_checked(
+    rig: &Rig,
+    inst: &Instance,
+    slot: SlotId,
+    out: &mut [f32],
+) -> bool {
     let Some(att) = inst.slots.attachment[slot.index()] else {
-        return;
+        return true;
     };
     let bone = rig.slots[slot.index()].bone;
     match &rig.attachments[att.index()].kind {
@@ -64,7 +75,7 @@ pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mu
                 Some(_) => sequence_region_index(rig, inst, slot).unwrap_or(0),
             };
             let Some(offsets) = r.offsets.get(index * 8..index * 8 + 8) else {
-                return;
+                return true;
             };
             let m = &inst.world[bone.index()];
             for (k, pair) in out.chunks_exact_mut(2).take(4).enumerate() {
@@ -72,19 +83,20 @@ pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mu
                 pair[0] = (ox * m.a + oy * m.b + m.x) as f32;
                 pair[1] = (ox * m.c + oy * m.d + m.y) as f32;
             }
+            false
         }
-        AttachmentKind::Point { .. } => {}
+        AttachmentKind::Point { .. } => true,
         kind => {
             let vertices = match kind {
                 AttachmentKind::Mesh(m) => &m.vertices,
                 AttachmentKind::BoundingBox { vertices, .. }
                 | AttachmentKind::Path(crate::rig::PathAttachment { vertices, .. })
                 | AttachmentKind::Clipping { vertices, .. } => vertices,
-                _ => return,
+                _ => return true,
             };
             let n = (vertices.count as usize * 2).min(out.len() & !1);
             let deform = inst.slots.deform(slot);
-            world_vertices_into(&inst.world, bone, vertices, deform, &mut out[..n]);
+            world_vertices_into(&inst.world, bone, vertices, deform, &mut out[..n])
         }
     }
 }
@@ -217,40 +229,84 @@ pub(crate) fn vertex_world(
 /// the same order, so each value is bit-identical to `vertex_world`'s rounded to f32
 /// (`sinew-formats/tests/vertices_fast.rs` compares them over every fixture), but with the
 /// slices cut once per vertex and the deform branch taken once per attachment. Fills
-/// `out.len() / 2` vertices; stops early on data the builder would have rejected.
+/// `out.len() / 2` vertices; stops early on data the builder would have rejected. Returns
+/// `true` when it checked that every value written is finite (the unweighted loop does, on
+/// the way), `false` when it did not check.
 pub(crate) fn world_vertices_into(
     world: &[WorldTransform],
     slot_bone: BoneId,
     vertices: &Vertices,
     deform: &[f64],
     out: &mut [f32],
-) {
+) -> bool {
     if !vertices.is_weighted() {
         let Some(m) = world.get(slot_bone.index()) else {
-            return;
+            return false;
         };
-        let (a, b, c, d, x, y) = (m.a, m.b, m.c, m.d, m.x, m.y);
+        let m = [m.a, m.b, m.c, m.d, m.x, m.y];
         // COMPAT(spine): the deform buffer holds absolute positions for unweighted vertices.
-        if deform.is_empty() {
-            for (o, p) in out.chunks_exact_mut(2).zip(vertices.values.chunks_exact(2)) {
-                let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
-                o[0] = (vx * a + vy * b + x) as f32;
-                o[1] = (vx * c + vy * d + y) as f32;
-            }
+        return if deform.is_empty() {
+            affine(m, Source::F32(&vertices.values), out)
         } else {
-            for (o, p) in out.chunks_exact_mut(2).zip(deform.chunks_exact(2)) {
-                let (vx, vy) = (p[0], p[1]);
-                o[0] = (vx * a + vy * b + x) as f32;
-                o[1] = (vx * c + vy * d + y) as f32;
-            }
-        }
-        return;
+            affine(m, Source::F64(deform), out)
+        };
     }
     if deform.is_empty() {
         skin::<false>(world, &vertices.bones, &vertices.values, &[], out);
     } else {
         skin::<true>(world, &vertices.bones, &vertices.values, deform, out);
     }
+    false
+}
+
+/// Unweighted vertex pairs, as the rig stores them (f32) or as a deform buffer holds them.
+#[derive(Clone, Copy)]
+pub(crate) enum Source<'a> {
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
+/// `out` = the affine map `m` = `[a, b, c, d, x, y]` applied to the pairs of `src`
+/// (`(vx * a + vy * b + x, vx * c + vy * d + y)` in f64, rounded to f32), as many whole
+/// pairs as both hold; returns whether every value written is finite. The AVX loop
+/// (`affine_avx.rs`) when the CPU has it, else [`affine_plain`]; bit-identical either way.
+#[inline]
+pub(crate) fn affine(m: [f64; 6], src: Source<'_>, out: &mut [f32]) -> bool {
+    let (mut done, mut bad) = (0, false);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // calling functions compiled with `target_feature(enable = "avx")`.
+            #[allow(unsafe_code)]
+            unsafe {
+                (done, bad) = match src {
+                    Source::F32(v) => super::affine_avx::map_f32(m, v, out),
+                    Source::F64(v) => super::affine_avx::map_f64(m, v, out),
+                };
+            }
+        }
+    }
+    let out = &mut out[done..];
+    let rest_finite = match src {
+        Source::F32(v) => affine_plain(m, v.get(done..).unwrap_or(&[]), out),
+        Source::F64(v) => affine_plain(m, v.get(done..).unwrap_or(&[]), out),
+    };
+    !bad && rest_finite
+}
+
+/// The plain loop of [`affine`] (its reference, and what machines without AVX run);
+/// returns whether every value written is finite.
+pub(crate) fn affine_plain<T: Copy + Into<f64>>(m: [f64; 6], src: &[T], out: &mut [f32]) -> bool {
+    let [a, b, c, d, x, y] = m;
+    let mut finite = true;
+    for (o, p) in out.chunks_exact_mut(2).zip(src.chunks_exact(2)) {
+        let (vx, vy): (f64, f64) = (p[0].into(), p[1].into());
+        o[0] = (vx * a + vy * b + x) as f32;
+        o[1] = (vx * c + vy * d + y) as f32;
+        finite &= o[0].is_finite() & o[1].is_finite();
+    }
+    finite
 }
 
 /// Weighted vertices of [`world_vertices_into`]; `DEFORM`: `deform` offsets each influence.

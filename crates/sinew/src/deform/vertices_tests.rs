@@ -282,3 +282,58 @@ fn point_world_position_and_rotation() {
     compute_world_vertices(&rig, &inst, SlotId(0), &mut out);
     assert_eq!(out, [7.0, 7.0]);
 }
+
+/// A deterministic stream of awkward f64 values: ordinary coordinates, tiny and huge
+/// magnitudes, negative zero, and values whose products round (the lanes must round exactly
+/// as the scalar loop does).
+fn awkward(seed: &mut u64) -> f64 {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let r = (*seed >> 11) as f64 / (1u64 << 53) as f64;
+    match *seed >> 60 {
+        0 => -0.0,
+        1 => r * 1e30,
+        2 => r * 1e-30,
+        3 => f64::from(f32::MAX) * (r + 0.5),
+        _ => (r - 0.5) * 2000.0 + 1.0 / 3.0,
+    }
+}
+
+#[test]
+fn affine_kernels_agree_bit_for_bit() {
+    let mut seed = 7;
+    let mut non_finite_seen = false;
+    for len in 0..41 {
+        for _ in 0..20 {
+            let m = [(); 6].map(|_| awkward(&mut seed));
+            let src64: Vec<f64> = (0..len).map(|_| awkward(&mut seed)).collect();
+            let src32: Vec<f32> = src64.iter().map(|&v| v as f32).collect();
+            // `out` is one float longer or shorter than the source at times: the kernels
+            // write whole pairs that both hold.
+            let out_len = len + (seed as usize % 3) - 1.min(len);
+            for src in [Source::F64(&src64), Source::F32(&src32)] {
+                let mut fast = vec![f32::NAN; out_len];
+                let mut plain = vec![f32::NAN; out_len];
+                let fast_finite = affine(m, src, &mut fast);
+                let plain_finite = match src {
+                    Source::F64(v) => affine_plain(m, v, &mut plain),
+                    Source::F32(v) => affine_plain(m, v, &mut plain),
+                };
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&fast),
+                    bits(&plain),
+                    "len {len}, out {out_len}, m {m:?}"
+                );
+                // The flag says whether the written pairs are finite (what is not written
+                // stays NaN).
+                let pairs = (len.min(out_len) / 2) * 2;
+                let finite = plain[..pairs].iter().all(|v| v.is_finite());
+                assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
+                non_finite_seen |= !finite;
+            }
+        }
+    }
+    assert!(non_finite_seen, "some cases overflow f32");
+}
