@@ -25,6 +25,9 @@ mod select;
 use super::CageError;
 pub use select::SparseOptions;
 
+/// Cages of up to this many vertices take [`SparseBinding::deform`]'s stack-buffer kernel.
+pub const STACK_CAGE: usize = 256;
+
 /// How much a sparse binding departs from the dense one it was made from.
 ///
 /// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
@@ -245,43 +248,79 @@ impl SparseBinding {
     }
 
     /// Deformed points from deformed cage vertices (`cage`: x, y pairs; `out`: x, y pairs
-    /// per point), each point's sum taken relative to its first stored vertex so the f32
-    /// rounding scales with the cage, not with its distance from the origin. Four
-    /// independent accumulators per point; allocates nothing.
+    /// per point). The sums run relative to the deformed cage's first vertex like the dense
+    /// kernel, so the f32 rounding scales with the cage, not with its distance from the
+    /// origin. Allocates nothing: cages of up to [`STACK_CAGE`] vertices are first moved to
+    /// that origin in a stack buffer (one 8-byte load per weight); larger ones subtract the
+    /// origin per weight.
     pub fn deform(&self, cage: &[f32], out: &mut [f32]) -> Result<(), CageError> {
         self.check(cage, out)?;
+        if self.cage_vertices == 0 {
+            return Ok(()); // no cage vertex: no row can exist
+        }
+        let (ox, oy) = (cage[0], cage[1]);
+        if self.cage_vertices <= STACK_CAGE {
+            let mut rel = [[0.0f32; 2]; STACK_CAGE];
+            for (r, c) in rel.iter_mut().zip(cage.chunks_exact(2)) {
+                *r = [c[0] - ox, c[1] - oy];
+            }
+            self.rows_relative(&rel[..self.cage_vertices], [ox, oy], out);
+        } else {
+            self.rows_subtracting(cage, [ox, oy], out);
+        }
+        Ok(())
+    }
+
+    /// The kernel over a cage already moved to the origin `o`: four (x, y) accumulators.
+    fn rows_relative(&self, rel: &[[f32; 2]], o: [f32; 2], out: &mut [f32]) {
         let mut start = 0usize;
         for (&end, pair) in self.offsets[1..].iter().zip(out.chunks_exact_mut(2)) {
             let end = end as usize;
             let idx = &self.indices[start..end];
             let w = &self.weights[start..end];
             start = end;
-            let o = 2 * usize::from(idx[0]);
-            let (ox, oy) = (cage[o], cage[o + 1]);
-            let mut ax = [0.0f32; 4];
-            let mut ay = [0.0f32; 4];
+            let mut a = [[0.0f32; 2]; 4];
             let mut ic = idx.chunks_exact(4);
             let mut wc = w.chunks_exact(4);
             for (i4, w4) in (&mut ic).zip(&mut wc) {
                 for l in 0..4 {
-                    let c = 2 * usize::from(i4[l]);
-                    ax[l] += w4[l] * (cage[c] - ox);
-                    ay[l] += w4[l] * (cage[c + 1] - oy);
+                    let c = rel[usize::from(i4[l])];
+                    a[l][0] += w4[l] * c[0];
+                    a[l][1] += w4[l] * c[1];
                 }
             }
             for (&j, &wj) in ic.remainder().iter().zip(wc.remainder()) {
-                let c = 2 * usize::from(j);
-                ax[0] += wj * (cage[c] - ox);
-                ay[0] += wj * (cage[c + 1] - oy);
+                let c = rel[usize::from(j)];
+                a[0][0] += wj * c[0];
+                a[0][1] += wj * c[1];
             }
-            pair[0] = ox + ((ax[0] + ax[1]) + (ax[2] + ax[3]));
-            pair[1] = oy + ((ay[0] + ay[1]) + (ay[2] + ay[3]));
+            pair[0] = o[0] + ((a[0][0] + a[1][0]) + (a[2][0] + a[3][0]));
+            pair[1] = o[1] + ((a[0][1] + a[1][1]) + (a[2][1] + a[3][1]));
         }
-        Ok(())
+    }
+
+    /// The kernel for large cages: the origin `o` subtracted per weight.
+    fn rows_subtracting(&self, cage: &[f32], o: [f32; 2], out: &mut [f32]) {
+        let mut start = 0usize;
+        for (&end, pair) in self.offsets[1..].iter().zip(out.chunks_exact_mut(2)) {
+            let end = end as usize;
+            let (mut ax, mut ay) = (0.0f32, 0.0f32);
+            for (&j, &wj) in self.indices[start..end]
+                .iter()
+                .zip(&self.weights[start..end])
+            {
+                let c = 2 * usize::from(j);
+                ax += wj * (cage[c] - o[0]);
+                ay += wj * (cage[c + 1] - o[1]);
+            }
+            start = end;
+            pair[0] = o[0] + ax;
+            pair[1] = o[1] + ay;
+        }
     }
 
     /// The plain reference of [`SparseBinding::deform`]: one f64 sum per point over its
-    /// weights, relative to its first stored vertex. Slower; for tests and checks.
+    /// weights, relative to the deformed cage's first vertex. Slower; for tests and checks.
     pub fn deform_reference(&self, cage: &[f32], out: &mut [f32]) -> Result<(), CageError> {
         self.check(cage, out)?;
         for (i, pair) in out.chunks_exact_mut(2).enumerate() {
@@ -290,7 +329,7 @@ impl SparseBinding {
                 let c = 2 * usize::from(j);
                 (f64::from(cage[c]), f64::from(cage[c + 1]))
             };
-            let (ox, oy) = at(self.indices[s]);
+            let (ox, oy) = at(0);
             let (mut x, mut y) = (0.0f64, 0.0f64);
             for (&j, &w) in self.indices[s..e].iter().zip(&self.weights[s..e]) {
                 let (cx, cy) = at(j);
@@ -308,14 +347,14 @@ impl SparseBinding {
 mod tests {
     use super::*;
 
-    /// A deterministic binding with 1..=9 weights per point over 11 cage vertices.
-    fn ragged() -> SparseBinding {
+    /// A deterministic binding with 1..=9 weights per point over `n` cage vertices.
+    fn ragged(n: u16) -> SparseBinding {
         let (mut offsets, mut indices, mut weights) = (vec![0u32], Vec::new(), Vec::new());
         for i in 0..40u32 {
             let count = 1 + (i * 7 % 9);
             let mut sum = 0.0f32;
             for a in 0..count {
-                indices.push(((i * 3 + a * 5) % 11) as u16);
+                indices.push(((i * 3 + a * 5) % u32::from(n)) as u16);
                 let w = if a + 1 == count {
                     1.0 - sum
                 } else {
@@ -326,28 +365,33 @@ mod tests {
             }
             offsets.push(indices.len() as u32);
         }
-        SparseBinding::from_csr(11, offsets, indices, weights).expect("valid")
+        SparseBinding::from_csr(usize::from(n), offsets, indices, weights).expect("valid")
     }
 
     #[test]
-    fn fast_kernel_matches_the_reference() {
-        let b = ragged();
-        assert_eq!(b.point_count(), 40);
-        assert_eq!(b.k(), 9);
-        assert!(!b.is_uniform());
-        let cage: Vec<f32> = (0..22)
-            .map(|k| 100.0 + (k as f32 * 1.3).cos() * 7.0)
-            .collect();
-        let (mut fast, mut slow) = (vec![0.0f32; 80], vec![0.0f32; 80]);
-        b.deform(&cage, &mut fast).expect("sizes");
-        b.deform_reference(&cage, &mut slow).expect("sizes");
-        for (f, s) in fast.iter().zip(&slow) {
-            // Weights up to ~2 in magnitude over a 14-unit cage: f32 rounding only.
-            assert!((f - s).abs() < 2e-5, "{f} vs {s}");
+    fn fast_kernels_match_the_reference() {
+        // 11 cage vertices: the stack-buffer kernel; 300: the subtracting one.
+        for n in [11u16, 300] {
+            let b = ragged(n);
+            assert_eq!(b.point_count(), 40);
+            assert_eq!(b.k(), 9);
+            assert!(!b.is_uniform());
+            let cage: Vec<f32> = (0..2 * usize::from(n))
+                .map(|k| 100.0 + (k as f32 * 1.3).cos() * 7.0)
+                .collect();
+            let (mut fast, mut slow) = (vec![0.0f32; 80], vec![0.0f32; 80]);
+            b.deform(&cage, &mut fast).expect("sizes");
+            b.deform_reference(&cage, &mut slow).expect("sizes");
+            for (f, s) in fast.iter().zip(&slow) {
+                // Weights up to ~2 in magnitude over a 14-unit cage: f32 rounding only.
+                assert!((f - s).abs() < 2e-5, "n={n}: {f} vs {s}");
+            }
+            assert!(b.deform(&cage[2..], &mut fast).is_err());
+            assert!(b.deform(&cage, &mut fast[2..]).is_err());
+            assert!(b.deform_reference(&cage, &mut fast[2..]).is_err());
         }
-        assert!(b.deform(&cage[2..], &mut fast).is_err());
-        assert!(b.deform(&cage, &mut fast[2..]).is_err());
-        assert!(b.deform_reference(&cage, &mut fast[2..]).is_err());
+        let empty = SparseBinding::from_csr(0, vec![0], vec![], vec![]).expect("valid");
+        assert_eq!(empty.deform(&[], &mut []), Ok(()));
     }
 
     #[test]
