@@ -62,7 +62,8 @@ fn sibling_tex(ske: &Path) -> Option<PathBuf> {
 pub fn convert(a: &ConvertArgs) -> Result<String> {
     let input = a.input.display().to_string();
     let out = a.output.display().to_string();
-    let bytes = std::fs::read(&a.input).with_context(|| format!("{input}: cannot read"))?;
+    let bytes =
+        sinew_formats::budget::read_input(&a.input, &input).map_err(|e| anyhow::anyhow!("{e}"))?;
     let format = a.format.unwrap_or_else(|| {
         if a.output.extension().is_some_and(|e| e == "skel") {
             OutFormat::Skel

@@ -99,7 +99,8 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
 
 fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session) -> Value {
     let file = &args.file;
-    let bytes = std::fs::read(file).unwrap_or_default();
+    let bytes =
+        sinew_formats::budget::read_input(file, &file.display().to_string()).unwrap_or_default();
     // The oracle's meta for a binary export: its loader named, and no JSON key repair.
     let binary = !sinew_formats::spine::is_spine_json(&bytes);
     let affected = serde_json::from_slice::<Value>(&bytes)

@@ -40,6 +40,9 @@ pub struct BudgetArgs {
     /// Budget: instances of one bench.
     #[arg(long, global = true, value_name = "N")]
     pub max_instances: Option<u64>,
+    /// Budget: vertices of one clipping polygon.
+    #[arg(long, global = true, value_name = "N")]
+    pub max_clip_vertices: Option<u64>,
 }
 
 impl BudgetArgs {
@@ -55,17 +58,22 @@ impl BudgetArgs {
             canvas_pixels: self.max_pixels.unwrap_or(d.canvas_pixels),
             texture_bytes: self.max_texture_bytes.unwrap_or(d.texture_bytes),
             instances: self.max_instances.unwrap_or(d.instances),
+            clip_vertices: self.max_clip_vertices.unwrap_or(d.clip_vertices),
         }
     }
 }
 
 /// Checks an input file before anything reads it: a regular file within the `file_bytes`
-/// budget. `role` says which input it is (`rig`, `atlas`, `physics3`, ...).
+/// budget, then read once for the command (its bytes shared by detection, the loader and
+/// the metadata). `role` says which input it is (`rig`, `atlas`, `physics3`, ...).
 pub fn input(role: &str, path: &Path) -> Result<()> {
     let file = path.display().to_string();
     budget::check_input(path, &file)
         .map(|_| ())
-        .map_err(|e| anyhow!("{role} {e}"))
+        .map_err(|e| anyhow!("{role} {e}"))?;
+    // Read once for the whole command (`sinew_formats::read_once`).
+    sinew_formats::read_once::keep(path);
+    Ok(())
 }
 
 /// Like [`input`] for an optional file.

@@ -30,6 +30,11 @@ pub fn is_puppet(path: &Path) -> bool {
     if matches!(ext.as_deref(), Some("inp" | "inx")) {
         return true;
     }
+    if sinew_formats::read_once::is_kept(path) {
+        // Read once for the command anyway: sniff those bytes.
+        return sinew_formats::budget::read_input(path, &path.display().to_string())
+            .is_ok_and(|b| b.starts_with(b"TRNSRTS"));
+    }
     let mut magic = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))

@@ -7,7 +7,8 @@
 //! [`sinew::Character::draw_list`] gives the complete list: the texture page per Part, blend
 //! modes (all 19 of Inochi2D, drawn by sinew-render), hidden parts left out, composites as
 //! [`sinew::draw::DrawGroup`]s with their bound opacity, tint and screen tint, positions y
-//! up. This module only rasterises: masks (the asset's [`sinew::draw::DrawSetup`]) go
+//! up. Frames stream to the encoder ([`crate::stream`]; a fitted view poses them once more
+//! first, for their bounds). This module only rasterises: masks (the asset's [`sinew::draw::DrawSetup`]) go
 //! through [`sinew_render::MaskedRenderer`].
 //!
 //! Frames: one (the parameters as set) unless `--times` / `--duration` step the parameter
@@ -19,10 +20,11 @@
 
 use crate::args::RenderArgs;
 use crate::inochi::{load_puppet, parse_params};
-use crate::render::{CanvasOptions, Output, canvas_options, fit_view, sequence_path};
+use crate::render::{CanvasOptions, Output, canvas_options, fit_view};
 use crate::stepping::parse_times;
+use crate::stream::{Target, copy_list};
 use anyhow::{Context, Result, anyhow, bail};
-use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
+use sinew::draw::DrawList;
 use sinew_render::{Canvas, MaskedRenderer};
 
 /// Runs `sinew render` on a puppet; returns a one-line summary.
@@ -75,17 +77,9 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     } = canvas_options(args, &out, times.len())?;
 
     let anim = (!args.anim.is_empty()).then_some(args.anim.as_str());
-    let mut c = crate::inochi::character(&asset, &settings, anim, true)?;
     let span = times.last().copied().unwrap_or(0.0) + 1.0 / args.fps;
-    let mut lists = Vec::with_capacity(times.len());
-    let mut bounds = [
-        f32::INFINITY,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NEG_INFINITY,
-    ];
-    let mut prev = 0.0;
-    for &t in &times {
+    // Frame `t` after the previous frame at `prev` (one update; a sweep sets its parameter).
+    let step = |c: &mut sinew::Character, t: f64, prev: f64| -> Result<()> {
         if let Some(id) = sweep
             && let (Some(d), Some(v)) = (c.param_info(id).cloned(), c.param(id))
         {
@@ -96,72 +90,81 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
                 .map_err(|e| anyhow!("{e}"))?;
         }
         c.update((t - prev).max(0.0));
-        prev = t;
-        // Pages, hidden parts, composites and y up are the library's (`Character::draw_list`).
-        let list = c.draw_list().clone();
-        if let Some(b) = list.bounds() {
-            bounds = [
-                bounds[0].min(b[0]),
-                bounds[1].min(b[1]),
-                bounds[2].max(b[2]),
-                bounds[3].max(b[3]),
-            ];
+        Ok(())
+    };
+    // A fitted view poses every frame once for the bounds, then again from a fresh character
+    // while the frames stream (`crate::stream`: no frame is held).
+    let mut bounds = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    if view.is_none() {
+        let mut c = crate::inochi::character(&asset, &settings, anim, true)?;
+        let mut prev = 0.0;
+        for &t in &times {
+            step(&mut c, t, prev)?;
+            prev = t;
+            // Pages, hidden parts, composites and y up are the library's (`draw_list`).
+            if let Some(b) = c.draw_list().bounds() {
+                bounds = crate::render::grow(bounds, b);
+            }
         }
-        lists.push(list);
     }
     let b = if bounds[0] <= bounds[2] {
-        bounds.map(f64::from)
+        bounds
     } else {
         [-100.0, -100.0, 100.0, 100.0]
     };
-    let (px, py) = (0.05 * (b[2] - b[0]), 0.05 * (b[3] - b[1]));
-    let padded = [b[0] - px, b[1] - py, b[2] + px, b[3] + py];
-    let (view, w, h) = fit_view(padded, view, size, args.scale)?;
+    let (view, w, h) = fit_view(crate::render::pad(b), view, size, args.scale)?;
 
-    let n = lists.len();
-    let mut writer = match out {
-        Output::Gif => Some(AnimationWriter::gif(&args.out, w, h)?),
-        Output::Apng => Some(AnimationWriter::apng(&args.out, w, h, n as u32, args.fps)?),
-        _ => None,
-    };
-    let delays: Vec<u16> = gif_delays(n, args.fps).collect();
-    let mut renderer = MaskedRenderer::new();
-    let mut gpu = match args.backend {
-        crate::gpu_backend::Backend::Wgpu => Some(crate::gpu_backend::GpuBackend::new(&textures)?),
+    let n = times.len();
+    let gpu = match args.backend {
+        crate::gpu_backend::Backend::Wgpu => Some(std::sync::Mutex::new(
+            crate::gpu_backend::GpuBackend::new(&textures)?,
+        )),
         crate::gpu_backend::Backend::Cpu => None,
     };
-    let mut canvas = Canvas::new(w, h, background);
-    for (i, list) in lists.iter().enumerate() {
-        canvas.clear(background);
-        let (masks, group_masks) = (&asset.draw.slot_masks, &asset.draw.group_masks);
-        match gpu.as_mut() {
-            Some(g) => g.draw(list, masks, group_masks, &view, background, &mut canvas)?,
-            None => {
-                renderer.render_grouped(list, &textures, masks, group_masks, &view, &mut canvas)
+    let target = Target {
+        out: &out,
+        path: &args.out,
+        width: w,
+        height: h,
+        background,
+        fps: args.fps,
+        frames: n,
+    };
+    let (masks, group_masks) = (&asset.draw.slot_masks, &asset.draw.group_masks);
+    let mut c = crate::inochi::character(&asset, &settings, anim, true)?;
+    let mut prev = 0.0;
+    let workers = crate::stream::workers(n, u64::from(w) * u64::from(h), gpu.is_some());
+    crate::stream::stream(
+        &target,
+        workers,
+        |i, list| {
+            step(&mut c, times[i], prev)?;
+            prev = times[i];
+            copy_list(list, c.draw_list());
+            Ok(())
+        },
+        || {
+            let (gpu, textures) = (&gpu, &textures);
+            let mut renderer = MaskedRenderer::new();
+            move |list: &DrawList, canvas: &mut Canvas| -> Result<()> {
+                match gpu {
+                    Some(g) => g
+                        .lock()
+                        .map_err(|_| anyhow!("the GPU renderer panicked"))?
+                        .draw(list, masks, group_masks, &view, background, canvas),
+                    None => {
+                        renderer.render_grouped(list, textures, masks, group_masks, &view, canvas);
+                        Ok(())
+                    }
+                }
             }
-        }
-        match (&out, writer.as_mut()) {
-            (Output::Gif, Some(wr)) => wr.push_gif(&gif_frame(
-                w,
-                h,
-                gif_pixels(&canvas, background),
-                delays.get(i).copied().unwrap_or(3),
-            ))?,
-            (Output::Apng, Some(wr)) => wr.push_rgba(&canvas.to_rgba8())?,
-            _ => {
-                let path = if out == Output::Png {
-                    args.out.clone()
-                } else {
-                    sequence_path(&args.out, i)
-                };
-                write_png(&path, w, h, &canvas.to_rgba8())?;
-            }
-        }
-    }
-    if let Some(wr) = writer {
-        wr.finish()
-            .with_context(|| format!("writing {}", args.out.display()))?;
-    }
+        },
+    )?;
     Ok(format!(
         "wrote {}: {n} frame{} {w}x{h}, view {},{},{},{}\n",
         args.out.display(),

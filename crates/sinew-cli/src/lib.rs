@@ -22,6 +22,7 @@ pub mod pose;
 pub mod render;
 pub mod schema;
 pub mod stepping;
+pub mod stream;
 pub mod validate;
 pub mod view;
 
@@ -31,6 +32,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs a parsed command and returns what to print on stdout.
 pub fn run(cli: &Cli) -> Result<String> {
+    // Every input file the guard checks is read once (`sinew_formats::read_once`): the
+    // guard's sniffing, format detection, the loader and the dump's metadata share its bytes.
+    sinew_formats::read_once::read_once(|| run_checked(cli)).0
+}
+
+fn run_checked(cli: &Cli) -> Result<String> {
     guard::precheck(cli)?;
     let mut out = match &cli.command {
         Command::Dump(a) => dump::dump(a)?.to_string(),

@@ -80,8 +80,8 @@ pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
 
 /// The findings of a cage file, or `None` when the file is not one.
 fn cage_file(args: &LintArgs) -> anyhow::Result<Option<Vec<sinew_lint::Finding>>> {
-    let bytes = std::fs::read(&args.file)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", args.file.display()))?;
+    let bytes = sinew_formats::budget::read_input(&args.file, &args.file.display().to_string())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Ok(None);
     }

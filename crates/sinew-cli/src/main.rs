@@ -8,27 +8,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let sinew_cli::args::Command::Lint(_) = &cli.command
-        && let Err(e) = sinew_cli::guard::precheck(&cli)
-    {
-        eprintln!("error: {}", sinew_cli::validate::one_line(&e));
-        return ExitCode::from(2);
-    }
     if let sinew_cli::args::Command::Lint(args) = &cli.command {
-        // `sinew lint` exits 1 when it finds errors and 2 when the file cannot be read.
-        return match sinew_cli::lint_guarded(args) {
-            Ok(outcome) => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout
-                    .write_all(outcome.stdout.as_bytes())
-                    .and_then(|()| stdout.flush());
-                ExitCode::from(outcome.status)
-            }
-            Err(e) => {
-                eprintln!("error: {}", sinew_cli::validate::one_line(&e));
-                ExitCode::from(2)
-            }
-        };
+        // The guard and the linter share one read of each input (`read_once`).
+        return sinew_formats::read_once::read_once(|| lint(&cli, args)).0;
     }
     match sinew_cli::run_guarded(&cli) {
         Ok(out) => {
@@ -42,6 +24,27 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {}", sinew_cli::validate::one_line(&e));
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `sinew lint`: exits 1 when it finds errors and 2 when the file cannot be read.
+fn lint(cli: &Cli, args: &sinew_cli::lint::LintArgs) -> ExitCode {
+    if let Err(e) = sinew_cli::guard::precheck(cli) {
+        eprintln!("error: {}", sinew_cli::validate::one_line(&e));
+        return ExitCode::from(2);
+    }
+    match sinew_cli::lint_guarded(args) {
+        Ok(outcome) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout
+                .write_all(outcome.stdout.as_bytes())
+                .and_then(|()| stdout.flush());
+            ExitCode::from(outcome.status)
+        }
+        Err(e) => {
+            eprintln!("error: {}", sinew_cli::validate::one_line(&e));
+            ExitCode::from(2)
         }
     }
 }

@@ -30,7 +30,8 @@ pub fn load_raw(path: &Path) -> Result<RawRig> {
 
 /// Whether the file holds a DragonBones skeleton (told from the content).
 pub fn is_dragonbones(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
+    sinew_formats::budget::read_input(path, &path.display().to_string())
+        .is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
 }
 
 /// The sibling atlas description of `x_ske.json`: `x_tex.json`, when it exists.

@@ -23,20 +23,20 @@
 //! - Inochi2D puppets (`.inp`, `.inx`) are drawn by [`crate::inochi_render`] (`--param`,
 //!   `--sweep`; `--anim` is for Spine skeletons only).
 //!
-//! Frames are posed in order on this thread, then rasterised and encoded on every core
-//! (`std::thread::scope`, chunks of frames), with a progress bar on stderr when it is a
-//! terminal. Verified by the unit tests below (argument parsing, view fitting) and by the CLI
+//! Frames stream ([`crate::stream`]): posed in order on this thread, rasterised and encoded
+//! on every core, written in order and dropped, so memory is bounded whatever the frame
+//! count (a fitted view poses the frames once more first, for their bounds); a progress bar
+//! on stderr when it is a terminal. Verified by the unit tests below (argument parsing, view fitting) and by the CLI
 //! tests, which render the example character to every format.
 
 use crate::args::{Mode, PhysicsArg, RenderArgs};
 use crate::pose::{self, Session, SessionSpec};
 use crate::stepping::{Clock, parse_times};
+use crate::stream::{Target, copy_list};
 use anyhow::{Context, Result, anyhow, bail};
 use sinew::Color;
 use sinew::draw::DrawList;
-use sinew_render::encode::{AnimationWriter, gif_delays, gif_frame, gif_pixels, write_png};
-use sinew_render::{Canvas, Renderer, Texture, View};
-use std::io::IsTerminal;
+use sinew_render::{Canvas, Renderer, View};
 use std::path::{Path, PathBuf};
 
 /// The output format, from the file name.
@@ -421,7 +421,9 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         size,
     } = canvas_options(args, &out, times.len())?;
 
-    // Pose every frame in order (the animation and physics are sequential).
+    // Frames are posed in order (the animation and physics are sequential), twice when the
+    // view is fitted: once for the bounds of every frame, then again, from a fresh session,
+    // while the frames stream to the encoder (no frame is held; see `crate::stream`).
     let spec = SessionSpec {
         skins,
         mode: Mode::State,
@@ -432,28 +434,27 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         looping: true,
         physics: PhysicsArg::Update,
     };
-    let mut session = Session::new(&asset, &spec)?;
-    session.step(0.0);
-    let mut clock = Clock::new(args.fps);
-    let mut lists = Vec::with_capacity(times.len());
+    let start = || -> Result<(Session, Clock)> {
+        let mut session = Session::new(&asset, &spec)?;
+        // Nothing reads a render's events: keeping them would grow with the frame count.
+        session.set_collect_events(false);
+        session.step(0.0);
+        Ok((session, Clock::new(args.fps)))
+    };
     let mut bounds = [
         f64::INFINITY,
         f64::INFINITY,
         f64::NEG_INFINITY,
         f64::NEG_INFINITY,
     ];
-    for &t in &times {
-        clock.advance_to(t, |dt| session.step(dt));
-        let list = session.character_mut().draw_list().clone();
-        if let Some(b) = list.bounds() {
-            bounds = [
-                bounds[0].min(f64::from(b[0])),
-                bounds[1].min(f64::from(b[1])),
-                bounds[2].max(f64::from(b[2])),
-                bounds[3].max(f64::from(b[3])),
-            ];
+    if view.is_none() {
+        let (mut session, mut clock) = start()?;
+        for &t in &times {
+            clock.advance_to(t, |dt| session.step(dt));
+            if let Some(b) = session.character_mut().draw_list().bounds() {
+                bounds = grow(bounds, b);
+            }
         }
-        lists.push(list);
     }
     if bounds[0] > bounds[2] {
         let [x, y, w, h] = rig.bounds;
@@ -463,33 +464,50 @@ pub fn render(args: &RenderArgs) -> Result<String> {
             [-100.0, -100.0, 100.0, 100.0]
         };
     }
-    let (pad_x, pad_y) = (
-        0.05 * (bounds[2] - bounds[0]),
-        0.05 * (bounds[3] - bounds[1]),
-    );
-    let padded = [
-        bounds[0] - pad_x,
-        bounds[1] - pad_y,
-        bounds[2] + pad_x,
-        bounds[3] + pad_y,
-    ];
-    let (view, w, h) = fit_view(padded, view, size, args.scale)?;
+    let (view, w, h) = fit_view(pad(bounds), view, size, args.scale)?;
 
-    let frames = FrameJob {
-        lists: &lists,
-        textures: &textures,
-        view,
+    let gpu = match args.backend {
+        crate::gpu_backend::Backend::Wgpu => Some(std::sync::Mutex::new(
+            crate::gpu_backend::GpuBackend::new(&textures)?,
+        )),
+        crate::gpu_backend::Backend::Cpu => None,
+    };
+    let target = Target {
+        out: &out,
+        path: &args.out,
         width: w,
         height: h,
         background,
-        gpu: match args.backend {
-            crate::gpu_backend::Backend::Wgpu => Some(std::sync::Mutex::new(
-                crate::gpu_backend::GpuBackend::new(&textures)?,
-            )),
-            crate::gpu_backend::Backend::Cpu => None,
-        },
+        fps: args.fps,
+        frames: times.len(),
     };
-    write_output(&frames, &out, &args.out, args.fps)?;
+    let (mut session, mut clock) = start()?;
+    let workers = crate::stream::workers(times.len(), u64::from(w) * u64::from(h), gpu.is_some());
+    crate::stream::stream(
+        &target,
+        workers,
+        |i, list| {
+            clock.advance_to(times[i], |dt| session.step(dt));
+            copy_list(list, session.character_mut().draw_list());
+            Ok(())
+        },
+        || {
+            let (gpu, textures) = (&gpu, &textures);
+            let mut renderer = Renderer::new();
+            move |list: &DrawList, canvas: &mut Canvas| -> Result<()> {
+                match gpu {
+                    Some(g) => g
+                        .lock()
+                        .map_err(|_| anyhow!("the GPU renderer panicked"))?
+                        .draw(list, &[], &[], &view, background, canvas),
+                    None => {
+                        renderer.render(list, textures, &view, canvas);
+                        Ok(())
+                    }
+                }
+            }
+        },
+    )?;
     Ok(format!(
         "wrote {}: {} frame{} {w}x{h}, view {},{},{},{}\n",
         args.out.display(),
@@ -502,146 +520,28 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     ))
 }
 
-/// What every worker needs to draw frames.
-struct FrameJob<'a> {
-    lists: &'a [DrawList],
-    textures: &'a [Texture],
-    view: View,
-    width: u32,
-    height: u32,
-    background: Color,
-    /// `--backend wgpu`: the GPU renderer (frames drawn one at a time).
-    gpu: Option<std::sync::Mutex<crate::gpu_backend::GpuBackend>>,
+/// `bounds` grown by the box `b` (x0, y0, x1, y1).
+pub(crate) fn grow(bounds: [f64; 4], b: [f32; 4]) -> [f64; 4] {
+    [
+        bounds[0].min(f64::from(b[0])),
+        bounds[1].min(f64::from(b[1])),
+        bounds[2].max(f64::from(b[2])),
+        bounds[3].max(f64::from(b[3])),
+    ]
 }
 
-/// A frame after the parallel part of its encoding.
-enum Encoded {
-    /// Written to its own file already.
-    Written,
-    /// Quantised GIF frame.
-    Gif(sinew_render::encode::GifFrame),
-    /// Straight RGBA8 for the APNG writer.
-    Rgba(Vec<u8>),
-}
-
-/// Rasterises and encodes every frame on all cores, writing the output in frame order.
-fn write_output(job: &FrameJob<'_>, out: &Output, path: &Path, fps: f64) -> Result<()> {
-    let n = job.lists.len();
-    // Each worker holds a canvas (16 bytes a pixel) and each frame of a chunk its encoded
-    // pixels until written (4 bytes a pixel): at most 1 GiB of canvases and 512 MiB of
-    // frames waiting, whatever the core count and image size.
-    let pixels = (u64::from(job.width) * u64::from(job.height)).max(1);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |t| t.get())
-        .clamp(1, n.max(1))
-        .min(((1u64 << 30) / (16 * pixels)).max(1) as usize)
-        .min(if job.gpu.is_some() { 1 } else { usize::MAX });
-    let progress = if n > 1 && std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(n as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} frames ({eta})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.set_message("rendering");
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let mut writer = match out {
-        Output::Gif => Some(AnimationWriter::gif(path, job.width, job.height)?),
-        Output::Apng => Some(AnimationWriter::apng(
-            path, job.width, job.height, n as u32, fps,
-        )?),
-        _ => None,
-    };
-    let delays: Vec<u16> = gif_delays(n, fps).collect();
-    let chunk = (threads * 4)
-        .min(((512u64 << 20) / (4 * pixels)).max(1) as usize)
-        .max(threads);
-    let mut start = 0;
-    while start < n {
-        let end = (start + chunk).min(n);
-        let mut done: Vec<(usize, Encoded)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|k| {
-                    let (progress, delays) = (&progress, &delays);
-                    s.spawn(move || -> Result<Vec<(usize, Encoded)>> {
-                        let mut renderer = Renderer::new();
-                        let mut canvas = Canvas::new(job.width, job.height, job.background);
-                        let mut mine = Vec::new();
-                        for i in (start + k..end).step_by(threads) {
-                            canvas.clear(job.background);
-                            match &job.gpu {
-                                Some(g) => g
-                                    .lock()
-                                    .map_err(|_| anyhow!("the GPU renderer panicked"))?
-                                    .draw(
-                                        &job.lists[i],
-                                        &[],
-                                        &[],
-                                        &job.view,
-                                        job.background,
-                                        &mut canvas,
-                                    )?,
-                                None => renderer.render(
-                                    &job.lists[i],
-                                    job.textures,
-                                    &job.view,
-                                    &mut canvas,
-                                ),
-                            }
-                            let enc = match out {
-                                Output::Png | Output::PngSequence => {
-                                    let file = if *out == Output::Png {
-                                        path.to_path_buf()
-                                    } else {
-                                        sequence_path(path, i)
-                                    };
-                                    write_png(&file, job.width, job.height, &canvas.to_rgba8())?;
-                                    Encoded::Written
-                                }
-                                Output::Gif => Encoded::Gif(gif_frame(
-                                    job.width,
-                                    job.height,
-                                    gif_pixels(&canvas, job.background),
-                                    delays.get(i).copied().unwrap_or(3),
-                                )),
-                                Output::Apng => Encoded::Rgba(canvas.to_rgba8()),
-                            };
-                            mine.push((i, enc));
-                            progress.inc(1);
-                        }
-                        Ok(mine)
-                    })
-                })
-                .collect();
-            let mut all = Vec::with_capacity(end - start);
-            for h in handles {
-                all.extend(
-                    h.join()
-                        .map_err(|_| anyhow!("a render thread panicked"))??,
-                );
-            }
-            Ok::<_, anyhow::Error>(all)
-        })?;
-        done.sort_by_key(|(i, _)| *i);
-        if let Some(w) = writer.as_mut() {
-            for (_, enc) in &done {
-                match enc {
-                    Encoded::Gif(f) => w.push_gif(f)?,
-                    Encoded::Rgba(px) => w.push_rgba(px)?,
-                    Encoded::Written => {}
-                }
-            }
-        }
-        start = end;
-    }
-    if let Some(w) = writer {
-        w.finish()
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    progress.finish_and_clear();
-    Ok(())
+/// `bounds` padded by 5% of its size on each side.
+pub(crate) fn pad(bounds: [f64; 4]) -> [f64; 4] {
+    let (px, py) = (
+        0.05 * (bounds[2] - bounds[0]),
+        0.05 * (bounds[3] - bounds[1]),
+    );
+    [
+        bounds[0] - px,
+        bounds[1] - py,
+        bounds[2] + px,
+        bounds[3] + py,
+    ]
 }
 
 #[cfg(test)]

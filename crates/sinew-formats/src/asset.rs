@@ -141,10 +141,18 @@ pub fn load_spine(
 /// part, masks, composites, y down) and its parameter animations.
 pub fn load_inochi2d(path: &Path, options: &LoadOptions) -> Result<Asset, LoadError> {
     let mut p = crate::inochi2d::load_inochi2d(path)?;
-    if let Some(f) = &options.physics3 {
-        p.params.chains = crate::physics3::load_physics3(f)?;
-    }
-    let rig = crate::inochi2d::build_puppet(&p)?;
+    let rig = match &options.physics3 {
+        Some(f) => {
+            let chains = crate::physics3::load_physics3(f)?;
+            // The puppet alone first, so that what the chains get wrong (a parameter the
+            // puppet lacks, a bad value) is blamed on the physics3 file, with its JSON path.
+            let alone = crate::inochi2d::build_puppet(&p)?;
+            check_chains(&chains, &alone, &f.display().to_string())?;
+            p.params.chains = chains;
+            crate::inochi2d::build_puppet(&p)?
+        }
+        None => crate::inochi2d::build_puppet(&p)?,
+    };
     let draw = puppet_draw_setup(&p, &rig);
     let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
     Ok(Asset {
@@ -157,6 +165,59 @@ pub fn load_inochi2d(path: &Path, options: &LoadOptions) -> Result<Asset, LoadEr
         draw: Arc::new(draw),
         puppet: Some(Box::new(p)),
     })
+}
+
+/// Resolves physics3 chains against a puppet's parameters one setting at a time; the first
+/// problem is an error naming the physics3 file (`file`), the JSON path of the setting (and
+/// of its input, output or vertex when the problem names one) and the setting's `Id`.
+fn check_chains(
+    chains: &sinew::params::raw::RawChains,
+    rig: &Rig,
+    file: &str,
+) -> Result<(), LoadError> {
+    let invalid = |path: String, name: Option<String>, message: String| LoadError::Invalid {
+        file: file.to_owned(),
+        path,
+        name,
+        message,
+    };
+    let mut errs = Vec::new();
+    let meta = sinew::params::raw::RawChains {
+        chains: Vec::new(),
+        ..chains.clone()
+    };
+    sinew::params::chain::build_chains(&meta, &rig.params, &mut errs);
+    if let Some(e) = errs.first() {
+        return Err(invalid("$.Meta".into(), None, e.clone()));
+    }
+    for (i, c) in chains.chains.iter().enumerate() {
+        let one = sinew::params::raw::RawChains {
+            chains: vec![c.clone()],
+            ..meta.clone()
+        };
+        sinew::params::chain::build_chains(&one, &rig.params, &mut errs);
+        if let Some(e) = errs.first() {
+            let mut path = format!("$.PhysicsSettings[{i}]");
+            // "input 2", "output 0", "particle 1": the item's own path.
+            for (word, key) in [
+                ("input ", "Input"),
+                ("output ", "Output"),
+                ("particle ", "Vertices"),
+            ] {
+                if let Some(k) = e
+                    .split(": ")
+                    .find_map(|part| part.strip_prefix(word))
+                    .and_then(|rest| rest.split(' ').next())
+                    .and_then(|n| n.parse::<usize>().ok())
+                {
+                    path = format!("{path}.{key}[{k}]");
+                    break;
+                }
+            }
+            return Err(invalid(path, Some(c.name.clone()), e.clone()));
+        }
+    }
+    Ok(())
 }
 
 /// A puppet's drawing details: each Part's albedo texture and masks, each outermost

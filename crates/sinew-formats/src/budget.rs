@@ -18,6 +18,7 @@
 //! | `canvas_pixels` | 16 Mi | pixels of one output image (16 bytes each while drawn) |
 //! | `texture_bytes` | 1 GiB | decoded RGBA8 bytes of every texture of one asset together |
 //! | `instances` | 10 000 | characters of one `bench` |
+//! | `clip_vertices` | 1 024 | vertices of one clipping polygon (refused at load, naming the attachment) |
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
 //! depends on what a file asks for): Spine physics constraints step at most
@@ -57,6 +58,8 @@ pub struct Budgets {
     pub texture_bytes: u64,
     /// Characters of one benchmark.
     pub instances: u64,
+    /// Vertices of one clipping polygon (a renderer triangulates it: quadratic work).
+    pub clip_vertices: u64,
 }
 
 impl Budgets {
@@ -70,6 +73,7 @@ impl Budgets {
         canvas_pixels: 16 << 20,
         texture_bytes: 1 << 30,
         instances: 10_000,
+        clip_vertices: 1024,
     };
 }
 
@@ -126,6 +130,7 @@ fn meta(name: &'static str) -> (&'static str, &'static str) {
         "canvas_pixels" => ("--max-pixels", "pixels"),
         "texture_bytes" => ("--max-texture-bytes", "decoded texture bytes"),
         "instances" => ("--max-instances", "instances"),
+        "clip_vertices" => ("--max-clip-vertices", "clipping polygon vertices"),
         _ => ("--max-?", "units"),
     }
 }
@@ -140,6 +145,7 @@ fn limit_of(b: &Budgets, name: &str) -> u64 {
         "canvas_pixels" => b.canvas_pixels,
         "texture_bytes" => b.texture_bytes,
         "instances" => b.instances,
+        "clip_vertices" => b.clip_vertices,
         _ => 0,
     }
 }
@@ -222,8 +228,12 @@ fn kind_of_special(_meta: &std::fs::Metadata) -> &'static str {
 }
 
 /// Reads a whole input file after [`check_input`], never more than the budget allows (a
-/// file that grows while read is cut off and refused).
+/// file that grows while read is cut off and refused). Inside [`crate::read_once::read_once`]
+/// a kept file is read from the file system once and its bytes served again after.
 pub fn read_input(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
+    if let Some(bytes) = crate::read_once::cached(path) {
+        return Ok(bytes);
+    }
     let size = check_input(path, file)?;
     let io = |source| LoadError::Io {
         file: file.to_owned(),
@@ -241,6 +251,7 @@ pub fn read_input(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
         format!("{file} (grew while read)"),
     )
     .map_err(|e| refuse(file, e.to_string()))?;
+    crate::read_once::note(path, &out);
     Ok(out)
 }
 

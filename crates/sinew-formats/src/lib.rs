@@ -73,6 +73,7 @@ mod error;
 pub mod extras;
 pub mod inochi2d;
 pub mod physics3;
+pub mod read_once;
 pub mod spine;
 
 pub use asset::{

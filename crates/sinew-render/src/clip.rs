@@ -4,8 +4,10 @@
 //! coverage of [`crate::raster`] the clipped result shows no seams along the diagonals.
 //!
 //! Like the official `SkeletonClipping`, the clip is geometric (triangles are cut, not
-//! masked). Verified by the unit tests below (areas of concave L shapes and of clipped
-//! triangles by closed forms; both windings; degenerate input).
+//! masked). Triangulations are kept between frames by [`ClipCache`] (re-checked in linear
+//! time, redone only when the polygon folds). Verified by the unit tests below (areas of
+//! concave L shapes and of clipped triangles by closed forms; both windings; degenerate
+//! input; the cache reused under motion and a mirror, redone after a fold).
 
 /// A point in pixel space.
 pub type Point = [f32; 2];
@@ -30,6 +32,14 @@ fn cross(o: Point, a: Point, b: Point) -> f32 {
 /// orientation) to `out`; `order` is scratch. Self-intersecting input still terminates (it
 /// then cuts the remaining vertices as a fan).
 pub fn triangulate(poly: &[Point], out: &mut Vec<[Point; 3]>, order: &mut Vec<usize>) {
+    let mut tris = Vec::new();
+    triangulate_indices(poly, &mut tris, order);
+    out.extend(tris.iter().map(|t| t.map(|i| poly[i as usize])));
+}
+
+/// [`triangulate`] as vertex indices into `poly` (appended to `out`), so the same topology
+/// can be reused when the polygon moves.
+pub fn triangulate_indices(poly: &[Point], out: &mut Vec<[u32; 3]>, order: &mut Vec<usize>) {
     let n = poly.len();
     if n < 3 {
         return;
@@ -40,6 +50,7 @@ pub fn triangulate(poly: &[Point], out: &mut Vec<[Point; 3]>, order: &mut Vec<us
     } else {
         order.extend((0..n).rev());
     }
+    let tri = |a: usize, b: usize, c: usize| [a as u32, b as u32, c as u32];
     let mut guard = 0;
     while order.len() > 3 && guard < n * n + 8 {
         guard += 1;
@@ -67,15 +78,100 @@ pub fn triangulate(poly: &[Point], out: &mut Vec<[Point; 3]>, order: &mut Vec<us
         let m = order.len();
         let (ip, iv, inx) = (order[(i + m - 1) % m], order[i], order[(i + 1) % m]);
         if cross(poly[ip], poly[iv], poly[inx]) > 0.0 {
-            out.push([poly[ip], poly[iv], poly[inx]]);
+            out.push(tri(ip, iv, inx));
         }
         order.remove(i);
     }
     if order.len() == 3 {
-        let t = [poly[order[0]], poly[order[1]], poly[order[2]]];
-        if cross(t[0], t[1], t[2]) > 0.0 {
-            out.push(t);
+        let (a, b, c) = (order[0], order[1], order[2]);
+        if cross(poly[a], poly[b], poly[c]) > 0.0 {
+            out.push(tri(a, b, c));
         }
+    }
+}
+
+/// Clip polygon triangulations kept between frames, one per clipping slot.
+///
+/// Ear clipping is quadratic in the polygon's vertices; a clip polygon moves with its bones
+/// every frame but its triangulation stays valid while every triangle keeps one orientation
+/// (an affine map with a non-zero determinant keeps it; a mirror flips all of them together,
+/// which is still a triangulation). So [`ClipCache::pieces`] re-checks the cached triangles'
+/// orientations (linear) and triangulates again only when the vertex count changed, a
+/// triangle turned over or degenerated (a deform folded the polygon), or the last
+/// triangulation was not complete (`n - 2` triangles: degenerate input, redone each frame).
+/// Vertex counts are bounded at load by the `clip_vertices` budget.
+#[derive(Debug, Clone, Default)]
+pub struct ClipCache {
+    entries: Vec<CachedClip>,
+    triangulations: usize,
+    order: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct CachedClip {
+    key: u32,
+    vertices: usize,
+    tris: Vec<[u32; 3]>,
+}
+
+impl ClipCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many times a polygon was triangulated (ear clipping) since the cache was made.
+    pub fn triangulations(&self) -> usize {
+        self.triangulations
+    }
+
+    /// Replaces `out` with the triangulated pieces of `poly` (positive orientation), the
+    /// polygon of the clip keyed `key` (its clipping slot), reusing the cached topology when it
+    /// still holds.
+    pub fn pieces(&mut self, key: u32, poly: &[Point], out: &mut Vec<[Point; 3]>) {
+        out.clear();
+        let n = poly.len();
+        if n < 3 {
+            return;
+        }
+        let k = match self.entries.iter().position(|e| e.key == key) {
+            Some(k) => k,
+            None => {
+                self.entries.push(CachedClip {
+                    key,
+                    vertices: 0,
+                    tris: Vec::new(),
+                });
+                self.entries.len() - 1
+            }
+        };
+        let entry = &mut self.entries[k];
+        if entry.vertices == n && entry.tris.len() == n - 2 {
+            // One orientation for all: the first triangle's sign, shared by every other.
+            let sign = |t: &[u32; 3]| {
+                let [a, b, c] = t.map(|i| poly.get(i as usize).copied().unwrap_or([0.0; 2]));
+                cross(a, b, c)
+            };
+            let first = sign(&entry.tris[0]);
+            let positive = first > 0.0;
+            let valid = first != 0.0
+                && entry.tris.iter().all(|t| {
+                    let s = sign(t);
+                    if positive { s > 0.0 } else { s < 0.0 }
+                });
+            if valid {
+                out.extend(entry.tris.iter().map(|t| {
+                    let [a, b, c] = t.map(|i| poly[i as usize]);
+                    if positive { [a, b, c] } else { [a, c, b] }
+                }));
+                return;
+            }
+        }
+        entry.tris.clear();
+        entry.vertices = n;
+        triangulate_indices(poly, &mut entry.tris, &mut self.order);
+        self.triangulations += 1;
+        out.extend(entry.tris.iter().map(|t| t.map(|i| poly[i as usize])));
     }
 }
 
@@ -185,5 +281,53 @@ mod tests {
             &mut order,
         );
         assert!(tris.len() <= 2);
+    }
+
+    #[test]
+    fn the_cache_triangulates_once_while_the_polygon_moves() {
+        let l = [
+            [0.0, 0.0],
+            [3.0, 0.0],
+            [3.0, 1.0],
+            [1.0, 1.0],
+            [1.0, 3.0],
+            [0.0, 3.0],
+        ];
+        let mut cache = ClipCache::new();
+        let mut pieces = Vec::new();
+        // Rotated, scaled, moved and mirrored: the same topology serves.
+        for k in 0..10 {
+            let (s, c) = (k as f32 * 0.3).sin_cos();
+            let m = if k == 7 { -2.0 } else { 2.0 };
+            let moved: Vec<Point> = l
+                .iter()
+                .map(|p| {
+                    [
+                        m * (c * p[0] - s * p[1]) + 5.0,
+                        2.0 * (s * p[0] + c * p[1]) - 1.0,
+                    ]
+                })
+                .collect();
+            cache.pieces(4, &moved, &mut pieces);
+            let total: f32 = pieces.iter().map(|t| area(t)).sum();
+            assert!((total - 20.0).abs() < 1e-3, "frame {k}: {total}");
+            assert!(pieces.iter().all(|t| signed_area2(t) > 0.0));
+        }
+        assert_eq!(cache.triangulations(), 1);
+        // Folding a vertex across the opposite side of its first triangle turns that
+        // triangle over: triangulated again; another key is its own entry.
+        let (mut tris, mut order) = (Vec::new(), Vec::new());
+        triangulate_indices(&l, &mut tris, &mut order);
+        let [a, b, c] = tris[0].map(|i| i as usize);
+        let (p, q) = (l[a], l[c]);
+        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+        let t = ((l[b][0] - p[0]) * dx + (l[b][1] - p[1]) * dy) / (dx * dx + dy * dy);
+        let foot = [p[0] + t * dx, p[1] + t * dy];
+        let mut folded = l;
+        folded[b] = [2.0 * foot[0] - l[b][0], 2.0 * foot[1] - l[b][1]];
+        cache.pieces(4, &folded, &mut pieces);
+        assert_eq!(cache.triangulations(), 2);
+        cache.pieces(9, &l, &mut pieces);
+        assert_eq!(cache.triangulations(), 3);
     }
 }

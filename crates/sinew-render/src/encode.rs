@@ -67,12 +67,15 @@ pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()
 /// GIF frame delays in centiseconds for `frames` frames at `fps`, rounded so the running
 /// total follows the exact timeline.
 pub fn gif_delays(frames: usize, fps: f64) -> impl Iterator<Item = u16> {
+    (0..frames).map(move |k| gif_delay(k, fps))
+}
+
+/// The delay of GIF frame `k` at `fps` (the `k`-th item of [`gif_delays`]), in centiseconds.
+pub fn gif_delay(k: usize, fps: f64) -> u16 {
     let step = 100.0 / fps.max(1e-3);
-    (0..frames).map(move |k| {
-        let a = (k as f64 * step).round();
-        let b = ((k + 1) as f64 * step).round();
-        (b - a).clamp(1.0, f64::from(u16::MAX)) as u16
-    })
+    let a = (k as f64 * step).round();
+    let b = ((k + 1) as f64 * step).round();
+    (b - a).clamp(1.0, f64::from(u16::MAX)) as u16
 }
 
 /// The straight RGBA8 pixels a GIF frame stores for `canvas` (see the module docs).

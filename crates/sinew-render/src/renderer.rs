@@ -18,7 +18,7 @@
 
 use crate::advanced::{blend_coverage, coverage_linear};
 use crate::blend::{Rgba, Tint, blend, premultiply, to_straight_u8};
-use crate::clip::{Point, clip_convex, signed_area2, triangulate};
+use crate::clip::{ClipCache, Point, clip_convex, signed_area2};
 use crate::raster::Coverage;
 use crate::texture::Texture;
 use sinew::Color;
@@ -93,9 +93,12 @@ pub struct Renderer {
     layer_cov: Vec<f32>,
     /// Triangulated pieces of the current clip polygon, pixel space.
     pieces: Vec<[Point; 3]>,
+    /// Pixel-space bounds (x0, y0, x1, y1) of each piece.
+    piece_boxes: Vec<[f32; 4]>,
     /// The clip index `pieces` was built for.
     pieces_for: Option<u32>,
-    order: Vec<usize>,
+    /// Clip triangulations kept between frames, by clipping slot.
+    clip_cache: ClipCache,
     clip_px: Vec<Point>,
     poly: Vec<Point>,
     poly2: Vec<Point>,
@@ -130,8 +133,9 @@ impl Renderer {
             layer: Vec::new(),
             layer_cov: Vec::new(),
             pieces: Vec::new(),
+            piece_boxes: Vec::new(),
             pieces_for: None,
-            order: Vec::new(),
+            clip_cache: ClipCache::new(),
             clip_px: Vec::new(),
             poly: Vec::new(),
             poly2: Vec::new(),
@@ -226,7 +230,14 @@ impl Renderer {
         self.white = white;
     }
 
-    /// Converts clip polygon `c` to pixels and triangulates it into `pieces`.
+    /// How many times a clip polygon was triangulated since this renderer was made (kept
+    /// between frames while the polygon only moves; see [`ClipCache`]).
+    pub fn clip_triangulations(&self) -> usize {
+        self.clip_cache.triangulations()
+    }
+
+    /// Converts clip polygon `c` to pixels and triangulates it into `pieces` (through the
+    /// cache, keyed by the clipping slot).
     fn build_clip(&mut self, list: &DrawList, c: u32, view: &View, canvas: &Canvas) {
         self.pieces.clear();
         self.clip_px.clear();
@@ -238,7 +249,20 @@ impl Renderer {
                 f64::from(p[1]),
             ));
         }
-        triangulate(&self.clip_px, &mut self.pieces, &mut self.order);
+        let key = list
+            .clips
+            .get(c as usize)
+            .map_or(u32::MAX, |p| p.slot.index() as u32);
+        self.clip_cache.pieces(key, &self.clip_px, &mut self.pieces);
+        self.piece_boxes.clear();
+        self.piece_boxes.extend(self.pieces.iter().map(|t| {
+            [
+                t[0][0].min(t[1][0]).min(t[2][0]),
+                t[0][1].min(t[1][1]).min(t[2][1]),
+                t[0][0].max(t[1][0]).max(t[2][0]),
+                t[0][1].max(t[1][1]).max(t[2][1]),
+            ]
+        }));
         self.pieces_for = Some(c);
     }
 
@@ -282,6 +306,7 @@ impl Renderer {
             layer,
             layer_cov,
             pieces,
+            piece_boxes,
             poly,
             poly2,
             tmp,
@@ -293,7 +318,11 @@ impl Renderer {
             });
         };
         if clipped {
-            for piece in pieces.iter() {
+            for (piece, b) in pieces.iter().zip(piece_boxes.iter()) {
+                // Pieces whose bounds miss the triangle's cut nothing.
+                if b[0] > xmax || b[2] < xmin || b[1] > ymax || b[3] < ymin {
+                    continue;
+                }
                 clip_convex(&tri, piece, poly, tmp);
                 if poly.len() < 3 {
                     continue;

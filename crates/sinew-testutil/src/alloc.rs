@@ -7,6 +7,14 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+
+/// Whether [`peak_bytes`] is measuring (every thread's allocations count then).
+static GLOBAL_ON: AtomicBool = AtomicBool::new(false);
+/// Bytes allocated minus freed by every thread since [`peak_bytes`] started.
+static GLOBAL_LIVE: AtomicIsize = AtomicIsize::new(0);
+/// The most [`GLOBAL_LIVE`] reached.
+static GLOBAL_PEAK: AtomicIsize = AtomicIsize::new(0);
 
 /// Forwards every call to the system allocator and counts allocations (alloc, alloc_zeroed,
 /// realloc) made on a thread while that thread is inside [`count_allocations`].
@@ -27,6 +35,10 @@ fn note_allocation() {
 }
 
 fn note_bytes(delta: isize) {
+    if GLOBAL_ON.load(Ordering::Relaxed) {
+        let now = GLOBAL_LIVE.fetch_add(delta, Ordering::Relaxed) + delta;
+        GLOBAL_PEAK.fetch_max(now, Ordering::Relaxed);
+    }
     if COUNTING.try_with(Cell::get).unwrap_or(false) {
         let _ = LIVE.try_with(|n| n.set(n.get() + delta));
     }
@@ -79,4 +91,17 @@ pub fn live_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
     let r = f();
     COUNTING.with(|c| c.set(was));
     (r, LIVE.with(Cell::get) - before)
+}
+
+/// Runs `f` and returns its result with the peak of heap bytes live at once, over every
+/// thread, while it ran (relative to when it started: what `f` and the threads it started
+/// held at their most). 0 unless the binary installed [`CountingAlloc`]. Allocations of other
+/// threads of the process count too: a test binary that measures this way runs one test.
+pub fn peak_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
+    GLOBAL_LIVE.store(0, Ordering::SeqCst);
+    GLOBAL_PEAK.store(0, Ordering::SeqCst);
+    GLOBAL_ON.store(true, Ordering::SeqCst);
+    let r = f();
+    GLOBAL_ON.store(false, Ordering::SeqCst);
+    (r, GLOBAL_PEAK.load(Ordering::SeqCst))
 }

@@ -33,9 +33,17 @@ pub fn load_tex_atlas(tex: &Path) -> Result<Atlas, LoadError> {
         .map(|n| n.strip_suffix(".json").unwrap_or(n).to_owned() + ".png")
         .unwrap_or_default();
     parse_tex_atlas(&text, &file, &fallback, |image| {
-        std::fs::read(dir.join(image))
-            .ok()
-            .and_then(|b| png_size(&b))
+        // Only the PNG header, of a regular file (the name comes from the file: never a
+        // FIFO or `/dev/zero` read whole).
+        let path = dir.join(image);
+        crate::budget::check_input(&path, &path.display().to_string()).ok()?;
+        let mut head = Vec::with_capacity(64);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::open(&path).ok()?, 64),
+            &mut head,
+        )
+        .ok()?;
+        png_size(&head)
     })
 }
 

@@ -64,13 +64,39 @@ pub fn load_spine_file(path: &Path) -> Result<RawRig, LoadError> {
 
 /// Parses the bytes of a Spine 4.2 skeleton in either format ([`load_spine_file`]).
 pub fn parse_spine(data: &[u8], source: &str) -> Result<RawRig, LoadError> {
-    if is_spine_json(data) {
+    let raw = if is_spine_json(data) {
         // is_spine_json checked the whole text is UTF-8.
         let text = std::str::from_utf8(data).unwrap_or_default();
-        parse_spine_json(text, source)
+        parse_spine_json(text, source)?
     } else {
-        binary::parse_spine_binary(data, source)
+        binary::parse_spine_binary(data, source)?
+    };
+    check_clip_budget(&raw, source)?;
+    Ok(raw)
+}
+
+/// Refuses a clipping polygon with more vertices than the `clip_vertices` budget
+/// ([`crate::budget`]), naming the skin, slot and attachment.
+pub fn check_clip_budget(raw: &RawRig, source: &str) -> Result<(), LoadError> {
+    for skin in &raw.skins {
+        for e in &skin.attachments {
+            if let sinew::raw::RawAttachmentKind::Clipping { vertices, .. } = &e.attachment.kind {
+                crate::budget::check(
+                    "clip_vertices",
+                    f64::from(vertices.count),
+                    format!(
+                        "clipping attachment `{}` (skin `{}`, slot `{}`)",
+                        e.attachment.name, skin.name, e.slot
+                    ),
+                )
+                .map_err(|err| LoadError::Rig {
+                    file: source.to_owned(),
+                    message: err.to_string(),
+                })?;
+            }
+        }
     }
+    Ok(())
 }
 
 /// Whether a skeleton file's bytes are JSON: UTF-8 whose first character after an optional
@@ -104,7 +130,9 @@ pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
         });
     }
     let text = crate::error::read_text(path, &file)?;
-    parse_spine_json(&text, &file)
+    let raw = parse_spine_json(&text, &file)?;
+    check_clip_budget(&raw, &file)?;
+    Ok(raw)
 }
 
 /// Parses the text of a Spine 4.2 JSON export; `source` names it in errors and in
