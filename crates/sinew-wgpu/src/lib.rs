@@ -15,8 +15,10 @@
 //!   or below the threshold discarded) and the masked command tests `mask && !dodge`;
 //! - composites ([`sinew::draw::DrawGroup`]): the children go to an off-screen layer that is
 //!   shaded with the group's tint, screen tint and opacity and composited once;
-//! - anti-aliasing by supersampling ([`Options::supersample`]; `s x s` samples a pixel,
-//!   averaged by a downsample pass), which also keeps stencil masks smooth at their edges.
+//! - anti-aliasing by supersampling ([`Options::supersample`]; `s x s` samples a pixel on a
+//!   lattice turned by `atan(1 / s)` so axis-aligned edges get `s^2` coverage steps, like
+//!   the CPU's exact areas (`grid.rs`); averaged by a downsample pass), which also keeps
+//!   stencil masks smooth at their edges.
 //!
 //! Batching: consecutive commands with the same page, blend mode, clip and no mask are one
 //! draw call ([`FrameStats::draw_calls`]). Every vertex and index of a frame goes into one
@@ -36,6 +38,7 @@
 //! with `CI=true`).
 
 mod gpu;
+mod grid;
 mod renderer;
 
 pub use gpu::{Gpu, GpuError};

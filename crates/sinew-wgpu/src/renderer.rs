@@ -3,6 +3,7 @@
 //! and records it in one command buffer. See the crate docs for what each part does.
 
 use crate::gpu::{Gpu, GpuError};
+use crate::grid::SampleGrid;
 use sinew::draw::{DrawList, NO_PAGE, SlotMask};
 use sinew::{BlendMode, Color};
 use sinew_render::{Texture, View};
@@ -33,8 +34,14 @@ struct Vertex {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
 struct SlotData {
-    scale: [f32; 2],
+    /// World to clip space: `axis_x * x + axis_y * y + offset`.
+    axis_x: [f32; 2],
+    axis_y: [f32; 2],
     offset: [f32; 2],
+    /// The sample grid's rotation (cos, sin) and origin ([`SampleGrid`]).
+    rot: [f32; 2],
+    origin: [f32; 2],
+    pad0: [f32; 2],
     tint: [f32; 4],
     screen: [f32; 4],
     threshold: f32,
@@ -244,6 +251,8 @@ struct Targets {
     width: u32,
     height: u32,
     factor: u32,
+    /// The sample lattice of the supersampled targets (their size is `grid.size`).
+    grid: SampleGrid,
     main: wgpu::Texture,
     main_view: wgpu::TextureView,
     layer: wgpu::Texture,
@@ -506,11 +515,11 @@ impl GpuRenderer {
     pub fn render(&mut self, frame: &Frame<'_>) -> FrameStats {
         let (w, h) = (frame.width.max(1), frame.height.max(1));
         let max = self.device.limits().max_texture_dimension_2d.max(1);
-        let factor = self
-            .options
-            .supersample
-            .clamp(1, 8)
-            .min((max / w.max(h)).max(1));
+        // The largest factor (up to the one asked for) whose turned target fits the device.
+        let mut factor = self.options.supersample.clamp(1, 8);
+        while factor > 1 && SampleGrid::new(w, h, factor).size.iter().any(|&d| d > max) {
+            factor -= 1;
+        }
         if !self
             .targets
             .as_ref()
@@ -621,7 +630,8 @@ impl GpuRenderer {
             })
         };
         use wgpu::TextureUsages as U;
-        let (sw, sh) = (width * factor, height * factor);
+        let grid = SampleGrid::new(width, height, factor);
+        let [sw, sh] = grid.size;
         let work = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING | U::COPY_SRC;
         let main = tex("sinew-wgpu main", sw, sh, FORMAT, work);
         let layer = tex("sinew-wgpu layer", sw, sh, FORMAT, work);
@@ -663,6 +673,7 @@ impl GpuRenderer {
             width,
             height,
             factor,
+            grid,
             extra_plain: extra(&backdrop_view, &self.dummy_view),
             extra_layer: extra(&backdrop_view, &layer_view),
             extra_down: extra(&self.dummy_view, &main_view),
@@ -700,12 +711,20 @@ impl GpuRenderer {
         self.bases.clear();
         self.ops.clear();
         self.clip_in_stencil = None;
-        let v = frame.view;
-        let (sx, sy) = (2.0 / (v.x1 - v.x0), 2.0 / (v.y1 - v.y0));
+        let grid = self.targets.as_ref().map_or_else(
+            || SampleGrid::new(frame.width.max(1), frame.height.max(1), 1),
+            |t| t.grid,
+        );
+        let [axis_x, axis_y, offset] =
+            grid.world_to_clip(&frame.view, frame.width.max(1), frame.height.max(1));
+        let f32s = |v: [f64; 2]| v.map(|c| c as f32);
         let base_slot = SlotData {
-            scale: [sx as f32, sy as f32],
-            offset: [(-1.0 - v.x0 * sx) as f32, (-1.0 - v.y0 * sy) as f32],
-            factor: self.targets.as_ref().map_or(1, |t| t.factor) as f32,
+            axis_x: f32s(axis_x),
+            axis_y: f32s(axis_y),
+            offset: f32s(offset),
+            rot: f32s(grid.rot),
+            origin: f32s(grid.origin),
+            factor: grid.factor as f32,
             mipmaps: if self.options.mipmaps { 1.0 } else { 0.0 },
             ..Default::default()
         };
@@ -1019,7 +1038,7 @@ impl GpuRenderer {
             }
         }
         if !self.downsample.contains_key(&factor) {
-            let p = self.make_downsample(factor);
+            let p = self.make_downsample();
             self.downsample.insert(factor, p);
         }
     }
@@ -1128,8 +1147,7 @@ impl GpuRenderer {
             })
     }
 
-    fn make_downsample(&self, factor: u32) -> wgpu::RenderPipeline {
-        let constants: &[(&str, f64)] = &[("factor", f64::from(factor))];
+    fn make_downsample(&self) -> wgpu::RenderPipeline {
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("sinew-wgpu downsample"),
@@ -1146,10 +1164,7 @@ impl GpuRenderer {
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
                     entry_point: Some("fs_downsample"),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants,
-                        ..Default::default()
-                    },
+                    compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: FORMAT,
                         blend: None,

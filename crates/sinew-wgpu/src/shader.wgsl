@@ -1,9 +1,15 @@
 // sinew-wgpu shaders. Colours are premultiplied RGBA in 0..1 throughout.
 
 struct Slot {
-    // World (x, y) to clip space: ndc = pos * scale + offset.
-    scale: vec2<f32>,
+    // World (x, y) to clip space: ndc = axis_x * x + axis_y * y + offset.
+    axis_x: vec2<f32>,
+    axis_y: vec2<f32>,
     offset: vec2<f32>,
+    // The rotated sample grid (grid.rs): target pixel t = factor * R * o + origin for the
+    // output pixel point o, R the rotation by (cos, sin) = rot.
+    rot: vec2<f32>,
+    origin: vec2<f32>,
+    pad0: vec2<f32>,
     // Composite groups: tint (rgb) and opacity (a); screen tint (rgb).
     tint: vec4<f32>,
     screen: vec4<f32>,
@@ -44,7 +50,7 @@ struct VertexOut {
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
     var o: VertexOut;
-    o.clip = vec4<f32>(v.pos * slot.scale + slot.offset, 0.0, 1.0);
+    o.clip = vec4<f32>(slot.axis_x * v.pos.x + slot.axis_y * v.pos.y + slot.offset, 0.0, 1.0);
     o.uv = v.uv;
     o.light = v.light;
     o.dark = v.dark;
@@ -72,17 +78,36 @@ fn shade(t: vec4<f32>, light: vec4<f32>, dark: vec4<f32>) -> vec4<f32> {
     return vec4<f32>((t.a - t.rgb) * dark.rgb + t.rgb * light.rgb, t.a * light.a);
 }
 
+// The output image point (pixels) of target point t: the inverse of the grid's
+// t = factor * R * o + origin (`SampleGrid::output_point`, the same f32 expression).
+fn output_point(t: vec2<f32>) -> vec2<f32> {
+    let d = t - slot.origin;
+    let c = slot.rot.x;
+    let n = slot.rot.y;
+    return vec2<f32>(c * d.x + n * d.y, c * d.y - n * d.x) * (1.0 / slot.factor);
+}
+
+// Target point of output point o.
+fn target_point(o: vec2<f32>) -> vec2<f32> {
+    let c = slot.rot.x;
+    let n = slot.rot.y;
+    return vec2<f32>(c * o.x - n * o.y, n * o.x + c * o.y) * slot.factor + slot.origin;
+}
+
 // The page sampled where the centre of the output pixel holding this sample falls (the
 // UVs are affine over a triangle), so every sample of a pixel shades alike, as the CPU
-// renderer shades a pixel once at its centre; the footprint is the output pixel's.
+// renderer shades a pixel once at its centre; the footprint is the output pixel's (its
+// sides are the grid's turned axes, `factor` target pixels long).
 fn texel(in: VertexOut) -> vec4<f32> {
     let dx = dpdx(in.uv);
     let dy = dpdy(in.uv);
-    let centre = (floor(in.clip.xy / slot.factor) + 0.5) * slot.factor;
+    let centre = target_point(floor(output_point(in.clip.xy)) + 0.5);
     let d = centre - in.clip.xy;
     let uv = in.uv + dx * d.x + dy * d.y;
     if slot.mipmaps > 0.5 {
-        return textureSampleGrad(page, page_sampler, uv, dx * slot.factor, dy * slot.factor);
+        let gx = (dx * slot.rot.x + dy * slot.rot.y) * slot.factor;
+        let gy = (dy * slot.rot.x - dx * slot.rot.y) * slot.factor;
+        return textureSampleGrad(page, page_sampler, uv, gx, gy);
     }
     return textureSampleLevel(page, page_sampler, uv, 0.0);
 }
@@ -192,17 +217,29 @@ fn fs_composite_advanced(in: VertexOut) -> @location(0) vec4<f32> {
     return blend_separable(layer_shaded(in.clip), backdrop_at(in.clip));
 }
 
-// Supersampled target to output pixels: the mean of each `factor x factor` block.
-override factor: u32 = 1u;
-
+// Supersampled target to output pixels: the mean of the samples whose centres map into
+// the pixel (half-open, so each sample counts once), over the bounding box of the pixel's
+// turned square on the target.
 @fragment
 fn fs_downsample(in: VertexOut) -> @location(0) vec4<f32> {
-    let base = vec2<i32>(in.clip.xy) * i32(factor);
+    let px = floor(in.clip.xy);
+    let a = target_point(px);
+    let b = target_point(px + vec2<f32>(1.0, 0.0));
+    let c = target_point(px + vec2<f32>(0.0, 1.0));
+    let d = target_point(px + vec2<f32>(1.0, 1.0));
+    let size = vec2<i32>(textureDimensions(layer));
+    let lo = max(vec2<i32>(floor(min(min(a, b), min(c, d)))), vec2<i32>(0));
+    let hi = min(vec2<i32>(floor(max(max(a, b), max(c, d)))), size - 1);
     var sum = vec4<f32>(0.0);
-    for (var y = 0; y < i32(factor); y++) {
-        for (var x = 0; x < i32(factor); x++) {
-            sum += textureLoad(layer, base + vec2<i32>(x, y), 0);
+    var count = 0.0;
+    for (var y = lo.y; y <= hi.y; y++) {
+        for (var x = lo.x; x <= hi.x; x++) {
+            let o = floor(output_point(vec2<f32>(f32(x), f32(y)) + 0.5));
+            if all(o == px) {
+                sum += textureLoad(layer, vec2<i32>(x, y), 0);
+                count += 1.0;
+            }
         }
     }
-    return sum / f32(factor * factor);
+    return sum / max(count, 1.0);
 }
