@@ -53,10 +53,11 @@ pub(crate) fn param_control(
 /// The XY pad: a square with cross-hairs at the rest centre and a handle at `value`;
 /// clicking or dragging moves the handle there. `true` when `value` changed.
 fn xy_pad(ui: &mut egui::Ui, min: [f64; 2], max: [f64; 2], value: &mut [f64; 2]) -> bool {
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(PAD, PAD), egui::Sense::drag());
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(PAD, PAD), egui::Sense::click_and_drag());
     let mut changed = false;
     if let Some(p) = response.interact_pointer_pos()
-        && (response.dragged() || response.drag_started())
+        && (response.dragged() || response.clicked())
     {
         let tx = f64::from((p.x - rect.min.x) / rect.width());
         let ty = f64::from((rect.max.y - p.y) / rect.height());
