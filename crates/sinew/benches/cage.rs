@@ -188,11 +188,12 @@ fn sparse_summary() {
             .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
             .fold(0.0f32, f32::max);
         println!(
-            "  sparse tol {tol:.3}: kept mean {:5.1} min {:2} max {:2} of {n}; max L1 {:.3}; \
+            "  sparse tol {tol:.3}: kept mean {:5.1} min {:2} max {:2} of {n} (kernel slots {:.2}x); max L1 {:.3}; \
              deform {:5.2} ns/vertex = dense / {:.2}; error vs dense {:.2e} (wobble 0.05)",
             rep.mean_kept,
             rep.min_kept,
             rep.max_kept,
+            sb.kernel_slots() as f64 / sb.weight_count() as f64,
             rep.max_l1,
             t * 1e9 / m as f64,
             td / t,

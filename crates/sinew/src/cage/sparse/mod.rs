@@ -15,18 +15,18 @@
 //! - a fixed count K per point ([`SparseBinding::from_dense`], the older API): no bound, and
 //!   math.md measured large errors for small K; [`TruncationReport::max_l1`] says how far.
 //!
-//! The deformation kernel ([`SparseBinding::deform`]) walks the rows with four independent
-//! accumulators; [`SparseBinding::deform_reference`] is the plain f64 loop it is tested
-//! against. Verified by the unit tests below and in `select.rs`, by `tests/cage_oracle.rs`
+//! The deformation kernel ([`SparseBinding::deform`], `kernel.rs`) runs blocks of
+//! [`LANES`] points over a padded copy of the rows; [`SparseBinding::deform_reference`] is
+//! the plain f64 loop over the compressed rows it is tested against. Verified by the unit tests below and in `select.rs`, by `tests/cage_oracle.rs`
 //! (the MVC fixtures) and `tests/cage_sparse.rs` (100 random cages, bound and error).
 
+mod kernel;
 mod select;
 
 use super::CageError;
+use kernel::Blocks;
+pub use kernel::{LANES, STACK_CAGE};
 pub use select::SparseOptions;
-
-/// Cages of up to this many vertices take [`SparseBinding::deform`]'s stack-buffer kernel.
-pub const STACK_CAGE: usize = 256;
 
 /// How much a sparse binding departs from the dense one it was made from.
 ///
@@ -98,6 +98,8 @@ pub struct SparseBinding {
     offsets: Vec<u32>,
     indices: Vec<u16>,
     weights: Vec<f32>,
+    /// The kernel's blocked copy of the rows (derived; `kernel.rs`).
+    blocks: Blocks,
 }
 
 impl SparseBinding {
@@ -147,9 +149,26 @@ impl SparseBinding {
         &self.weights
     }
 
-    /// Bytes of weight data the kernel streams per call (weights, indices, offsets).
+    /// Bytes of weight data the kernel streams per call: the blocked layout's weights,
+    /// u8 indices and block starts for cages of up to [`STACK_CAGE`] vertices, else the
+    /// compressed rows' weights, indices and offsets.
     pub fn weight_bytes(&self) -> usize {
-        self.weights.len() * 4 + self.indices.len() * 2 + self.offsets.len() * 4
+        if self.cage_vertices <= STACK_CAGE {
+            self.blocks.bytes()
+        } else {
+            self.weights.len() * 4 + self.indices.len() * 2 + self.offsets.len() * 4
+        }
+    }
+
+    /// Weights the kernel multiplies per call: [`SparseBinding::weight_count`] plus the
+    /// blocked layout's padding (each block of [`LANES`] points runs as long as its longest
+    /// row) for cages of up to [`STACK_CAGE`] vertices.
+    pub fn kernel_slots(&self) -> usize {
+        if self.cage_vertices <= STACK_CAGE {
+            self.blocks.slots()
+        } else {
+            self.weights.len()
+        }
     }
 
     /// A fixed-K binding from raw parts (as loaded from a file): `k` weights per point;
@@ -221,12 +240,29 @@ impl SparseBinding {
                 len: cage_vertices,
             });
         }
-        Ok(SparseBinding {
+        Ok(SparseBinding::assemble(
             cage_vertices,
             offsets,
             indices,
             weights,
-        })
+        ))
+    }
+
+    /// The binding of validated rows, with its kernel layout.
+    fn assemble(
+        cage_vertices: usize,
+        offsets: Vec<u32>,
+        indices: Vec<u16>,
+        weights: Vec<f32>,
+    ) -> SparseBinding {
+        let blocks = Blocks::build(cage_vertices, &offsets, &indices, &weights);
+        SparseBinding {
+            cage_vertices,
+            offsets,
+            indices,
+            weights,
+            blocks,
+        }
     }
 
     fn check(&self, cage: &[f32], out: &[f32]) -> Result<(), CageError> {
@@ -250,73 +286,12 @@ impl SparseBinding {
     /// Deformed points from deformed cage vertices (`cage`: x, y pairs; `out`: x, y pairs
     /// per point). The sums run relative to the deformed cage's first vertex like the dense
     /// kernel, so the f32 rounding scales with the cage, not with its distance from the
-    /// origin. Allocates nothing: cages of up to [`STACK_CAGE`] vertices are first moved to
-    /// that origin in a stack buffer (one 8-byte load per weight); larger ones subtract the
-    /// origin per weight.
+    /// origin. Allocates nothing (kernels: `kernel.rs`; cages of up to [`STACK_CAGE`]
+    /// vertices take a blocked layout, larger ones the compressed rows).
     pub fn deform(&self, cage: &[f32], out: &mut [f32]) -> Result<(), CageError> {
         self.check(cage, out)?;
-        if self.cage_vertices == 0 {
-            return Ok(()); // no cage vertex: no row can exist
-        }
-        let (ox, oy) = (cage[0], cage[1]);
-        if self.cage_vertices <= STACK_CAGE {
-            let mut rel = [[0.0f32; 2]; STACK_CAGE];
-            for (r, c) in rel.iter_mut().zip(cage.chunks_exact(2)) {
-                *r = [c[0] - ox, c[1] - oy];
-            }
-            self.rows_relative(&rel[..self.cage_vertices], [ox, oy], out);
-        } else {
-            self.rows_subtracting(cage, [ox, oy], out);
-        }
+        self.deform_unchecked(cage, out);
         Ok(())
-    }
-
-    /// The kernel over a cage already moved to the origin `o`: four (x, y) accumulators.
-    fn rows_relative(&self, rel: &[[f32; 2]], o: [f32; 2], out: &mut [f32]) {
-        let mut start = 0usize;
-        for (&end, pair) in self.offsets[1..].iter().zip(out.chunks_exact_mut(2)) {
-            let end = end as usize;
-            let idx = &self.indices[start..end];
-            let w = &self.weights[start..end];
-            start = end;
-            let mut a = [[0.0f32; 2]; 4];
-            let mut ic = idx.chunks_exact(4);
-            let mut wc = w.chunks_exact(4);
-            for (i4, w4) in (&mut ic).zip(&mut wc) {
-                for l in 0..4 {
-                    let c = rel[usize::from(i4[l])];
-                    a[l][0] += w4[l] * c[0];
-                    a[l][1] += w4[l] * c[1];
-                }
-            }
-            for (&j, &wj) in ic.remainder().iter().zip(wc.remainder()) {
-                let c = rel[usize::from(j)];
-                a[0][0] += wj * c[0];
-                a[0][1] += wj * c[1];
-            }
-            pair[0] = o[0] + ((a[0][0] + a[1][0]) + (a[2][0] + a[3][0]));
-            pair[1] = o[1] + ((a[0][1] + a[1][1]) + (a[2][1] + a[3][1]));
-        }
-    }
-
-    /// The kernel for large cages: the origin `o` subtracted per weight.
-    fn rows_subtracting(&self, cage: &[f32], o: [f32; 2], out: &mut [f32]) {
-        let mut start = 0usize;
-        for (&end, pair) in self.offsets[1..].iter().zip(out.chunks_exact_mut(2)) {
-            let end = end as usize;
-            let (mut ax, mut ay) = (0.0f32, 0.0f32);
-            for (&j, &wj) in self.indices[start..end]
-                .iter()
-                .zip(&self.weights[start..end])
-            {
-                let c = 2 * usize::from(j);
-                ax += wj * (cage[c] - o[0]);
-                ay += wj * (cage[c + 1] - o[1]);
-            }
-            start = end;
-            pair[0] = o[0] + ax;
-            pair[1] = o[1] + ay;
-        }
     }
 
     /// The plain reference of [`SparseBinding::deform`]: one f64 sum per point over its

@@ -172,6 +172,8 @@ impl Builder<'_> {
     }
 
     fn finish(mut self) -> (SparseBinding, TruncationReport) {
+        let o = self.out;
+        self.out = SparseBinding::assemble(o.cage_vertices, o.offsets, o.indices, o.weights);
         let m = self.out.point_count();
         if m > 0 {
             self.report.mean_l1 /= m as f64;
@@ -208,6 +210,7 @@ fn start<'a>(
             offsets,
             indices: Vec::new(),
             weights: Vec::new(),
+            blocks: Default::default(),
         },
         report: TruncationReport::default(),
     })
