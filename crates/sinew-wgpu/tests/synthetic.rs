@@ -1,14 +1,15 @@
 //! The GPU renderer against the CPU renderer on small hand-made draw lists: every blend mode
 //! over a backdrop, two-colour and screen tints, a concave clip polygon, a mask and a dodge
-//! mask, a composite group with a blend mode and opacity; batching counts and no buffer growth
-//! after warm-up. Needs a GPU adapter (Mesa's lavapipe is enough): skips with a notice
+//! mask, a composite group with a blend mode and opacity; axis-aligned edges covered like the
+//! CPU's exact areas (the turned sample grid); batching counts and no buffer growth after
+//! warm-up. Needs a GPU adapter (Mesa's lavapipe is enough): skips with a notice
 //! without one, fails with `CI=true`.
 
 use sinew::draw::{DrawCommand, DrawGroup, DrawList, SlotMask};
 use sinew::ids::{AttachmentId, BoneId, SlotId};
 use sinew::{BlendMode, Color};
 use sinew_render::{Canvas, MaskedRenderer, Texture, View};
-use sinew_wgpu::{Frame, Gpu, GpuRenderer};
+use sinew_wgpu::{Frame, Gpu, GpuRenderer, Options};
 
 fn gpu(test: &str) -> Option<Gpu> {
     match Gpu::headless() {
@@ -297,6 +298,91 @@ fn tints_clips_masks_and_groups_match_the_cpu_renderer() {
         threshold: 0.5,
     }];
     compare("group masked", &mut r, &l, &[], &group_masks);
+}
+
+#[test]
+fn axis_aligned_edges_are_covered_like_the_cpu() {
+    let Some(g) = gpu("axis_aligned_edges_are_covered_like_the_cpu") else {
+        return;
+    };
+    // One opaque white texel: an edge pixel's alpha is its coverage alone. Quads whose four
+    // edges cover their outer pixels by `c` (one world unit per pixel, y up), with `c` just
+    // below and above one half: an axis-aligned 8 x 8 grid rounds all of these to 4/8
+    // (alpha 128), putting the lower ones on the wrong side of alpha 128.
+    let tex = [Texture::from_rgba8(1, 1, vec![255; 4], false)];
+    let view = View {
+        x0: 0.0,
+        y0: 0.0,
+        x1: 64.0,
+        y1: 64.0,
+    };
+    let mut list = DrawList::default();
+    for (k, c) in [0.45f32, 0.47, 0.48, 0.53, 0.55, 0.3]
+        .into_iter()
+        .enumerate()
+    {
+        let (x, y) = (2.0 + 10.0 * k as f32, 4.0 + 9.0 * k as f32);
+        let rect = [x + 1.0 - c, y + 1.0 - c, x + 7.0 + c, y + 30.0 + c];
+        quad(&mut list, k as u16, rect, Color::WHITE, BlendMode::Normal);
+    }
+    let clear = Color::new(0.0, 0.0, 0.0, 0.0);
+    let mut canvas = Canvas::new(64, 64, clear);
+    MaskedRenderer::new().render_grouped(&list, &tex, &[], &[], &view, &mut canvas);
+    let cpu = canvas.to_rgba8();
+    let mut r = GpuRenderer::with_options(
+        &g,
+        Options {
+            supersample: 8,
+            mipmaps: false,
+        },
+    );
+    r.set_pages(&tex);
+    let frame = Frame {
+        list: &list,
+        masks: &[],
+        group_masks: &[],
+        view,
+        width: 64,
+        height: 64,
+        background: clear,
+    };
+    let gpu = r.render_rgba(&frame).expect("readback");
+    // Corner pixels (empty neighbours along both axes) cover a c x c square, a 2D pattern
+    // of the lattice: held to what an axis-aligned grid gets on edges; edge pixels closer.
+    let alpha = |x: i32, y: i32| {
+        if (0..64).contains(&x) && (0..64).contains(&y) {
+            cpu[((y * 64 + x) * 4 + 3) as usize]
+        } else {
+            0
+        }
+    };
+    let (mut worst, mut worst_corner, mut sides, mut edge) = (0u8, 0u8, 0, 0);
+    for (i, (p, q)) in cpu.chunks_exact(4).zip(gpu.chunks_exact(4)).enumerate() {
+        let (x, y) = ((i % 64) as i32, (i / 64) as i32);
+        let corner = (alpha(x - 1, y) == 0 || alpha(x + 1, y) == 0)
+            && (alpha(x, y - 1) == 0 || alpha(x, y + 1) == 0);
+        let d = p[3].abs_diff(q[3]);
+        if corner {
+            worst_corner = worst_corner.max(d);
+        } else {
+            worst = worst.max(d);
+        }
+        sides += usize::from((p[3] >= 128) != (q[3] >= 128));
+        edge += usize::from(p[3] > 0 && p[3] < 255);
+    }
+    eprintln!(
+        "edge pixels {edge}: largest alpha difference {worst} (corners {worst_corner}), {sides} on the other side of 128"
+    );
+    assert!(edge > 300, "the quads have edge pixels ({edge})");
+    assert_eq!(sides, 0, "pixels on opposite sides of alpha 128");
+    assert!(
+        worst_corner <= 16,
+        "a corner's alpha differs by {worst_corner}"
+    );
+    assert!(
+        worst <= 6,
+        "an edge's alpha differs by {worst} (an 8 x 8 grid: up to 16)"
+    );
 }
 
 #[test]
