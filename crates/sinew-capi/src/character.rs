@@ -135,9 +135,9 @@ fn char_fail(e: CharacterError) -> Fail {
         CharacterError::UnknownName { .. } | CharacterError::UnknownAttachment { .. } => {
             SinewStatus::NotFound
         }
-        CharacterError::ForeignId { .. } | CharacterError::ForeignRig { .. } => {
-            SinewStatus::InvalidArgument
-        }
+        CharacterError::ForeignId { .. }
+        | CharacterError::ForeignRig { .. }
+        | CharacterError::NotFinite { .. } => SinewStatus::InvalidArgument,
     };
     Fail::new(status, e.to_string())
 }

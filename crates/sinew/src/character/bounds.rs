@@ -77,6 +77,8 @@ impl SkeletonBounds {
             self.vertices.resize(start + n, 0.0);
             let slot = SlotId(si as u16);
             crate::deform::compute_world_vertices(rig, inst, slot, &mut self.vertices[start..]);
+            // Values past f32 are zeroed (`super::finite`).
+            super::finite::floats(&mut self.vertices[start..]);
             for p in self.vertices[start..].chunks_exact(2) {
                 b = [
                     b[0].min(p[0]),
@@ -221,15 +223,13 @@ impl super::Character {
 
     /// The view rectangle (y up) that fits what is drawn now, padded by `padding` (a
     /// fraction of the size on each side, e.g. 0.05), into a `width` x `height` image; see
-    /// [`fit_view`].
+    /// [`fit_view`]. `None` when nothing is drawn or the view would not be finite.
     pub fn fit_view(&mut self, width: u32, height: u32, padding: f64) -> Option<[f64; 4]> {
         let b = self.bounds()?.map(f64::from);
         let (px, py) = (padding * (b[2] - b[0]), padding * (b[3] - b[1]));
-        Some(fit_view(
-            [b[0] - px, b[1] - py, b[2] + px, b[3] + py],
-            width,
-            height,
-        ))
+        let v = fit_view([b[0] - px, b[1] - py, b[2] + px, b[3] + py], width, height);
+        // A non-finite or huge padding gives no view (never a NaN one).
+        v.iter().all(|c| c.is_finite()).then_some(v)
     }
 }
 

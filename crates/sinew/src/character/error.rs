@@ -1,5 +1,6 @@
 //! Why a [`super::Character`] call was refused: a name the rig lacks, or an id that is not
-//! one of the rig's (out of range: from another rig, or made up).
+//! one of the rig's (out of range: from another rig, or made up), or a value that is not
+//! finite.
 
 /// A refused [`super::Character`] call. Nothing in the character changed.
 ///
@@ -25,6 +26,11 @@ pub enum CharacterError {
         /// What was given.
         what: &'static str,
     },
+    /// A value that is not finite, or of magnitude `finite::MAX_INPUT` (1e30) or more.
+    NotFinite {
+        /// Which argument (`"parameter value"`, `"bone local x"`, ...).
+        what: &'static str,
+    },
     /// The slot's skins have no attachment under this name.
     UnknownAttachment {
         /// Slot name.
@@ -43,6 +49,9 @@ impl std::fmt::Display for CharacterError {
             }
             CharacterError::ForeignRig { what } => {
                 write!(f, "these {what} were built for another rig")
+            }
+            CharacterError::NotFinite { what } => {
+                write!(f, "{what} must be finite and under 1e30 in magnitude")
             }
             CharacterError::UnknownAttachment { slot, name } => {
                 write!(f, "slot `{slot}` has no attachment `{name}` in its skins")

@@ -47,9 +47,12 @@ mod bounds;
 mod cages;
 mod crowd;
 mod error;
+pub mod finite;
 mod query;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hostile;
 
 pub use bounds::{SkeletonBounds, fit_view};
 pub use crowd::{Crowd, MAX_THREADS};
@@ -147,6 +150,8 @@ pub struct Character {
     bounds: SkeletonBounds,
     /// Cages on meshes, in the order they run.
     cages: Vec<cages::SlotCage>,
+    /// Whether an output of the last update overflowed and was zeroed ([`finite`]).
+    overflowed: bool,
 }
 
 impl Character {
@@ -177,6 +182,7 @@ impl Character {
             draw: DrawList::for_rig(&rig),
             bounds: SkeletonBounds::for_rig(&rig),
             cages: Vec::new(),
+            overflowed: false,
             inst,
             state,
             rig,
@@ -316,20 +322,39 @@ impl Character {
     }
 
     /// The skeleton's colour, multiplied into every draw command (Spine `skeleton.color`).
+    /// A colour with a non-finite channel is ignored ([`finite`]).
     pub fn set_color(&mut self, color: Color) {
-        self.skeleton_color = color;
+        if [color.r, color.g, color.b, color.a]
+            .iter()
+            .all(|c| c.is_finite())
+        {
+            self.skeleton_color = color;
+        }
     }
 
-    /// Places the skeleton in world space (Spine `skeleton.x/y`).
+    /// Places the skeleton in world space (Spine `skeleton.x/y`). A non-finite coordinate,
+    /// or one of magnitude 1e30 or more, is ignored (the previous position kept; [`finite`]).
     pub fn set_position(&mut self, x: f64, y: f64) {
-        self.inst.x = x;
-        self.inst.y = y;
+        if finite::ok(x) && finite::ok(y) {
+            self.inst.x = x;
+            self.inst.y = y;
+        }
     }
 
-    /// Scales the skeleton (Spine `skeleton.scaleX/Y`; negative flips).
+    /// Scales the skeleton (Spine `skeleton.scaleX/Y`; negative flips, 0 collapses). A
+    /// non-finite scale, or one of magnitude 1e30 or more, is ignored ([`finite`]).
     pub fn set_scale(&mut self, scale_x: f64, scale_y: f64) {
-        self.inst.scale_x = scale_x;
-        self.inst.scale_y = scale_y;
+        if finite::ok(scale_x) && finite::ok(scale_y) {
+            self.inst.scale_x = scale_x;
+            self.inst.scale_y = scale_y;
+        }
+    }
+
+    /// Whether an output of the last update (a world transform, then the draw list or world
+    /// vertices built from it) overflowed and had its non-finite values replaced by 0
+    /// ([`finite`]): the rig's or the code's values multiply past what f64 / f32 hold.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
@@ -346,8 +371,8 @@ impl Character {
         Ok(())
     }
 
-    /// Runs one frame of `dt` seconds (see the module docs for the order). A non-finite
-    /// `dt` is treated as 0.
+    /// Runs one frame of `dt` seconds (see the module docs for the order). A non-finite or
+    /// negative `dt` (after the time scale) is treated as 0: time never runs backwards.
     pub fn update(&mut self, dt: f64) {
         let dt = if self.paused || !dt.is_finite() {
             0.0
@@ -356,6 +381,8 @@ impl Character {
         } else {
             dt * self.time_scale
         };
+        // `dt * time_scale` may overflow; `!(dt > 0)` also takes NaN and -0.
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let rig = &*self.rig;
         let inst = &mut self.inst;
         // Events of the previous update go; those queued by calls since (a new animation's
@@ -443,6 +470,8 @@ impl Character {
         if !self.cages.is_empty() {
             cages::pose_cages(&mut self.cages, rig, inst);
         }
+        // No NaN or infinity out: a world transform that overflowed is zeroed (`finite`).
+        self.overflowed = finite::world(&mut inst.world);
         self.events_seen = self.state.events.len();
     }
 
@@ -494,6 +523,10 @@ impl Character {
             }
         }
         finish_draw_list(&self.rig, &self.inst, &self.setup, &mut self.draw);
+        // Finite world transforms can still give f32 positions past f32::MAX (`finite`).
+        if finite::floats(&mut self.draw.positions) | finite::floats(&mut self.draw.clip_vertices) {
+            self.overflowed = true;
+        }
         &self.draw
     }
 
@@ -525,7 +558,14 @@ impl Character {
             let end = (count * 2).min(buf.len());
             match cages::caged(&self.cages, slot, att) {
                 Some(v) => buf[..end].copy_from_slice(&v[..end]),
-                None => crate::deform::compute_world_vertices(rig, inst, slot, &mut buf[..end]),
+                None => {
+                    let out = &mut buf[..end];
+                    // Values past f32 are zeroed (`finite`), unless the loop that wrote them
+                    // checked them already.
+                    if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
+                        finite::floats(out);
+                    }
+                }
             }
             n += count;
         }
@@ -559,6 +599,8 @@ impl Character {
                 Some(v) if v.len() == out.len() => out.copy_from_slice(v),
                 _ => crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out),
             }
+            // Values past f32 are zeroed (`finite`).
+            finite::floats(out);
         }
         true
     }

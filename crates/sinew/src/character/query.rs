@@ -6,6 +6,7 @@
 //! Owned by the facade (`character`). Verified by `character/tests.rs`.
 
 use super::error::{CharacterError, check, named};
+use super::finite;
 use super::{Character, ParamAnim};
 use crate::anim::EntryId;
 use crate::ids::{AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, SkinId, SlotId};
@@ -16,12 +17,21 @@ use crate::params::player::ParamPlayer;
 use crate::rig::LocalPose;
 use std::sync::Arc;
 
-/// World point -> the bone space of `w` (Spine `Bone.worldToLocal`).
+/// World point -> the bone space of `w` (Spine `Bone.worldToLocal`); through the
+/// pseudo-inverse when `w` is singular ([`crate::math::inverse_linear`]: finite, the
+/// least-squares point).
 pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
     let det = w.a * w.d - w.b * w.c;
-    let inv = if det == 0.0 { 0.0 } else { 1.0 / det };
     let (x, y) = (x - w.x, y - w.y);
-    ((x * w.d - y * w.b) * inv, (y * w.a - x * w.c) * inv)
+    if det != 0.0 {
+        let inv = 1.0 / det;
+        let r = ((x * w.d - y * w.b) * inv, (y * w.a - x * w.c) * inv);
+        if r.0.is_finite() && r.1.is_finite() {
+            return r;
+        }
+    }
+    let [[ia, ib], [ic, id]] = crate::math::inverse_linear(w.a, w.b, w.c, w.d);
+    (ia * x + ib * y, ic * x + id * y)
 }
 
 impl Character {
@@ -75,36 +85,41 @@ impl Character {
     }
 
     /// A point in a bone's space to world space (Spine `localToWorld`).
+    /// `None` also for a result that is not finite (a non-finite or huge point).
     pub fn local_to_world(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
-        self.bone_world(bone).map(|w| w.apply(x, y))
+        self.bone_world(bone)
+            .and_then(|w| finite::point(w.apply(x, y)))
     }
 
     /// A world point to a bone's space (Spine `worldToLocal`).
+    /// A singular bone (scaled to 0) maps through its pseudo-inverse
+    /// ([`crate::math::inverse_linear`]); `None` also for a result that is not finite.
     pub fn world_to_local(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
-        self.bone_world(bone).map(|w| world_to_local(&w, x, y))
+        self.bone_world(bone)
+            .and_then(|w| finite::point(world_to_local(&w, x, y)))
     }
 
     /// A world rotation (degrees) to a bone's local rotation (Spine
-    /// `worldToLocalRotation`).
+    /// `worldToLocalRotation`); `None` for a non-finite result.
     pub fn world_to_local_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
         let w = self.bone_world(bone)?;
         let applied = self.inst.applied.get(bone.index())?;
         let (s, c) = degrees.to_radians().sin_cos();
-        Some(
+        finite::scalar(
             (w.a * s - w.c * c).atan2(w.d * c - w.b * s) * RAD_DEG + applied.rotation
                 - applied.shear_x,
         )
     }
 
     /// A bone's local rotation (degrees) to a world rotation (Spine
-    /// `localToWorldRotation`).
+    /// `localToWorldRotation`); `None` for a non-finite result.
     pub fn local_to_world_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
         let w = self.bone_world(bone)?;
         let applied = self.inst.applied.get(bone.index())?;
         let (s, c) = (degrees - applied.rotation - applied.shear_x)
             .to_radians()
             .sin_cos();
-        Some((c * w.c + s * w.d).atan2(c * w.a + s * w.b) * RAD_DEG)
+        finite::scalar((c * w.c + s * w.d).atan2(c * w.a + s * w.b) * RAD_DEG)
     }
 
     /// A bone's local pose as the animation (or code) left it.
@@ -115,8 +130,18 @@ impl Character {
     /// Holds a bone's local pose from code: from the next update on it replaces what the
     /// animation writes, every frame, until [`Character::clear_bone_local`]. (Puppets: the
     /// parameter stage still owns the locals of parameter-bound bones.)
+    ///
+    /// Every field must be finite and under 1e30 in magnitude
+    /// ([`CharacterError::NotFinite`] otherwise).
     pub fn set_bone_local(&mut self, bone: BoneId, pose: LocalPose) -> Result<(), CharacterError> {
         let i = self.bone_index(bone)?;
+        finite::input("bone local x", pose.x)?;
+        finite::input("bone local y", pose.y)?;
+        finite::input("bone local rotation", pose.rotation)?;
+        finite::input("bone local scale x", pose.scale_x)?;
+        finite::input("bone local scale y", pose.scale_y)?;
+        finite::input("bone local shear x", pose.shear_x)?;
+        finite::input("bone local shear y", pose.shear_y)?;
         self.bone_overrides[i] = Some(pose);
         self.overrides = true;
         Ok(())
@@ -133,8 +158,11 @@ impl Character {
     /// Moves an IK constraint's target bone to a world position, held every frame (after
     /// the animation, before world transforms) until [`Character::clear_ik_target`]. The
     /// position is mapped through the target's parent as posed by the previous update.
+    /// Coordinates must be finite and under 1e30 in magnitude.
     pub fn set_ik_target(&mut self, ik: IkId, x: f64, y: f64) -> Result<(), CharacterError> {
         let k = check("IK constraint", ik.index(), self.rig.ik.len(), ik.index())?;
+        finite::input("IK target x", x)?;
+        finite::input("IK target y", y)?;
         self.ik_targets[k] = Some((x, y));
         self.overrides = true;
         Ok(())
@@ -295,6 +323,7 @@ impl Character {
         delay: f64,
     ) -> Result<EntryId, CharacterError> {
         let clip = self.clip_id(clip)?;
+        finite::input("queue delay", delay)?;
         Ok(self
             .state
             .add_animation(&self.rig, track, clip, looping, delay))
@@ -313,9 +342,14 @@ impl Character {
     }
 
     /// Mixes a track out to the setup pose (Spine `setEmptyAnimation`).
+    /// A non-finite or negative mix duration counts as 0.
     pub fn set_empty_animation(&mut self, track: usize, mix_duration: f64) -> EntryId {
-        self.state
-            .set_empty_animation(&self.rig, track, mix_duration)
+        let mix = if finite::ok(mix_duration) {
+            mix_duration.max(0.0)
+        } else {
+            0.0
+        };
+        self.state.set_empty_animation(&self.rig, track, mix)
     }
 
     /// Sets this character's crossfade duration between two clips by name (Spine
@@ -323,13 +357,17 @@ impl Character {
     pub fn set_mix(&mut self, from: &str, to: &str, seconds: f64) -> Result<(), CharacterError> {
         let f = named("animation", from, self.rig.clip(from))?;
         let t = named("animation", to, self.rig.clip(to))?;
+        finite::input("mix duration", seconds)?;
         self.state.set_mix(f, t, seconds);
         Ok(())
     }
 
-    /// The mix duration used for pairs the table does not list.
+    /// The mix duration used for pairs the table does not list (a non-finite, negative or
+    /// huge one is ignored).
     pub fn set_default_mix(&mut self, seconds: f64) {
-        self.state.default_mix = seconds;
+        if finite::ok(seconds) && seconds >= 0.0 {
+            self.state.default_mix = seconds;
+        }
     }
 
     /// A parameter's definition: name, axes, range per axis, default (puppets).
@@ -349,6 +387,7 @@ impl Character {
 
     /// Sets a parameter (clamped to its range on use); with a parameter animation playing
     /// this is the base value it plays on. Physics-driven parameters take it as a start.
+    /// Values must be finite and under 1e30 in magnitude ([`CharacterError::NotFinite`]).
     #[inline]
     pub fn set_param_id(&mut self, param: ParamId, value: [f64; 2]) -> Result<(), CharacterError> {
         let i = param.index();
@@ -358,6 +397,8 @@ impl Character {
                 index: i,
             });
         }
+        finite::input("parameter value", value[0])?;
+        finite::input("parameter value", value[1])?;
         self.inst.params.set(&self.rig, param, value);
         if let Some(p) = &mut self.param_anim
             && let (Some(b), Some(v)) = (p.base.get_mut(i), self.inst.params.values.get(i))

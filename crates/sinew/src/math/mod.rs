@@ -62,6 +62,37 @@ impl WorldTransform {
     }
 }
 
+/// The inverse of the 2x2 matrix `[a b; c d]`, as `[[ia, ib], [ic, id]]`; for a singular
+/// matrix (determinant 0, or an inverse that overflows) its Moore-Penrose pseudo-inverse:
+/// `transpose / (a² + b² + c² + d²)` (the exact pseudo-inverse of a rank-1 matrix), and all
+/// zeros for the zero matrix. Always finite for finite input.
+///
+/// So world-to-local through a singular parent (a bone scaled to 0 on one or both axes)
+/// gives the least-squares answer: the shortest local offset whose world position is
+/// nearest the point, instead of the official runtimes' NaN or infinity.
+///
+/// ```
+/// use sinew::math::inverse_linear;
+/// assert_eq!(inverse_linear(2.0, 0.0, 0.0, 4.0), [[0.5, 0.0], [0.0, 0.25]]);
+/// // Scale x 0: the x axis collapses; world x maps back to 0, world y through the y axis.
+/// assert_eq!(inverse_linear(0.0, 0.0, 0.0, 2.0), [[0.0, 0.0], [0.0, 0.5]]);
+/// assert_eq!(inverse_linear(0.0, 0.0, 0.0, 0.0), [[0.0; 2]; 2]);
+/// ```
+#[inline]
+pub fn inverse_linear(a: f64, b: f64, c: f64, d: f64) -> [[f64; 2]; 2] {
+    let det = a * d - b * c;
+    let inv = 1.0 / det;
+    let m = [[d * inv, -b * inv], [-c * inv, a * inv]];
+    if det != 0.0 && m.iter().flatten().all(|v| v.is_finite()) {
+        return m;
+    }
+    let f = a * a + b * b + c * c + d * d;
+    if !(f > 0.0 && f.is_finite()) {
+        return [[0.0; 2]; 2];
+    }
+    [[a / f, c / f], [b / f, d / f]]
+}
+
 impl Default for WorldTransform {
     fn default() -> Self {
         Self::IDENTITY

@@ -312,11 +312,22 @@ fn no_scale_frame(
     (za, zc, cos * s, sin * s)
 }
 
+/// The parent inverse of [`update_applied_transform`] in its `(ia, ib, ic, id)` form (the
+/// inverse is `[ia -ib; -ic id]`) for a singular parent: the Moore-Penrose pseudo-inverse
+/// ([`crate::math::inverse_linear`]), where Spine divides by a zero determinant.
+fn singular_inverse(pa: f64, pb: f64, pc: f64, pd: f64) -> (f64, f64, f64, f64) {
+    let [[a, b], [c, d]] = crate::math::inverse_linear(pa, pb, pc, pd);
+    (a, -b, -c, d)
+}
+
 /// Recomputes a bone's applied local pose from its world transform (Spine
 /// `Bone.updateAppliedTransform`), after a constraint changed the world transform.
 ///
 /// The result reproduces the world transform but may differ from the local pose that
-/// made it (e.g. shear x becomes 0).
+/// made it (e.g. shear x becomes 0). Under a singular parent (scaled to 0 on an axis, where
+/// the official runtimes divide by zero and give NaN) the parent's pseudo-inverse is used
+/// instead: the applied pose is finite, the least-squares local whose world transform is
+/// nearest (all zeros under a parent scaled to 0 on both axes).
 pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
     let i = bone.index();
     let w = inst.world[i];
@@ -345,6 +356,10 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
     let mut pid = 1.0 / (pa * pd - pb * pc);
     let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+    if !pid.is_finite() {
+        // A singular parent (scale 0): the pseudo-inverse, finite (see `singular_inverse`).
+        (ia, ib, ic, id) = singular_inverse(pa, pb, pc, pd);
+    }
     let dx = w.x - p.x;
     let dy = w.y - p.y;
     let x = dx * ia - dy * ib;
@@ -357,12 +372,18 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
             Inherit::NoRotationOrReflection => {
                 // COMPAT(spine): only the first row of the inverse (ia, ib) is rebuilt
                 // from the modified parent; ic and id keep the real parent's values.
-                let s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc);
+                let mut s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc);
+                if !s.is_finite() {
+                    s = 0.0; // a parent whose x axis is 0
+                }
                 pb = -pc * sx * s / sy;
                 pd = pa * sy * s / sx;
                 pid = 1.0 / (pa * pd - pb * pc);
                 ia = pd * pid;
                 ib = pb * pid;
+                if !pid.is_finite() {
+                    (ia, ib, _, _) = singular_inverse(pa, pb, pc, pd);
+                }
             }
             Inherit::NoScale | Inherit::NoScaleOrReflection => {
                 // COMPAT(spine): the direction comes from the unconstrained local rotation
@@ -393,6 +414,9 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
                 ib = pb * pid;
                 ic = pc * pid;
                 id = pa * pid;
+                if !pid.is_finite() {
+                    (ia, ib, ic, id) = singular_inverse(pa, pb, pc, pd);
+                }
             }
             Inherit::Normal | Inherit::OnlyTranslation | Inherit::DragonBones(_) => {}
         }

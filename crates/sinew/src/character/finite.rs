@@ -1,0 +1,157 @@
+//! No NaN or infinity leaves a [`Character`](super::Character) (issue 12).
+//!
+//! - **Inputs** are checked where they enter: setters that return a `Result` refuse a
+//!   non-finite value, or one of magnitude [`MAX_INPUT`] or more, with
+//!   [`CharacterError::NotFinite`] (parameters, bone locals, IK targets, mix durations,
+//!   queue delays); setters without one ignore such a value and keep the previous one
+//!   (position, scale, colour, default mix); `update(dt)` takes a non-finite or negative `dt`
+//!   (after the time scale) as 0.
+//! - **Outputs** that can still overflow (finite values whose products pass f64 or f32: a
+//!   chain of bones each scaled 1e29, vertices far out under a large scale) are checked once
+//!   where they are produced: after each update the world transforms (a few values a bone),
+//!   the draw list's positions when it is built, the world vertices when they are computed.
+//!   A value that is not finite is replaced by 0 and [`Character::overflowed`] says so until
+//!   the next update. Query helpers (`local_to_world`, `world_to_local`, the rotations) give
+//!   `None` for a result that is not finite (a non-finite or huge argument).
+//!
+//! Verified by `character/tests_hostile.rs` (every output finite under NaN, infinity, 1e38,
+//! -0 and zero scales through the public API).
+//!
+//! [`Character::overflowed`]: super::Character::overflowed
+
+use super::error::CharacterError;
+use crate::math::WorldTransform;
+
+/// Inputs must be smaller than this in magnitude (the loaders refuse file values of the same
+/// size: their products overflow the f32 outputs).
+pub const MAX_INPUT: f64 = 1e30;
+
+/// `v` when finite and under [`MAX_INPUT`] in magnitude, else [`CharacterError::NotFinite`]
+/// naming `what`.
+pub(crate) fn input(what: &'static str, v: f64) -> Result<f64, CharacterError> {
+    if v.is_finite() && v.abs() < MAX_INPUT {
+        Ok(v)
+    } else {
+        Err(CharacterError::NotFinite { what })
+    }
+}
+
+/// Whether `v` is an acceptable input (see [`input`]).
+pub(crate) fn ok(v: f64) -> bool {
+    v.is_finite() && v.abs() < MAX_INPUT
+}
+
+/// The bits of `v - v`: zero for a finite `v`, a NaN's otherwise.
+#[inline(always)]
+#[allow(clippy::eq_op)] // `v - v` on purpose: it is what tells a finite value apart.
+fn mark(v: f64) -> u64 {
+    (v - v).to_bits()
+}
+
+/// Replaces the non-finite components of every world transform by 0; whether any was.
+pub(crate) fn world(world: &mut [WorldTransform]) -> bool {
+    // `v - v` is +0 for a finite v and a NaN otherwise, so the or of their bits is zero
+    // exactly when every component is finite: one branch-free pass the compiler pairs into
+    // vector registers (it runs every frame).
+    // Neighbouring fields in two accumulators, so the pairs (a, b), (c, d), (x, y) share a
+    // vector register.
+    let marks = world.iter().fold([0u64; 2], |acc, w| {
+        [
+            acc[0] | mark(w.a) | mark(w.c) | mark(w.x),
+            acc[1] | mark(w.b) | mark(w.d) | mark(w.y),
+        ]
+    });
+    let finite = marks == [0, 0];
+    if finite {
+        return false;
+    }
+    let mut any = false;
+    for w in world.iter_mut() {
+        for v in [&mut w.a, &mut w.b, &mut w.c, &mut w.d, &mut w.x, &mut w.y] {
+            if !v.is_finite() {
+                *v = 0.0;
+                any = true;
+            }
+        }
+    }
+    any
+}
+
+/// Replaces the non-finite values of `values` by 0; whether any was.
+pub(crate) fn floats(values: &mut [f32]) -> bool {
+    // An infinity or a NaN has every exponent bit set, so one more unit of exponent carries
+    // into the sign bit: integer operations only, one pass that vectorises.
+    let carried = values.iter().fold(0u32, |acc, v| {
+        acc | ((v.to_bits() & 0x7fff_ffff) + 0x0080_0000)
+    });
+    if carried & 0x8000_0000 == 0 {
+        return false;
+    }
+    let mut any = false;
+    for v in values.iter_mut() {
+        if !v.is_finite() {
+            *v = 0.0;
+            any = true;
+        }
+    }
+    any
+}
+
+/// `Some(p)` when both coordinates are finite.
+pub(crate) fn point(p: (f64, f64)) -> Option<(f64, f64)> {
+    (p.0.is_finite() && p.1.is_finite()).then_some(p)
+}
+
+/// `Some(v)` when finite.
+pub(crate) fn scalar(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_values_become_zero_and_are_reported() {
+        let mut v = [1.0f32, f32::NAN, -0.0, f32::INFINITY, 3.0];
+        assert!(floats(&mut v));
+        assert_eq!(v, [1.0, 0.0, -0.0, 0.0, 3.0]);
+        assert!(!floats(&mut v));
+        let mut w = [WorldTransform::IDENTITY; 3];
+        assert!(!world(&mut w));
+        w[1].x = f64::NEG_INFINITY;
+        w[2].b = f64::NAN;
+        assert!(world(&mut w));
+        assert_eq!((w[1].x, w[2].b, w[2].a), (0.0, 0.0, 1.0));
+        assert!(input("x", 1e30).is_err() && input("x", f64::NAN).is_err());
+        assert_eq!(input("x", -1e29), Ok(-1e29));
+        assert_eq!(point((1.0, f64::INFINITY)), None);
+    }
+
+    #[test]
+    fn the_exponent_carry_test_tells_every_class_apart() {
+        let finite = [
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            1e-45,
+            -1e-45,
+            0.0,
+            -0.0,
+        ];
+        let mut v = finite;
+        assert!(!floats(&mut v));
+        assert_eq!(v, finite);
+        for bad in [
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7f80_0001),
+        ] {
+            let mut v = [f32::MAX, bad, -1e-45];
+            assert!(floats(&mut v), "{bad:?}");
+            assert_eq!(v, [f32::MAX, 0.0, -1e-45]);
+        }
+    }
+}
