@@ -7,8 +7,10 @@
 //! - `sinew cage bind MESH.json --out W.bin`: MESH holds `{"vertices": [[x, y], ...]}` and
 //!   one of `"loops"` (explicit cage), `"control"` (loops of vertex indices) or
 //!   `"triangles"` (`[[a, b, c], ...]`, the cage is the mesh boundary); binds every vertex
-//!   (MVC, or `--harmonic` or `--biharmonic`; `--sparse K` keeps K weights per vertex), writes the binary
-//!   weights and prints a JSON summary (with the cage, and the truncation report for K).
+//!   (MVC, or `--harmonic` or `--biharmonic`; `--sparse-tol T` keeps per vertex the fewest
+//!   weights whose L1 change is at most T, so the deformation stays within T x the cage's
+//!   non-affine motion of dense; `--sparse K` keeps K, with no bound), writes the binary
+//!   weights and prints a JSON summary (with the cage, and the truncation report if sparse).
 //!   Large binds show a progress bar (indicatif) on a terminal's stderr.
 //! - `sinew cage deform W.bin CAGE.json`: CAGE holds `{"cage": [[x, y], ...]}` (deformed cage
 //!   vertices); prints `{"vertices": [[x, y], ...]}`.
@@ -20,7 +22,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use sinew::cage::format::{LoadedBinding, decode, encode_dense, encode_sparse};
-use sinew::cage::{Cage, CageBinding, SparseBinding, bind_mvc_with_progress, mvc_coordinates};
+use sinew::cage::{
+    Cage, CageBinding, SparseBinding, SparseOptions, bind_mvc_with_progress, mvc_coordinates,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -47,9 +51,14 @@ pub enum CageCommand {
         /// Output weights file.
         #[arg(long)]
         out: PathBuf,
-        /// Keep K weights per vertex (affine-exact projection).
-        #[arg(long)]
+        /// Keep K weights per vertex (affine-exact projection; no error bound).
+        #[arg(long, conflicts_with = "sparse_tol")]
         sparse: Option<usize>,
+        /// Keep per vertex the fewest weights whose L1 change is at most T (affine-exact
+        /// projection): the deformation stays within T x (largest distance of a deformed
+        /// cage vertex from an affine motion of the cage) of the dense one.
+        #[arg(long, value_name = "T")]
+        sparse_tol: Option<f64>,
         /// Harmonic coordinates instead of MVC (needs the `harmonic` feature).
         #[arg(long, conflicts_with = "biharmonic")]
         harmonic: bool,
@@ -75,6 +84,7 @@ pub fn cage(args: &CageArgs) -> Result<String> {
             mesh,
             out,
             sparse,
+            sparse_tol,
             harmonic,
             biharmonic,
         } => {
@@ -85,7 +95,12 @@ pub fn cage(args: &CageArgs) -> Result<String> {
             } else {
                 Method::Mvc
             };
-            bind(mesh, out, *sparse, method)
+            let sparse = match (sparse, sparse_tol) {
+                (Some(k), _) => Sparse::K(*k),
+                (None, Some(t)) => Sparse::Tolerance(*t),
+                (None, None) => Sparse::Dense,
+            };
+            bind(mesh, out, sparse, method)
         }
         CageCommand::Deform { weights, cage } => deform(weights, cage),
     }
@@ -228,7 +243,14 @@ enum Method {
     Biharmonic,
 }
 
-fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, method: Method) -> Result<String> {
+/// Which weights `sinew cage bind` writes.
+enum Sparse {
+    Dense,
+    K(usize),
+    Tolerance(f64),
+}
+
+fn bind(mesh: &Path, out: &Path, sparse: Sparse, method: Method) -> Result<String> {
     let doc = read_json(mesh)?;
     let ctx = || mesh.display().to_string();
     let verts = points(field(&doc, "vertices", mesh)?, "vertices").with_context(ctx)?;
@@ -258,19 +280,27 @@ fn bind(mesh: &Path, out: &Path, sparse: Option<usize>, method: Method) -> Resul
         },
         "cage": cage_json,
     });
-    let bytes = match sparse {
-        Some(k) => {
-            let (sb, rep) =
-                SparseBinding::from_dense(&cage, &verts, &dense, k).with_context(ctx)?;
-            summary["k"] = sb.k().into();
-            summary["truncation"] = serde_json::json!({
-                "max_l1": rep.max_l1, "mean_l1": rep.mean_l1, "max_abs": rep.max_abs,
-                "rest_error": rep.rest_error, "max_weight": rep.max_weight,
-            });
-            encode_sparse(&sb)
+    let (sb, rep) = match sparse {
+        Sparse::Dense => {
+            let bytes = encode_dense(&dense);
+            std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
+            summary["bytes"] = bytes.len().into();
+            return Ok(format!("{summary}\n"));
         }
-        None => encode_dense(&dense),
+        Sparse::K(k) => SparseBinding::from_dense(&cage, &verts, &dense, k).with_context(ctx)?,
+        Sparse::Tolerance(t) => {
+            let opts = SparseOptions::new(t);
+            summary["tolerance"] = t.into();
+            SparseBinding::from_dense_tolerance(&cage, &verts, &dense, &opts).with_context(ctx)?
+        }
     };
+    summary["k"] = sb.k().into();
+    summary["truncation"] = serde_json::json!({
+        "max_l1": rep.max_l1, "mean_l1": rep.mean_l1, "max_abs": rep.max_abs,
+        "rest_error": rep.rest_error, "max_weight": rep.max_weight,
+        "kept_min": rep.min_kept, "kept_max": rep.max_kept, "kept_mean": rep.mean_kept,
+    });
+    let bytes = encode_sparse(&sb);
     std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
     summary["bytes"] = bytes.len().into();
     Ok(format!("{summary}\n"))
@@ -377,7 +407,8 @@ mod tests {
         );
         let out = scratch("w.bin", b"");
         let summary: Value =
-            serde_json::from_str(&bind(&mesh, &out, None, Method::Mvc).expect("ok")).expect("json");
+            serde_json::from_str(&bind(&mesh, &out, Sparse::Dense, Method::Mvc).expect("ok"))
+                .expect("json");
         assert_eq!(summary["cage_vertices"], 4);
         assert_eq!(summary["points"], 6);
         let cage = scratch("cage.json", br#"{"cage": [[10,1],[12,1],[12,3],[10,3]]}"#);
@@ -396,7 +427,7 @@ mod tests {
         let p = scratch("nocage.json", br#"{"vertices": [[0,0]]}"#);
         let e = format!(
             "{:#}",
-            bind(&p, &p, None, Method::Mvc).expect_err("no cage")
+            bind(&p, &p, Sparse::Dense, Method::Mvc).expect_err("no cage")
         );
         assert!(e.contains("needs \"loops\""), "{e}");
         let w = scratch("junk.bin", b"not a weights file at all, just some bytes!");

@@ -204,6 +204,54 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
     ]));
     assert_eq!(summary["k"], 6);
     assert!(summary["truncation"]["rest_error"].as_f64().expect("num") < 1e-6);
+    // Sparse by tolerance: the L1 change stays within it, and the affine map stays exact.
+    let wt = scratch("grid_tol.bin", b"");
+    let summary = json_out(&sinew(&[
+        "cage",
+        "bind",
+        mesh.to_str().expect("utf8"),
+        "--out",
+        wt.to_str().expect("utf8"),
+        "--sparse-tol",
+        "0.05",
+    ]));
+    let trunc = &summary["truncation"];
+    assert!(trunc["max_l1"].as_f64().expect("num") <= 0.05);
+    assert!(trunc["kept_max"].as_u64().expect("num") <= 24);
+    assert!(trunc["kept_min"].as_u64().expect("num") >= 3);
+    let c = scratch(
+        "affine_tol.json",
+        all(&|x, y| [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0]).as_bytes(),
+    );
+    let out = json_out(&sinew(&[
+        "cage",
+        "deform",
+        wt.to_str().expect("utf8"),
+        c.to_str().expect("utf8"),
+    ]));
+    for (k, g) in matrix(&out["vertices"]).iter().enumerate() {
+        let (x, y) = (f64::from(k as i32 % 5), f64::from(k as i32 / 5));
+        let want = [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0];
+        assert!(
+            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
+            "sparse-tol vertex {k}: {g:?} vs {want:?}"
+        );
+    }
+    assert!(
+        !sinew(&[
+            "cage",
+            "bind",
+            mesh.to_str().expect("utf8"),
+            "--out",
+            wt.to_str().expect("utf8"),
+            "--sparse",
+            "4",
+            "--sparse-tol",
+            "0.1"
+        ])
+        .status
+        .success()
+    );
 }
 
 #[test]
