@@ -304,10 +304,11 @@ fn summary() {
                     || sb.deform(black_box(&mc), &mut out).expect("sizes"),
                 );
                 println!(
-                    "sparse K={k:>2} n={n} m={m}: deform {:5.2} ns/vertex ({} B/vertex); truncation \
-                     max_abs {:.3} mean_l1 {:.3} rest_error {:.1e}",
+                    "sparse K={k:>2} n={n} m={m}: deform {:5.2} ns/vertex (dense alternately {:5.2}; \
+                     {} B/vertex); truncation max_abs {:.3} mean_l1 {:.3} rest_error {:.1e}",
                     t * 1e9 / m as f64,
-                    6 * k + 8,
+                    td * 1e9 / m as f64,
+                    sb.weight_bytes() / m + 8,
                     rep.max_abs,
                     rep.mean_l1,
                     rep.rest_error
