@@ -135,6 +135,20 @@ impl SparseBinding {
 
     /// Row offsets, `point_count() + 1` of them: point `i`'s weights are
     /// `weights()[offsets[i]..offsets[i + 1]]`.
+    ///
+    /// ```
+    /// use sinew::cage::SparseBinding;
+    /// let b = SparseBinding::from_csr(4, vec![0, 1, 4], vec![3, 0, 1, 2], vec![1.0, 0.2, 0.3, 0.5])?;
+    /// let row = |i: usize| {
+    ///     let (s, e) = (b.offsets()[i] as usize, b.offsets()[i + 1] as usize);
+    ///     (&b.indices()[s..e], &b.weights()[s..e])
+    /// };
+    /// assert_eq!(row(1), (&[0u16, 1, 2][..], &[0.2f32, 0.3, 0.5][..]));
+    /// assert_eq!((b.k(), b.weight_count(), b.is_uniform()), (3, 4, false));
+    /// // The kernel pads each block of LANES points to its longest row.
+    /// assert_eq!(b.kernel_slots(), 3 * sinew::cage::sparse::LANES);
+    /// # Ok::<(), sinew::cage::CageError>(())
+    /// ```
     pub fn offsets(&self) -> &[u32] {
         &self.offsets
     }
@@ -296,6 +310,18 @@ impl SparseBinding {
 
     /// The plain reference of [`SparseBinding::deform`]: one f64 sum per point over its
     /// weights, relative to the deformed cage's first vertex. Slower; for tests and checks.
+    ///
+    /// ```
+    /// use sinew::cage::SparseBinding;
+    /// let b = SparseBinding::from_csr(3, vec![0, 2, 3], vec![0, 2, 1], vec![0.25, 0.75, 1.0])?;
+    /// let cage = [1000.0, 0.0, 1001.0, 0.5, 1000.0, 2.0];
+    /// let (mut fast, mut slow) = ([0.0f32; 4], [0.0f32; 4]);
+    /// b.deform(&cage, &mut fast)?;
+    /// b.deform_reference(&cage, &mut slow)?;
+    /// assert_eq!(slow, [1000.0, 1.5, 1001.0, 0.5]);
+    /// assert_eq!(fast, slow);
+    /// # Ok::<(), sinew::cage::CageError>(())
+    /// ```
     pub fn deform_reference(&self, cage: &[f32], out: &mut [f32]) -> Result<(), CageError> {
         self.check(cage, out)?;
         for (i, pair) in out.chunks_exact_mut(2).enumerate() {
