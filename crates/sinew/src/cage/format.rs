@@ -365,7 +365,16 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
                 return Err(RowCount(p));
             }
             total += u64::from(c);
-            offsets.push(total as u32);
+            // u32 offsets: a larger total would also need more bytes than a file can hold
+            // in memory here; refuse it rather than wrap.
+            let Ok(end) = u32::try_from(total) else {
+                return Err(CountTooLarge {
+                    what: "sparse weights in all",
+                    value: total,
+                    limit: u64::from(u32::MAX),
+                });
+            };
+            offsets.push(end);
         }
         if total * 6 != rest.len() as u64 {
             return Err(LengthMismatch {
