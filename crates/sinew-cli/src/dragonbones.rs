@@ -41,6 +41,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     )
     .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     let mut out_frames = Vec::with_capacity(frames.len());
+    let mut output = crate::guard::OutputValues::new(frames.len(), &args.file);
     for f in &frames {
         // Nothing non-finite leaves a dump (crate::guard).
         let bad_bone = f
@@ -93,13 +94,13 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
                     .build()
             })
             .collect();
-        out_frames.push(
-            Obj::new()
-                .num("time", f.time)
-                .set("bones", Value::Array(bones))
-                .set("slots", Value::Array(slots))
-                .build(),
-        );
+        let frame = Obj::new()
+            .num("time", f.time)
+            .set("bones", Value::Array(bones))
+            .set("slots", Value::Array(slots))
+            .build();
+        output.frame(&frame)?;
+        out_frames.push(frame);
     }
     let clip = args
         .anim

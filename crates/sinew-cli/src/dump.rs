@@ -70,6 +70,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     let mut session = Session::new(&asset, &spec)?;
 
     let mut frames = Vec::with_capacity(times.len());
+    let mut output = crate::guard::OutputValues::new(times.len(), &args.file);
     let mut verts = Vec::new();
     session.step(0.0);
     let mut clock = Clock::new(args.fps);
@@ -84,6 +85,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
         frame.push("events", events_json(&mut session));
         let frame = frame.build();
         crate::guard::finite_frame(&frame, &args.file, t)?;
+        output.frame(&frame)?;
         frames.push(frame);
     }
 

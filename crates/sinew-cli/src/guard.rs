@@ -43,6 +43,9 @@ pub struct BudgetArgs {
     /// Budget: vertices of one clipping polygon.
     #[arg(long, global = true, value_name = "N")]
     pub max_clip_vertices: Option<u64>,
+    /// Budget: values in one output document (a dump).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_output_values: Option<u64>,
 }
 
 impl BudgetArgs {
@@ -59,6 +62,7 @@ impl BudgetArgs {
             texture_bytes: self.max_texture_bytes.unwrap_or(d.texture_bytes),
             instances: self.max_instances.unwrap_or(d.instances),
             clip_vertices: self.max_clip_vertices.unwrap_or(d.clip_vertices),
+            output_values: self.max_output_values.unwrap_or(d.output_values),
         }
     }
 }
@@ -96,6 +100,53 @@ pub fn clock_work(samples: usize, last: f64, fps: f64, instances: f64, what: &st
     let steps = ((last * fps).ceil() + samples as f64 + 1.0) * instances;
     budget::check("steps", steps, what.to_owned())?;
     Ok(())
+}
+
+/// Counts the values a dump writes, frame by frame, against the `output_values` budget: after
+/// each frame the values so far plus that frame's count for every frame still to come must
+/// fit, so a dump that would not is refused after its first frame, before the memory is used.
+pub struct OutputValues {
+    samples: usize,
+    done: usize,
+    values: u64,
+    file: String,
+}
+
+impl OutputValues {
+    /// A dump of `samples` frames of `file`.
+    pub fn new(samples: usize, file: &Path) -> Self {
+        OutputValues {
+            samples,
+            done: 0,
+            values: 0,
+            file: file.display().to_string(),
+        }
+    }
+
+    /// Counts one more frame.
+    pub fn frame(&mut self, frame: &Value) -> Result<()> {
+        fn count(v: &Value) -> u64 {
+            1 + match v {
+                Value::Array(a) => a.iter().map(count).sum(),
+                Value::Object(m) => m.values().map(count).sum(),
+                _ => 0,
+            }
+        }
+        let n = count(frame);
+        self.done += 1;
+        self.values += n;
+        let projected =
+            self.values as f64 + n as f64 * self.samples.saturating_sub(self.done) as f64;
+        budget::check(
+            "output_values",
+            projected,
+            format!(
+                "a dump of {} ({} samples of about {n} values each)",
+                self.file, self.samples
+            ),
+        )?;
+        Ok(())
+    }
 }
 
 /// The JSON path of the first non-finite number marker in a document built with

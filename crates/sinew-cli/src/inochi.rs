@@ -111,9 +111,12 @@ pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2
         let mut vals = [None, None];
         for (k, p) in parts.iter().enumerate() {
             match p.parse::<f64>() {
-                Ok(v) if v.is_finite() => vals[k] = Some(v),
+                // What the library accepts (`sinew::character::finite`).
+                Ok(v) if v.is_finite() && v.abs() < sinew::character::finite::MAX_INPUT => {
+                    vals[k] = Some(v)
+                }
                 _ => bail!(
-                    "bad --param `{spec}`: {} `{p}` is not a finite number",
+                    "bad --param `{spec}`: {} `{p}` is not a finite number under 1e30 in magnitude",
                     if k == 0 { "X" } else { "Y" }
                 ),
             }
@@ -152,6 +155,7 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
     c.update(0.0);
     let mut clock = Clock::new(args.fps);
     let mut frames = Vec::with_capacity(times.len());
+    let mut output = crate::guard::OutputValues::new(times.len(), &args.file);
     let mut verts = Vec::new();
     for &t in &times {
         clock.advance_to(t, |dt| c.update(dt));
@@ -169,6 +173,7 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
         frame.push("events", Value::Array(Vec::new()));
         let frame = frame.build();
         crate::guard::finite_frame(&frame, &args.file, t)?;
+        output.frame(&frame)?;
         frames.push(frame);
     }
     let meta = Obj::new()

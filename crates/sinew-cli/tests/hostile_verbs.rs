@@ -313,3 +313,37 @@ fn every_verb_reads_its_rig_once() {
         assert_eq!(n, 1, "{args:?}: the rig was read {n} times ({reads:?})");
     }
 }
+
+#[test]
+fn a_dump_larger_than_the_output_budget_is_refused_after_one_frame() {
+    // 2,000 slots with a region each: about 30 values a slot a frame, 1,001 samples.
+    let slots: Vec<String> = (0..2000)
+        .map(|i| format!(r#"{{"name": "s{i}", "bone": "root", "attachment": "r"}}"#))
+        .collect();
+    let skins: Vec<String> = (0..2000)
+        .map(|i| format!(r#""s{i}": {{"r": {{"width": 10, "height": 10}}}}"#))
+        .collect();
+    let rig = format!(
+        r#"{{"bones": [{{"name": "root"}}], "slots": [{}], "skins": [{{"name": "default", "attachments": {{{}}}}}]}}"#,
+        slots.join(","),
+        skins.join(",")
+    );
+    let p = write("wide.json", rig.as_bytes());
+    refused(
+        &["dump", s(&p), "--times", "0:10:0.01"],
+        &[
+            "wide.json",
+            "1001 samples",
+            "output_values",
+            "--max-output-values",
+        ],
+    );
+    // A few samples fit.
+    let o = sinew(&["dump", s(&p), "--times", "0,0.5"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

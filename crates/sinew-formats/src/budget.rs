@@ -19,6 +19,7 @@
 //! | `texture_bytes` | 1 GiB | decoded RGBA8 bytes of every texture of one asset together |
 //! | `instances` | 10 000 | characters of one `bench` |
 //! | `clip_vertices` | 1 024 | vertices of one clipping polygon (refused at load, naming the attachment) |
+//! | `output_values` | 8 Mi | values in one output document (a `dump`; about 200 bytes each while built) |
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
 //! depends on what a file asks for): Spine physics constraints step at most
@@ -60,6 +61,8 @@ pub struct Budgets {
     pub instances: u64,
     /// Vertices of one clipping polygon (a renderer triangulates it: quadratic work).
     pub clip_vertices: u64,
+    /// Values (numbers, strings, arrays, objects) in one output document.
+    pub output_values: u64,
 }
 
 impl Budgets {
@@ -74,6 +77,7 @@ impl Budgets {
         texture_bytes: 1 << 30,
         instances: 10_000,
         clip_vertices: 1024,
+        output_values: 8 << 20,
     };
 }
 
@@ -131,6 +135,7 @@ fn meta(name: &'static str) -> (&'static str, &'static str) {
         "texture_bytes" => ("--max-texture-bytes", "decoded texture bytes"),
         "instances" => ("--max-instances", "instances"),
         "clip_vertices" => ("--max-clip-vertices", "clipping polygon vertices"),
+        "output_values" => ("--max-output-values", "output JSON values"),
         _ => ("--max-?", "units"),
     }
 }
@@ -146,6 +151,7 @@ fn limit_of(b: &Budgets, name: &str) -> u64 {
         "texture_bytes" => b.texture_bytes,
         "instances" => b.instances,
         "clip_vertices" => b.clip_vertices,
+        "output_values" => b.output_values,
         _ => 0,
     }
 }
