@@ -266,6 +266,7 @@ fn a_huge_clipping_polygon_is_refused_naming_it_and_a_large_one_renders() {
 #[test]
 fn every_verb_reads_its_rig_once() {
     let out = scratch("once.png");
+    let skel = scratch("once.skel");
     let cases: Vec<Vec<String>> = [
         vec![
             "dump", STICKBOT, "--anim", "walk", "--times", "0,0.1", "--local",
@@ -283,6 +284,10 @@ fn every_verb_reads_its_rig_once() {
             s(&out),
         ],
         vec!["lint", STICKBOT],
+        vec![
+            "bench", STICKBOT, "--anim", "walk", "--frames", "5", "--warmup", "1",
+        ],
+        vec!["convert", STICKBOT, s(&skel)],
         vec!["dump", FACE, "--times", "0,0.1"],
         vec!["info", FACE],
         vec!["validate", FACE],
