@@ -26,6 +26,7 @@ pub const SPINE_RAD_DEG: f64 = 180.0 / SPINE_PI;
 ///
 /// Owner: shared vocabulary of every stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
 pub struct WorldTransform {
     /// x axis, x component.
     pub a: f64,
@@ -91,6 +92,22 @@ pub fn inverse_linear(a: f64, b: f64, c: f64, d: f64) -> [[f64; 2]; 2] {
         return [[0.0; 2]; 2];
     }
     [[a / f, c / f], [b / f, d / f]]
+}
+
+// Six f64 and nothing else, in declaration order (`repr(C)`): what `floats_of` relies on.
+const _: () = assert!(std::mem::size_of::<WorldTransform>() == 6 * 8);
+const _: () = assert!(std::mem::align_of::<WorldTransform>() == std::mem::align_of::<f64>());
+
+/// The components of `world` as one flat slice, `[a, b, c, d, x, y]` per transform (for
+/// whole-array passes that vectorise, such as the facade's finiteness check).
+pub(crate) fn floats_of(world: &[WorldTransform]) -> &[f64] {
+    // SAFETY: `WorldTransform` is `repr(C)` with six `f64` fields, so it is exactly six
+    // contiguous, aligned, initialised f64 with no padding (checked at compile time above);
+    // the new slice covers the same bytes, for the same lifetime, read only.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts(world.as_ptr().cast::<f64>(), world.len() * 6)
+    }
 }
 
 impl Default for WorldTransform {
