@@ -53,9 +53,10 @@ struct SlotData {
 /// Renderer settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Samples per pixel along each axis (1 = aliased; 4 = 16 samples, what `sinew render`
-    /// uses to match the CPU renderer's exact-area coverage). Lowered when the device's
-    /// largest texture is too small for the supersampled target.
+    /// Samples per pixel along each axis (1 = aliased; 8 = 64 samples, what `sinew render`
+    /// uses to match the CPU renderer's exact-area coverage), on a lattice turned by
+    /// `atan(1 / supersample)` so axis-aligned edges get `supersample^2` coverage steps.
+    /// Lowered when the device's largest texture is too small for the turned target.
     pub supersample: u32,
     /// Sample the pages' mip chains (true: what a window wants when a character is drawn
     /// small) or only their base level (false: what the CPU renderer and the official Spine
