@@ -46,6 +46,9 @@ pub struct BudgetArgs {
     /// Budget: values in one output document (a dump).
     #[arg(long, global = true, value_name = "N")]
     pub max_output_values: Option<u64>,
+    /// Budget: pixels one rendered frame fills (every draw command's bounding box, summed).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_fill_pixels: Option<u64>,
 }
 
 impl BudgetArgs {
@@ -63,6 +66,7 @@ impl BudgetArgs {
             instances: self.max_instances.unwrap_or(d.instances),
             clip_vertices: self.max_clip_vertices.unwrap_or(d.clip_vertices),
             output_values: self.max_output_values.unwrap_or(d.output_values),
+            fill_pixels: self.max_fill_pixels.unwrap_or(d.fill_pixels),
         }
     }
 }

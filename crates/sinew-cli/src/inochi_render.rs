@@ -146,7 +146,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
             step(&mut c, times[i], prev)?;
             prev = times[i];
             copy_list(list, c.draw_list());
-            Ok(())
+            crate::stream::check_fill(list, &view, (w, h), (i, times[i]), &args.file)
         },
         || {
             let (gpu, textures) = (&gpu, &textures);

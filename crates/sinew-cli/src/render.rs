@@ -489,7 +489,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         |i, list| {
             clock.advance_to(times[i], |dt| session.step(dt));
             copy_list(list, session.character_mut().draw_list());
-            Ok(())
+            crate::stream::check_fill(list, &view, (w, h), (i, times[i]), &args.file)
         },
         || {
             let (gpu, textures) = (&gpu, &textures);

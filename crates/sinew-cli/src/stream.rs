@@ -70,6 +70,26 @@ pub fn workers(frames: usize, pixels: u64, serial: bool) -> usize {
         .min(((1u64 << 30) / (16 * pixels.max(1))).max(1) as usize)
 }
 
+/// Refuses frame `i` (at `t` seconds) of `file` when drawing `list` on a `width x height`
+/// image of `view` would fill more pixels than the `fill_pixels` budget
+/// ([`sinew_render::fill_estimate`]): a frame's rasterising time is bounded, whatever the
+/// overdraw a file asks for.
+pub fn check_fill(
+    list: &DrawList,
+    view: &sinew_render::View,
+    (width, height): (u32, u32),
+    (i, t): (usize, f64),
+    file: &Path,
+) -> Result<()> {
+    let fill = sinew_render::fill_estimate(list, view, width, height);
+    sinew_formats::budget::check(
+        "fill_pixels",
+        fill,
+        format!("frame {i} (t = {t} s) of {}", file.display()),
+    )?;
+    Ok(())
+}
+
 /// Copies `src` into `dst`, reusing `dst`'s buffers.
 pub fn copy_list(dst: &mut DrawList, src: &DrawList) {
     dst.commands.clone_from(&src.commands);

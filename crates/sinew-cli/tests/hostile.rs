@@ -412,3 +412,69 @@ fn errors_name_the_culprit() {
     // validate takes every format.
     finite_ok(&["validate", FACE]);
 }
+
+/// `slots` region slots of `size` x `size` world units, all on the root at the origin: every
+/// one covers the whole view, so a frame fills `slots` times the image.
+fn overdraw_rig(slots: usize, size: u32) -> String {
+    let names: Vec<String> = (0..slots).map(|i| format!("s{i}")).collect();
+    let slot_list: Vec<String> = names
+        .iter()
+        .map(|n| format!(r#"{{"name":"{n}","bone":"root","attachment":"r"}}"#))
+        .collect();
+    let atts: Vec<String> = names
+        .iter()
+        .map(|n| format!(r#""{n}":{{"r":{{"width":{size},"height":{size}}}}}"#))
+        .collect();
+    format!(
+        r#"{{"skeleton":{{"spine":"4.2.0","width":{size},"height":{size}}},"bones":[{{"name":"root"}}],"slots":[{}],"skins":[{{"name":"default","attachments":{{{}}}}}],"animations":{{"still":{{}}}}}}"#,
+        slot_list.join(","),
+        atts.join(",")
+    )
+}
+
+#[test]
+fn overdraw_is_bounded_by_the_fill_budget() {
+    // Full-view layers on a 200x200 image (40,000 pixels each).
+    let out = scratch("overdraw.png");
+    let run = |layers: usize, extra: &[&str], check: &dyn Fn(&[&str])| {
+        let rig = write(
+            &format!("overdraw{layers}.json"),
+            overdraw_rig(layers, 100).as_bytes(),
+        );
+        let mut args = vec![
+            "render",
+            s(&rig),
+            "--atlas",
+            "none",
+            "--anim",
+            "still",
+            "--size",
+            "200x200",
+            "--view",
+            "-50,-50,50,50",
+            "--out",
+            s(&out),
+        ];
+        args.extend(extra);
+        check(&args);
+    };
+    let refused_fill = |args: &[&str]| {
+        refused(
+            args,
+            &[
+                "fill_pixels budget",
+                "--max-fill-pixels",
+                "overdraw",
+                "frame 0",
+            ],
+        )
+    };
+    // 4,000 layers: 160 M pixels, over the default budget (128 Mi: about 7 s of CPU
+    // rasterising), refused before drawing.
+    run(4000, &[], &refused_fill);
+    // 50 layers (2 M pixels) pass the default and fail a budget set below them.
+    run(50, &["--max-fill-pixels", "1000000"], &refused_fill);
+    run(50, &[], &|args| {
+        finite_ok(args);
+    });
+}

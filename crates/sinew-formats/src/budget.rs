@@ -20,6 +20,7 @@
 //! | `instances` | 10 000 | characters of one `bench` |
 //! | `clip_vertices` | 1 024 | vertices of one clipping polygon (refused at load, naming the attachment) |
 //! | `output_values` | 8 Mi | values in one output document (a `dump`; about 200 bytes each while built) |
+//! | `fill_pixels` | 128 Mi | pixels one rendered frame fills: each draw command's on-image bounding box, summed (overdraw; about 50 ns each on the CPU renderer, so about 7 s at the budget) |
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
 //! depends on what a file asks for): Spine physics constraints step at most
@@ -63,6 +64,9 @@ pub struct Budgets {
     pub clip_vertices: u64,
     /// Values (numbers, strings, arrays, objects) in one output document.
     pub output_values: u64,
+    /// Pixels one rendered frame fills (every draw command's bounding box on the image,
+    /// summed): what bounds a frame's rasterising time whatever the overdraw.
+    pub fill_pixels: u64,
 }
 
 impl Budgets {
@@ -78,6 +82,7 @@ impl Budgets {
         instances: 10_000,
         clip_vertices: 1024,
         output_values: 8 << 20,
+        fill_pixels: 128 << 20,
     };
 }
 
@@ -136,6 +141,7 @@ fn meta(name: &'static str) -> (&'static str, &'static str) {
         "instances" => ("--max-instances", "instances"),
         "clip_vertices" => ("--max-clip-vertices", "clipping polygon vertices"),
         "output_values" => ("--max-output-values", "output JSON values"),
+        "fill_pixels" => ("--max-fill-pixels", "filled pixels"),
         _ => ("--max-?", "units"),
     }
 }
@@ -152,6 +158,7 @@ fn limit_of(b: &Budgets, name: &str) -> u64 {
         "instances" => b.instances,
         "clip_vertices" => b.clip_vertices,
         "output_values" => b.output_values,
+        "fill_pixels" => b.fill_pixels,
         _ => 0,
     }
 }

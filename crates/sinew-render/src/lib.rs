@@ -32,5 +32,5 @@ pub mod texture;
 
 pub use frame::{CharacterRenderer, asset_textures};
 pub use mask::{MaskedRenderer, SlotMask};
-pub use renderer::{Canvas, Renderer, View};
+pub use renderer::{Canvas, Renderer, View, fill_estimate};
 pub use texture::{Texture, TextureError, load_atlas_pages};

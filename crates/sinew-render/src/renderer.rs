@@ -49,6 +49,42 @@ impl View {
     }
 }
 
+/// The pixels a frame of `list` fills on a `width x height` image of `view`: each command's
+/// bounding box (of its vertices, in pixels, cut to the image) summed, so overlapping
+/// commands count every time. The rasteriser's work grows with it (coverage and shading
+/// per covered pixel of each command), which is why `sinew render` checks it against its
+/// `fill_pixels` budget before drawing a frame. Non-finite vertices are skipped.
+///
+/// ```
+/// use sinew::draw::DrawList;
+/// use sinew_render::{View, fill_estimate};
+/// let view = View { x0: 0.0, y0: 0.0, x1: 100.0, y1: 100.0 };
+/// assert_eq!(fill_estimate(&DrawList::default(), &view, 100, 100), 0.0);
+/// ```
+pub fn fill_estimate(list: &DrawList, view: &View, width: u32, height: u32) -> f64 {
+    let (w, h) = (f64::from(width), f64::from(height));
+    let mut total = 0.0;
+    for cmd in &list.commands {
+        let start = cmd.vertex_start as usize * 2;
+        let end = start + cmd.vertex_count as usize * 2;
+        let Some(v) = list.positions.get(start..end) else {
+            continue;
+        };
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for p in v.chunks_exact(2) {
+            let [x, y] = view.to_pixel(width, height, f64::from(p[0]), f64::from(p[1]));
+            if x.is_finite() && y.is_finite() {
+                let (x, y) = (f64::from(x), f64::from(y));
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+        let cw = (x1.min(w).ceil() - x0.max(0.0).floor()).max(0.0);
+        let ch = (y1.min(h).ceil() - y0.max(0.0).floor()).max(0.0);
+        total += cw * ch;
+    }
+    total
+}
+
 /// An RGBA image in premultiplied f32, rows top first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Canvas {
