@@ -83,8 +83,10 @@ impl Character {
 
     /// Cage `index` as the last update left it: its slot, its vertices (world x, y pairs,
     /// the frame of [`Character::world_vertices`], not the draw list's y-up flip) and one
-    /// past the last vertex of each loop. `None` for an unknown index or while the slot
-    /// does not show the cage's mesh (the cage did not run). What a viewer draws.
+    /// past the last vertex of each loop. `None` for an unknown index, while the slot
+    /// does not show the cage's mesh (the cage did not run), or when a cage point is not
+    /// finite (an external cage written with NaN, a pose past f32; no NaN leaves sinew,
+    /// `finite`). What a viewer draws.
     ///
     /// ```
     /// use sinew::cage::Cage;
@@ -152,7 +154,10 @@ impl Character {
     /// ```
     pub fn cage_world(&self, index: usize) -> Option<(SlotId, &[f32], &[u32])> {
         let c = self.cages.get(index).filter(|c| c.valid)?;
-        Some((c.slot, c.deformer.cage(), c.deformer.loop_ends()))
+        let cage = c.deformer.cage();
+        cage.iter()
+            .all(|v| v.is_finite())
+            .then_some((c.slot, cage, c.deformer.loop_ends()))
     }
 
     /// Removes every cage.
@@ -180,8 +185,12 @@ pub(super) fn pose_cages(cages: &mut [SlotCage], rig: &Rig, inst: &Instance) {
             Some(earlier) => c.posed.copy_from_slice(&earlier.posed),
             None => crate::deform::compute_world_vertices(rig, inst, c.slot, &mut c.posed),
         }
+        // No NaN or infinity out (`finite`): the posed vertices the cage reads (its world
+        // control points come from them), and what it writes.
+        super::finite::floats(&mut c.posed);
         // Sizes were checked when the cage was added: this cannot fail.
         let _ = apply_cage(&mut c.deformer, &inst.world, &mut c.posed);
+        super::finite::floats(&mut c.posed);
     }
 }
 

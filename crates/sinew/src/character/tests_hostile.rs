@@ -311,3 +311,37 @@ fn singular_parents_give_finite_applied_poses() {
         assert_finite(&mut c, &format!("singular parent {sx},{sy}"));
     }
 }
+
+#[test]
+fn cages_on_overflowing_or_nan_meshes_give_finite_outputs() {
+    use crate::cage::Cage;
+    use crate::deform::cage_stage::{CageDeformer, CageMode, CageSource};
+    let tri = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    for (scale, source) in [
+        // The mesh's own corners as the cage, on an arm whose vertices pass f32.
+        (1e29, CageSource::MeshVertices(vec![0, 1, 2])),
+        // A cage the host writes, here with NaN.
+        (1.0, CageSource::External),
+    ] {
+        let external = matches!(source, CageSource::External);
+        let mut c = Character::new(rig(scale));
+        c.set_scale(1e29, 1e29);
+        let slot = c.find_slot("m").expect("slot");
+        let mesh = c.find_attachment("m", "tri").expect("mesh");
+        let cage = Cage::from_loops(&[tri.to_vec()]).expect("a cage");
+        let def =
+            CageDeformer::new(&cage, &[], Vec::new(), source, CageMode::Replace).expect("binds");
+        let k = c.add_cage(slot, mesh, def).expect("a mesh of the slot");
+        if external {
+            c.cage_mut(k).expect("cage").cage_mut().fill(f32::NAN);
+        }
+        c.update(1.0 / 60.0);
+        assert_finite(&mut c, &format!("cage, scale {scale}"));
+        if let Some((_, points, _)) = c.cage_world(k) {
+            assert!(points.iter().all(|v| v.is_finite()), "{points:?}");
+        }
+        if external {
+            assert!(c.cage_world(k).is_none(), "a NaN cage is not handed out");
+        }
+    }
+}
