@@ -33,7 +33,11 @@ use std::f64::consts::{FRAC_PI_4, PI};
 /// world matrix without the skeleton scale as DragonBones' `Transform.fromMatrix` does.
 /// `local_sx` is the parent's local x scale (DragonBones' backup scale).
 fn parent_rotation(p: &WorldTransform, local_sx: f64, sx: f64, sy: f64) -> (f64, f64) {
-    let (a, c) = (p.a / sx, p.c / sy);
+    let (a, c) = (over(p.a, sx), over(p.c, sy));
+    if a == 0.0 && c == 0.0 {
+        // A collapsed parent x axis (or skeleton scale): no direction to take.
+        return (0.0, 0.0);
+    }
     let mut rotation = (c / a).atan();
     let mut scale = if rotation > -FRAC_PI_4 && rotation < FRAC_PI_4 {
         a / rotation.cos()
@@ -125,6 +129,12 @@ pub(crate) fn dragonbones_child_world(
     }
 }
 
+/// `v / s`, or 0 when `s` is 0 (a collapsed axis) or the quotient is not finite.
+fn over(v: f64, s: f64) -> f64 {
+    let q = v / s;
+    if s != 0.0 && q.is_finite() { q } else { 0.0 }
+}
+
 /// The local pose that gives world transform `w` under DragonBones inherit flags (the
 /// inverse of [`dragonbones_child_world`], used after a constraint moved the bone). Shear x
 /// comes back 0.
@@ -139,17 +149,27 @@ pub(crate) fn dragonbones_applied(
     ox: f64,
     oy: f64,
 ) -> LocalPose {
-    let (x, y) = if f.translation {
-        let det = p.a * p.d - p.b * p.c;
-        let (dx, dy) = (w.x - p.x, w.y - p.y);
-        ((dx * p.d - dy * p.b) / det, (dy * p.a - dx * p.c) / det)
+    // A singular parent (scaled to 0 on an axis) maps back through its pseudo-inverse, and
+    // a zero skeleton scale gives 0 on that axis: finite, the least-squares local (as
+    // `update_applied_transform` does for Spine's inherit modes).
+    let det = p.a * p.d - p.b * p.c;
+    let (ia, ib, ic, id) = if det != 0.0 && (1.0 / det).is_finite() {
+        (p.d / det, p.b / det, p.c / det, p.a / det)
     } else {
-        ((w.x - ox) / sx, (w.y - oy) / sy)
+        super::world::singular_inverse(p.a, p.b, p.c, p.d)
+    };
+    let (x, y) = if f.translation {
+        let (dx, dy) = (w.x - p.x, w.y - p.y);
+        if det != 0.0 && (1.0 / det).is_finite() {
+            ((dx * p.d - dy * p.b) / det, (dy * p.a - dx * p.c) / det)
+        } else {
+            (ia * dx - ib * dy, id * dy - ic * dx)
+        }
+    } else {
+        (over(w.x - ox, sx), over(w.y - oy, sy))
     };
     // The linear part the local values were turned into.
     let (ra, rb, rc, rd) = if f.scale {
-        let det = p.a * p.d - p.b * p.c;
-        let (ia, ib, ic, id) = (p.d / det, p.b / det, p.c / det, p.a / det);
         (
             ia * w.a - ib * w.c,
             ia * w.b - ib * w.d,
@@ -157,7 +177,7 @@ pub(crate) fn dragonbones_applied(
             id * w.d - ic * w.b,
         )
     } else {
-        (w.a / sx, w.b / sx, w.c / sy, w.d / sy)
+        (over(w.a, sx), over(w.b, sx), over(w.c, sy), over(w.d, sy))
     };
     // Both axes keep their length; the y axis's angle past the x axis's plus 90 degrees is
     // the skew (a reflection goes into a negative y scale).
@@ -183,7 +203,7 @@ pub(crate) fn dragonbones_applied(
         if ps < 0.0 {
             pr += 180.0;
         }
-        let reflected = (p.a / sx) * (p.d / sy) - (p.b / sx) * (p.c / sy) < 0.0;
+        let reflected = over(p.a, sx) * over(p.d, sy) - over(p.b, sx) * over(p.c, sy) < 0.0;
         if reflected {
             rotation = pr - rotation;
             if f.reflection {
@@ -347,5 +367,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn applied_is_finite_under_singular_parents_and_zero_scales() {
+        let w = dragonbones_child_world(
+            &parent(),
+            2.0,
+            &pose([3.0, -4.0, 25.0, 1.3, 0.7, 0.0, 12.0]),
+            ALL,
+            1.0,
+            1.0,
+            0.0,
+            0.0,
+        );
+        let mut singular = [parent(), parent(), WorldTransform::IDENTITY];
+        // x axis collapsed; y axis collapsed; everything collapsed.
+        (singular[0].a, singular[0].c) = (0.0, 0.0);
+        (singular[1].b, singular[1].d) = (0.0, 0.0);
+        singular[2] = WorldTransform {
+            a: 0.0,
+            b: 0.0,
+            c: 0.0,
+            d: 0.0,
+            ..parent()
+        };
+        for bits in 0..16u8 {
+            let f = DragonBonesInherit {
+                translation: bits & 1 != 0,
+                rotation: bits & 2 != 0,
+                scale: bits & 4 != 0,
+                reflection: bits & 8 != 0,
+            };
+            for p in &singular {
+                for (sx, sy) in [(1.0, 1.0), (0.0, 1.0), (1.0, 0.0), (0.0, 0.0)] {
+                    let l = dragonbones_applied(p, 0.0, &w, f, sx, sy, 0.0, 0.0);
+                    let v = [
+                        l.x, l.y, l.rotation, l.scale_x, l.scale_y, l.shear_x, l.shear_y,
+                    ];
+                    assert!(
+                        v.iter().all(|x| x.is_finite()),
+                        "{f:?} {p:?} {sx},{sy}: {l:?}"
+                    );
+                }
+            }
+        }
+        // A regular parent still inverts exactly (the fallback is only for singular ones).
+        let back = dragonbones_applied(&parent(), 2.0, &w, ALL, 1.0, 1.0, 0.0, 0.0);
+        let w2 = dragonbones_child_world(&parent(), 2.0, &back, ALL, 1.0, 1.0, 0.0, 0.0);
+        assert!(close(w.x, w2.x) && close(w.a, w2.a), "{w:?} vs {w2:?}");
     }
 }
