@@ -87,6 +87,51 @@ impl SlotState {
         let s = self.deform_start[slot.index()] as usize;
         &self.deform[s..s + self.deform_len[slot.index()] as usize]
     }
+
+    /// The floats slot `slot`'s deform buffer holds: the rig's capacity for it when
+    /// something deforms it, else 0 (writers check it; see [`Instance::new`]).
+    pub fn deform_capacity(&self, slot: usize) -> usize {
+        let start = self.deform_start.get(slot).copied().unwrap_or(0) as usize;
+        let end = self
+            .deform_start
+            .get(slot + 1)
+            .map_or(self.deform.len(), |&e| e as usize);
+        end.saturating_sub(start)
+    }
+
+    /// Slot `slot`'s whole deform buffer (its capacity), for a stage that writes it.
+    pub fn deform_buffer_mut(&mut self, slot: usize) -> &mut [f64] {
+        let start = self.deform_start.get(slot).copied().unwrap_or(0) as usize;
+        let n = self.deform_capacity(slot);
+        self.deform.get_mut(start..start + n).unwrap_or(&mut [])
+    }
+}
+
+/// Which slots get a deform buffer: those a clip's deform timeline, a parameter deform
+/// binding or a deformer writes; every slot for a rig whose timeline list is unknown (made
+/// by hand, [`Rig::slot_deform_timelines`] empty). spine-c likewise allocates a slot's deform
+/// array only when something writes it.
+fn deformed_slots(rig: &Rig) -> Vec<bool> {
+    let ns = rig.slots.len();
+    if rig.slot_deform_timelines.len() != ns {
+        return vec![true; ns];
+    }
+    let mut deformed = rig.slot_deform_timelines.clone();
+    let set = &rig.params;
+    let params = set.plan.deform.iter().map(|d| d.slot_index as usize);
+    let deformers = set
+        .deformers
+        .deformers
+        .iter()
+        .flat_map(|d| &d.slots)
+        .chain(&set.deformers.reset_slots)
+        .map(|s| s.index());
+    for s in params.chain(deformers) {
+        if let Some(d) = deformed.get_mut(s) {
+            *d = true;
+        }
+    }
+    deformed
 }
 
 /// Per-character state.
@@ -157,11 +202,14 @@ impl Instance {
     pub fn new(rig: &Rig) -> Self {
         let nb = rig.bones.len();
         let ns = rig.slots.len();
+        let deformed = deformed_slots(rig);
         let mut deform_start = Vec::with_capacity(ns);
         let mut total = 0u32;
         for s in 0..ns {
             deform_start.push(total);
-            total += rig.slot_deform_capacity.get(s).copied().unwrap_or(0);
+            if deformed.get(s).copied().unwrap_or(true) {
+                total += rig.slot_deform_capacity.get(s).copied().unwrap_or(0);
+            }
         }
         let mut inst = Instance {
             pose: rig.bones.iter().map(|b| b.setup).collect(),

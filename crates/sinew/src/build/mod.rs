@@ -87,11 +87,25 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
     skins::build_skins(raw, &mut rig, &mut problems);
     bones::build_events(raw, &mut rig, &mut problems);
     clips::build_clips(raw, &mut rig, &mut problems);
+    rig.slot_deform_timelines = deform_timeline_slots(&rig);
     if problems.is_empty() {
         Ok(rig)
     } else {
         Err(BuildError { problems })
     }
+}
+
+/// Which slots some clip's deform timeline writes ([`Rig::slot_deform_timelines`]).
+fn deform_timeline_slots(rig: &Rig) -> Vec<bool> {
+    let mut used = vec![false; rig.slots.len()];
+    for t in rig.clips.iter().flat_map(|c| &c.timelines) {
+        if let crate::anim::TimelineKind::Deform { slot, .. } = t.kind
+            && let Some(u) = used.get_mut(slot.index())
+        {
+            *u = true;
+        }
+    }
+    used
 }
 
 /// A process-wide counter for [`Rig::uid`] (starts at 1; 0 marks rigs made by hand).

@@ -344,3 +344,60 @@ fn every_attachment_problem_is_reported() {
     assert!(kinds(ProblemKind::Hierarchy) >= 2, "{:?}", err.problems);
     assert!(kinds(ProblemKind::Geometry) >= 3, "{:?}", err.problems);
 }
+
+#[test]
+fn only_deformed_slots_get_a_deform_buffer() {
+    use crate::raw::{RawClip, RawCurve, RawKey, RawKeyData, RawTarget, RawTimeline};
+    let mut raw = base();
+    for s in &mut raw.slots {
+        s.attachment = Some("m".into());
+    }
+    let tri = || {
+        mesh(
+            triangle(),
+            vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+            vec![0, 1, 2],
+        )
+    };
+    raw.skins = vec![RawSkin {
+        name: "default".into(),
+        attachments: vec![entry("s", "m", tri()), entry("t", "m", tri())],
+        ..Default::default()
+    }];
+    // A deform timeline on slot `s` only.
+    raw.clips = vec![RawClip {
+        name: "wave".into(),
+        timelines: vec![RawTimeline {
+            target: RawTarget::Deform {
+                skin: "default".into(),
+                slot: "s".into(),
+                attachment: "m".into(),
+            },
+            keys: vec![RawKey {
+                time: 0.0,
+                values: vec![],
+                curve: RawCurve::Linear,
+                data: RawKeyData::Deform {
+                    offset: 0,
+                    vertices: vec![1.0, 2.0],
+                },
+            }],
+        }],
+    }];
+    let rig = build_rig(&raw).unwrap();
+    assert_eq!(rig.slot_deform_capacity, vec![6, 6]);
+    assert_eq!(rig.slot_deform_timelines, vec![true, false]);
+    let inst = crate::Instance::new(&rig);
+    assert_eq!(
+        (inst.slots.deform_capacity(0), inst.slots.deform_capacity(1)),
+        (6, 0)
+    );
+    assert_eq!(inst.slots.deform.len(), 6);
+    // The timeline still writes its slot.
+    let mut c = crate::character::Character::new(std::sync::Arc::new(rig));
+    c.set_animation(0, "wave", false).expect("the clip");
+    c.update(0.0);
+    let s = crate::ids::SlotId(0);
+    assert_eq!(c.instance().slots.deform(s)[..2], [1.0, 2.0]);
+    assert!(c.instance().slots.deform(crate::ids::SlotId(1)).is_empty());
+}

@@ -42,6 +42,9 @@ fn reset_slots(rig: &Rig, set: &DeformerSet, slots: &mut SlotState) {
         }
         let n = m.vertices.values.len();
         let start = slots.deform_start[i] as usize;
+        if n > slots.deform_capacity(i) {
+            continue;
+        }
         let Some(buf) = slots.deform.get_mut(start..start + n) else {
             continue;
         };

@@ -118,8 +118,9 @@ fn rewrite(
     let setup = mesh.map_or(&[][..], |m| &m.vertices.values[..]);
     let n = setup.len();
     let start = inst.slots.deform_start[i] as usize;
+    let fits = n <= inst.slots.deform_capacity(i);
     let buf = match inst.slots.deform.get_mut(start..start + n) {
-        Some(buf) if mesh.is_some() => buf,
+        Some(buf) if mesh.is_some() && fits => buf,
         _ => {
             inst.slots.deform_len[i] = 0;
             return DeformMemo::DIRTY;

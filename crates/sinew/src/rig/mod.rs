@@ -59,6 +59,11 @@ pub struct Rig {
     pub clips: Vec<crate::anim::Clip>,
     /// For each slot, the largest deform buffer (floats) any attachment it can show needs.
     pub slot_deform_capacity: Vec<u32>,
+    /// For each slot, whether one of the clips has a deform timeline for it (the builder
+    /// fills it). An [`Instance`](crate::Instance) gives a deform buffer only to the slots
+    /// something deforms: these, and the slots of the parameter stage's deform bindings and
+    /// deformers. Empty (a rig made by hand) means every slot gets its buffer.
+    pub slot_deform_timelines: Vec<bool>,
     /// Name lookups (edges only; never used per frame).
     pub names: NameMaps,
     /// Parameters, keyform bindings and parameter physics (empty unless the format has them).

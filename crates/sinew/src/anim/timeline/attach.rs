@@ -56,9 +56,7 @@ pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let weighted = cur_vertices.is_weighted();
     let setup: &[f32] = if weighted { &[] } else { &cur_vertices.values };
     // Guards against inconsistent data (never true for a rig the builder accepted).
-    if n > rig.slot_deform_capacity.get(s).copied().unwrap_or(0) as usize
-        || (!weighted && setup.len() < n)
-    {
+    if n > inst.slots.deform_capacity(s) || (!weighted && setup.len() < n) {
         return;
     }
     let start = inst.slots.deform_start[s] as usize;
