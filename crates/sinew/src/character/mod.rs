@@ -147,6 +147,9 @@ pub struct Character {
     setup: Arc<DrawSetup>,
     skeleton_color: Color,
     draw: DrawList,
+    /// Whether `draw` has been sized for the rig (on the first [`Character::draw_list`]: a
+    /// character that is only updated never holds a draw list).
+    draw_sized: bool,
     bounds: SkeletonBounds,
     /// Cages on meshes, in the order they run.
     cages: Vec<cages::SlotCage>,
@@ -179,7 +182,8 @@ impl Character {
             fired: Vec::with_capacity(16),
             setup: Arc::new(DrawSetup::default()),
             skeleton_color: Color::WHITE,
-            draw: DrawList::for_rig(&rig),
+            draw: DrawList::default(),
+            draw_sized: false,
             bounds: SkeletonBounds::for_rig(&rig),
             cages: Vec::new(),
             overflowed: false,
@@ -505,8 +509,13 @@ impl Character {
     /// A renderer-ready list of what the character shows now: commands in draw order with
     /// their texture page, blend mode, colours, clipping and composite groups, hidden parts
     /// left out, positions in world units **y up** for every format. Masks are in
-    /// [`Character::draw_setup`]. Rebuilt on each call into a reused list (no allocation).
+    /// [`Character::draw_setup`]. Rebuilt on each call into a reused list (sized on the first call; no allocation after).
     pub fn draw_list(&mut self) -> &DrawList {
+        if !self.draw_sized {
+            // Sized once for the largest frame the rig can show; reused from then on.
+            self.draw = DrawList::for_rig(&self.rig);
+            self.draw_sized = true;
+        }
         build_draw_list(&self.rig, &self.inst, self.skeleton_color, &mut self.draw);
         if !self.cages.is_empty() {
             let list = &mut self.draw;
