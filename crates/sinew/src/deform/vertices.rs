@@ -78,12 +78,14 @@ pub(crate) fn world_vertices_checked(
                 return true;
             };
             let m = &inst.world[bone.index()];
+            let mut finite = true;
             for (k, pair) in out.chunks_exact_mut(2).take(4).enumerate() {
                 let (ox, oy) = (f64::from(offsets[2 * k]), f64::from(offsets[2 * k + 1]));
                 pair[0] = (ox * m.a + oy * m.b + m.x) as f32;
                 pair[1] = (ox * m.c + oy * m.d + m.y) as f32;
+                finite &= pair[0].is_finite() & pair[1].is_finite();
             }
-            false
+            finite
         }
         AttachmentKind::Point { .. } => true,
         kind => {
@@ -230,8 +232,8 @@ pub(crate) fn vertex_world(
 /// (`sinew-formats/tests/vertices_fast.rs` compares them over every fixture), but with the
 /// slices cut once per vertex and the deform branch taken once per attachment. Fills
 /// `out.len() / 2` vertices; stops early on data the builder would have rejected. Returns
-/// `true` when it checked that every value written is finite (the unweighted loop does, on
-/// the way), `false` when it did not check.
+/// `true` when it checked on the way that every value written is finite (the unweighted
+/// loop does), `false` when the caller must check (weighted vertices).
 pub(crate) fn world_vertices_into(
     world: &[WorldTransform],
     slot_bone: BoneId,
@@ -252,11 +254,10 @@ pub(crate) fn world_vertices_into(
         };
     }
     if deform.is_empty() {
-        skin::<false>(world, &vertices.bones, &vertices.values, &[], out);
+        skin::<false>(world, &vertices.bones, &vertices.values, &[], out)
     } else {
-        skin::<true>(world, &vertices.bones, &vertices.values, deform, out);
+        skin::<true>(world, &vertices.bones, &vertices.values, deform, out)
     }
-    false
 }
 
 /// Unweighted vertex pairs, as the rig stores them (f32) or as a deform buffer holds them.
@@ -310,6 +311,7 @@ pub(crate) fn affine_plain<T: Copy + Into<f64>>(m: [f64; 6], src: &[T], out: &mu
 }
 
 /// Weighted vertices of [`world_vertices_into`]; `DEFORM`: `deform` offsets each influence.
+/// Returns `false`: what it wrote is not checked for finiteness (the caller does).
 #[inline(always)]
 fn skin<const DEFORM: bool>(
     world: &[WorldTransform],
@@ -317,14 +319,14 @@ fn skin<const DEFORM: bool>(
     mut values: &[f32],
     mut deform: &[f64],
     out: &mut [f32],
-) {
+) -> bool {
     for o in out.chunks_exact_mut(2) {
         let Some((&n, rest)) = bones.split_first() else {
-            return;
+            return false;
         };
         let n = n as usize;
         if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
-            return;
+            return false;
         }
         let (ids, rest) = rest.split_at(n);
         let (vals, vrest) = values.split_at(3 * n);
@@ -340,7 +342,7 @@ fn skin<const DEFORM: bool>(
                 .zip(offs.chunks_exact(2))
             {
                 let Some(m) = world.get(bi as usize) else {
-                    return;
+                    return false;
                 };
                 let vx = f64::from(p[0]) + d[0];
                 let vy = f64::from(p[1]) + d[1];
@@ -351,7 +353,7 @@ fn skin<const DEFORM: bool>(
         } else {
             for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
                 let Some(m) = world.get(bi as usize) else {
-                    return;
+                    return false;
                 };
                 let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
                 let weight = f64::from(p[2]);
@@ -362,6 +364,8 @@ fn skin<const DEFORM: bool>(
         o[0] = wx as f32;
         o[1] = wy as f32;
     }
+    // Not checked here: a check per vertex costs more than the facade's vector pass.
+    false
 }
 
 /// World position and rotation of the slot's current point attachment: (x, y, degrees).
