@@ -134,6 +134,8 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         background,
         fps: args.fps,
         frames: n,
+        view,
+        source: &args.file,
     };
     let (masks, group_masks) = (&asset.draw.slot_masks, &asset.draw.group_masks);
     let mut c = crate::inochi::character(&asset, &settings, anim, true)?;
@@ -146,7 +148,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
             step(&mut c, times[i], prev)?;
             prev = times[i];
             copy_list(list, c.draw_list());
-            crate::stream::check_fill(list, &view, (w, h), (i, times[i]), &args.file)
+            Ok(())
         },
         || {
             let (gpu, textures) = (&gpu, &textures);

@@ -480,6 +480,8 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         background,
         fps: args.fps,
         frames: times.len(),
+        view,
+        source: &args.file,
     };
     let (mut session, mut clock) = start()?;
     let workers = crate::stream::workers(times.len(), u64::from(w) * u64::from(h), gpu.is_some());
@@ -489,7 +491,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         |i, list| {
             clock.advance_to(times[i], |dt| session.step(dt));
             copy_list(list, session.character_mut().draw_list());
-            crate::stream::check_fill(list, &view, (w, h), (i, times[i]), &args.file)
+            Ok(())
         },
         || {
             let (gpu, textures) = (&gpu, &textures);

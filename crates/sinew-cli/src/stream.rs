@@ -50,6 +50,10 @@ pub struct Target<'a> {
     pub fps: f64,
     /// Number of frames.
     pub frames: usize,
+    /// The world rectangle each image shows.
+    pub view: sinew_render::View,
+    /// The rig file, named in budget errors.
+    pub source: &'a Path,
 }
 
 /// How many frames may exist at once for `workers` workers and images of `pixels` pixels:
@@ -70,22 +74,15 @@ pub fn workers(frames: usize, pixels: u64, serial: bool) -> usize {
         .min(((1u64 << 30) / (16 * pixels.max(1))).max(1) as usize)
 }
 
-/// Refuses frame `i` (at `t` seconds) of `file` when drawing `list` on a `width x height`
-/// image of `view` would fill more pixels than the `fill_pixels` budget
-/// ([`sinew_render::fill_estimate`]): a frame's rasterising time is bounded, whatever the
-/// overdraw a file asks for.
-pub fn check_fill(
-    list: &DrawList,
-    view: &sinew_render::View,
-    (width, height): (u32, u32),
-    (i, t): (usize, f64),
-    file: &Path,
-) -> Result<()> {
-    let fill = sinew_render::fill_estimate(list, view, width, height);
+/// Refuses frame `i` of `target` when drawing `list` would fill more pixels than the
+/// `fill_pixels` budget ([`sinew_render::fill_estimate`]): a frame's rasterising time is
+/// bounded, whatever the overdraw a file asks for.
+fn check_fill(list: &DrawList, target: &Target<'_>, i: usize) -> Result<()> {
+    let fill = sinew_render::fill_estimate(list, &target.view, target.width, target.height);
     sinew_formats::budget::check(
         "fill_pixels",
         fill,
-        format!("frame {i} (t = {t} s) of {}", file.display()),
+        format!("frame {i} of {}", target.source.display()),
     )?;
     Ok(())
 }
@@ -115,7 +112,7 @@ enum Encoded {
 type Done = (usize, Result<Encoded>, DrawList);
 
 /// Streams `target.frames` frames: `pose(i, list)` fills frame `i`'s draw list (called in
-/// order on this thread), each of `workers` workers draws with its own `new_drawer()`
+/// order on this thread; the list is then checked against the `fill_pixels` budget), each of `workers` workers draws with its own `new_drawer()`
 /// (called with a canvas already cleared to the background), and the output is written in
 /// frame order. Returns the most frames that existed at once (at most [`in_flight`]).
 pub fn stream<P, D, W>(
@@ -176,7 +173,7 @@ where
         for i in 0..n {
             let Ok(mut list) = pool_rx.recv() else { break };
             peak.fetch_max(live.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
-            if let Err(e) = pose(i, &mut list) {
+            if let Err(e) = pose(i, &mut list).and_then(|()| check_fill(&list, target, i)) {
                 posed = Err(e);
                 break;
             }
@@ -332,6 +329,13 @@ mod tests {
             background: Color::WHITE,
             fps: 30.0,
             frames: 50,
+            view: sinew_render::View {
+                x0: 0.0,
+                y0: 0.0,
+                x1: 4.0,
+                y1: 2.0,
+            },
+            source: &path,
         };
         let mut order = Vec::new();
         let peak = stream(
