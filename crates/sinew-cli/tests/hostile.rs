@@ -3,67 +3,20 @@
 //! cap (`timeout` and `prlimit`, when present). Each run must end with exit status 0 or 1,
 //! no panic, no `null`/NaN in its output, and an error that names the file or the option.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "common/harness.rs"]
+mod harness;
 
-const STICKBOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../examples/stickbot/stickbot.json"
-);
-const FACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/face/face.inp");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sinew-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = scratch(name);
-    std::fs::write(&p, bytes).expect("write");
-    p
-}
-
-fn tool(name: &str) -> bool {
-    Command::new(name)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Runs the binary with a 10 s timeout and a 4 GiB memory cap.
-fn sinew(args: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_sinew");
-    let mut cmd = if tool("timeout") && tool("prlimit") {
-        let mut c = Command::new("timeout");
-        c.args(["-s", "KILL", "10", "prlimit", "--as=4294967296", "--", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    cmd.args(args).output().expect("the sinew binary runs")
-}
+use harness::{FACE, STICKBOT, run_refused, s, scratch, sinew, write};
+use std::process::Command;
 
 /// A run that refuses its input: exit 1 (or 2 for clap), one line naming every needle,
 /// no panic, no timeout or memory kill.
 fn refused(args: &[&str], needles: &[&str]) {
-    let o = sinew(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    let code = o.status.code();
+    let (code, err) = run_refused(args, needles);
     assert!(
         matches!(code, Some(1 | 2)),
         "{args:?}: exit {code:?} (killed: a hang or out of memory?); stderr: {err}"
     );
-    assert!(
-        !err.contains("panicked") && !err.contains("internal error"),
-        "{args:?}: panic: {err}"
-    );
-    for n in needles {
-        assert!(
-            err.contains(n),
-            "{args:?}: stderr should mention `{n}`: {err}"
-        );
-    }
 }
 
 /// A run that succeeds without a non-finite number in its output.
@@ -93,10 +46,6 @@ fn no_nonfinite(out: &str) -> bool {
             }),
         Err(_) => !out.contains("NaN") && !out.contains("inf"),
     }
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
 }
 
 #[test]

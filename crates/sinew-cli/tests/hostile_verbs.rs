@@ -7,66 +7,17 @@
 
 use clap::Parser;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-const STICKBOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../examples/stickbot/stickbot.json"
-);
-const FACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/face/face.inp");
+#[path = "common/harness.rs"]
+mod harness;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sinew-hostile-verbs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = scratch(name);
-    std::fs::write(&p, bytes).expect("write");
-    p
-}
-
-fn tool(name: &str) -> bool {
-    Command::new(name)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Runs the binary with a 10 s timeout and a 4 GiB memory cap.
-fn sinew(args: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_sinew");
-    let mut cmd = if tool("timeout") && tool("prlimit") {
-        let mut c = Command::new("timeout");
-        c.args(["-s", "KILL", "10", "prlimit", "--as=4294967296", "--", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    cmd.args(args).output().expect("the sinew binary runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
+use harness::{FACE, STICKBOT, run_refused, s, scratch, sinew, write};
+use std::path::Path;
 
 /// A run refused with exit 1, no panic, stderr naming every needle.
 fn refused(args: &[&str], needles: &[&str]) {
-    let o = sinew(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("internal error"),
-        "{err}"
-    );
-    for n in needles {
-        assert!(
-            err.contains(n),
-            "{args:?}: stderr should mention `{n}`: {err}"
-        );
-    }
+    let (code, err) = run_refused(args, needles);
+    assert_eq!(code, Some(1), "{args:?}: {err}");
 }
 
 /// A physics3 file with one setting: `input` as its input's parameter, `radius` as its
