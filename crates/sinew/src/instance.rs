@@ -98,13 +98,6 @@ impl SlotState {
             .map_or(self.deform.len(), |&e| e as usize);
         end.saturating_sub(start)
     }
-
-    /// Slot `slot`'s whole deform buffer (its capacity), for a stage that writes it.
-    pub fn deform_buffer_mut(&mut self, slot: usize) -> &mut [f64] {
-        let start = self.deform_start.get(slot).copied().unwrap_or(0) as usize;
-        let n = self.deform_capacity(slot);
-        self.deform.get_mut(start..start + n).unwrap_or(&mut [])
-    }
 }
 
 /// Which slots get a deform buffer: those a clip's deform timeline, a parameter deform
