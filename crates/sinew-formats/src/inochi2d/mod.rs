@@ -157,6 +157,8 @@ pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
     };
     let mut rig = sinew::build::build_rig(&p.raw).map_err(|e| err(format!("invalid rig: {e}")))?;
     rig.exact_angles = true;
+    // COMPAT(inochi2d): the runtimes place vertices in f32 (Inox2D, the reference's shaders).
+    rig.vertex_math = sinew::rig::VertexMath::F32Fused;
     rig.params =
         sinew::params::build::build_params(&rig, &p.params).map_err(|e| err(e.join("; ")))?;
     Ok(rig)

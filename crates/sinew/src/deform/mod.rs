@@ -2,6 +2,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod affine_avx;
+#[cfg(target_arch = "x86_64")]
+mod affine_fma;
 pub mod cage_stage;
 pub mod vertices;
 

@@ -13,7 +13,7 @@ use crate::ids::{AttachmentId, BoneId, SlotId};
 use crate::instance::Instance;
 use crate::math::{SPINE_DEG_RAD, SPINE_RAD_DEG, WorldTransform};
 use crate::raw::Vertices;
-use crate::rig::{AttachmentKind, Rig};
+use crate::rig::{AttachmentKind, Rig, VertexMath};
 
 /// Number of world (x, y) pairs an attachment produces: 4 for a region, the vertex count
 /// for mesh, bounding box, clipping and path attachments, 0 for a point.
@@ -68,25 +68,7 @@ pub(crate) fn world_vertices_checked(
     };
     let bone = rig.slots[slot.index()].bone;
     match &rig.attachments[att.index()].kind {
-        AttachmentKind::Region(r) => {
-            // Without a sequence the region is the first (no second look-up of the slot).
-            let index = match r.sequence {
-                None => 0,
-                Some(_) => sequence_region_index(rig, inst, slot).unwrap_or(0),
-            };
-            let Some(offsets) = r.offsets.get(index * 8..index * 8 + 8) else {
-                return true;
-            };
-            let m = &inst.world[bone.index()];
-            let mut finite = true;
-            for (k, pair) in out.chunks_exact_mut(2).take(4).enumerate() {
-                let (ox, oy) = (f64::from(offsets[2 * k]), f64::from(offsets[2 * k + 1]));
-                pair[0] = (ox * m.a + oy * m.b + m.x) as f32;
-                pair[1] = (ox * m.c + oy * m.d + m.y) as f32;
-                finite &= pair[0].is_finite() & pair[1].is_finite();
-            }
-            finite
-        }
+        AttachmentKind::Region(r) => region_corners(rig, inst, slot, bone, r, out),
         AttachmentKind::Point { .. } => true,
         kind => {
             let vertices = match kind {
@@ -98,9 +80,46 @@ pub(crate) fn world_vertices_checked(
             };
             let n = (vertices.count as usize * 2).min(out.len() & !1);
             let deform = inst.slots.deform(slot);
-            world_vertices_into(&inst.world, bone, vertices, deform, &mut out[..n])
+            world_vertices_into(
+                &inst.world,
+                bone,
+                vertices,
+                deform,
+                rig.vertex_math,
+                &mut out[..n],
+            )
         }
     }
+}
+
+/// The four world corners of a region attachment `r` on `bone` (spine-ts order); returns
+/// whether they are finite. Out of line: the vertex-list path is the hot one.
+#[inline(never)]
+fn region_corners(
+    rig: &Rig,
+    inst: &Instance,
+    slot: SlotId,
+    bone: BoneId,
+    r: &crate::rig::RegionAttachment,
+    out: &mut [f32],
+) -> bool {
+    // Without a sequence the region is the first (no second look-up of the slot).
+    let index = match r.sequence {
+        None => 0,
+        Some(_) => sequence_region_index(rig, inst, slot).unwrap_or(0),
+    };
+    let Some(offsets) = r.offsets.get(index * 8..index * 8 + 8) else {
+        return true;
+    };
+    let m = &inst.world[bone.index()];
+    let mut finite = true;
+    for (k, pair) in out.chunks_exact_mut(2).take(4).enumerate() {
+        let (ox, oy) = (f64::from(offsets[2 * k]), f64::from(offsets[2 * k + 1]));
+        pair[0] = (ox * m.a + oy * m.b + m.x) as f32;
+        pair[1] = (ox * m.c + oy * m.d + m.y) as f32;
+        finite &= pair[0].is_finite() & pair[1].is_finite();
+    }
+    finite
 }
 
 /// Spine `VertexAttachment.computeWorldVertices(slot, start, count, out, offset, stride)`
@@ -227,8 +246,10 @@ pub(crate) fn vertex_world(
 }
 
 /// The fast path of [`vertex_world`] for a whole attachment written densely as f32 pairs
-/// (`start` 0, `offset` 0, `stride` 2: what rendering asks for): the same f64 arithmetic in
-/// the same order, so each value is bit-identical to `vertex_world`'s rounded to f32
+/// (`start` 0, `offset` 0, `stride` 2: what rendering asks for): for [`VertexMath::SpineF64`]
+/// the same f64 arithmetic in the same order, so each value is bit-identical to
+/// `vertex_world`'s rounded to f32 (a [`VertexMath::F32Fused`] rig's unweighted vertices take
+/// [`affine_fused`] instead)
 /// (`sinew-formats/tests/vertices_fast.rs` compares them over every fixture), but with the
 /// slices cut once per vertex and the deform branch taken once per attachment. Fills
 /// `out.len() / 2` vertices; stops early on data the builder would have rejected. Returns
@@ -239,6 +260,7 @@ pub(crate) fn world_vertices_into(
     slot_bone: BoneId,
     vertices: &Vertices,
     deform: &[f64],
+    math: VertexMath,
     out: &mut [f32],
 ) -> bool {
     if !vertices.is_weighted() {
@@ -247,10 +269,14 @@ pub(crate) fn world_vertices_into(
         };
         let m = [m.a, m.b, m.c, m.d, m.x, m.y];
         // COMPAT(spine): the deform buffer holds absolute positions for unweighted vertices.
-        return if deform.is_empty() {
-            affine(m, Source::F32(&vertices.values), out)
+        let src = if deform.is_empty() {
+            Source::F32(&vertices.values)
         } else {
-            affine(m, Source::F64(deform), out)
+            Source::F64(deform)
+        };
+        return match math {
+            VertexMath::SpineF64 => affine(m, src, out),
+            VertexMath::F32Fused => affine_fused(m, src, out),
         };
     }
     if deform.is_empty() {
@@ -310,9 +336,62 @@ pub(crate) fn affine_plain<T: Copy + Into<f64>>(m: [f64; 6], src: &[T], out: &mu
     finite
 }
 
+/// `out` = the affine map `m` applied to the pairs of `src` in f32 with fused multiply-adds
+/// (the source value and the map rounded to f32, then `fma(vx, a, fma(vy, b, x))`,
+/// `fma(vy, d, fma(vx, c, y))`: each output's own coordinate last, so one vector of
+/// (x, y) pairs and one of (y, x) pairs compute both): what [`VertexMath::F32Fused`] rigs use. The AVX2/FMA loop
+/// (`affine_fma.rs`) when the CPU has it, else [`affine_fused_plain`]; bit-identical
+/// either way (fused multiply-adds are exactly rounded on every machine). Returns whether
+/// every value written is finite.
+#[inline]
+pub(crate) fn affine_fused(m: [f64; 6], src: Source<'_>, out: &mut [f32]) -> bool {
+    let m = m.map(|v| v as f32);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU supports AVX2 and FMA (checked just above), the only
+            // requirement of calling functions compiled with those target features.
+            #[allow(unsafe_code)]
+            unsafe {
+                return match src {
+                    Source::F32(v) => !super::affine_fma::map_f32(m, v, out),
+                    Source::F64(v) => !super::affine_fma::map_f64(m, v, out),
+                };
+            }
+        }
+    }
+    match src {
+        Source::F32(v) => affine_fused_plain(m, v.iter().copied(), out),
+        Source::F64(v) => affine_fused_plain(m, v.iter().map(|&x| x as f32), out),
+    }
+}
+
+/// The plain loop of [`affine_fused`] over source values already rounded to f32 (its
+/// reference, and what machines without AVX2 and FMA run); returns whether every value
+/// written is finite.
+pub(crate) fn affine_fused_plain(
+    m: [f32; 6],
+    mut src: impl Iterator<Item = f32>,
+    out: &mut [f32],
+) -> bool {
+    let [a, b, c, d, x, y] = m;
+    let mut finite = true;
+    for o in out.chunks_exact_mut(2) {
+        let (Some(vx), Some(vy)) = (src.next(), src.next()) else {
+            break;
+        };
+        o[0] = vx.mul_add(a, vy.mul_add(b, x));
+        o[1] = vy.mul_add(d, vx.mul_add(c, y));
+        finite &= o[0].is_finite() & o[1].is_finite();
+    }
+    finite
+}
+
 /// Weighted vertices of [`world_vertices_into`]; `DEFORM`: `deform` offsets each influence.
-/// Returns `false`: what it wrote is not checked for finiteness (the caller does).
-#[inline(always)]
+/// Returns `false`: what it wrote is not checked for finiteness (the caller does). Kept out
+/// of line so that its registers and stack do not weigh on the unweighted path's callers.
+#[inline(never)]
 fn skin<const DEFORM: bool>(
     world: &[WorldTransform],
     mut bones: &[u32],

@@ -337,3 +337,84 @@ fn affine_kernels_agree_bit_for_bit() {
     }
     assert!(non_finite_seen, "some cases overflow f32");
 }
+
+#[test]
+fn fused_kernels_agree_bit_for_bit() {
+    let mut seed = 11;
+    let mut non_finite_seen = false;
+    for len in 0..41 {
+        for _ in 0..20 {
+            let m = [(); 6].map(|_| awkward(&mut seed));
+            let src64: Vec<f64> = (0..len).map(|_| awkward(&mut seed)).collect();
+            let src32: Vec<f32> = src64.iter().map(|&v| v as f32).collect();
+            let out_len = len + (seed as usize % 3) - 1.min(len);
+            let m32 = m.map(|v| v as f32);
+            let mut plain = vec![f32::NAN; out_len];
+            let plain_finite = affine_fused_plain(m32, src32.iter().copied(), &mut plain);
+            for src in [Source::F64(&src64), Source::F32(&src32)] {
+                let mut fast = vec![f32::NAN; out_len];
+                let fast_finite = affine_fused(m, src, &mut fast);
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&fast),
+                    bits(&plain),
+                    "len {len}, out {out_len}, m {m:?}"
+                );
+                let pairs = (len.min(out_len) / 2) * 2;
+                let finite = plain[..pairs].iter().all(|v| v.is_finite());
+                assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
+                non_finite_seen |= !finite;
+            }
+            // Each x86 kernel on its own, whichever the dispatcher prefers here.
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                let mut fast = vec![f32::NAN; out_len];
+                if has!("avx2") && has!("fma") {
+                    // SAFETY: the CPU has AVX2 and FMA.
+                    let bad = unsafe { super::super::affine_fma::map_f64(m32, &src64, &mut fast) };
+                    assert_eq!((bits(&fast), !bad), (bits(&plain), plain_finite));
+                }
+            }
+        }
+    }
+    assert!(non_finite_seen, "some cases overflow f32");
+}
+
+#[test]
+fn fused_vertices_stay_within_f32_ulps_of_the_f64_order() {
+    // Ordinary magnitudes: the fused f32 result is within a few ulps (of the largest term)
+    // of the f64 computation rounded once.
+    let mut seed = 5u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0
+    };
+    for _ in 0..200 {
+        let m = [
+            next(),
+            next(),
+            next(),
+            next(),
+            500.0 * next(),
+            500.0 * next(),
+        ];
+        let src: Vec<f64> = (0..64).map(|_| 1000.0 * next()).collect();
+        let (mut exact, mut fused) = (vec![0.0f32; 64], vec![0.0f32; 64]);
+        affine(m, Source::F64(&src), &mut exact);
+        affine_fused(m, Source::F64(&src), &mut fused);
+        for (k, (e, f)) in exact.iter().zip(&fused).enumerate() {
+            let p = &src[k & !1..(k & !1) + 2];
+            let scale = (p[0].abs() + p[1].abs()) * 1.0 + m[4].abs().max(m[5].abs());
+            let ulp = scale * f64::from(f32::EPSILON);
+            assert!(
+                f64::from((e - f).abs()) <= 4.0 * ulp,
+                "{e} vs {f} (ulp {ulp})"
+            );
+        }
+    }
+}
