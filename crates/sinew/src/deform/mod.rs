@@ -5,6 +5,8 @@ mod affine_avx;
 #[cfg(target_arch = "x86_64")]
 mod affine_fma;
 pub mod cage_stage;
+#[cfg(target_arch = "x86_64")]
+mod skin_avx;
 pub mod vertices;
 
 #[cfg(test)]

@@ -279,6 +279,22 @@ pub(crate) fn world_vertices_into(
             VertexMath::F32Fused => affine_fused(m, src, out),
         };
     }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            use super::skin_avx::skin as skin_avx;
+            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // calling functions compiled with `target_feature(enable = "avx")`.
+            #[allow(unsafe_code)]
+            return unsafe {
+                if deform.is_empty() {
+                    skin_avx::<false>(world, &vertices.bones, &vertices.values, &[], out)
+                } else {
+                    skin_avx::<true>(world, &vertices.bones, &vertices.values, deform, out)
+                }
+            };
+        }
+    }
     if deform.is_empty() {
         skin::<false>(world, &vertices.bones, &vertices.values, &[], out)
     } else {
@@ -388,11 +404,13 @@ pub(crate) fn affine_fused_plain(
     finite
 }
 
-/// Weighted vertices of [`world_vertices_into`]; `DEFORM`: `deform` offsets each influence.
+/// Weighted vertices of [`world_vertices_into`] (its reference, and what machines without
+/// AVX run; `skin_avx.rs` is the same arithmetic two influences at a time); `DEFORM`:
+/// `deform` offsets each influence.
 /// Returns `false`: what it wrote is not checked for finiteness (the caller does). Kept out
 /// of line so that its registers and stack do not weigh on the unweighted path's callers.
 #[inline(never)]
-fn skin<const DEFORM: bool>(
+pub(crate) fn skin<const DEFORM: bool>(
     world: &[WorldTransform],
     mut bones: &[u32],
     mut values: &[f32],

@@ -418,3 +418,65 @@ fn fused_vertices_stay_within_f32_ulps_of_the_f64_order() {
         }
     }
 }
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn skin_kernels_agree_bit_for_bit() {
+    if !std::arch::is_x86_feature_detected!("avx") {
+        return; // nothing to compare: the plain loop is all this machine runs
+    }
+    let mut seed = 3;
+    for case in 0..400 {
+        let bones = 1 + case % 7;
+        let world: Vec<WorldTransform> = (0..bones)
+            .map(|_| {
+                let [a, b, c, d, x, y] = [(); 6].map(|_| awkward(&mut seed));
+                WorldTransform { a, b, c, d, x, y }
+            })
+            .collect();
+        // Vertices of 1..=5 influences; now and then a bone index out of range, or data
+        // cut short, where both loops must stop at the same place.
+        let (mut ids, mut vals) = (Vec::new(), Vec::new());
+        let vertices = case % 9;
+        for v in 0..vertices {
+            let n = 1 + (v + case) % 5;
+            ids.push(n as u32);
+            for k in 0..n {
+                let bad = case % 37 == 5 && v == vertices - 1 && k == n - 1;
+                ids.push(if bad {
+                    bones as u32
+                } else {
+                    ((v * 3 + k) % bones) as u32
+                });
+                vals.extend([(); 3].map(|_| awkward(&mut seed) as f32));
+            }
+        }
+        if case % 41 == 7 {
+            vals.pop();
+        }
+        let deform: Vec<f64> = (0..vals.len() / 3 * 2)
+            .map(|_| awkward(&mut seed))
+            .collect();
+        for with_deform in [false, true] {
+            let mut plain = vec![f32::NAN; 2 * vertices];
+            let mut fast = vec![f32::NAN; 2 * vertices];
+            // SAFETY: the CPU has AVX (checked above).
+            unsafe {
+                if with_deform {
+                    skin::<true>(&world, &ids, &vals, &deform, &mut plain);
+                    super::super::skin_avx::skin::<true>(&world, &ids, &vals, &deform, &mut fast);
+                } else {
+                    skin::<false>(&world, &ids, &vals, &[], &mut plain);
+                    super::super::skin_avx::skin::<false>(&world, &ids, &vals, &[], &mut fast);
+                }
+            }
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&fast),
+                bits(&plain),
+                "case {case}, deform {with_deform}"
+            );
+        }
+    }
+}

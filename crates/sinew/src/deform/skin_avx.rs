@@ -1,0 +1,127 @@
+//! Weighted (skinned) world vertices with AVX: two influences side by side in one 256-bit
+//! register, in f64, in spine-ts's order of operations.
+//!
+//! For an influence on bone `m` with setup offset `(vx, vy)` (plus its deform offset) and
+//! weight `w`, Spine computes `((vx·a + vy·b) + x)·w` and `((vx·c + vy·d) + y)·w` and adds it
+//! to the vertex's running sum, influence after influence. Here the products of two
+//! influences are formed at once — `(vx, vy)·(a, b)` and `(vx, vy)·(c, d)` folded by one
+//! horizontal add into `(vx·a + vy·b, vx·c + vy·d)` per influence — and the running sum
+//! still takes them one at a time, so every value is bit-identical to `vertices::skin` (the
+//! plain loop beside it, which machines without AVX run). Verified by `vertices_tests.rs`
+//! (`skin_kernels_agree_bit_for_bit`) and `sinew-formats/tests/fast_paths.rs` (every Spine
+//! fixture's animations against the general `vertex_world` loop).
+#![allow(unsafe_code)]
+
+use crate::math::{WorldTransform, floats_of};
+use std::arch::x86_64::{
+    __m256d, _mm_add_pd, _mm_castps_pd, _mm_cvtpd_ps, _mm_hadd_pd, _mm_loadu_pd, _mm_mul_pd,
+    _mm_set1_pd, _mm_setr_pd, _mm_setr_ps, _mm_setzero_pd, _mm_storel_pd, _mm256_add_pd,
+    _mm256_castpd256_pd128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_hadd_pd,
+    _mm256_loadu_pd, _mm256_loadu2_m128d, _mm256_mul_pd,
+};
+
+/// The kernel of `vertices::skin`; `DEFORM`: `deform` offsets each influence. Fills
+/// `out.len() / 2` vertices, stopping early (as the plain loop does) on data the builder
+/// would have rejected; returns `false` (what it wrote is not checked for finiteness).
+#[target_feature(enable = "avx")]
+pub fn skin<const DEFORM: bool>(
+    world: &[WorldTransform],
+    mut bones: &[u32],
+    mut values: &[f32],
+    mut deform: &[f64],
+    out: &mut [f32],
+) -> bool {
+    let floats = floats_of(world);
+    let bones_len = world.len();
+    for o in out.chunks_exact_mut(2) {
+        let Some((&n, rest)) = bones.split_first() else {
+            return false;
+        };
+        let n = n as usize;
+        if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
+            return false;
+        }
+        let (ids, rest) = rest.split_at(n);
+        let (vals, vrest) = values.split_at(3 * n);
+        bones = rest;
+        values = vrest;
+        let offs = if DEFORM {
+            let (offs, drest) = deform.split_at(2 * n);
+            deform = drest;
+            offs
+        } else {
+            &[][..]
+        };
+        let mut acc = _mm_setzero_pd();
+        // Raw pointers below: `ids` holds `n` indices, `vals` `3 * n` floats and (when
+        // `DEFORM`) `offs` `2 * n` f64, as the splits above made them.
+        let (pi, pv, pd) = (ids.as_ptr(), vals.as_ptr(), offs.as_ptr());
+        for k in 0..n / 2 {
+            // SAFETY: `2 * k + 1 < n`, so index `2k + 1`, floats `6k .. 6k + 6` and f64
+            // `4k .. 4k + 4` are inside `ids`, `vals` and `offs`; `b0` and `b1` are checked
+            // below `world.len()` before the six f64 at `6 * b` are read from `floats`.
+            let q = unsafe {
+                let (b0, b1) = (*pi.add(2 * k) as usize, *pi.add(2 * k + 1) as usize);
+                if b0 >= bones_len || b1 >= bones_len {
+                    return false;
+                }
+                let p = pv.add(6 * k);
+                let mut v = _mm256_cvtps_pd(_mm_setr_ps(*p, *p.add(1), *p.add(3), *p.add(4)));
+                if DEFORM {
+                    v = _mm256_add_pd(v, _mm256_loadu_pd(pd.add(4 * k)));
+                }
+                let w = _mm256_cvtps_pd(_mm_setr_ps(*p.add(2), *p.add(2), *p.add(5), *p.add(5)));
+                let (m0, m1) = (floats.as_ptr().add(6 * b0), floats.as_ptr().add(6 * b1));
+                let ab = _mm256_loadu2_m128d(m1, m0);
+                let cd = _mm256_loadu2_m128d(m1.add(2), m0.add(2));
+                let xy = _mm256_loadu2_m128d(m1.add(4), m0.add(4));
+                pair_terms(v, ab, cd, xy, w)
+            };
+            acc = _mm_add_pd(acc, _mm256_castpd256_pd128(q));
+            acc = _mm_add_pd(acc, _mm256_extractf128_pd::<1>(q));
+        }
+        if n % 2 == 1 {
+            let k = n - 1;
+            let b = ids[k] as usize;
+            let Some(m) = floats.get(6 * b..6 * b + 6) else {
+                return false;
+            };
+            let p = &vals[3 * k..3 * k + 3];
+            let (mut vx, mut vy) = (f64::from(p[0]), f64::from(p[1]));
+            if DEFORM {
+                vx += offs[2 * k];
+                vy += offs[2 * k + 1];
+            }
+            // SAFETY: `m` holds six f64, read two at a time.
+            let t = unsafe {
+                let v = _mm_setr_pd(vx, vy);
+                let h = _mm_hadd_pd(
+                    _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr())),
+                    _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr().add(2))),
+                );
+                _mm_mul_pd(
+                    _mm_add_pd(h, _mm_loadu_pd(m.as_ptr().add(4))),
+                    _mm_set1_pd(f64::from(p[2])),
+                )
+            };
+            acc = _mm_add_pd(acc, t);
+        }
+        let mut pair = 0.0f64;
+        // SAFETY: `pair` holds the 8 bytes `_mm_storel_pd` writes (two f32).
+        unsafe { _mm_storel_pd(&mut pair, _mm_castps_pd(_mm_cvtpd_ps(acc))) };
+        let bits = pair.to_bits();
+        o[0] = f32::from_bits(bits as u32);
+        o[1] = f32::from_bits((bits >> 32) as u32);
+    }
+    false
+}
+
+/// Two influences' terms: with `v` = (vx0, vy0, vx1, vy1), the bones' (a, b), (c, d) and
+/// (x, y) pairs and `w` = (w0, w0, w1, w1), the lanes of `((vx·a + vy·b) + x)·w` and
+/// `((vx·c + vy·d) + y)·w` for each influence.
+#[target_feature(enable = "avx")]
+#[inline]
+fn pair_terms(v: __m256d, ab: __m256d, cd: __m256d, xy: __m256d, w: __m256d) -> __m256d {
+    let h = _mm256_hadd_pd(_mm256_mul_pd(v, ab), _mm256_mul_pd(v, cd));
+    _mm256_mul_pd(_mm256_add_pd(h, xy), w)
+}
