@@ -93,8 +93,8 @@ pub(crate) fn world_vertices_checked(
 }
 
 /// The four world corners of a region attachment `r` on `bone` (spine-ts order); returns
-/// whether they are finite. Out of line: the vertex-list path is the hot one.
-#[inline(never)]
+/// whether they are finite.
+#[inline]
 fn region_corners(
     rig: &Rig,
     inst: &Instance,
