@@ -34,7 +34,7 @@
 //!
 //! Verified by `tests/gpu_vs_cpu.rs` (every Spine render reference and the synthetic puppets,
 //! against the CPU renderer by PSNR and alpha IoU; batching counts; no growth after warm-up)
-//! and the unit tests in `renderer.rs`. Tests that need an adapter skip without one (fail
+//! and the unit tests in `renderer/`. Tests that need an adapter skip without one (fail
 //! with `CI=true`).
 
 mod gpu;
