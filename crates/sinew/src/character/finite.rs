@@ -53,6 +53,12 @@ fn mark(v: f64) -> u64 {
 fn all_finite(values: &[f64]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX and FMA (FMA implies AVX), the only
+            // requirement of calling a function compiled with those target features.
+            #[allow(unsafe_code)]
+            return unsafe { all_finite_fma(values) };
+        }
         if std::arch::is_x86_feature_detected!("avx") {
             // SAFETY: the CPU supports AVX (checked just above), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
@@ -61,6 +67,34 @@ fn all_finite(values: &[f64]) -> bool {
         }
     }
     all_finite_plain(values)
+}
+
+/// [`all_finite_plain`] with fused multiply-adds: `acc + v * 0` stays +0 while every value is
+/// finite and turns NaN at the first infinity or NaN (`inf * 0` is NaN), one instruction per
+/// four values with the load folded in; four accumulators, sixteen values a turn, so the
+/// chain of adds does not hold the loop up.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,fma")]
+#[allow(unsafe_code)]
+fn all_finite_fma(values: &[f64]) -> bool {
+    use std::arch::x86_64::{
+        _mm256_castpd_si256, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_or_pd, _mm256_setzero_pd,
+        _mm256_testz_si256,
+    };
+    let chunks = values.chunks_exact(16);
+    let tail = chunks.remainder().iter().fold(0, |acc, &v| acc | mark(v));
+    let zero = _mm256_setzero_pd();
+    let mut acc = [zero; 4];
+    for c in chunks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `c` holds exactly sixteen f64 (chunks_exact), read unaligned.
+            let v = unsafe { _mm256_loadu_pd(c.as_ptr().add(4 * k)) };
+            *a = _mm256_fmadd_pd(v, zero, *a);
+        }
+    }
+    let all = _mm256_or_pd(_mm256_or_pd(acc[0], acc[1]), _mm256_or_pd(acc[2], acc[3]));
+    let bits = _mm256_castpd_si256(all);
+    _mm256_testz_si256(bits, bits) == 1 && tail == 0
 }
 
 /// [`all_finite_plain`] four lanes at a time with AVX: the same marks, or-ed in registers.
@@ -112,6 +146,11 @@ pub(crate) fn world(world: &mut [WorldTransform]) -> bool {
 fn all_finite_f32(values: &[f32]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX and FMA (FMA implies AVX).
+            #[allow(unsafe_code)]
+            return unsafe { all_finite_f32_fma(values) };
+        }
         if std::arch::is_x86_feature_detected!("avx") {
             // SAFETY: the CPU supports AVX (checked just above), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
@@ -120,6 +159,32 @@ fn all_finite_f32(values: &[f32]) -> bool {
         }
     }
     all_finite_f32_plain(values)
+}
+
+/// [`all_finite_f32`] as [`all_finite_fma`] does it: `acc + v * 0`, four accumulators,
+/// thirty-two values a turn, the tail by the plain loop.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,fma")]
+#[allow(unsafe_code)]
+fn all_finite_f32_fma(values: &[f32]) -> bool {
+    use std::arch::x86_64::{
+        _mm256_castps_si256, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_or_ps, _mm256_setzero_ps,
+        _mm256_testz_si256,
+    };
+    let chunks = values.chunks_exact(32);
+    let tail = all_finite_f32_plain(chunks.remainder());
+    let zero = _mm256_setzero_ps();
+    let mut acc = [zero; 4];
+    for c in chunks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `c` holds exactly thirty-two f32 (chunks_exact), read unaligned.
+            let v = unsafe { _mm256_loadu_ps(c.as_ptr().add(8 * k)) };
+            *a = _mm256_fmadd_ps(v, zero, *a);
+        }
+    }
+    let all = _mm256_or_ps(_mm256_or_ps(acc[0], acc[1]), _mm256_or_ps(acc[2], acc[3]));
+    let bits = _mm256_castps_si256(all);
+    _mm256_testz_si256(bits, bits) == 1 && tail
 }
 
 /// [`all_finite_f32`]'s plain loop: an infinity or a NaN has every exponent bit set, so
@@ -201,7 +266,7 @@ mod tests {
 
     #[test]
     fn the_world_check_agrees_with_its_plain_loop() {
-        for len in 0..24 {
+        for len in 0..40 {
             for bad in 0..=len {
                 let mut v: Vec<f64> = (0..len).map(|i| i as f64 * 1e300 - 7.5).collect();
                 if let Some(x) = v.get_mut(bad) {
@@ -210,13 +275,27 @@ mod tests {
                 let plain = all_finite_plain(&v);
                 assert_eq!(plain, bad == len, "len {len}, bad {bad}");
                 assert_eq!(all_finite(&v), plain, "len {len}, bad {bad}");
+                // Each vector loop on its own, whichever the dispatcher prefers here.
+                #[cfg(target_arch = "x86_64")]
+                #[allow(unsafe_code)]
+                {
+                    use std::arch::is_x86_feature_detected as has;
+                    if has!("avx") {
+                        // SAFETY: the CPU has AVX.
+                        assert_eq!(unsafe { all_finite_avx(&v) }, plain, "avx, len {len}");
+                    }
+                    if has!("fma") {
+                        // SAFETY: the CPU has AVX and FMA.
+                        assert_eq!(unsafe { all_finite_fma(&v) }, plain, "fma, len {len}");
+                    }
+                }
             }
         }
     }
 
     #[test]
     fn the_f32_check_agrees_with_its_plain_loop() {
-        for len in 0..40 {
+        for len in 0..72 {
             for bad in 0..=len {
                 let mut v: Vec<f32> = (0..len).map(|i| i as f32 * 1e36 - 7.5).collect();
                 if let Some(x) = v.get_mut(bad) {
@@ -225,6 +304,19 @@ mod tests {
                 let plain = all_finite_f32_plain(&v);
                 assert_eq!(plain, bad == len, "len {len}, bad {bad}");
                 assert_eq!(all_finite_f32(&v), plain, "len {len}, bad {bad}");
+                #[cfg(target_arch = "x86_64")]
+                #[allow(unsafe_code)]
+                {
+                    use std::arch::is_x86_feature_detected as has;
+                    if has!("avx") {
+                        // SAFETY: the CPU has AVX.
+                        assert_eq!(unsafe { all_finite_f32_avx(&v) }, plain, "avx, len {len}");
+                    }
+                    if has!("fma") {
+                        // SAFETY: the CPU has AVX and FMA.
+                        assert_eq!(unsafe { all_finite_f32_fma(&v) }, plain, "fma, len {len}");
+                    }
+                }
             }
         }
     }
