@@ -559,20 +559,27 @@ impl Character {
             let Some(att) = inst.slots.attachment[si] else {
                 continue;
             };
-            let count = match &rig.attachments[att.index()].kind {
+            let kind = &rig.attachments[att.index()].kind;
+            let count = match kind {
                 AttachmentKind::Region(_) => 4,
                 AttachmentKind::Mesh(m) => m.vertices.count as usize,
                 _ => continue,
             };
             let end = (count * 2).min(buf.len());
-            match cages::caged(&self.cages, slot, att) {
-                Some(v) => buf[..end].copy_from_slice(&v[..end]),
-                None => {
-                    let out = &mut buf[..end];
-                    // Values past f32 are zeroed (`finite`), unless the loop that wrote them
-                    // checked them already.
-                    if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
-                        finite::floats(out);
+            let out = &mut buf[..end];
+            if self.cages.is_empty() {
+                // Values past f32 are zeroed (`finite`), unless the loop that wrote them
+                // checked them already.
+                if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
+                    finite::floats(out);
+                }
+            } else {
+                match cages::caged(&self.cages, slot, att) {
+                    Some(v) => out.copy_from_slice(&v[..end]),
+                    None => {
+                        if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
+                            finite::floats(out);
+                        }
                     }
                 }
             }

@@ -61,7 +61,8 @@ fn marked(acc: __m256) -> bool {
 }
 
 /// Maps the f64 pairs of `src` (each rounded to f32 first) into `out`, as many whole pairs
-/// as both hold (the last one to three with masked loads and stores); returns whether
+/// as both hold (the last one to three pairs by the last eight floats again, overlapping,
+/// or with masked loads and stores when there are fewer than four pairs); returns whether
 /// any value written is not finite.
 #[target_feature(enable = "avx2,fma")]
 pub fn map_f64(m: [f32; 6], src: &[f64], out: &mut [f32]) -> bool {
@@ -97,7 +98,16 @@ pub fn map_f64(m: [f32; 6], src: &[f64], out: &mut [f32]) -> bool {
         }
     }
     let rest = n - j;
-    if rest > 0 {
+    if rest > 0 && n >= 8 {
+        // The last eight floats again, overlapping what is written: each output depends on
+        // its own pair only, so the overlap is rewritten with the same bits.
+        // SAFETY: `n - 8 + 8 = n`: in bounds of `src` and `out`.
+        unsafe {
+            let r = map4(&l, load(n - 8));
+            _mm256_storeu_ps(out.as_mut_ptr().add(n - 8), r);
+            acc = mark(acc, r);
+        }
+    } else if rest > 0 {
         // SAFETY: `rest` < 8, so the masks cover only elements `j..n` of `src` and `out`
         // (masked-out lanes are neither read nor written); the second load's pointer is
         // formed only when `rest` > 4, i.e. when it is inside `src`.
@@ -138,7 +148,15 @@ pub fn map_f32(m: [f32; 6], src: &[f32], out: &mut [f32]) -> bool {
         }
     }
     let rest = n - j;
-    if rest > 0 {
+    if rest > 0 && n >= 8 {
+        // As in `map_f64`: the last eight floats again, overlapping, same bits.
+        // SAFETY: `n - 8 + 8 = n`: in bounds of `src` and `out`.
+        unsafe {
+            let r = map4(&l, _mm256_loadu_ps(src.as_ptr().add(n - 8)));
+            _mm256_storeu_ps(out.as_mut_ptr().add(n - 8), r);
+            acc = mark(acc, r);
+        }
+    } else if rest > 0 {
         // SAFETY: `rest` < 8: the mask covers only elements `j..n` of `src` and `out`.
         unsafe {
             let mask = mask32(rest);

@@ -66,8 +66,22 @@ pub(crate) fn world_vertices_checked(
     let Some(att) = inst.slots.attachment[slot.index()] else {
         return true;
     };
+    kind_world_vertices(rig, inst, slot, &rig.attachments[att.index()].kind, out)
+}
+
+/// [`world_vertices_checked`] for the slot's current attachment `kind`, already looked up by
+/// the caller. Always inlined: it runs once a slot a frame, and its callers have the slot's
+/// data at hand already.
+#[inline(always)]
+pub(crate) fn kind_world_vertices(
+    rig: &Rig,
+    inst: &Instance,
+    slot: SlotId,
+    kind: &AttachmentKind,
+    out: &mut [f32],
+) -> bool {
     let bone = rig.slots[slot.index()].bone;
-    match &rig.attachments[att.index()].kind {
+    match kind {
         AttachmentKind::Region(r) => region_corners(rig, inst, slot, bone, r, out),
         AttachmentKind::Point { .. } => true,
         kind => {
@@ -255,6 +269,7 @@ pub(crate) fn vertex_world(
 /// `out.len() / 2` vertices; stops early on data the builder would have rejected. Returns
 /// `true` when it checked on the way that every value written is finite (the unweighted
 /// loop does), `false` when the caller must check (weighted vertices).
+#[inline(always)]
 pub(crate) fn world_vertices_into(
     world: &[WorldTransform],
     slot_bone: BoneId,
