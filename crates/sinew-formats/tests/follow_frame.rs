@@ -37,9 +37,13 @@ fn character(extras: Option<PathBuf>) -> sinew::Character {
 }
 
 fn extras_file() -> PathBuf {
+    // One file per call: the tests of this binary run in parallel in one process, and one
+    // rewriting the file another is reading gave an empty read now and then.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("sinew-follow-frame-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join("follow.json");
+    let p = dir.join(format!("follow-{n}.json"));
     std::fs::write(&p, FOLLOWS).expect("write extras");
     p
 }
