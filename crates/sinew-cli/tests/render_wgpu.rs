@@ -49,8 +49,12 @@ fn have_gpu(test: &str) -> bool {
 
 /// Renders the stickbot on the GPU; the error when that fails for want of an adapter.
 fn sinew_wgpu_probe() -> Result<(), String> {
+    // One file per call: every test of this binary probes, in parallel threads of one
+    // process, and they must not write one file at the same time.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let root = sinew_testutil::workspace_root();
-    let out = out_dir("probe").join("probe.png");
+    let out = out_dir("probe").join(format!("probe-{n}.png"));
     let o = sinew_in(
         &root,
         &[
