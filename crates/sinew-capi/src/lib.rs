@@ -44,7 +44,7 @@ mod rig;
 
 pub use cage::*;
 pub use character::*;
-pub use pool::{sinew_pool_shutdown, sinew_update_many};
+pub use pool::{SINEW_MAX_THREADS, sinew_pool_shutdown, sinew_update_many};
 pub use render::*;
 pub use rig::*;
 

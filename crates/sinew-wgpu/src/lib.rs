@@ -32,9 +32,11 @@
 //! RGBA8 (what `sinew render --backend wgpu` encodes). A window host renders into the same
 //! target and shows [`GpuRenderer::output_view`].
 //!
-//! Verified by `tests/gpu_vs_cpu.rs` (every Spine render reference and the synthetic puppets,
-//! against the CPU renderer by PSNR and alpha IoU; batching counts; no growth after warm-up)
-//! and the unit tests in `renderer/`. Tests that need an adapter skip without one (fail
+//! Verified by `sinew-cli/tests/render_wgpu.rs` (`sinew render --backend wgpu` against the
+//! CPU renderer on every Spine render reference and the puppets, by PSNR and alpha IoU),
+//! this crate's `tests/synthetic.rs` (masks, composites, blend modes, batching counts, no
+//! growth after warm-up), `tests/noop_spineboy.rs` (a frame on wgpu's noop backend) and the
+//! unit tests in `renderer/`. Tests that need an adapter skip without one (fail
 //! with `CI=true`).
 
 mod gpu;
