@@ -17,8 +17,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// The ABI version the header was generated for (see [`sinew_abi_version`]).
-#define SINEW_ABI_VERSION 100
+// The ABI version the header was generated for (see [`sinew_abi_version`]). 101 (0.1.1)
+// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; everything of 100 is
+// unchanged.
+#define SINEW_ABI_VERSION 101
+
+// `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
+// bound meets the one set by [`sinew_cage_set_sparse_error`] (tolerance-chosen sparse
+// weights, `SparseBinding::from_dense_tolerance`).
+#define SINEW_SPARSE_BY_ERROR UINT32_MAX
 
 // Most threads a call may use (the caller included).
 #define SINEW_MAX_THREADS 64
@@ -112,7 +119,8 @@ typedef struct SinewCageInfo {
   uint32_t points;
   // Cage vertices (the deform input has 2 floats per vertex).
   uint32_t cage_vertices;
-  // K of a sparse binding, 0 for dense weights.
+  // K of a sparse binding (for a [`SINEW_SPARSE_BY_ERROR`] binding, the most weights any
+  // point kept), 0 for dense weights.
   uint32_t sparse_k;
   // For a sparse binding: the largest per-point L1 change of the weights against the
   // dense ones (0 for dense or loaded bindings).
@@ -381,11 +389,22 @@ enum SinewStatus sinew_cage_create(struct SinewCage **out);
 // Destroys a cage. Null or already destroyed: no-op.
 enum SinewStatus sinew_cage_destroy(struct SinewCage *cage);
 
+// Sets the error that [`SINEW_SPARSE_BY_ERROR`] binds of this handle keep to: the sparse
+// deformation stays within `max_error` units of the dense one while no deformed cage vertex
+// is more than `motion` units from where some affine map of the rest cage would put it (the
+// affine part of any motion is reproduced exactly; see `SparseOptions::for_error`). Both
+// must be finite and greater than 0. Applies to later binds only.
+enum SinewStatus sinew_cage_set_sparse_error(struct SinewCage *cage,
+                                             double max_error,
+                                             double motion);
+
 // Binds points to a cage of one or more polygons: `loop_xy` holds every loop's vertices
 // (x, y pairs, loops one after another; `loop_sizes[i]` vertices in loop i, at least 3),
 // the outer loop(s) counter-clockwise and holes clockwise; `points` holds `point_count`
 // x, y pairs (inside the cage). `sparse_k` 0 keeps every weight; K >= 3 keeps K per point
-// (projected so the rest pose and affine motion stay exact). The deform input is the
+// (projected so the rest pose and affine motion stay exact; no bound on the error);
+// [`SINEW_SPARSE_BY_ERROR`] keeps per point the fewest weights within the error set by
+// [`sinew_cage_set_sparse_error`] (projected the same way). The deform input is the
 // loops' vertices in the same order. Replaces an earlier binding of this handle.
 enum SinewStatus sinew_cage_bind_polygons(struct SinewCage *cage,
                                           const float *loop_xy,
@@ -399,7 +418,8 @@ enum SinewStatus sinew_cage_bind_polygons(struct SinewCage *cage,
 // `vertex_count` x, y pairs, `triangles` `triangle_count` index triples. The boundary
 // loops are found and ordered for you (outer counter-clockwise, holes clockwise);
 // [`sinew_cage_boundary`] tells which mesh vertex each cage vertex is, i.e. the order of
-// the deform input. Non-manifold meshes are [`SinewStatus::CageFailed`].
+// the deform input. Non-manifold meshes are [`SinewStatus::CageFailed`]. `sparse_k` as for
+// [`sinew_cage_bind_polygons`].
 enum SinewStatus sinew_cage_bind_mesh(struct SinewCage *cage,
                                       const float *positions,
                                       size_t vertex_count,

@@ -381,6 +381,19 @@ static void test_cage(void) {
         IS(sinew_cage_bind_polygons(cage, loops, sizes, 2, outside, 1, 0), CAGE_FAILED);
         IS(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, 2), CAGE_FAILED);
     }
+    /* Sparse by error: refused until an error is set, then within it of the dense. */
+    IS(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, SINEW_SPARSE_BY_ERROR), INVALID_ARGUMENT);
+    IS(sinew_cage_set_sparse_error(cage, 0.0, 1.0), INVALID_ARGUMENT);
+    IS(sinew_cage_set_sparse_error(cage, 0.01, 1.0 / 0.0), INVALID_ARGUMENT);
+    IS(sinew_cage_set_sparse_error(NULL, 0.01, 0.5), INVALID_HANDLE);
+    OK(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, 0));
+    OK(sinew_cage_deform(cage, moved, 16, out2, 18, &len));
+    OK(sinew_cage_set_sparse_error(cage, 0.01, 0.5));
+    OK(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, SINEW_SPARSE_BY_ERROR));
+    OK(sinew_cage_info(cage, &info));
+    TRUE(info.bound == 1 && info.sparse_k >= 3 && info.sparse_k <= 8 && info.truncation_max_l1 <= 0.02);
+    OK(sinew_cage_deform(cage, moved, 16, out, 18, &len));
+    for (i = 0; i < 8; i++) TRUE(out[i] > out2[i] - 1e-3f && out[i] < out2[i] + 1e-3f);
     /* Sparse. */
     OK(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, 4));
     OK(sinew_cage_info(cage, &info));

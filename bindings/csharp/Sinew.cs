@@ -110,6 +110,9 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_pool_shutdown();
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);
         [DllImport(Lib)] public static extern Status sinew_cage_destroy(IntPtr cage);
+        /// <summary>`sparseK` for the bind functions: per point the fewest weights within the error set by sinew_cage_set_sparse_error.</summary>
+        public const uint SparseByError = 0xFFFFFFFF;
+        [DllImport(Lib)] public static extern Status sinew_cage_set_sparse_error(CageHandle cage, double maxError, double motion);
         [DllImport(Lib)] public static extern Status sinew_cage_bind_polygons(CageHandle cage, float[] loopXy, uint[] loopSizes, UIntPtr loopCount, float[] points, UIntPtr pointCount, uint sparseK);
         [DllImport(Lib)] public static extern Status sinew_cage_deform(CageHandle cage, float[] cageXy, UIntPtr cageFloats, [Out] float[] output, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern Status sinew_cage_info(CageHandle cage, out CageInfo info);

@@ -1,13 +1,14 @@
 //! The cage solver on its own: bind points to a cage (polygons with holes, or a triangle
 //! mesh whose boundary is found and ordered for you) with mean value coordinates, dense or
-//! sparse (K weights per point), deform with moved cage vertices in one call over flat
+//! sparse (K weights per point, or per point the fewest weights that keep the deformation
+//! within an error you give), deform with moved cage vertices in one call over flat
 //! float arrays, and save or load the weights in sinew's versioned binary format
 //! (`sinew::cage::format`, the same files `sinew cage bind` writes).
 
 use crate::handle::{Registry, TAG_CAGE, handle, raw};
 use crate::{Fail, Res, SinewStatus, bytes_arg, copy_out, guard, out_slice, put, slice_arg};
 use sinew::cage::format::{LoadedBinding, decode, encode_dense, encode_sparse};
-use sinew::cage::{Cage, CageBinding, CageError, SparseBinding, bind_mvc};
+use sinew::cage::{Cage, CageBinding, CageError, SparseBinding, SparseOptions, bind_mvc};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A cage binding: weights of points to the vertices of a cage. Opaque. Use one from one
@@ -27,12 +28,18 @@ pub struct SinewCageInfo {
     pub points: u32,
     /// Cage vertices (the deform input has 2 floats per vertex).
     pub cage_vertices: u32,
-    /// K of a sparse binding, 0 for dense weights.
+    /// K of a sparse binding (for a [`SINEW_SPARSE_BY_ERROR`] binding, the most weights any
+    /// point kept), 0 for dense weights.
     pub sparse_k: u32,
     /// For a sparse binding: the largest per-point L1 change of the weights against the
     /// dense ones (0 for dense or loaded bindings).
     pub truncation_max_l1: f64,
 }
+
+/// `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
+/// bound meets the one set by [`sinew_cage_set_sparse_error`] (tolerance-chosen sparse
+/// weights, `SparseBinding::from_dense_tolerance`).
+pub const SINEW_SPARSE_BY_ERROR: u32 = u32::MAX;
 
 enum Binding {
     None,
@@ -47,6 +54,8 @@ struct CageState {
     /// For a mesh bind: the mesh vertex of each cage vertex.
     boundary: Vec<u32>,
     truncation: f64,
+    /// `(max_error, motion)` for [`SINEW_SPARSE_BY_ERROR`] binds.
+    sparse_error: Option<(f64, f64)>,
 }
 
 pub(crate) struct CageObj {
@@ -85,6 +94,7 @@ pub extern "C" fn sinew_cage_create(out: *mut *mut SinewCage) -> SinewStatus {
                 rest: Vec::new(),
                 boundary: Vec::new(),
                 truncation: 0.0,
+                sparse_error: None,
             },
             out,
         )
@@ -120,6 +130,19 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
     s.truncation = 0.0;
     s.binding = if sparse_k == 0 {
         Binding::Dense(dense)
+    } else if sparse_k == SINEW_SPARSE_BY_ERROR {
+        let Some((max_error, motion)) = s.sparse_error else {
+            return Err(Fail::new(
+                SinewStatus::InvalidArgument,
+                "sparse_k is SINEW_SPARSE_BY_ERROR but no error was set \
+                 (sinew_cage_set_sparse_error)",
+            ));
+        };
+        let opts = SparseOptions::for_error(max_error, motion);
+        let (sparse, report) =
+            SparseBinding::from_dense_tolerance(cage, points, &dense, &opts).map_err(cage_fail)?;
+        s.truncation = report.max_l1;
+        Binding::Sparse(sparse)
     } else {
         let (sparse, report) = SparseBinding::from_dense(cage, points, &dense, sparse_k as usize)
             .map_err(cage_fail)?;
@@ -129,11 +152,40 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
     Ok(())
 }
 
+/// Sets the error that [`SINEW_SPARSE_BY_ERROR`] binds of this handle keep to: the sparse
+/// deformation stays within `max_error` units of the dense one while no deformed cage vertex
+/// is more than `motion` units from where some affine map of the rest cage would put it (the
+/// affine part of any motion is reproduced exactly; see `SparseOptions::for_error`). Both
+/// must be finite and greater than 0. Applies to later binds only.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cage_set_sparse_error(
+    cage: *mut SinewCage,
+    max_error: f64,
+    motion: f64,
+) -> SinewStatus {
+    guard(|| {
+        for (v, name) in [(max_error, "max_error"), (motion, "motion")] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Fail::new(
+                    SinewStatus::InvalidArgument,
+                    format!("{name} must be finite and greater than 0 (got {v})"),
+                ));
+            }
+        }
+        with(cage, |s| {
+            s.sparse_error = Some((max_error, motion));
+            Ok(())
+        })
+    })
+}
+
 /// Binds points to a cage of one or more polygons: `loop_xy` holds every loop's vertices
 /// (x, y pairs, loops one after another; `loop_sizes[i]` vertices in loop i, at least 3),
 /// the outer loop(s) counter-clockwise and holes clockwise; `points` holds `point_count`
 /// x, y pairs (inside the cage). `sparse_k` 0 keeps every weight; K >= 3 keeps K per point
-/// (projected so the rest pose and affine motion stay exact). The deform input is the
+/// (projected so the rest pose and affine motion stay exact; no bound on the error);
+/// [`SINEW_SPARSE_BY_ERROR`] keeps per point the fewest weights within the error set by
+/// [`sinew_cage_set_sparse_error`] (projected the same way). The deform input is the
 /// loops' vertices in the same order. Replaces an earlier binding of this handle.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_bind_polygons(
@@ -178,7 +230,8 @@ pub extern "C" fn sinew_cage_bind_polygons(
 /// `vertex_count` x, y pairs, `triangles` `triangle_count` index triples. The boundary
 /// loops are found and ordered for you (outer counter-clockwise, holes clockwise);
 /// [`sinew_cage_boundary`] tells which mesh vertex each cage vertex is, i.e. the order of
-/// the deform input. Non-manifold meshes are [`SinewStatus::CageFailed`].
+/// the deform input. Non-manifold meshes are [`SinewStatus::CageFailed`]. `sparse_k` as for
+/// [`sinew_cage_bind_polygons`].
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_bind_mesh(
     cage: *mut SinewCage,
@@ -388,6 +441,7 @@ pub extern "C" fn sinew_cage_deserialize(
                 rest: Vec::new(),
                 boundary: Vec::new(),
                 truncation: 0.0,
+                sparse_error: None,
             },
             out,
         )

@@ -324,5 +324,7 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
     guard(|| put(out, SINEW_ABI_VERSION, "out"))
 }
 
-/// The ABI version the header was generated for (see [`sinew_abi_version`]).
-pub const SINEW_ABI_VERSION: u32 = 100;
+/// The ABI version the header was generated for (see [`sinew_abi_version`]). 101 (0.1.1)
+/// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; everything of 100 is
+/// unchanged.
+pub const SINEW_ABI_VERSION: u32 = 101;
