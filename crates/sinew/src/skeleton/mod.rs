@@ -6,6 +6,7 @@
 //! generated with `dump.mjs` on `synthetic/constraints-lab.json`) and by the setup-pose
 //! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
 
+mod bone_run;
 mod dragonbones;
 pub mod plan;
 pub(crate) mod world;
@@ -35,7 +36,14 @@ use crate::types::Physics;
 /// in the plan (see [`plan::update_cache`]), so they are skipped. Allocation-free.
 pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
     inst.applied.copy_from_slice(&inst.pose);
-    for i in 0..inst.plan.len() {
+    let mut i = 0;
+    while i < inst.plan.len() {
+        // Runs of normally inheriting children in one loop (`bone_run.rs`).
+        let run = bone_run::normal_children(rig, inst, i);
+        if run > 0 {
+            i += run;
+            continue;
+        }
         match inst.plan[i] {
             PlanOp::Bone(b) => update_bone_world(rig, inst, b),
             PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
@@ -47,5 +55,6 @@ pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) 
                 crate::physics::spine::apply_physics_constraint(rig, inst, id, physics)
             }
         }
+        i += 1;
     }
 }
