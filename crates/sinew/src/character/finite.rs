@@ -72,7 +72,7 @@ fn all_finite(values: &[f64]) -> bool {
 /// [`all_finite_plain`] with fused multiply-adds: `acc + v * 0` stays +0 while every value is
 /// finite and turns NaN at the first infinity or NaN (`inf * 0` is NaN), one instruction per
 /// four values with the load folded in; four accumulators, sixteen values a turn, so the
-/// chain of adds does not hold the loop up.
+/// chain of adds does not hold the loop up (then four at a time, then the plain loop).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
 #[allow(unsafe_code)]
@@ -82,7 +82,8 @@ fn all_finite_fma(values: &[f64]) -> bool {
         _mm256_testz_si256,
     };
     let chunks = values.chunks_exact(16);
-    let tail = chunks.remainder().iter().fold(0, |acc, &v| acc | mark(v));
+    let quads = chunks.remainder().chunks_exact(4);
+    let tail = quads.remainder().iter().fold(0, |acc, &v| acc | mark(v));
     let zero = _mm256_setzero_pd();
     let mut acc = [zero; 4];
     for c in chunks {
@@ -91,6 +92,11 @@ fn all_finite_fma(values: &[f64]) -> bool {
             let v = unsafe { _mm256_loadu_pd(c.as_ptr().add(4 * k)) };
             *a = _mm256_fmadd_pd(v, zero, *a);
         }
+    }
+    for q in quads {
+        // SAFETY: `q` holds exactly four f64 (chunks_exact), read unaligned.
+        let v = unsafe { _mm256_loadu_pd(q.as_ptr()) };
+        acc[0] = _mm256_fmadd_pd(v, zero, acc[0]);
     }
     let all = _mm256_or_pd(_mm256_or_pd(acc[0], acc[1]), _mm256_or_pd(acc[2], acc[3]));
     let bits = _mm256_castpd_si256(all);
@@ -162,7 +168,7 @@ fn all_finite_f32(values: &[f32]) -> bool {
 }
 
 /// [`all_finite_f32`] as [`all_finite_fma`] does it: `acc + v * 0`, four accumulators,
-/// thirty-two values a turn, the tail by the plain loop.
+/// thirty-two values a turn, then eight at a time, the last seven or fewer by the plain loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
 #[allow(unsafe_code)]
@@ -172,7 +178,8 @@ fn all_finite_f32_fma(values: &[f32]) -> bool {
         _mm256_testz_si256,
     };
     let chunks = values.chunks_exact(32);
-    let tail = all_finite_f32_plain(chunks.remainder());
+    let eights = chunks.remainder().chunks_exact(8);
+    let tail = all_finite_f32_plain(eights.remainder());
     let zero = _mm256_setzero_ps();
     let mut acc = [zero; 4];
     for c in chunks {
@@ -181,6 +188,11 @@ fn all_finite_f32_fma(values: &[f32]) -> bool {
             let v = unsafe { _mm256_loadu_ps(c.as_ptr().add(8 * k)) };
             *a = _mm256_fmadd_ps(v, zero, *a);
         }
+    }
+    for e in eights {
+        // SAFETY: `e` holds exactly eight f32 (chunks_exact), read unaligned.
+        let v = unsafe { _mm256_loadu_ps(e.as_ptr()) };
+        acc[0] = _mm256_fmadd_ps(v, zero, acc[0]);
     }
     let all = _mm256_or_ps(_mm256_or_ps(acc[0], acc[1]), _mm256_or_ps(acc[2], acc[3]));
     let bits = _mm256_castps_si256(all);
