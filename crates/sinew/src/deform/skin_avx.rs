@@ -14,10 +14,10 @@
 
 use crate::math::{WorldTransform, floats_of};
 use std::arch::x86_64::{
-    __m256d, _mm_add_pd, _mm_castps_pd, _mm_cvtpd_ps, _mm_hadd_pd, _mm_loadu_pd, _mm_mul_pd,
-    _mm_set1_pd, _mm_setr_pd, _mm_setr_ps, _mm_setzero_pd, _mm_storel_pd, _mm256_add_pd,
-    _mm256_castpd256_pd128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_hadd_pd,
-    _mm256_loadu_pd, _mm256_loadu2_m128d, _mm256_mul_pd,
+    __m128d, __m256d, _mm_add_pd, _mm_castps_pd, _mm_cvtpd_ps, _mm_hadd_pd, _mm_loadu_pd,
+    _mm_mul_pd, _mm_set1_pd, _mm_setr_pd, _mm_setr_ps, _mm_setzero_pd, _mm_storel_pd,
+    _mm256_add_pd, _mm256_castpd256_pd128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_hadd_pd,
+    _mm256_loadu_pd, _mm256_loadu2_m128d, _mm256_mul_pd, _mm256_setr_pd,
 };
 
 /// The kernel of `vertices::skin`; `DEFORM`: `deform` offsets each influence. Fills
@@ -34,6 +34,58 @@ pub fn skin<const DEFORM: bool>(
     let floats = floats_of(world);
     let bones_len = world.len();
     for o in out.chunks_exact_mut(2) {
+        // The commonest vertex, two influences, without the general loop's bookkeeping.
+        if let ([2, b0, b1, brest @ ..], [v0, v1, w0, v2, v3, w1, vrest @ ..]) = (bones, values) {
+            let (b0, b1) = (*b0 as usize, *b1 as usize);
+            if b0 >= bones_len || b1 >= bones_len {
+                return false;
+            }
+            let mut v = _mm256_cvtps_pd(_mm_setr_ps(*v0, *v1, *v2, *v3));
+            if DEFORM {
+                let [d0, d1, d2, d3, drest @ ..] = deform else {
+                    return false;
+                };
+                v = _mm256_add_pd(v, _mm256_setr_pd(*d0, *d1, *d2, *d3));
+                deform = drest;
+            }
+            let w = _mm256_cvtps_pd(_mm_setr_ps(*w0, *w0, *w1, *w1));
+            // SAFETY: `b0` and `b1` are below `world.len()`, so the six f64 at `6 * b`
+            // are inside `floats`.
+            let q = unsafe {
+                let (m0, m1) = (floats.as_ptr().add(6 * b0), floats.as_ptr().add(6 * b1));
+                let ab = _mm256_loadu2_m128d(m1, m0);
+                let cd = _mm256_loadu2_m128d(m1.add(2), m0.add(2));
+                let xy = _mm256_loadu2_m128d(m1.add(4), m0.add(4));
+                pair_terms(v, ab, cd, xy, w)
+            };
+            // `0 + first` as the running sum starts, then the second.
+            let acc = _mm_add_pd(_mm_setzero_pd(), _mm256_castpd256_pd128(q));
+            store(o, _mm_add_pd(acc, _mm256_extractf128_pd::<1>(q)));
+            bones = brest;
+            values = vrest;
+            continue;
+        }
+        // One influence: its term alone (`0 + term`).
+        if let ([1, b, brest @ ..], [vx, vy, w, vrest @ ..]) = (bones, values) {
+            let b = *b as usize;
+            let Some(m) = floats.get(6 * b..6 * b + 6) else {
+                return false;
+            };
+            let (mut vx, mut vy) = (f64::from(*vx), f64::from(*vy));
+            if DEFORM {
+                let [dx, dy, drest @ ..] = deform else {
+                    return false;
+                };
+                vx += dx;
+                vy += dy;
+                deform = drest;
+            }
+            let t = single_term(m, vx, vy, f64::from(*w));
+            store(o, _mm_add_pd(_mm_setzero_pd(), t));
+            bones = brest;
+            values = vrest;
+            continue;
+        }
         let Some((&n, rest)) = bones.split_first() else {
             return false;
         };
@@ -92,28 +144,47 @@ pub fn skin<const DEFORM: bool>(
                 vx += offs[2 * k];
                 vy += offs[2 * k + 1];
             }
-            // SAFETY: `m` holds six f64, read two at a time.
-            let t = unsafe {
-                let v = _mm_setr_pd(vx, vy);
-                let h = _mm_hadd_pd(
-                    _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr())),
-                    _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr().add(2))),
-                );
-                _mm_mul_pd(
-                    _mm_add_pd(h, _mm_loadu_pd(m.as_ptr().add(4))),
-                    _mm_set1_pd(f64::from(p[2])),
-                )
-            };
+            let t = single_term(m, vx, vy, f64::from(p[2]));
             acc = _mm_add_pd(acc, t);
         }
-        let mut pair = 0.0f64;
-        // SAFETY: `pair` holds the 8 bytes `_mm_storel_pd` writes (two f32).
-        unsafe { _mm_storel_pd(&mut pair, _mm_castps_pd(_mm_cvtpd_ps(acc))) };
-        let bits = pair.to_bits();
-        o[0] = f32::from_bits(bits as u32);
-        o[1] = f32::from_bits((bits >> 32) as u32);
+        store(o, acc);
     }
     false
+}
+
+/// One influence's term `((vx·a + vy·b) + x)·w`, `((vx·c + vy·d) + y)·w` on the bone whose
+/// six transform values are `m`.
+#[target_feature(enable = "avx")]
+#[inline]
+fn single_term(m: &[f64], vx: f64, vy: f64, w: f64) -> __m128d {
+    let m: &[f64; 6] = match m.try_into() {
+        Ok(m) => m,
+        Err(_) => return _mm_set1_pd(f64::NAN), // callers pass six values
+    };
+    let v = _mm_setr_pd(vx, vy);
+    // SAFETY: `m` holds six f64, read two at a time.
+    unsafe {
+        let h = _mm_hadd_pd(
+            _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr())),
+            _mm_mul_pd(v, _mm_loadu_pd(m.as_ptr().add(2))),
+        );
+        _mm_mul_pd(
+            _mm_add_pd(h, _mm_loadu_pd(m.as_ptr().add(4))),
+            _mm_set1_pd(w),
+        )
+    }
+}
+
+/// The vertex's two sums rounded to f32 into `o`.
+#[target_feature(enable = "avx")]
+#[inline]
+fn store(o: &mut [f32], acc: __m128d) {
+    let mut pair = 0.0f64;
+    // SAFETY: `pair` holds the 8 bytes `_mm_storel_pd` writes (two f32).
+    unsafe { _mm_storel_pd(&mut pair, _mm_castps_pd(_mm_cvtpd_ps(acc))) };
+    let bits = pair.to_bits();
+    o[0] = f32::from_bits(bits as u32);
+    o[1] = f32::from_bits((bits >> 32) as u32);
 }
 
 /// Two influences' terms: with `v` = (vx0, vy0, vx1, vy1), the bones' (a, b), (c, d) and
