@@ -34,57 +34,19 @@ pub fn skin<const DEFORM: bool>(
     let floats = floats_of(world);
     let bones_len = world.len();
     for o in out.chunks_exact_mut(2) {
-        // The commonest vertex, two influences, without the general loop's bookkeeping.
-        if let ([2, b0, b1, brest @ ..], [v0, v1, w0, v2, v3, w1, vrest @ ..]) = (bones, values) {
-            let (b0, b1) = (*b0 as usize, *b1 as usize);
-            if b0 >= bones_len || b1 >= bones_len {
-                return false;
-            }
-            let mut v = _mm256_cvtps_pd(_mm_setr_ps(*v0, *v1, *v2, *v3));
-            if DEFORM {
-                let [d0, d1, d2, d3, drest @ ..] = deform else {
-                    return false;
-                };
-                v = _mm256_add_pd(v, _mm256_setr_pd(*d0, *d1, *d2, *d3));
-                deform = drest;
-            }
-            let w = _mm256_cvtps_pd(_mm_setr_ps(*w0, *w0, *w1, *w1));
-            // SAFETY: `b0` and `b1` are below `world.len()`, so the six f64 at `6 * b`
-            // are inside `floats`.
-            let q = unsafe {
-                let (m0, m1) = (floats.as_ptr().add(6 * b0), floats.as_ptr().add(6 * b1));
-                let ab = _mm256_loadu2_m128d(m1, m0);
-                let cd = _mm256_loadu2_m128d(m1.add(2), m0.add(2));
-                let xy = _mm256_loadu2_m128d(m1.add(4), m0.add(4));
-                pair_terms(v, ab, cd, xy, w)
-            };
-            // `0 + first` as the running sum starts, then the second.
-            let acc = _mm_add_pd(_mm_setzero_pd(), _mm256_castpd256_pd128(q));
-            store(o, _mm_add_pd(acc, _mm256_extractf128_pd::<1>(q)));
-            bones = brest;
-            values = vrest;
-            continue;
-        }
-        // One influence: its term alone (`0 + term`).
-        if let ([1, b, brest @ ..], [vx, vy, w, vrest @ ..]) = (bones, values) {
-            let b = *b as usize;
-            let Some(m) = floats.get(6 * b..6 * b + 6) else {
-                return false;
-            };
-            let (mut vx, mut vy) = (f64::from(*vx), f64::from(*vy));
-            if DEFORM {
-                let [dx, dy, drest @ ..] = deform else {
-                    return false;
-                };
-                vx += dx;
-                vy += dy;
-                deform = drest;
-            }
-            let t = single_term(m, vx, vy, f64::from(*w));
-            store(o, _mm_add_pd(_mm_setzero_pd(), t));
-            bones = brest;
-            values = vrest;
-            continue;
+        // Vertices of one to four influences (nearly all of them) take a path with the count
+        // fixed at compile time, without the general loop's bookkeeping.
+        let fixed = match bones.first() {
+            Some(1) => fixed::<1, 3, 2, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
+            Some(2) => fixed::<2, 6, 4, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
+            Some(3) => fixed::<3, 9, 6, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
+            Some(4) => fixed::<4, 12, 8, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
+            _ => None,
+        };
+        match fixed {
+            Some(true) => continue,
+            Some(false) => return false,
+            None => {}
         }
         let Some((&n, rest)) = bones.split_first() else {
             return false;
@@ -185,6 +147,79 @@ fn store(o: &mut [f32], acc: __m128d) {
     let bits = pair.to_bits();
     o[0] = f32::from_bits(bits as u32);
     o[1] = f32::from_bits((bits >> 32) as u32);
+}
+
+/// One vertex of exactly `N` influences (`V` = 3N setup floats, `D` = 2N deform offsets),
+/// read from the front of `bones`, `values` and `deform`, which are advanced past it; its two
+/// sums stored in `o`. `Some(false)` on data the builder would have rejected (too short, a
+/// bone out of range): the caller stops as the plain loop does. The running sum starts at 0
+/// and takes the terms in order, pairs formed two at a time as in the general loop.
+#[target_feature(enable = "avx")]
+#[inline]
+fn fixed<const N: usize, const V: usize, const D: usize, const DEFORM: bool>(
+    floats: &[f64],
+    bones: &mut &[u32],
+    values: &mut &[f32],
+    deform: &mut &[f64],
+    o: &mut [f32],
+) -> Option<bool> {
+    let bones_len = floats.len() / 6;
+    let Some((ids, brest)) = bones.get(1..).and_then(|b| b.split_first_chunk::<N>()) else {
+        return Some(false);
+    };
+    let Some((vals, vrest)) = values.split_first_chunk::<V>() else {
+        return Some(false);
+    };
+    let (offs, drest): (&[f64], &[f64]) = if DEFORM {
+        match deform.split_first_chunk::<D>() {
+            Some((d, rest)) => (d, rest),
+            None => return Some(false),
+        }
+    } else {
+        (&[], deform)
+    };
+    if ids.iter().any(|&b| b as usize >= bones_len) {
+        return Some(false);
+    }
+    let mut acc = _mm_setzero_pd();
+    for k in 0..N / 2 {
+        let (b0, b1) = (ids[2 * k] as usize, ids[2 * k + 1] as usize);
+        let p = &vals[6 * k..6 * k + 6];
+        let mut v = _mm256_cvtps_pd(_mm_setr_ps(p[0], p[1], p[3], p[4]));
+        if DEFORM {
+            let d = &offs[4 * k..4 * k + 4];
+            v = _mm256_add_pd(v, _mm256_setr_pd(d[0], d[1], d[2], d[3]));
+        }
+        let w = _mm256_cvtps_pd(_mm_setr_ps(p[2], p[2], p[5], p[5]));
+        // SAFETY: every index in `ids` is below `floats.len() / 6` (checked above), so the
+        // six f64 at `6 * b` are inside `floats`.
+        let q = unsafe {
+            let (m0, m1) = (floats.as_ptr().add(6 * b0), floats.as_ptr().add(6 * b1));
+            let ab = _mm256_loadu2_m128d(m1, m0);
+            let cd = _mm256_loadu2_m128d(m1.add(2), m0.add(2));
+            let xy = _mm256_loadu2_m128d(m1.add(4), m0.add(4));
+            pair_terms(v, ab, cd, xy, w)
+        };
+        acc = _mm_add_pd(acc, _mm256_castpd256_pd128(q));
+        acc = _mm_add_pd(acc, _mm256_extractf128_pd::<1>(q));
+    }
+    if N % 2 == 1 {
+        let k = N - 1;
+        let b = ids[k] as usize;
+        let p = &vals[3 * k..3 * k + 3];
+        let (mut vx, mut vy) = (f64::from(p[0]), f64::from(p[1]));
+        if DEFORM {
+            vx += offs[2 * k];
+            vy += offs[2 * k + 1];
+        }
+        let t = single_term(&floats[6 * b..6 * b + 6], vx, vy, f64::from(p[2]));
+        acc = _mm_add_pd(acc, t);
+    }
+    store(o, acc);
+    *bones = brest;
+    *values = vrest;
+    *deform = drest;
+    Some(true)
 }
 
 /// Two influences' terms: with `v` = (vx0, vy0, vx1, vy1), the bones' (a, b), (c, d) and
