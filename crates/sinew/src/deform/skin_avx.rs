@@ -7,7 +7,8 @@
 //! influences are formed at once — `(vx, vy)·(a, b)` and `(vx, vy)·(c, d)` folded by one
 //! horizontal add into `(vx·a + vy·b, vx·c + vy·d)` per influence — and the running sum
 //! still takes them one at a time, so every value is bit-identical to `vertices::skin` (the
-//! plain loop beside it, which machines without AVX run). Verified by `vertices_tests.rs`
+//! plain loop beside it, which machines without AVX run, and which vertices of five or more
+//! influences take here too). Verified by `vertices_tests.rs`
 //! (`skin_kernels_agree_bit_for_bit`) and `sinew-formats/tests/fast_paths.rs` (every Spine
 //! fixture's animations against the general `vertex_world` loop).
 #![allow(unsafe_code)]
@@ -17,7 +18,7 @@ use std::arch::x86_64::{
     __m128d, __m256d, _mm_add_pd, _mm_castps_pd, _mm_cvtpd_ps, _mm_hadd_pd, _mm_loadu_pd,
     _mm_mul_pd, _mm_set1_pd, _mm_setr_pd, _mm_setr_ps, _mm_setzero_pd, _mm_storel_pd,
     _mm256_add_pd, _mm256_castpd256_pd128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_hadd_pd,
-    _mm256_loadu_pd, _mm256_loadu2_m128d, _mm256_mul_pd, _mm256_setr_pd,
+    _mm256_loadu2_m128d, _mm256_mul_pd, _mm256_setr_pd,
 };
 
 /// The kernel of `vertices::skin`; `DEFORM`: `deform` offsets each influence. Fills
@@ -32,15 +33,15 @@ pub fn skin<const DEFORM: bool>(
     out: &mut [f32],
 ) -> bool {
     let floats = floats_of(world);
-    let bones_len = world.len();
     for o in out.chunks_exact_mut(2) {
         // Vertices of one to four influences (nearly all of them) take a path with the count
         // fixed at compile time, without the general loop's bookkeeping.
-        let fixed = match bones.first() {
-            Some(1) => fixed::<1, 3, 2, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
-            Some(2) => fixed::<2, 6, 4, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
-            Some(3) => fixed::<3, 9, 6, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
-            Some(4) => fixed::<4, 12, 8, DEFORM>(floats, &mut bones, &mut values, &mut deform, o),
+        let (b, v, d) = (&mut bones, &mut values, &mut deform);
+        let fixed = match b.first() {
+            Some(1) => Some(fixed::<1, 3, 2, DEFORM>(floats, b, v, d, o)),
+            Some(2) => Some(fixed::<2, 6, 4, DEFORM>(floats, b, v, d, o)),
+            Some(3) => Some(fixed::<3, 9, 6, DEFORM>(floats, b, v, d, o)),
+            Some(4) => Some(fixed::<4, 12, 8, DEFORM>(floats, b, v, d, o)),
             _ => None,
         };
         match fixed {
@@ -48,68 +49,18 @@ pub fn skin<const DEFORM: bool>(
             Some(false) => return false,
             None => {}
         }
-        let Some((&n, rest)) = bones.split_first() else {
+        // Five or more influences (a handful in the fixtures): the plain loop's arithmetic,
+        // which gives the same bits.
+        let Some((ids, vals, offs)) =
+            super::vertices::next_vertex::<DEFORM>(&mut bones, &mut values, &mut deform)
+        else {
             return false;
         };
-        let n = n as usize;
-        if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
+        let Some((wx, wy)) = super::vertices::vertex_sum::<DEFORM>(world, ids, vals, offs) else {
             return false;
-        }
-        let (ids, rest) = rest.split_at(n);
-        let (vals, vrest) = values.split_at(3 * n);
-        bones = rest;
-        values = vrest;
-        let offs = if DEFORM {
-            let (offs, drest) = deform.split_at(2 * n);
-            deform = drest;
-            offs
-        } else {
-            &[][..]
         };
-        let mut acc = _mm_setzero_pd();
-        // Raw pointers below: `ids` holds `n` indices, `vals` `3 * n` floats and (when
-        // `DEFORM`) `offs` `2 * n` f64, as the splits above made them.
-        let (pi, pv, pd) = (ids.as_ptr(), vals.as_ptr(), offs.as_ptr());
-        for k in 0..n / 2 {
-            // SAFETY: `2 * k + 1 < n`, so index `2k + 1`, floats `6k .. 6k + 6` and f64
-            // `4k .. 4k + 4` are inside `ids`, `vals` and `offs`; `b0` and `b1` are checked
-            // below `world.len()` before the six f64 at `6 * b` are read from `floats`.
-            let q = unsafe {
-                let (b0, b1) = (*pi.add(2 * k) as usize, *pi.add(2 * k + 1) as usize);
-                if b0 >= bones_len || b1 >= bones_len {
-                    return false;
-                }
-                let p = pv.add(6 * k);
-                let mut v = _mm256_cvtps_pd(_mm_setr_ps(*p, *p.add(1), *p.add(3), *p.add(4)));
-                if DEFORM {
-                    v = _mm256_add_pd(v, _mm256_loadu_pd(pd.add(4 * k)));
-                }
-                let w = _mm256_cvtps_pd(_mm_setr_ps(*p.add(2), *p.add(2), *p.add(5), *p.add(5)));
-                let (m0, m1) = (floats.as_ptr().add(6 * b0), floats.as_ptr().add(6 * b1));
-                let ab = _mm256_loadu2_m128d(m1, m0);
-                let cd = _mm256_loadu2_m128d(m1.add(2), m0.add(2));
-                let xy = _mm256_loadu2_m128d(m1.add(4), m0.add(4));
-                pair_terms(v, ab, cd, xy, w)
-            };
-            acc = _mm_add_pd(acc, _mm256_castpd256_pd128(q));
-            acc = _mm_add_pd(acc, _mm256_extractf128_pd::<1>(q));
-        }
-        if n % 2 == 1 {
-            let k = n - 1;
-            let b = ids[k] as usize;
-            let Some(m) = floats.get(6 * b..6 * b + 6) else {
-                return false;
-            };
-            let p = &vals[3 * k..3 * k + 3];
-            let (mut vx, mut vy) = (f64::from(p[0]), f64::from(p[1]));
-            if DEFORM {
-                vx += offs[2 * k];
-                vy += offs[2 * k + 1];
-            }
-            let t = single_term(m, vx, vy, f64::from(p[2]));
-            acc = _mm_add_pd(acc, t);
-        }
-        store(o, acc);
+        o[0] = wx as f32;
+        o[1] = wy as f32;
     }
     false
 }
@@ -118,11 +69,7 @@ pub fn skin<const DEFORM: bool>(
 /// six transform values are `m`.
 #[target_feature(enable = "avx")]
 #[inline]
-fn single_term(m: &[f64], vx: f64, vy: f64, w: f64) -> __m128d {
-    let m: &[f64; 6] = match m.try_into() {
-        Ok(m) => m,
-        Err(_) => return _mm_set1_pd(f64::NAN), // callers pass six values
-    };
+fn single_term(m: &[f64; 6], vx: f64, vy: f64, w: f64) -> __m128d {
     let v = _mm_setr_pd(vx, vy);
     // SAFETY: `m` holds six f64, read two at a time.
     unsafe {
@@ -151,9 +98,9 @@ fn store(o: &mut [f32], acc: __m128d) {
 
 /// One vertex of exactly `N` influences (`V` = 3N setup floats, `D` = 2N deform offsets),
 /// read from the front of `bones`, `values` and `deform`, which are advanced past it; its two
-/// sums stored in `o`. `Some(false)` on data the builder would have rejected (too short, a
+/// sums stored in `o`. `false` on data the builder would have rejected (too short, a
 /// bone out of range): the caller stops as the plain loop does. The running sum starts at 0
-/// and takes the terms in order, pairs formed two at a time as in the general loop.
+/// and takes the terms in order, pairs formed two at a time.
 #[target_feature(enable = "avx")]
 #[inline]
 fn fixed<const N: usize, const V: usize, const D: usize, const DEFORM: bool>(
@@ -162,24 +109,24 @@ fn fixed<const N: usize, const V: usize, const D: usize, const DEFORM: bool>(
     values: &mut &[f32],
     deform: &mut &[f64],
     o: &mut [f32],
-) -> Option<bool> {
+) -> bool {
     let bones_len = floats.len() / 6;
     let Some((ids, brest)) = bones.get(1..).and_then(|b| b.split_first_chunk::<N>()) else {
-        return Some(false);
+        return false;
     };
     let Some((vals, vrest)) = values.split_first_chunk::<V>() else {
-        return Some(false);
+        return false;
     };
     let (offs, drest): (&[f64], &[f64]) = if DEFORM {
         match deform.split_first_chunk::<D>() {
             Some((d, rest)) => (d, rest),
-            None => return Some(false),
+            None => return false,
         }
     } else {
         (&[], deform)
     };
     if ids.iter().any(|&b| b as usize >= bones_len) {
-        return Some(false);
+        return false;
     }
     let mut acc = _mm_setzero_pd();
     for k in 0..N / 2 {
@@ -212,14 +159,17 @@ fn fixed<const N: usize, const V: usize, const D: usize, const DEFORM: bool>(
             vx += offs[2 * k];
             vy += offs[2 * k + 1];
         }
-        let t = single_term(&floats[6 * b..6 * b + 6], vx, vy, f64::from(p[2]));
+        let Some(m) = floats[6 * b..].first_chunk::<6>() else {
+            return false; // not reached: `b` was checked below `floats.len() / 6`
+        };
+        let t = single_term(m, vx, vy, f64::from(p[2]));
         acc = _mm_add_pd(acc, t);
     }
     store(o, acc);
     *bones = brest;
     *values = vrest;
     *deform = drest;
-    Some(true)
+    true
 }
 
 /// Two influences' terms: with `v` = (vx0, vy0, vx1, vy1), the bones' (a, b), (c, d) and

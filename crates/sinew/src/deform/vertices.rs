@@ -433,51 +433,83 @@ pub(crate) fn skin<const DEFORM: bool>(
     out: &mut [f32],
 ) -> bool {
     for o in out.chunks_exact_mut(2) {
-        let Some((&n, rest)) = bones.split_first() else {
+        let Some((ids, vals, offs)) = next_vertex::<DEFORM>(&mut bones, &mut values, &mut deform)
+        else {
             return false;
         };
-        let n = n as usize;
-        if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
+        let Some((wx, wy)) = vertex_sum::<DEFORM>(world, ids, vals, offs) else {
             return false;
-        }
-        let (ids, rest) = rest.split_at(n);
-        let (vals, vrest) = values.split_at(3 * n);
-        bones = rest;
-        values = vrest;
-        let (mut wx, mut wy) = (0.0, 0.0);
-        if DEFORM {
-            let (offs, drest) = deform.split_at(2 * n);
-            deform = drest;
-            for ((&bi, p), d) in ids
-                .iter()
-                .zip(vals.chunks_exact(3))
-                .zip(offs.chunks_exact(2))
-            {
-                let Some(m) = world.get(bi as usize) else {
-                    return false;
-                };
-                let vx = f64::from(p[0]) + d[0];
-                let vy = f64::from(p[1]) + d[1];
-                let weight = f64::from(p[2]);
-                wx += (vx * m.a + vy * m.b + m.x) * weight;
-                wy += (vx * m.c + vy * m.d + m.y) * weight;
-            }
-        } else {
-            for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
-                let Some(m) = world.get(bi as usize) else {
-                    return false;
-                };
-                let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
-                let weight = f64::from(p[2]);
-                wx += (vx * m.a + vy * m.b + m.x) * weight;
-                wy += (vx * m.c + vy * m.d + m.y) * weight;
-            }
-        }
+        };
         o[0] = wx as f32;
         o[1] = wy as f32;
     }
     // Not checked here: a check per vertex costs more than the facade's vector pass.
     false
+}
+
+/// Splits the next weighted vertex off the front of `bones` (its influence count, then that
+/// many bone indices), `values` (`vx, vy, weight` per influence) and, when `DEFORM`,
+/// `deform` (`dx, dy` per influence), advancing all three past it. `None` when the data is
+/// shorter than the count says (the builder rejects such data; the kernels stop there).
+#[inline(always)]
+pub(crate) fn next_vertex<'b, 'v, 'd, const DEFORM: bool>(
+    bones: &mut &'b [u32],
+    values: &mut &'v [f32],
+    deform: &mut &'d [f64],
+) -> Option<(&'b [u32], &'v [f32], &'d [f64])> {
+    let (&n, rest) = bones.split_first()?;
+    let n = n as usize;
+    if rest.len() < n || values.len() < 3 * n || (DEFORM && deform.len() < 2 * n) {
+        return None;
+    }
+    let (ids, rest) = rest.split_at(n);
+    let (vals, vrest) = values.split_at(3 * n);
+    let offs = if DEFORM {
+        let (offs, drest) = deform.split_at(2 * n);
+        *deform = drest;
+        offs
+    } else {
+        &[][..]
+    };
+    *bones = rest;
+    *values = vrest;
+    Some((ids, vals, offs))
+}
+
+/// One weighted vertex's world position in f64, Spine's running sum of
+/// `((vx·a + vy·b) + x)·w` and `((vx·c + vy·d) + y)·w` over its influences in order (`ids`,
+/// `vals` and `offs` as [`next_vertex`] splits them); `None` for a bone out of range.
+#[inline(always)]
+pub(crate) fn vertex_sum<const DEFORM: bool>(
+    world: &[WorldTransform],
+    ids: &[u32],
+    vals: &[f32],
+    offs: &[f64],
+) -> Option<(f64, f64)> {
+    let (mut wx, mut wy) = (0.0, 0.0);
+    if DEFORM {
+        for ((&bi, p), d) in ids
+            .iter()
+            .zip(vals.chunks_exact(3))
+            .zip(offs.chunks_exact(2))
+        {
+            let m = world.get(bi as usize)?;
+            let vx = f64::from(p[0]) + d[0];
+            let vy = f64::from(p[1]) + d[1];
+            let weight = f64::from(p[2]);
+            wx += (vx * m.a + vy * m.b + m.x) * weight;
+            wy += (vx * m.c + vy * m.d + m.y) * weight;
+        }
+    } else {
+        for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
+            let m = world.get(bi as usize)?;
+            let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
+            let weight = f64::from(p[2]);
+            wx += (vx * m.a + vy * m.b + m.x) * weight;
+            wy += (vx * m.c + vy * m.d + m.y) * weight;
+        }
+    }
+    Some((wx, wy))
 }
 
 /// World position and rotation of the slot's current point attachment: (x, y, degrees).

@@ -300,86 +300,90 @@ fn awkward(seed: &mut u64) -> f64 {
     }
 }
 
-#[test]
-fn affine_kernels_agree_bit_for_bit() {
-    let mut seed = 7;
-    let mut non_finite_seen = false;
+/// The bit patterns of `v`, for comparisons where -0 and NaN payloads count.
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|f| f.to_bits()).collect()
+}
+
+/// The unweighted kernels' cases: for source lengths 0..41, twenty awkward maps and sources
+/// (f64 and the same rounded to f32) each; `f(m, src64, src32, out_len)`. `out_len` is one
+/// float longer or shorter than the source at times: the kernels write whole pairs that both
+/// hold.
+fn affine_cases(mut seed: u64, mut f: impl FnMut([f64; 6], &[f64], &[f32], usize)) {
     for len in 0..41 {
         for _ in 0..20 {
             let m = [(); 6].map(|_| awkward(&mut seed));
             let src64: Vec<f64> = (0..len).map(|_| awkward(&mut seed)).collect();
             let src32: Vec<f32> = src64.iter().map(|&v| v as f32).collect();
-            // `out` is one float longer or shorter than the source at times: the kernels
-            // write whole pairs that both hold.
             let out_len = len + (seed as usize % 3) - 1.min(len);
-            for src in [Source::F64(&src64), Source::F32(&src32)] {
-                let mut fast = vec![f32::NAN; out_len];
-                let mut plain = vec![f32::NAN; out_len];
-                let fast_finite = affine(m, src, &mut fast);
-                let plain_finite = match src {
-                    Source::F64(v) => affine_plain(m, v, &mut plain),
-                    Source::F32(v) => affine_plain(m, v, &mut plain),
-                };
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(
-                    bits(&fast),
-                    bits(&plain),
-                    "len {len}, out {out_len}, m {m:?}"
-                );
-                // The flag says whether the written pairs are finite (what is not written
-                // stays NaN).
-                let pairs = (len.min(out_len) / 2) * 2;
-                let finite = plain[..pairs].iter().all(|v| v.is_finite());
-                assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
-                non_finite_seen |= !finite;
-            }
+            f(m, &src64, &src32, out_len);
         }
     }
+}
+
+#[test]
+fn affine_kernels_agree_bit_for_bit() {
+    let mut non_finite_seen = false;
+    affine_cases(7, |m, src64, src32, out_len| {
+        let len = src64.len();
+        for src in [Source::F64(src64), Source::F32(src32)] {
+            let mut fast = vec![f32::NAN; out_len];
+            let mut plain = vec![f32::NAN; out_len];
+            let fast_finite = affine(m, src, &mut fast);
+            let plain_finite = match src {
+                Source::F64(v) => affine_plain(m, v, &mut plain),
+                Source::F32(v) => affine_plain(m, v, &mut plain),
+            };
+            assert_eq!(
+                bits(&fast),
+                bits(&plain),
+                "len {len}, out {out_len}, m {m:?}"
+            );
+            // The flag says whether the written pairs are finite (what is not written
+            // stays NaN).
+            let pairs = (len.min(out_len) / 2) * 2;
+            let finite = plain[..pairs].iter().all(|v| v.is_finite());
+            assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
+            non_finite_seen |= !finite;
+        }
+    });
     assert!(non_finite_seen, "some cases overflow f32");
 }
 
 #[test]
 fn fused_kernels_agree_bit_for_bit() {
-    let mut seed = 11;
     let mut non_finite_seen = false;
-    for len in 0..41 {
-        for _ in 0..20 {
-            let m = [(); 6].map(|_| awkward(&mut seed));
-            let src64: Vec<f64> = (0..len).map(|_| awkward(&mut seed)).collect();
-            let src32: Vec<f32> = src64.iter().map(|&v| v as f32).collect();
-            let out_len = len + (seed as usize % 3) - 1.min(len);
-            let m32 = m.map(|v| v as f32);
-            let mut plain = vec![f32::NAN; out_len];
-            let plain_finite = affine_fused_plain(m32, src32.iter().copied(), &mut plain);
-            for src in [Source::F64(&src64), Source::F32(&src32)] {
-                let mut fast = vec![f32::NAN; out_len];
-                let fast_finite = affine_fused(m, src, &mut fast);
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(
-                    bits(&fast),
-                    bits(&plain),
-                    "len {len}, out {out_len}, m {m:?}"
-                );
-                let pairs = (len.min(out_len) / 2) * 2;
-                let finite = plain[..pairs].iter().all(|v| v.is_finite());
-                assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
-                non_finite_seen |= !finite;
-            }
-            // Each x86 kernel on its own, whichever the dispatcher prefers here.
-            #[cfg(target_arch = "x86_64")]
-            #[allow(unsafe_code)]
-            {
-                use std::arch::is_x86_feature_detected as has;
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                let mut fast = vec![f32::NAN; out_len];
-                if has!("avx2") && has!("fma") {
-                    // SAFETY: the CPU has AVX2 and FMA.
-                    let bad = unsafe { super::super::affine_fma::map_f64(m32, &src64, &mut fast) };
-                    assert_eq!((bits(&fast), !bad), (bits(&plain), plain_finite));
-                }
+    affine_cases(11, |m, src64, src32, out_len| {
+        let len = src64.len();
+        let m32 = m.map(|v| v as f32);
+        let mut plain = vec![f32::NAN; out_len];
+        let plain_finite = affine_fused_plain(m32, src32.iter().copied(), &mut plain);
+        for src in [Source::F64(src64), Source::F32(src32)] {
+            let mut fast = vec![f32::NAN; out_len];
+            let fast_finite = affine_fused(m, src, &mut fast);
+            assert_eq!(
+                bits(&fast),
+                bits(&plain),
+                "len {len}, out {out_len}, m {m:?}"
+            );
+            let pairs = (len.min(out_len) / 2) * 2;
+            let finite = plain[..pairs].iter().all(|v| v.is_finite());
+            assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
+            non_finite_seen |= !finite;
+        }
+        // Each x86 kernel on its own, whichever the dispatcher prefers here.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let mut fast = vec![f32::NAN; out_len];
+            if has!("avx2") && has!("fma") {
+                // SAFETY: the CPU has AVX2 and FMA.
+                let bad = unsafe { super::super::affine_fma::map_f64(m32, src64, &mut fast) };
+                assert_eq!((bits(&fast), !bad), (bits(&plain), plain_finite));
             }
         }
-    }
+    });
     assert!(non_finite_seen, "some cases overflow f32");
 }
 
@@ -471,7 +475,6 @@ fn skin_kernels_agree_bit_for_bit() {
                     super::super::skin_avx::skin::<false>(&world, &ids, &vals, &[], &mut fast);
                 }
             }
-            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             assert_eq!(
                 bits(&fast),
                 bits(&plain),
