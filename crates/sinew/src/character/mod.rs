@@ -567,13 +567,19 @@ impl Character {
             };
             let end = (count * 2).min(buf.len());
             let out = &mut buf[..end];
-            match cages::caged(&self.cages, slot, att) {
-                Some(v) => out.copy_from_slice(&v[..end]),
+            if self.cages.is_empty() {
                 // Values past f32 are zeroed (`finite`), unless the loop that wrote them
                 // checked them already.
-                None => {
-                    if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
-                        finite::floats(out);
+                if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
+                    finite::floats(out);
+                }
+            } else {
+                match cages::caged(&self.cages, slot, att) {
+                    Some(v) => out.copy_from_slice(&v[..end]),
+                    None => {
+                        if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
+                            finite::floats(out);
+                        }
                     }
                 }
             }

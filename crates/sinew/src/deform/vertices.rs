@@ -52,15 +52,26 @@ pub fn sequence_region_index(rig: &Rig, inst: &Instance, slot: SlotId) -> Option
 /// is f64). Writes [`world_vertex_count`] pairs, or fewer if `out` is shorter; writes
 /// nothing for points or an empty slot.
 pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mut [f32]) {
-    if let Some(att) = inst.slots.attachment[slot.index()] {
-        kind_world_vertices(rig, inst, slot, &rig.attachments[att.index()].kind, out);
-    }
+    world_vertices_checked(rig, inst, slot, out);
 }
 
-/// [`compute_world_vertices`] for the slot's current attachment `kind`, already looked up by
-/// the caller, returning `true` when every value written was checked to be finite on the
-/// way (so the facade's guard can skip its own pass), `false` when unchecked. Always
-/// inlined: it runs once a slot a frame, and its callers have the slot's data at hand.
+/// [`compute_world_vertices`], returning `true` when every value written was checked to be
+/// finite on the way (so the facade's guard can skip its own pass), `false` when unchecked.
+pub(crate) fn world_vertices_checked(
+    rig: &Rig,
+    inst: &Instance,
+    slot: SlotId,
+    out: &mut [f32],
+) -> bool {
+    let Some(att) = inst.slots.attachment[slot.index()] else {
+        return true;
+    };
+    kind_world_vertices(rig, inst, slot, &rig.attachments[att.index()].kind, out)
+}
+
+/// [`world_vertices_checked`] for the slot's current attachment `kind`, already looked up by
+/// the caller. Always inlined: it runs once a slot a frame, and its callers have the slot's
+/// data at hand already.
 #[inline(always)]
 pub(crate) fn kind_world_vertices(
     rig: &Rig,
