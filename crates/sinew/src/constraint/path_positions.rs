@@ -219,9 +219,7 @@ pub(super) fn compute_world_positions(
             continue;
         }
         // The curve containing the position, and the fraction within it.
-        while curve + 1 < curve_count && p > curves[curve] {
-            curve += 1;
-        }
+        curve = first_end_reaching(curves, curve, p);
         let length = curves[curve];
         if curve == 0 {
             p /= length;
@@ -265,9 +263,7 @@ pub(super) fn compute_world_positions(
         }
         // Weight by segment length.
         p *= curve_length;
-        while segment + 1 < 10 && p > segments[segment] {
-            segment += 1;
-        }
+        segment = first_end_reaching(&segments[..10], segment, p);
         let length = segments[segment];
         if segment == 0 {
             p /= length;
@@ -278,6 +274,29 @@ pub(super) fn compute_world_positions(
         add_curve_position(p * 0.1, pts, out, o, tangents || (i > 0 && space == 0.0));
     }
     true
+}
+
+/// The first index at or after `from` whose running length `ends[i]` is not below `p`, or
+/// the last index when every one before it is: what spine-ts's linear scan (`for (;; curve++)
+/// if (p > length) continue;`) finds, by bisection. `ends` is a running sum of square roots
+/// (lengths >= 0), so `p > end` holds on a prefix only: the sums never decrease, and once one
+/// is NaN every later one is too and compares false. That is what makes bisection land on
+/// the scan's index, bit for bit (test `bisection_finds_what_the_scan_finds`).
+#[inline]
+fn first_end_reaching(ends: &[f64], from: usize, p: f64) -> usize {
+    let last = ends.len().saturating_sub(1);
+    let from = from.min(last);
+    from + ends[from..last].partition_point(|&end| p > end)
+}
+
+/// The scan [`first_end_reaching`] replaces, kept as its reference.
+#[cfg(test)]
+fn first_end_reaching_by_scan(ends: &[f64], from: usize, p: f64) -> usize {
+    let mut i = from;
+    while i + 1 < ends.len() && p > ends[i] {
+        i += 1;
+    }
+    i
 }
 
 /// A point `p` (negative) before the path's start, along the first handle's direction.
@@ -332,5 +351,68 @@ fn add_curve_position(p: f64, c: [f64; 8], out: &mut [f64], o: usize, tangents: 
                 x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
             )
         };
+    }
+}
+
+#[cfg(test)]
+mod bisection_tests {
+    use super::*;
+
+    /// Running sums of square roots like the ones the path builds, with the awkward cases:
+    /// zero-length curves (equal sums), an infinite length, and a NaN tail.
+    fn sums(lengths: &[f64]) -> Vec<f64> {
+        let mut total = 0.0;
+        lengths
+            .iter()
+            .map(|&l| {
+                total += f64::sqrt(l);
+                total
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bisection_finds_what_the_scan_finds() {
+        let cases = [
+            sums(&[4.0]),
+            sums(&[4.0, 9.0, 0.0, 0.0, 1.0, 16.0, 0.25]),
+            sums(&[0.0, 0.0, 0.0]),
+            sums(&[1.0, f64::INFINITY, 2.0]),
+            sums(&[1.0, 4.0, f64::NAN, 9.0, 1.0]),
+            sums(&[f64::NAN, 1.0]),
+            (0..40).map(|i| f64::from(i) * 1.5).collect(),
+        ];
+        let probes = [
+            f64::NEG_INFINITY,
+            -1.0,
+            0.0,
+            1e-300,
+            0.5,
+            1.0,
+            2.0,
+            3.0,
+            3.5,
+            5.0,
+            6.0,
+            6.5,
+            9.0,
+            30.0,
+            58.5,
+            1e9,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for ends in &cases {
+            for from in 0..ends.len() {
+                for &p in &probes {
+                    assert_eq!(
+                        first_end_reaching(ends, from, p),
+                        first_end_reaching_by_scan(ends, from, p),
+                        "ends {ends:?} from {from} p {p}"
+                    );
+                }
+            }
+        }
+        assert_eq!(first_end_reaching(&[], 0, 1.0), 0);
     }
 }
