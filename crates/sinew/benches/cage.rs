@@ -12,7 +12,8 @@
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use sinew::cage::batch::DeformJob;
 use sinew::cage::{
-    Cage, CageBinding, SparseBinding, SparseOptions, bind_mvc, deform_batch, deform_instances,
+    Cage, CageBinding, GridBinding, GridOptions, SparseBinding, SparseOptions, bind_mvc,
+    deform_batch, deform_instances,
 };
 use std::time::Instant;
 
@@ -110,6 +111,19 @@ fn benches(c: &mut Criterion) {
             |b| b.iter(|| sb.deform(black_box(&mc), &mut out).expect("sizes")),
         );
     }
+    for tol in sparse_tolerances(&cage, true) {
+        let (gb, _) = GridBinding::bind(&cage, &pts, &GridOptions::new(tol)).expect("grid");
+        let mut nodes = vec![0.0f32; gb.scratch_len()];
+        g.bench_function(
+            BenchmarkId::new(format!("grid_tol{tol:.3}"), format!("{n}x{m}")),
+            |b| {
+                b.iter(|| {
+                    gb.deform(black_box(&mc), &mut nodes, &mut out)
+                        .expect("sizes")
+                })
+            },
+        );
+    }
     g.finish();
 
     let mut g = c.benchmark_group("cage_batch");
@@ -204,6 +218,53 @@ fn sparse_summary() {
     }
 }
 
+/// The grid summary: per tolerance, the nodes kept, the points kept exact, the bound and
+/// the error against dense for the bench's motion, timed alternately with dense.
+fn grid_summary() {
+    let (n, m) = (64, 10_000);
+    let cage = blob(n);
+    let pts = mesh(m);
+    let binding = bind_mvc(&cage, &pts).expect("bind");
+    let mc = moved(&cage, 0.0);
+    let mut dense_out = vec![0.0f32; 2 * m];
+    binding.deform(&mc, &mut dense_out).expect("sizes");
+    println!("cage_grid n={n} m={m}; dense and grid timed alternately, best of 201 each:");
+    let mut out = vec![0.0f32; 2 * m];
+    for tol in sparse_tolerances(&cage, false) {
+        let (gb, rep) = GridBinding::bind(&cage, &pts, &GridOptions::new(tol)).expect("grid");
+        let mut nodes = vec![0.0f32; gb.scratch_len()];
+        let mut scratch = vec![0.0f32; 2 * m];
+        let (td, t) = best_pair(
+            201,
+            || binding.deform(black_box(&mc), &mut scratch).expect("sizes"),
+            || {
+                gb.deform(black_box(&mc), &mut nodes, &mut out)
+                    .expect("sizes")
+            },
+        );
+        let err = out
+            .chunks_exact(2)
+            .zip(dense_out.chunks_exact(2))
+            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+            .fold(0.0f32, f32::max);
+        println!(
+            "  grid tol {tol:.3}: {} grid nodes + {} exact points (levels {:?}); max L1 {:.3}; \
+             weights {:.0} KB vs dense {:.0} KB; dense {:5.2}, grid {:5.2} ns/vertex: {:.2}x; \
+             error vs dense {:.2e} (wobble 0.05)",
+            rep.grid_nodes,
+            rep.exact_points,
+            rep.per_level,
+            rep.max_l1,
+            gb.weight_bytes() as f64 / 1024.0,
+            binding.weight_bytes() as f64 / 1024.0,
+            td * 1e9 / m as f64,
+            t * 1e9 / m as f64,
+            td / t,
+            err
+        );
+    }
+}
+
 /// Best times of `runs` calls each of `f` and `g`, called alternately (so both see the
 /// same machine load), seconds.
 fn best_pair(runs: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (f64, f64) {
@@ -254,6 +315,7 @@ fn read_bandwidth(bytes: usize, runs: usize) -> f64 {
 fn summary() {
     println!("\n## summary (best of many runs; ns per unit; bound = bytes / read bandwidth)");
     sparse_summary();
+    grid_summary();
     let dram = read_bandwidth(256 << 20, 9);
     println!(
         "read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s",

@@ -160,3 +160,29 @@ fn sparse_weights_deform_within_1e2_of_dense_on_the_fixtures() {
         assert!(out.worst <= cage_motion::MAX_ERROR.max(out.slack));
     }
 }
+
+#[test]
+fn grid_weights_deform_within_1e2_of_dense_on_the_fixtures() {
+    let mut rng = cage_motion::Rng(0x5EED_0016_0007);
+    for path in fixtures() {
+        let c = load(&path);
+        let cage = Cage::from_loops(&c.loops).expect("valid cage");
+        let dense = bind_mvc(&cage, &c.points).expect("bindable");
+        let out = cage_motion::compare_grid(&c.name, &cage, &c.points, &dense, &mut rng);
+        println!(
+            "{}: {} points, {} cage vertices (diameter {:.3}): worst |grid - dense| {:.3e} \
+             units (f32 allowance {:.1e}); {} nodes ({} grid, {} exact points); max L1 {:.4}",
+            c.name,
+            c.points.len(),
+            cage.vertex_count(),
+            cage.diameter(),
+            out.worst,
+            out.slack,
+            out.nodes,
+            out.report.grid_nodes,
+            out.report.exact_points,
+            out.report.max_l1
+        );
+        assert!(out.worst <= cage_motion::MAX_ERROR.max(out.slack));
+    }
+}

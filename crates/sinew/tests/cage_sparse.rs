@@ -7,7 +7,7 @@
 
 mod cage_motion;
 
-use cage_motion::{MAX_ERROR, MOTION, Rng, compare};
+use cage_motion::{MAX_ERROR, MOTION, Rng, compare, compare_grid};
 use sinew::cage::{Cage, bind_mvc};
 
 /// A star-shaped counter-clockwise loop: `n` jittered angles, radii in [0.5, 1] x `radius`.
@@ -78,4 +78,36 @@ fn sparse_deformation_stays_within_1e2_of_dense_on_100_random_cages() {
     );
     assert!(worst <= MAX_ERROR);
     assert!(kept_sum < dense_sum as f64, "some weights were dropped");
+}
+
+/// The same cages and motions for grid-interpolated weights (`cage::grid`), 1,500 points
+/// each: within 1e-2 units of dense and within the bound; prints the nodes kept.
+#[test]
+fn grid_deformation_stays_within_1e2_of_dense_on_100_random_cages() {
+    let mut rng = Rng(0x5EED_0016_0008);
+    let (mut worst, mut worst_at) = (0.0f64, 0);
+    let (mut nodes, mut exact, mut points, mut l1_max) = (0usize, 0usize, 0usize, 0.0f64);
+    for case in 0..100 {
+        // Meshes dense enough for cells to be shared (at 150 points most points keep
+        // their own rows, which is exact and says little about the interpolation).
+        let (cage, pts) = random_case(&mut rng, 1500);
+        let dense = bind_mvc(&cage, &pts).expect("bindable");
+        let out = compare_grid(&format!("cage {case}"), &cage, &pts, &dense, &mut rng);
+        assert!(out.slack < 1e-3, "cage {case}: f32 allowance {}", out.slack);
+        if out.worst > worst {
+            (worst, worst_at) = (out.worst, case);
+        }
+        nodes += out.nodes;
+        exact += out.report.exact_points;
+        points += pts.len();
+        l1_max = l1_max.max(out.report.max_l1);
+    }
+    println!(
+        "100 random cages, {points} points, non-affine motion {MOTION} x diameter: worst \
+         |grid - dense| {worst:.3e} units (cage {worst_at}); {nodes} nodes in all ({exact} \
+         exact points); max L1 {l1_max:.4}"
+    );
+    assert!(worst <= MAX_ERROR);
+    assert!(nodes <= points, "never more nodes than points");
+    assert!(exact < points / 2, "most points interpolate");
 }

@@ -67,6 +67,7 @@ pub mod biharmonic;
 pub mod bind;
 pub mod boundary;
 pub mod format;
+pub mod grid;
 #[cfg(feature = "harmonic")]
 pub mod harmonic;
 pub mod mvc;
@@ -82,6 +83,7 @@ pub use batch::{DeformJob, deform_batch, deform_instances};
 pub use biharmonic::{BiharmonicHandles, BiharmonicOptions, bind_biharmonic};
 pub use bind::{bind_mvc, bind_mvc_with_progress};
 pub use boundary::boundary_loops;
+pub use grid::{GridBinding, GridOptions, GridReport};
 #[cfg(feature = "harmonic")]
 pub use harmonic::{HarmonicOptions, bind_harmonic};
 pub use mvc::mvc_coordinates;

@@ -8,7 +8,10 @@
 //! random sine modes over the plane with wavelengths of 0.5..2 diameters), one vertex
 //! dragged, and independent per-vertex jitter (the worst case for sparse weights).
 
-use sinew::cage::{Cage, CageBinding, SparseBinding, SparseOptions, TruncationReport};
+use sinew::cage::{
+    Cage, CageBinding, GridBinding, GridOptions, GridReport, SparseBinding, SparseOptions,
+    TruncationReport,
+};
 
 /// Non-affine motion, as a fraction of the cage diameter.
 pub const MOTION: f64 = 0.1;
@@ -152,14 +155,41 @@ pub fn compare(
         opts.tolerance
     );
     assert_eq!(report.over_tolerance, 0, "{name}: no cap was set");
-    let (mut a, mut b) = (
-        vec![0.0f32; 2 * points.len()],
-        vec![0.0f32; 2 * points.len()],
+    let (worst, worst_slack) = check_against_dense(
+        name,
+        cage,
+        points.len(),
+        dense,
+        rng,
+        (report.max_l1, report.max_weight),
+        |c, out| sparse.deform(c, out).expect("sizes"),
     );
+    Outcome {
+        report,
+        worst,
+        slack: worst_slack,
+        points: points.len(),
+    }
+}
+
+/// Deforms with each motion through `deform` and through `dense`, and checks every
+/// point: within the bound `max_l1 * non-affine motion` (plus f32 rounding of both
+/// kernels) and within [`MAX_ERROR`] (or the f32 rounding, where that is larger: cages far
+/// from the origin). Returns the worst error and the largest rounding allowance.
+pub fn check_against_dense(
+    name: &str,
+    cage: &Cage,
+    points: usize,
+    dense: &CageBinding,
+    rng: &mut Rng,
+    (max_l1, max_weight): (f64, f64),
+    mut deform: impl FnMut(&[f32], &mut [f32]),
+) -> (f64, f64) {
+    let (mut a, mut b) = (vec![0.0f32; 2 * points], vec![0.0f32; 2 * points]);
     let mut worst = 0.0f64;
     let mut worst_slack = 0.0f64;
     for (k, motion) in motions(cage, rng).iter().enumerate() {
-        sparse.deform(&motion.cage, &mut a).expect("sizes");
+        deform(&motion.cage, &mut a);
         dense.deform(&motion.cage, &mut b).expect("sizes");
         // f32 rounding of both kernels: the final position (2 ulps of the largest
         // coordinate) and each term of the sums (weights up to max_weight times offsets
@@ -175,23 +205,68 @@ pub fn compare(
         let extent = (hi[0] - lo[0]).hypot(hi[1] - lo[1]);
         let far = lo.iter().chain(&hi).fold(0.0f64, |m, c| m.max(c.abs()));
         let eps = f64::from(f32::EPSILON);
-        let slack = eps
-            * (2.0 * far + 2.0 * cage.vertex_count() as f64 * report.max_weight.max(1.0) * extent);
+        let slack =
+            eps * (2.0 * far + 2.0 * cage.vertex_count() as f64 * max_weight.max(1.0) * extent);
         worst_slack = worst_slack.max(slack);
-        let bound = report.max_l1 * motion.non_affine + slack;
+        let bound = max_l1 * motion.non_affine + slack;
         for (i, (p, q)) in a.chunks_exact(2).zip(b.chunks_exact(2)).enumerate() {
             let e = f64::from(p[0] - q[0]).hypot(f64::from(p[1] - q[1]));
             worst = worst.max(e);
             assert!(
                 e <= bound && e <= MAX_ERROR.max(slack),
-                "{name} motion {k} point {i}: |sparse - dense| = {e:.3e}, bound {bound:.3e}"
+                "{name} motion {k} point {i}: |approx - dense| = {e:.3e}, bound {bound:.3e}"
             );
         }
     }
-    Outcome {
+    (worst, worst_slack)
+}
+
+/// What one cage's grid comparison found.
+pub struct GridOutcome {
+    pub report: GridReport,
+    /// Nodes with a dense row (grid corners plus exact points).
+    pub nodes: usize,
+    /// Largest |grid - dense| over the points and motions, units.
+    pub worst: f64,
+    /// Largest f32 rounding allowance of the comparison, units.
+    pub slack: f64,
+}
+
+/// [`compare`] for a [`GridBinding`] bound for [`MAX_ERROR`] at [`MOTION`] x diameter.
+pub fn compare_grid(
+    name: &str,
+    cage: &Cage,
+    points: &[[f64; 2]],
+    dense: &CageBinding,
+    rng: &mut Rng,
+) -> GridOutcome {
+    let opts = GridOptions::for_error(MAX_ERROR, MOTION * cage.diameter());
+    let (grid, report) = GridBinding::bind(cage, points, &opts).expect("grid bind");
+    assert!(
+        report.max_l1 <= opts.tolerance,
+        "{name}: L1 {} over the tolerance {}",
+        report.max_l1,
+        opts.tolerance
+    );
+    let mut row = vec![0.0; cage.vertex_count()];
+    let max_weight = (0..points.len()).fold(0.0f64, |m, i| {
+        grid.effective_row(i, &mut row);
+        row.iter().fold(m, |m, w| m.max(w.abs()))
+    });
+    let mut nodes = vec![0.0f32; grid.scratch_len()];
+    let (worst, slack) = check_against_dense(
+        name,
+        cage,
+        points.len(),
+        dense,
+        rng,
+        (report.max_l1, max_weight),
+        |c, out| grid.deform(c, &mut nodes, out).expect("sizes"),
+    );
+    GridOutcome {
+        nodes: grid.node_count(),
         report,
         worst,
-        slack: worst_slack,
-        points: points.len(),
+        slack,
     }
 }

@@ -1,0 +1,483 @@
+//! Grid-interpolated cage weights: each point keeps four weights, over the corners of a
+//! grid cell, and only the grid's nodes carry dense mean value coordinates.
+//!
+//! Truncating a point's own MVC row cannot be both accurate and sparse: MVC weights are
+//! dense, and to drop one the error bound must afford its whole mass
+//! (`docs/PERFORMANCE.md`, "Sparse cage weights"). But they are smooth inside the cage, so
+//! the *deformation* is smooth there too, and a point can be placed from the deformed
+//! positions of a few nearby nodes: `x' = sum_c beta_c f(q_c)`, `f(q) = sum_j w_j(q) c'_j`,
+//! with `beta` the bilinear weights of the point in its cell. The binding is then a dense
+//! binding of the nodes (far fewer than the points) plus four (node, weight) pairs per
+//! point, and a deform is a dense pass over the nodes and a four-term sum per point.
+//!
+//! **The same bound as truncation.** The point's effective cage weights are
+//! `lambda'_j = sum_c beta_c w_j(q_c)`. They sum to 1 (both `beta` and `w` do) and
+//! reproduce the point (`sum beta_c q_c = p` for bilinear weights, `sum_j w_j(q) c_j = q`
+//! for MVC), so with `delta = lambda' - w(p)`, which sums to 0 and reproduces the origin,
+//! `|x'_grid - x'_dense| = |sum_j delta_j r_j| <= |delta|_1 * max_j |r_j|` for the
+//! residual `r` of the deformed cage after any affine map: the same bound, with the same
+//! meaning of the tolerance, as [`SparseOptions`](super::SparseOptions). Binding picks, per
+//! point, the coarsest grid level (cell size halving per level) whose `|delta|_1` is within
+//! the tolerance; a point no level serves (next to the cage, where the weights turn
+//! sharply) keeps its own exact row as a node of its own.
+//!
+//! Verified by the unit tests below (rest pose, affine motions, the bound, against the f64
+//! effective weights), `tests/cage_sparse.rs` (100 random cages under non-affine motion)
+//! and `tests/cage_oracle.rs` (the oracle fixtures).
+
+use super::CageError;
+use super::mvc::mvc_coordinates;
+use super::polygon::Cage;
+use super::weights::CageBinding;
+use std::collections::HashMap;
+
+/// Cells along the longer side of the points' bounding square at level 0.
+const BASE_CELLS: u32 = 4;
+
+/// How a [`GridBinding`] is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridOptions {
+    /// Largest L1 difference allowed between a point's effective weights and its own MVC
+    /// row: the deformation error bound per unit of non-affine cage motion.
+    pub tolerance: f64,
+    /// Finest level tried (cells of `side / (4 * 2^level)`); points no level up to it
+    /// serves keep their exact row. At most 16.
+    pub max_level: u32,
+}
+
+impl GridOptions {
+    /// Options with an L1 `tolerance` and levels up to 7 (cells of 1/512 of the points'
+    /// extent).
+    pub fn new(tolerance: f64) -> GridOptions {
+        GridOptions {
+            tolerance,
+            max_level: 7,
+        }
+    }
+
+    /// Options that keep the deformation within `max_error` units of the dense one while
+    /// no deformed cage vertex is more than `motion` units from where some affine map of
+    /// the rest cage puts it (the tolerance is `max_error / motion`).
+    pub fn for_error(max_error: f64, motion: f64) -> GridOptions {
+        GridOptions::new(max_error / motion)
+    }
+}
+
+/// What binding a [`GridBinding`] found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GridReport {
+    /// Largest per-point L1 difference of the effective weights from the point's MVC row.
+    pub max_l1: f64,
+    /// Mean per-point L1 difference.
+    pub mean_l1: f64,
+    /// Grid nodes kept (dense rows over the cage).
+    pub grid_nodes: usize,
+    /// Points that kept their own exact row (no level within the tolerance).
+    pub exact_points: usize,
+    /// Points served by each level, coarsest first.
+    pub per_level: Vec<usize>,
+}
+
+/// A cage binding whose points are interpolated from grid nodes (module docs).
+///
+/// Owner: the cage stage (bound at load time, applied after skinning; step 8 of
+/// `Character::update`).
+///
+/// ```
+/// use sinew::cage::{Cage, GridBinding, GridOptions, bind_mvc};
+///
+/// // A 12-gon cage of radius 10 and a ring of points inside it.
+/// let ring: Vec<[f64; 2]> = (0..12)
+///     .map(|k| {
+///         let a = std::f64::consts::TAU * k as f64 / 12.0;
+///         [10.0 * a.cos(), 10.0 * a.sin()]
+///     })
+///     .collect();
+/// let cage = Cage::from_loops(&[ring]).unwrap();
+/// let points: Vec<[f64; 2]> = (0..40)
+///     .map(|k| {
+///         let a = k as f64 * 0.7;
+///         [4.0 * a.cos(), 4.0 * a.sin()]
+///     })
+///     .collect();
+/// // Within 1e-2 units of dense while the cage stays within 1 unit of an affine motion.
+/// let (grid, report) = GridBinding::bind(&cage, &points, &GridOptions::for_error(1e-2, 1.0))?;
+/// assert!(report.max_l1 <= 1e-2);
+///
+/// // Drag one cage vertex by 1 unit and compare with the dense deformation.
+/// let mut moved: Vec<f32> = cage.points().iter().flat_map(|p| [p[0] as f32, p[1] as f32]).collect();
+/// moved[0] += 1.0;
+/// let mut nodes = vec![0.0; grid.scratch_len()];
+/// let mut out = vec![0.0; 2 * points.len()];
+/// grid.deform(&moved, &mut nodes, &mut out)?;
+/// let mut dense_out = vec![0.0; 2 * points.len()];
+/// bind_mvc(&cage, &points)?.deform(&moved, &mut dense_out)?;
+/// let worst = out.iter().zip(&dense_out).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+/// assert!(worst <= 1e-2);
+/// # Ok::<(), sinew::cage::CageError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridBinding {
+    points: usize,
+    /// Dense MVC rows of every node: the grid corners in use, then the exact points.
+    nodes: CageBinding,
+    /// Each point's four nodes (an exact point names its own node four times).
+    corners: Vec<[u32; 4]>,
+    /// Each point's four weights, in corner order (an exact point: 1, 0, 0, 0).
+    betas: Vec<[f32; 4]>,
+}
+
+/// A point's place on the grid: its cell's corner nodes, bilinear weights, the L1 of its
+/// effective weights from its own row, and the level.
+struct Choice {
+    ids: [u32; 4],
+    beta: [f64; 4],
+    l1: f64,
+    level: u32,
+}
+
+/// The grid while binding: node rows computed on demand, keyed by level and cell corner.
+struct Grid<'a> {
+    cage: &'a Cage,
+    origin: [f64; 2],
+    side: f64,
+    ids: HashMap<(u32, u32, u32), Option<u32>>,
+    rows: Vec<f64>,
+    positions: Vec<[f64; 2]>,
+}
+
+impl Grid<'_> {
+    /// The node at corner (`ix`, `iy`) of `level`, computed on first use; `None` where
+    /// the coordinates are singular there.
+    fn node(&mut self, level: u32, ix: u32, iy: u32) -> Option<u32> {
+        if let Some(&id) = self.ids.get(&(level, ix, iy)) {
+            return id;
+        }
+        let n = self.cage.vertex_count();
+        let h = self.side / f64::from(BASE_CELLS << level);
+        let q = [
+            self.origin[0] + f64::from(ix) * h,
+            self.origin[1] + f64::from(iy) * h,
+        ];
+        let start = self.rows.len();
+        self.rows.resize(start + n, 0.0);
+        let id = match mvc_coordinates(self.cage, q, 0, &mut self.rows[start..]) {
+            Ok(()) => {
+                self.positions.push(q);
+                Some((self.positions.len() - 1) as u32)
+            }
+            Err(_) => {
+                self.rows.truncate(start);
+                None
+            }
+        };
+        self.ids.insert((level, ix, iy), id);
+        id
+    }
+
+    fn row(&self, id: u32) -> &[f64] {
+        let n = self.cage.vertex_count();
+        &self.rows[id as usize * n..(id as usize + 1) * n]
+    }
+}
+
+impl GridBinding {
+    /// Binds `points` (bind space, the cage's space) to `cage`: each point to the coarsest
+    /// grid level whose interpolated weights stay within `opts.tolerance` (L1) of its own
+    /// mean value coordinates, or to its own row. Fails as
+    /// [`bind_mvc`](super::bind_mvc) does on a point that is not finite or where the
+    /// coordinates are singular, or with [`CageError::InvalidParameter`] for a negative or
+    /// NaN tolerance.
+    pub fn bind(
+        cage: &Cage,
+        points: &[[f64; 2]],
+        opts: &GridOptions,
+    ) -> Result<(GridBinding, GridReport), CageError> {
+        if opts.tolerance.is_nan() || opts.tolerance < 0.0 {
+            return Err(CageError::InvalidParameter(
+                "grid tolerance must be a number at least 0",
+            ));
+        }
+        let n = cage.vertex_count();
+        let max_level = opts.max_level.min(16);
+        let (lo, hi) = bounds(points);
+        // A square over the points; a single point (or a line of them) still gets cells.
+        let side = (hi[0] - lo[0])
+            .max(hi[1] - lo[1])
+            .max(1e-6 * cage.diameter());
+        let mut grid = Grid {
+            cage,
+            origin: lo,
+            side,
+            ids: HashMap::new(),
+            rows: Vec::new(),
+            positions: Vec::new(),
+        };
+        let mut own = vec![0.0; n];
+        let mut mixed = vec![0.0; n];
+        let mut report = GridReport {
+            per_level: vec![0; max_level as usize + 1],
+            ..GridReport::default()
+        };
+        // Per point: its cell's corners, bilinear weights, L1 and level, or None (exact).
+        let mut chosen: Vec<Option<Choice>> = Vec::with_capacity(points.len());
+        for (i, &p) in points.iter().enumerate() {
+            mvc_coordinates(cage, p, i, &mut own)?;
+            let mut found = None;
+            for level in 0..=max_level {
+                let cells = BASE_CELLS << level;
+                let h = side / f64::from(cells);
+                let cell = |v: f64| {
+                    let f = v / h;
+                    let k = (f.floor().max(0.0) as u32).min(cells - 1);
+                    (k, (f - f64::from(k)).clamp(0.0, 1.0))
+                };
+                let (ix, u) = cell(p[0] - lo[0]);
+                let (iy, v) = cell(p[1] - lo[1]);
+                let beta = [(1.0 - u) * (1.0 - v), u * (1.0 - v), (1.0 - u) * v, u * v];
+                let ids = [
+                    grid.node(level, ix, iy),
+                    grid.node(level, ix + 1, iy),
+                    grid.node(level, ix, iy + 1),
+                    grid.node(level, ix + 1, iy + 1),
+                ];
+                let [Some(a), Some(b), Some(c), Some(d)] = ids else {
+                    continue;
+                };
+                let ids = [a, b, c, d];
+                mixed.fill(0.0);
+                for (&id, &bc) in ids.iter().zip(&beta) {
+                    for (m, &w) in mixed.iter_mut().zip(grid.row(id)) {
+                        *m += bc * w;
+                    }
+                }
+                let l1: f64 = mixed.iter().zip(&own).map(|(m, w)| (m - w).abs()).sum();
+                if l1 <= opts.tolerance {
+                    found = Some(Choice {
+                        ids,
+                        beta,
+                        l1,
+                        level,
+                    });
+                    break;
+                }
+            }
+            chosen.push(found);
+        }
+        // A point two or more of whose corners serve no other point costs more nodes than
+        // its own row (few points per cell: small meshes, fine levels): keep it exact.
+        let mut uses = vec![0u32; grid.positions.len()];
+        for c in chosen.iter().flatten() {
+            for &id in &c.ids {
+                uses[id as usize] += 1;
+            }
+        }
+        for c in chosen.iter_mut() {
+            let Some(choice) = c else { continue };
+            if choice
+                .ids
+                .iter()
+                .filter(|&&id| uses[id as usize] == 1)
+                .count()
+                >= 2
+            {
+                for &id in &choice.ids {
+                    uses[id as usize] -= 1;
+                }
+                *c = None;
+            }
+        }
+        // The grid never costs more nodes than the points' own rows would.
+        let grid_nodes = uses.iter().filter(|&&u| u > 0).count();
+        let exact = chosen.iter().filter(|c| c.is_none()).count();
+        if grid_nodes + exact >= points.len() {
+            chosen.iter_mut().for_each(|c| *c = None);
+        }
+        let mut l1_sum = 0.0;
+        for c in &chosen {
+            match c {
+                Some(c) => {
+                    report.per_level[c.level as usize] += 1;
+                    report.max_l1 = report.max_l1.max(c.l1);
+                    l1_sum += c.l1;
+                }
+                None => report.exact_points += 1,
+            }
+        }
+        report.mean_l1 = if points.is_empty() {
+            0.0
+        } else {
+            l1_sum / points.len() as f64
+        };
+
+        // Keep the grid nodes some point uses, in first-use order, then the exact rows.
+        let mut remap = vec![u32::MAX; grid.positions.len()];
+        let mut kept: Vec<u32> = Vec::new();
+        for c in chosen.iter().flatten() {
+            for &id in &c.ids {
+                if remap[id as usize] == u32::MAX {
+                    remap[id as usize] = kept.len() as u32;
+                    kept.push(id);
+                }
+            }
+        }
+        report.grid_nodes = kept.len();
+        let mut nodes = CageBinding::zeroed(kept.len() + report.exact_points, n);
+        for (k, &id) in kept.iter().enumerate() {
+            nodes.set_row(k, grid.row(id));
+        }
+        let mut corners = Vec::with_capacity(points.len());
+        let mut betas = Vec::with_capacity(points.len());
+        let mut next_exact = kept.len();
+        for (i, c) in chosen.iter().enumerate() {
+            match c {
+                Some(c) => {
+                    corners.push(c.ids.map(|id| remap[id as usize]));
+                    betas.push(round_betas(c.beta));
+                }
+                None => {
+                    mvc_coordinates(cage, points[i], i, &mut own)?;
+                    nodes.set_row(next_exact, &own);
+                    corners.push([next_exact as u32; 4]);
+                    betas.push([1.0, 0.0, 0.0, 0.0]);
+                    next_exact += 1;
+                }
+            }
+        }
+        let binding = GridBinding {
+            points: points.len(),
+            nodes,
+            corners,
+            betas,
+        };
+        Ok((binding, report))
+    }
+
+    /// Bound points.
+    pub fn point_count(&self) -> usize {
+        self.points
+    }
+
+    /// Cage vertices the binding expects.
+    pub fn cage_vertex_count(&self) -> usize {
+        self.nodes.cage_vertex_count()
+    }
+
+    /// Nodes with a dense row: grid corners in use plus points kept exact.
+    pub fn node_count(&self) -> usize {
+        self.nodes.point_count()
+    }
+
+    /// Floats of the node scratch buffer [`GridBinding::deform`] takes.
+    pub fn scratch_len(&self) -> usize {
+        2 * self.node_count()
+    }
+
+    /// Bytes of weights a deform reads: the nodes' dense rows and the points' pairs.
+    pub fn weight_bytes(&self) -> usize {
+        self.nodes.weight_bytes() + self.points * (16 + 16)
+    }
+
+    /// Deforms every point for the deformed `cage` (x, y pairs, f32) into `out` (x, y
+    /// pairs), using `nodes` ([`GridBinding::scratch_len`] floats) for the nodes' deformed
+    /// positions. Allocates nothing. Fails on wrong sizes.
+    pub fn deform(
+        &self,
+        cage: &[f32],
+        nodes: &mut [f32],
+        out: &mut [f32],
+    ) -> Result<(), CageError> {
+        if nodes.len() != self.scratch_len() {
+            return Err(CageError::SizeMismatch {
+                what: "node scratch (x, y pairs)",
+                expected: self.scratch_len(),
+                got: nodes.len(),
+            });
+        }
+        if out.len() != 2 * self.points {
+            return Err(CageError::SizeMismatch {
+                what: "output vertices (x, y pairs)",
+                expected: 2 * self.points,
+                got: out.len(),
+            });
+        }
+        self.nodes.deform(cage, nodes)?;
+        let pos: &[[f32; 2]] = as_pairs(nodes);
+        for ((dst, c), b) in out.chunks_exact_mut(2).zip(&self.corners).zip(&self.betas) {
+            // Built in range; `get` keeps a corrupt binding from panicking.
+            let at = |k: usize| pos.get(c[k] as usize).copied().unwrap_or([0.0; 2]);
+            let (p0, p1, p2, p3) = (at(0), at(1), at(2), at(3));
+            dst[0] = b[0] * p0[0] + b[1] * p1[0] + b[2] * p2[0] + b[3] * p3[0];
+            dst[1] = b[0] * p0[1] + b[1] * p1[1] + b[2] * p2[1] + b[3] * p3[1];
+        }
+        Ok(())
+    }
+
+    /// Point `i`'s effective weights over the cage, `sum_c beta_c w(q_c)`, in f64 from the
+    /// stored f32 values (zeros for an out-of-range `i` or a short `out`).
+    pub fn effective_row(&self, i: usize, out: &mut [f64]) {
+        let n = self.cage_vertex_count();
+        out.fill(0.0);
+        if i >= self.points || out.len() < n {
+            return;
+        }
+        for (&id, &b) in self.corners[i].iter().zip(&self.betas[i]) {
+            for (j, o) in out.iter_mut().enumerate().take(n) {
+                *o += f64::from(b) * f64::from(self.nodes.weight(id as usize, j));
+            }
+        }
+    }
+
+    /// The deformation through the effective weights in f64, point by point: the plain
+    /// reference the kernel is tested against.
+    pub fn deform_reference(&self, cage: &[f32]) -> Vec<[f64; 2]> {
+        let n = self.cage_vertex_count();
+        let mut row = vec![0.0; n];
+        (0..self.points)
+            .map(|i| {
+                self.effective_row(i, &mut row);
+                row.iter()
+                    .zip(cage.chunks_exact(2))
+                    .fold([0.0, 0.0], |acc, (&w, c)| {
+                        [acc[0] + w * f64::from(c[0]), acc[1] + w * f64::from(c[1])]
+                    })
+            })
+            .collect()
+    }
+}
+
+/// The points' bounding box (a unit box at the origin for no points).
+fn bounds(points: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
+    if points.is_empty() {
+        return ([0.0; 2], [1.0; 2]);
+    }
+    points.iter().fold(
+        ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]),
+        |(lo, hi), p| {
+            (
+                [lo[0].min(p[0]), lo[1].min(p[1])],
+                [hi[0].max(p[0]), hi[1].max(p[1])],
+            )
+        },
+    )
+}
+
+/// Bilinear weights in f32, the largest taking up the others' rounding so they sum to 1
+/// as closely as f32 allows.
+fn round_betas(b: [f64; 4]) -> [f32; 4] {
+    let mut r = b.map(|v| v as f32);
+    let big = (0..4).max_by(|&x, &y| b[x].total_cmp(&b[y])).unwrap_or(0);
+    let others: f64 = (0..4).filter(|&k| k != big).map(|k| f64::from(r[k])).sum();
+    r[big] = (1.0 - others) as f32;
+    r
+}
+
+/// `[x, y, x, y, ...]` as pairs (a trailing odd float is left out).
+fn as_pairs(v: &[f32]) -> &[[f32; 2]] {
+    let (pairs, _) = v.as_chunks::<2>();
+    pairs
+}
+
+#[cfg(test)]
+#[path = "grid_tests.rs"]
+mod tests;
