@@ -18,7 +18,7 @@
 //! Verified by the unit tests below on a small hand-built rig (weighted mesh, deform
 //! offsets, two bones): values computed by hand for each source, mode and for nesting.
 
-use crate::cage::{Cage, CageBinding, CageError, bind_mvc};
+use crate::cage::{Cage, CageBinding, CageError, GridBinding, bind_mvc};
 use crate::ids::BoneId;
 use crate::math::WorldTransform;
 
@@ -56,12 +56,50 @@ pub enum CageMode {
     Offset,
 }
 
+/// The weights a [`CageDeformer`] deforms with.
+///
+/// Owner: the cage stage (after skinning; step 8 of `Character::update`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CageWeights {
+    /// A dense row per vertex ([`bind_mvc`], harmonic coordinates, a loaded file).
+    Dense(CageBinding),
+    /// Interpolated from grid nodes ([`GridBinding`]): a few nodes carry dense rows, each
+    /// vertex four weights over them; within a stated error of dense, and faster on large
+    /// meshes.
+    Grid(GridBinding),
+}
+
+impl CageWeights {
+    fn counts(&self) -> (usize, usize) {
+        match self {
+            CageWeights::Dense(b) => (b.point_count(), b.cage_vertex_count()),
+            CageWeights::Grid(g) => (g.point_count(), g.cage_vertex_count()),
+        }
+    }
+
+    fn scratch_len(&self) -> usize {
+        match self {
+            CageWeights::Dense(_) => 0,
+            CageWeights::Grid(g) => g.scratch_len(),
+        }
+    }
+
+    fn deform(&self, cage: &[f32], nodes: &mut [f32], out: &mut [f32]) -> Result<(), CageError> {
+        match self {
+            CageWeights::Dense(b) => b.deform(cage, out),
+            CageWeights::Grid(g) => g.deform(cage, nodes, out),
+        }
+    }
+}
+
 /// A bound cage deforming some vertices of one mesh.
 ///
 /// Owner: the cage stage (after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct CageDeformer {
-    binding: CageBinding,
+    weights: CageWeights,
+    /// The grid nodes' deformed positions (empty for dense weights).
+    nodes: Vec<f32>,
     targets: Vec<u32>,
     max_target: usize,
     source: CageSource,
@@ -96,12 +134,24 @@ impl CageDeformer {
         source: CageSource,
         mode: CageMode,
     ) -> Result<CageDeformer, CageError> {
+        CageDeformer::with_weights(CageWeights::Dense(binding), cage, targets, source, mode)
+    }
+
+    /// A deformer from dense or grid-interpolated weights, one point per target.
+    pub fn with_weights(
+        weights: CageWeights,
+        cage: &Cage,
+        targets: Vec<u32>,
+        source: CageSource,
+        mode: CageMode,
+    ) -> Result<CageDeformer, CageError> {
         let n = cage.vertex_count();
-        if binding.cage_vertex_count() != n || binding.point_count() != targets.len() {
+        let (points, cage_vertices) = weights.counts();
+        if cage_vertices != n || points != targets.len() {
             return Err(CageError::SizeMismatch {
                 what: "cage deformer binding (targets x cage vertices)",
                 expected: targets.len() * n,
-                got: binding.point_count() * binding.cage_vertex_count(),
+                got: points * cage_vertices,
             });
         }
         let driven = match &source {
@@ -150,7 +200,8 @@ impl CageDeformer {
             delta: vec![0.0; 2 * n],
             cage: rest_cage.clone(),
             rest_cage,
-            binding,
+            nodes: vec![0.0; weights.scratch_len()],
+            weights,
             max_target: max_target.max(max_read),
             targets,
             source,
@@ -176,8 +227,8 @@ impl CageDeformer {
     }
 
     /// The bound weights.
-    pub fn binding(&self) -> &CageBinding {
-        &self.binding
+    pub fn weights(&self) -> &CageWeights {
+        &self.weights
     }
 
     /// How many world vertices the mesh must have (one past the largest vertex the deformer
@@ -242,7 +293,8 @@ pub fn apply_cage(
     }
     match def.mode {
         CageMode::Replace => {
-            def.binding.deform(&def.cage, &mut def.out)?;
+            def.weights
+                .deform(&def.cage, &mut def.nodes, &mut def.out)?;
             for (p, &t) in def.out.chunks_exact(2).zip(&def.targets) {
                 let t = 2 * t as usize;
                 vertices[t..t + 2].copy_from_slice(p);
@@ -252,7 +304,8 @@ pub fn apply_cage(
             for ((d, c), r) in def.delta.iter_mut().zip(&def.cage).zip(&def.rest_cage) {
                 *d = c - r;
             }
-            def.binding.deform(&def.delta, &mut def.out)?;
+            def.weights
+                .deform(&def.delta, &mut def.nodes, &mut def.out)?;
             for (p, &t) in def.out.chunks_exact(2).zip(&def.targets) {
                 let t = 2 * t as usize;
                 vertices[t] += p[0];

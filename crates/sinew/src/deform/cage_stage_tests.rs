@@ -316,3 +316,41 @@ fn a_character_runs_its_cages_after_skinning() {
     assert!(c.world_vertices(SlotId(0), &mut none));
     assert!(none.is_empty());
 }
+
+#[test]
+fn grid_weights_run_in_the_stage_like_dense_ones() {
+    use crate::cage::{GridBinding, GridOptions};
+    let rig = rig();
+    let (inst, base) = skinned(&rig);
+    let src = || CageSource::MeshVertices(vec![0, 1, 2, 3]);
+    for mode in [CageMode::Replace, CageMode::Offset] {
+        let (grid, _) =
+            GridBinding::bind(&square(), &BIND[4..7], &GridOptions::new(0.01)).expect("grid");
+        let mut g = CageDeformer::with_weights(
+            CageWeights::Grid(grid),
+            &square(),
+            vec![4, 5, 6],
+            src(),
+            mode,
+        )
+        .expect("bound");
+        let mut d =
+            CageDeformer::new(&square(), &BIND[4..7], vec![4, 5, 6], src(), mode).expect("bound");
+        let (mut a, mut b) = (base.clone(), base.clone());
+        apply_cage(&mut g, &inst.world, &mut a).expect("sizes");
+        apply_cage(&mut d, &inst.world, &mut b).expect("sizes");
+        close(&a, &b);
+        assert!(matches!(g.weights(), CageWeights::Grid(_)));
+    }
+    // A grid bound for other points is refused.
+    let (grid, _) =
+        GridBinding::bind(&square(), &BIND[4..6], &GridOptions::new(0.01)).expect("grid");
+    let three = CageDeformer::with_weights(
+        CageWeights::Grid(grid),
+        &square(),
+        vec![4, 5, 6],
+        src(),
+        CageMode::Replace,
+    );
+    assert!(three.is_err());
+}
