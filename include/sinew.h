@@ -18,14 +18,21 @@
 #include <stdint.h>
 
 // The ABI version the header was generated for (see [`sinew_abi_version`]). 101 (0.1.1)
-// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; everything of 100 is
-// unchanged.
-#define SINEW_ABI_VERSION 101
+// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; 102 (0.1.2) added
+// `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); everything of 100 is unchanged.
+#define SINEW_ABI_VERSION 102
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
 // bound meets the one set by [`sinew_cage_set_sparse_error`] (tolerance-chosen sparse
 // weights, `SparseBinding::from_dense_tolerance`).
 #define SINEW_SPARSE_BY_ERROR UINT32_MAX
+
+// `sparse_k` value for the bind functions: interpolate each point from the four corners of
+// a grid cell whose nodes carry the dense weights, at the coarsest level within the error
+// set by [`sinew_cage_set_sparse_error`] (points no level serves keep their own weights;
+// `GridBinding`). The same bound as [`SINEW_SPARSE_BY_ERROR`], and on large meshes a deform
+// several times faster than dense; [`SinewCageInfo::sparse_k`] reads 4.
+#define SINEW_GRID_BY_ERROR (UINT32_MAX - 1)
 
 // Most threads a call may use (the caller included).
 #define SINEW_MAX_THREADS 64

@@ -394,6 +394,25 @@ static void test_cage(void) {
     TRUE(info.bound == 1 && info.sparse_k >= 3 && info.sparse_k <= 8 && info.truncation_max_l1 <= 0.02);
     OK(sinew_cage_deform(cage, moved, 16, out, 18, &len));
     for (i = 0; i < 8; i++) TRUE(out[i] > out2[i] - 1e-3f && out[i] < out2[i] + 1e-3f);
+    /* Grid-interpolated by the same error: within it of the dense, and it round-trips. */
+    OK(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, SINEW_GRID_BY_ERROR));
+    OK(sinew_cage_info(cage, &info));
+    TRUE(info.bound == 1 && info.sparse_k == 4 && info.points == 4 && info.truncation_max_l1 <= 0.02);
+    OK(sinew_cage_deform(cage, moved, 16, out, 18, &len));
+    for (i = 0; i < 8; i++) TRUE(out[i] > out2[i] - 1e-3f && out[i] < out2[i] + 1e-3f);
+    {
+        uint8_t *grid_bytes;
+        SinewCage *grid_copy = NULL;
+        float out3[18];
+        IS(sinew_cage_serialize(cage, NULL, 0, &n), BUFFER_TOO_SMALL);
+        grid_bytes = (uint8_t *)malloc(n);
+        OK(sinew_cage_serialize(cage, grid_bytes, n, &n));
+        OK(sinew_cage_deserialize(grid_bytes, n, &grid_copy));
+        free(grid_bytes);
+        OK(sinew_cage_deform(grid_copy, moved, 16, out3, 18, &len));
+        for (i = 0; i < 8; i++) TRUE(out3[i] == out[i]);
+        OK(sinew_cage_destroy(grid_copy));
+    }
     /* Sparse. */
     OK(sinew_cage_bind_polygons(cage, loops, sizes, 2, points, 4, 4));
     OK(sinew_cage_info(cage, &info));

@@ -112,6 +112,8 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_cage_destroy(IntPtr cage);
         /// <summary>`sparseK` for the bind functions: per point the fewest weights within the error set by sinew_cage_set_sparse_error.</summary>
         public const uint SparseByError = 0xFFFFFFFF;
+        /// <summary>`sparseK` for the bind functions: each point interpolated from four grid nodes within the error set by sinew_cage_set_sparse_error.</summary>
+        public const uint GridByError = 0xFFFFFFFE;
         [DllImport(Lib)] public static extern Status sinew_cage_set_sparse_error(CageHandle cage, double maxError, double motion);
         [DllImport(Lib)] public static extern Status sinew_cage_bind_polygons(CageHandle cage, float[] loopXy, uint[] loopSizes, UIntPtr loopCount, float[] points, UIntPtr pointCount, uint sparseK);
         [DllImport(Lib)] public static extern Status sinew_cage_deform(CageHandle cage, float[] cageXy, UIntPtr cageFloats, [Out] float[] output, UIntPtr cap, out UIntPtr len);

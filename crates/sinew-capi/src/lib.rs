@@ -325,6 +325,6 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 }
 
 /// The ABI version the header was generated for (see [`sinew_abi_version`]). 101 (0.1.1)
-/// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; everything of 100 is
-/// unchanged.
-pub const SINEW_ABI_VERSION: u32 = 101;
+/// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; 102 (0.1.2) added
+/// `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); everything of 100 is unchanged.
+pub const SINEW_ABI_VERSION: u32 = 102;

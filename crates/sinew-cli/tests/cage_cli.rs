@@ -237,6 +237,47 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
             "sparse-tol vertex {k}: {g:?} vs {want:?}"
         );
     }
+    // Grid-interpolated: the same bound, written as kind 4, deformed by `cage deform`.
+    let wg = scratch("grid_interp.bin", b"");
+    let summary = json_out(&sinew(&[
+        "cage",
+        "bind",
+        mesh.to_str().expect("utf8"),
+        "--out",
+        wg.to_str().expect("utf8"),
+        "--grid-tol",
+        "0.05",
+    ]));
+    assert!(summary["grid"]["max_l1"].as_f64().expect("num") <= 0.05);
+    assert!(summary["grid"]["nodes"].as_u64().expect("num") <= 25);
+    let out = json_out(&sinew(&[
+        "cage",
+        "deform",
+        wg.to_str().expect("utf8"),
+        c.to_str().expect("utf8"),
+    ]));
+    for (k, g) in matrix(&out["vertices"]).iter().enumerate() {
+        let (x, y) = (f64::from(k as i32 % 5), f64::from(k as i32 / 5));
+        let want = [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0];
+        assert!(
+            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
+            "grid-tol vertex {k}: {g:?} vs {want:?}"
+        );
+    }
+    for bad in [["--grid-tol", "-1"], ["--grid-tol", "nan"]] {
+        assert_fails(
+            &sinew(&[
+                "cage",
+                "bind",
+                mesh.to_str().expect("utf8"),
+                "--out",
+                wg.to_str().expect("utf8"),
+                bad[0],
+                bad[1],
+            ]),
+            "grid-tol",
+        );
+    }
     assert!(
         !sinew(&[
             "cage",

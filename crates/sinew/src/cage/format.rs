@@ -4,19 +4,21 @@
 //! offset size  field
 //!  0      8    magic "SINEWCG\0"
 //!  8      2    version (u16) = 1
-//! 10      1    kind: 1 dense, 2 sparse (K per point), 3 sparse rows (1..=K per point)
+//! 10      1    kind: 1 dense, 2 sparse (K per point), 3 sparse rows (1..=K per point),
+//!              4 grid-interpolated (`format_grid.rs`)
 //! 11      1    reserved, 0
 //! 12      4    points (u32)            at most MAX_POINTS
 //! 16      4    cage vertices (u32)     at most 65535
 //! 20      4    weights per point (u32) dense: = cage vertices; sparse: K (1..=cage vertices);
-//!              sparse rows: the most at any point (1..=cage vertices)
+//!              sparse rows: the most at any point (1..=cage vertices); grid: 4
 //! 24      8    payload length in bytes (u64), must equal what the counts imply
 //! 32      4    CRC-32 (IEEE) of bytes 0..32 followed by the payload
 //! 36      4    reserved, 0
 //! 40      ...  payload: dense: points x cage vertices f32, row-major;
 //!              sparse: points x K f32 weights, then points x K u16 cage vertex indices;
 //!              sparse rows: points u16 counts (1..=K), then the W = sum of counts f32
-//!              weights, then W u16 cage vertex indices (row after row)
+//!              weights, then W u16 cage vertex indices (row after row);
+//!              grid: see `format_grid.rs`
 //! ```
 //!
 //! A sparse binding with the same count at every point is written as kind 2, any other as
@@ -28,6 +30,8 @@
 //! bit-exact. Verified by the unit tests below (round trips, every corruption, truncation
 //! at every length, a single flipped bit anywhere).
 
+pub use super::format_grid::encode_grid;
+use super::format_grid::{KIND_GRID, decode_grid};
 use super::sparse::SparseBinding;
 use super::weights::CageBinding;
 use std::fmt;
@@ -127,7 +131,10 @@ impl fmt::Display for FormatError {
             UnsupportedVersion(v) => {
                 write!(f, "unsupported version {v} (this build reads {VERSION})")
             }
-            BadKind(k) => write!(f, "unknown kind {k} (1 dense, 2 sparse, 3 sparse rows)"),
+            BadKind(k) => write!(
+                f,
+                "unknown kind {k} (1 dense, 2 sparse, 3 sparse rows, 4 grid)"
+            ),
             Reserved => write!(f, "reserved header field is not zero"),
             CountTooLarge { what, value, limit } => {
                 write!(f, "{what} {value} exceeds the limit {limit}")
@@ -176,6 +183,8 @@ pub enum LoadedBinding {
     Dense(CageBinding),
     /// A few weights per point (kind 2 or 3).
     Sparse(SparseBinding),
+    /// Grid-interpolated weights (kind 4).
+    Grid(super::grid::GridBinding),
 }
 
 const CRC_TABLE: [u32; 256] = {
@@ -210,7 +219,7 @@ pub fn crc32(parts: &[&[u8]]) -> u32 {
     !parts.iter().fold(!0u32, |c, p| crc_update(c, p))
 }
 
-fn header(kind: u8, points: usize, cage: usize, per: usize, payload: &[u8]) -> Vec<u8> {
+pub(super) fn header(kind: u8, points: usize, cage: usize, per: usize, payload: &[u8]) -> Vec<u8> {
     let mut h = Vec::with_capacity(HEADER_LEN + payload.len());
     h.extend_from_slice(&MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
@@ -280,7 +289,7 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
         return Err(UnsupportedVersion(version));
     }
     let kind = bytes[10];
-    if kind != KIND_DENSE && kind != KIND_SPARSE && kind != KIND_SPARSE_ROWS {
+    if kind != KIND_DENSE && kind != KIND_SPARSE && kind != KIND_SPARSE_ROWS && kind != KIND_GRID {
         return Err(BadKind(kind));
     }
     if bytes[11] != 0 || u32_at(bytes, 36) != 0 {
@@ -304,6 +313,9 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     };
     limit("points", points, MAX_POINTS)?;
     limit("cage vertices", cage, u32::from(u16::MAX))?;
+    if kind == KIND_GRID {
+        return decode_grid(bytes, (points, cage, per), declared, stored);
+    }
     if kind == KIND_DENSE && per != cage {
         return Err(CountTooLarge {
             what: "dense weights per point (must equal cage vertices)",
@@ -578,5 +590,57 @@ mod tests {
         assert!(matches!(decode(&b), Err(FormatError::Checksum { .. })));
         let msg = decode(&b).map(|_| ()).unwrap_err().to_string();
         assert!(msg.contains("corrupt"), "{msg}");
+    }
+
+    /// A grid binding of 200 points in a 12-gon, most of them interpolated.
+    fn grid() -> super::super::grid::GridBinding {
+        use super::super::{Cage, GridBinding, GridOptions};
+        let ring: Vec<[f64; 2]> = (0..12)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / 12.0;
+                [10.0 * a.cos(), 10.0 * a.sin()]
+            })
+            .collect();
+        let cage = Cage::from_loops(&[ring]).expect("valid");
+        let pts: Vec<[f64; 2]> = (0..200)
+            .map(|k| {
+                let r = 8.0 * ((k as f64 + 0.5) / 200.0).sqrt();
+                let a = k as f64 * 2.4;
+                [r * a.cos(), r * a.sin()]
+            })
+            .collect();
+        GridBinding::bind(&cage, &pts, &GridOptions::new(0.05))
+            .expect("bind")
+            .0
+    }
+
+    #[test]
+    fn grid_round_trips_and_every_corruption_is_an_error() {
+        let g = grid();
+        assert!(g.node_count() < g.point_count(), "some nodes are shared");
+        let bytes = encode_grid(&g);
+        assert_eq!(decode(&bytes), Ok(LoadedBinding::Grid(g.clone())));
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "length {len}");
+        }
+        // Bit flips: every header and count bit, and a spread of payload bits.
+        for bit in (0..(HEADER_LEN + 4) * 8).chain((0..bytes.len() * 8).step_by(97)) {
+            let mut b = bytes.clone();
+            b[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&b).is_err(), "bit {bit}");
+        }
+        // A node count beyond the points, with a matching length and checksum.
+        let mut b = bytes.clone();
+        b[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
+        b[32..36].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::CountTooLarge { .. })));
+        // An index past the nodes, re-checksummed.
+        let mut b = bytes.clone();
+        let at = HEADER_LEN + 4 + g.node_count() * g.cage_vertex_count() * 4;
+        b[at..at + 4].copy_from_slice(&(g.node_count() as u32).to_le_bytes());
+        let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
+        b[32..36].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::BadIndex(_))));
     }
 }

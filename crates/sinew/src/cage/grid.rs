@@ -353,6 +353,58 @@ impl GridBinding {
         Ok((binding, report))
     }
 
+    /// A binding from its parts (a decoded file): the nodes' dense rows, and per point four
+    /// node indices and four weights. Fails when the counts disagree, an index names no
+    /// node, or a point's weights are not finite or do not sum to 1 within `row_tolerance`.
+    pub fn from_parts(
+        nodes: CageBinding,
+        corners: Vec<[u32; 4]>,
+        betas: Vec<[f32; 4]>,
+        row_tolerance: f64,
+    ) -> Result<GridBinding, CageError> {
+        if corners.len() != betas.len() {
+            return Err(CageError::SizeMismatch {
+                what: "grid weights (one set of four per point)",
+                expected: corners.len(),
+                got: betas.len(),
+            });
+        }
+        let n = nodes.point_count();
+        if let Some(&bad) = corners.iter().flatten().find(|&&c| c as usize >= n) {
+            return Err(CageError::IndexOutOfRange { index: bad, len: n });
+        }
+        let bad_row = |b: &[f32; 4]| {
+            let sum: f64 = b.iter().map(|&v| f64::from(v)).sum();
+            !b.iter().all(|v| v.is_finite()) || (sum - 1.0).abs() > row_tolerance
+        };
+        if betas.iter().any(bad_row) {
+            return Err(CageError::InvalidParameter(
+                "grid weights must be finite and sum to 1 at every point",
+            ));
+        }
+        Ok(GridBinding {
+            points: corners.len(),
+            nodes,
+            corners,
+            betas,
+        })
+    }
+
+    /// The nodes' dense rows (grid corners in use, then points kept exact).
+    pub fn nodes(&self) -> &CageBinding {
+        &self.nodes
+    }
+
+    /// Each point's four node indices.
+    pub fn corners(&self) -> &[[u32; 4]] {
+        &self.corners
+    }
+
+    /// Each point's four weights, in [`GridBinding::corners`] order.
+    pub fn betas(&self) -> &[[f32; 4]] {
+        &self.betas
+    }
+
     /// Bound points.
     pub fn point_count(&self) -> usize {
         self.points

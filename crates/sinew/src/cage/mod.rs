@@ -67,6 +67,7 @@ pub mod biharmonic;
 pub mod bind;
 pub mod boundary;
 pub mod format;
+mod format_grid;
 pub mod grid;
 #[cfg(feature = "harmonic")]
 pub mod harmonic;
