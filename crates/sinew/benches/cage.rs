@@ -231,7 +231,9 @@ fn grid_summary() {
     println!("cage_grid n={n} m={m}; dense and grid timed alternately, best of 201 each:");
     let mut out = vec![0.0f32; 2 * m];
     for tol in sparse_tolerances(&cage, false) {
+        let t0 = Instant::now();
         let (gb, rep) = GridBinding::bind(&cage, &pts, &GridOptions::new(tol)).expect("grid");
+        let bind_ms = t0.elapsed().as_secs_f64() * 1e3;
         let mut nodes = vec![0.0f32; gb.scratch_len()];
         let mut scratch = vec![0.0f32; 2 * m];
         let (td, t) = best_pair(
@@ -248,7 +250,7 @@ fn grid_summary() {
             .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
             .fold(0.0f32, f32::max);
         println!(
-            "  grid tol {tol:.3}: {} grid nodes + {} exact points (levels {:?}); max L1 {:.3}; \
+            "  grid tol {tol:.3}: bind {bind_ms:.0} ms (one core); {} grid nodes + {} exact points (levels {:?}); max L1 {:.3}; \
              weights {:.0} KB vs dense {:.0} KB; dense {:5.2}, grid {:5.2} ns/vertex: {:.2}x; \
              error vs dense {:.2e} (wobble 0.05)",
             rep.grid_nodes,
