@@ -642,5 +642,14 @@ mod tests {
         let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
         b[32..36].copy_from_slice(&crc.to_le_bytes());
         assert!(matches!(decode(&b), Err(FormatError::BadIndex(_))));
+        // Huge weights of opposite signs that still sum to 1 (they would overflow a deform).
+        let mut b = bytes.clone();
+        let at = HEADER_LEN + 4 + g.node_count() * g.cage_vertex_count() * 4 + g.point_count() * 16;
+        for (k, w) in [3e38f32, -3e38, 1.0, 0.0].iter().enumerate() {
+            b[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        let crc = crc32(&[&b[..32], &b[HEADER_LEN..]]);
+        b[32..36].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(decode(&b), Err(FormatError::WeightOutOfRange(_))));
     }
 }

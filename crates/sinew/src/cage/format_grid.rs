@@ -10,7 +10,7 @@
 //! Checked as the other kinds before anything is allocated (the payload length against
 //! the counts and the bytes present, the checksum), then every node row as a dense row
 //! (finite, at most [`MAX_WEIGHT`], sums to 1) and every point (indices below N, weights
-//! finite and summing to 1). Verified by the round-trip and corruption tests in
+//! within [0, 1] and summing to 1). Verified by the round-trip and corruption tests in
 //! `format.rs`.
 
 use super::format::{
@@ -137,6 +137,10 @@ pub(super) fn decode_grid(
         .collect();
     if let Some(i) = flat.iter().position(|w| !w.is_finite()) {
         return Err(NonFiniteWeight(nodes * cage + i));
+    }
+    if let Some(i) = flat.iter().position(|w| !(-1e-3..=1.001).contains(w)) {
+        // Bilinear weights lie in [0, 1].
+        return Err(WeightOutOfRange(nodes * cage + i));
     }
     let bad = |b: &[f32; 4]| {
         (b.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE

@@ -355,7 +355,8 @@ impl GridBinding {
 
     /// A binding from its parts (a decoded file): the nodes' dense rows, and per point four
     /// node indices and four weights. Fails when the counts disagree, an index names no
-    /// node, or a point's weights are not finite or do not sum to 1 within `row_tolerance`.
+    /// node, or a point's weights are not each within [0, 1] (up to 1e-3) or do not sum to
+    /// 1 within `row_tolerance`.
     pub fn from_parts(
         nodes: CageBinding,
         corners: Vec<[u32; 4]>,
@@ -373,13 +374,14 @@ impl GridBinding {
         if let Some(&bad) = corners.iter().flatten().find(|&&c| c as usize >= n) {
             return Err(CageError::IndexOutOfRange { index: bad, len: n });
         }
+        // Bilinear weights: each within [0, 1] (up to rounding), together 1.
         let bad_row = |b: &[f32; 4]| {
             let sum: f64 = b.iter().map(|&v| f64::from(v)).sum();
-            !b.iter().all(|v| v.is_finite()) || (sum - 1.0).abs() > row_tolerance
+            !b.iter().all(|&v| (-1e-3..=1.001).contains(&v)) || (sum - 1.0).abs() > row_tolerance
         };
         if betas.iter().any(bad_row) {
             return Err(CageError::InvalidParameter(
-                "grid weights must be finite and sum to 1 at every point",
+                "grid weights must be within [0, 1] and sum to 1 at every point",
             ));
         }
         Ok(GridBinding {
