@@ -262,6 +262,81 @@ pub fn search(frames: &[f32], time: f64, entries: usize) -> usize {
     n - entries
 }
 
+/// Keys scanned one by one before a sorted timeline is bisected: the official scan's own
+/// order for every key a short timeline has, and for the head of a long one.
+pub const BISECT_KEYS: usize = 32;
+
+/// Whether the key times (every `entries`-th float) never decrease, with no NaN: what lets
+/// [`search_sorted`] bisect. The official exports always are; a hand-edited file may not be.
+pub fn keys_sorted(frames: &[f32], entries: usize) -> bool {
+    let mut prev = f32::NEG_INFINITY;
+    frames.iter().step_by(entries.max(1)).all(|&t| {
+        let ok = prev <= t;
+        prev = t;
+        ok
+    })
+}
+
+/// [`search`] for key times that never decrease ([`keys_sorted`]) when `sorted`: the same
+/// index, found by scanning the first [`BISECT_KEYS`] keys and bisecting the rest. The scan
+/// stops at the first key after the first whose time is greater than `time`; with sorted
+/// times `t > time` holds from some key on and not before (for a NaN `time` it never holds:
+/// the last key, as the scan finds), so bisecting on it lands on the same key. Long
+/// timelines (a baked or captured animation of thousands of keys) then cost a few steps
+/// instead of a scan from the first key every frame. Unsorted timelines are scanned to the
+/// end, as the official runtime does. Verified by `bisection_finds_the_scans_key` below.
+#[inline(always)]
+pub fn search_sorted(frames: &[f32], time: f64, entries: usize, sorted: bool) -> usize {
+    let n = frames.len();
+    let head = n.min(BISECT_KEYS * entries);
+    let mut i = entries;
+    while i < head {
+        if f64::from(frames[i]) > time {
+            return i - entries;
+        }
+        i += entries;
+    }
+    if head == n {
+        return n - entries;
+    }
+    if sorted {
+        bisect(frames, time, entries, i / entries)
+    } else {
+        search_from(frames, time, entries, i)
+    }
+}
+
+/// The rest of [`search`]'s scan from frame offset `i`.
+#[inline(never)]
+fn search_from(frames: &[f32], time: f64, entries: usize, mut i: usize) -> usize {
+    let n = frames.len();
+    while i < n {
+        if f64::from(frames[i]) > time {
+            return i - entries;
+        }
+        i += entries;
+    }
+    n - entries
+}
+
+/// The key [`search`] finds in sorted keys, knowing that keys before `first` are not later
+/// than `time`: the first key from `first` on whose time is greater, minus one, by halving.
+#[inline(never)]
+pub fn bisect(frames: &[f32], time: f64, entries: usize, first: usize) -> usize {
+    let entries = entries.max(1);
+    let keys = frames.len() / entries;
+    let (mut lo, mut hi) = (first.clamp(1, keys.max(1)), keys);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if f64::from(frames[mid * entries]) > time {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo.saturating_sub(1) * entries
+}
+
 /// [`search`] for one entry per key (Spine `Timeline.search1`).
 #[inline]
 pub fn search1(times: &[f32], time: f64) -> usize {
@@ -396,5 +471,38 @@ mod tests {
         assert_eq!(search(&frames, 1.0, 2), 6);
         assert_eq!(search(&frames, 7.0, 2), 6);
         assert_eq!(search1(&[0.0, 1.0, 2.0], 1.5), 1);
+    }
+
+    #[test]
+    fn bisection_finds_the_scans_key() {
+        // Long timelines with repeated times, an infinite last key, several strides.
+        for entries in [1usize, 2, 3, 7] {
+            for keys in [1usize, 2, 16, 32, 33, 40, 333] {
+                let mut frames = Vec::new();
+                for k in 0..keys {
+                    let t = if k + 1 == keys && keys > 20 {
+                        f32::INFINITY
+                    } else {
+                        (k / 3) as f32 * 0.25
+                    };
+                    frames.push(t);
+                    frames.extend((1..entries).map(|v| v as f32));
+                }
+                assert!(keys_sorted(&frames, entries));
+                let last = (keys / 3) as f64 * 0.25;
+                let mut probes = vec![-1.0, 0.0, 0.1, last, last + 1.0, f64::INFINITY, f64::NAN];
+                probes.extend((0..200).map(|i| f64::from(i) * 0.0123));
+                for t in probes {
+                    let scan = search(&frames, t, entries);
+                    let at = format!("entries {entries} keys {keys} time {t}");
+                    assert_eq!(search_sorted(&frames, t, entries, true), scan, "{at}");
+                    assert_eq!(search_sorted(&frames, t, entries, false), scan, "{at}");
+                    assert_eq!(bisect(&frames, t, entries, 1), scan, "{at}");
+                }
+            }
+        }
+        assert!(!keys_sorted(&[0.0, 2.0, 1.0], 1));
+        assert!(!keys_sorted(&[0.0, 9.0, f32::NAN, 9.0], 2));
+        assert!(keys_sorted(&[], 3));
     }
 }

@@ -118,9 +118,26 @@ pub struct Timeline {
     pub properties: [u32; 3],
     /// Number of valid entries in `properties`.
     pub property_count: u8,
+    /// Whether the key times never decrease ([`curve::keys_sorted`], set by the builder):
+    /// long timelines are then searched by bisection past their first keys
+    /// ([`Timeline::search`]). False searches
+    /// key by key, as the official runtime does; setting it on unsorted keys finds other
+    /// keys than the official runtime would.
+    pub sorted: bool,
 }
 
 impl Timeline {
+    /// The key (frame offset, stride `entries`) in effect at `time`: Spine's
+    /// `Timeline.search`, bisecting past the first keys of long timelines with sorted keys
+    /// ([`curve::search_sorted`]).
+    /// `entries` must be the kind's ([`TimelineKind::entries`]); callers pass it as a
+    /// constant so the scan of short timelines keeps its fixed stride.
+    #[inline(always)]
+    pub fn search(&self, time: f64, entries: usize) -> usize {
+        debug_assert_eq!(entries, self.kind.entries());
+        curve::search_sorted(&self.frames, time, entries, self.sorted)
+    }
+
     /// The property ids this timeline drives.
     pub fn properties(&self) -> &[u32] {
         &self.properties[..self.property_count as usize]

@@ -177,12 +177,14 @@ fn build_clip(
         for k in 0..n {
             properties[k] = props.id(keys[k]);
         }
+        let sorted = crate::anim::curve::keys_sorted(&frames, kind.entries());
         let tl = Timeline {
             kind,
             frames,
             curves,
             properties,
             property_count: n as u8,
+            sorted,
         };
         clip.duration = clip.duration.max(tl.duration());
         clip.property_ids.extend_from_slice(tl.properties());

@@ -3,7 +3,6 @@
 
 use super::entry::{FIRST, HOLD_FIRST, HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link};
 use super::{AnimationState, StateEvent, StateEventKind};
-use crate::anim::curve::search;
 use crate::anim::timeline::{before_first, curve_value, set_attachment_key, slot_active};
 use crate::anim::{MixBlend, MixDirection, Timeline, TimelineKind, apply_timeline, clip_data};
 use crate::ids::SlotId;
@@ -408,7 +407,7 @@ fn apply_attachment(
             Some(rig.slots[s].attachment)
         }
     } else {
-        Some(names.get(search(&tl.frames, time, 1)).copied().flatten())
+        Some(names.get(tl.search(time, 1)).copied().flatten())
     };
     if let Some(key) = key {
         set_attachment_key(rig, inst, *slot, key);

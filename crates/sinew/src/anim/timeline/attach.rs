@@ -204,7 +204,7 @@ pub(super) fn sequence(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
         }
         return;
     }
-    let i = search(&tl.frames, a.time, 1);
+    let i = tl.search(a.time, 1);
     let (Some(key), true) = (keys.get(i), *count > 0) else {
         return;
     };

@@ -5,7 +5,6 @@
 //! drive exactly the constraints whose flag is set; mass keys go through the inverse).
 
 use super::{Args, absolute_value, absolute_value2, before_first, curve_value, value_at};
-use crate::anim::curve::search;
 use crate::anim::{IkFlags, MixBlend, MixDirection, Timeline};
 use crate::ids::{IkId, PathId, PhysicsId, TransformId};
 use crate::instance::Instance;
@@ -47,7 +46,7 @@ pub(super) fn ik(
         }
         return;
     }
-    let i = search(&tl.frames, a.time, 3);
+    let i = tl.search(a.time, 3);
     let mix = value_at(tl, a.time, i, 1);
     let softness = value_at(tl, a.time, i, 2);
     let key_flags = |st: &mut crate::instance::IkState| {
@@ -91,7 +90,7 @@ fn mixes<const N: usize>(
             _ => None,
         };
     }
-    let i = search(&tl.frames, a.time, N + 1);
+    let i = tl.search(a.time, N + 1);
     let key: [f64; N] = std::array::from_fn(|k| value_at(tl, a.time, i, k + 1));
     Some(if a.blend == MixBlend::Setup {
         std::array::from_fn(|k| setup[k] + (key[k] - setup[k]) * a.alpha)

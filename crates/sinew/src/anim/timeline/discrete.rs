@@ -36,7 +36,7 @@ pub(super) fn draw_order(
         }
         return;
     }
-    match orders.get(search(&tl.frames, a.time, 1)) {
+    match orders.get(tl.search(a.time, 1)) {
         Some(Some(order)) if order.len() == inst.draw_order.len() => {
             inst.draw_order.copy_from_slice(order)
         }

@@ -17,7 +17,6 @@ pub(crate) mod testrig;
 
 pub(crate) use slot::{set_attachment_key, slot_active};
 
-use super::curve::search;
 use super::{FiredEvent, MixBlend, MixDirection, Timeline, TimelineKind};
 use crate::ids::ClipId;
 use crate::instance::Instance;
@@ -96,7 +95,7 @@ pub(crate) struct Args {
 /// The value of a one-value timeline at `time` (Spine `CurveTimeline1.getCurveValue`).
 #[inline]
 pub(crate) fn curve_value(tl: &Timeline, time: f64) -> f64 {
-    let i = search(&tl.frames, time, 2);
+    let i = tl.search(time, 2);
     tl.curves.value(&tl.frames, 2, time, i, 1)
 }
 

@@ -9,7 +9,6 @@
 //! Verified by the unit tests below (each blend by hand; clamping).
 
 use super::{Args, before_first, curve_value, value_at};
-use crate::anim::curve::search;
 use crate::anim::{MixBlend, MixDirection, Timeline};
 use crate::ids::{NameId, SlotId};
 use crate::instance::Instance;
@@ -58,7 +57,7 @@ pub(super) fn attachment(
         }
         return;
     }
-    let key = names.get(search(&tl.frames, a.time, 1)).copied().flatten();
+    let key = names.get(tl.search(a.time, 1)).copied().flatten();
     set_attachment_key(rig, inst, slot, key);
 }
 
@@ -127,7 +126,7 @@ fn setup_dark(rig: &Rig, s: usize) -> C4 {
 
 /// The interpolated values 1..=N of a colour key at `a.time`.
 fn values<const N: usize>(tl: &Timeline, time: f64) -> [f64; N] {
-    let i = search(&tl.frames, time, tl.kind.entries());
+    let i = tl.search(time, tl.kind.entries());
     std::array::from_fn(|k| value_at(tl, time, i, k + 1))
 }
 

@@ -199,12 +199,14 @@ pub fn tln(kind: TimelineKind, rows: &[&[f32]]) -> Timeline {
         assert_eq!(r.len(), e, "row width");
         frames.extend_from_slice(r);
     }
+    let sorted = crate::anim::curve::keys_sorted(&frames, e);
     Timeline {
         kind,
         frames,
         curves: Curves::new(rows.len()),
         properties: [0; 3],
         property_count: 0,
+        sorted,
     }
 }
 
