@@ -140,7 +140,7 @@ impl Curves {
 
     /// Value `value` (1-based, after the time) of the key at frame offset `i` (stride
     /// `entries`) at `time`, honouring the key's curve type (linear, stepped or Bezier).
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, frames: &[f32], entries: usize, time: f64, i: usize, value: usize) -> f64 {
         match self.types[i / entries] {
             LINEAR => {

@@ -3,7 +3,7 @@
 //!
 //! Verified by the unit tests below (each blend and direction by hand on a one-bone rig).
 
-use super::{Args, before_first, mix_scale, relative_value, value_at};
+use super::{Args, before_first, mix_scale, relative_value};
 use crate::anim::{MixBlend, MixDirection, Timeline};
 use crate::ids::BoneId;
 use crate::instance::Instance;
@@ -52,7 +52,12 @@ pub(super) fn shear_y(rig: &Rig, inst: &mut Instance, tl: &Timeline, b: BoneId, 
 #[inline]
 fn values2(tl: &Timeline, time: f64) -> (f64, f64) {
     let i = tl.search(time, 3);
-    (value_at(tl, time, i, 1), value_at(tl, time, i, 2))
+    // The stride as a constant (translate, scale and shear keys are time, x, y).
+    let c = &tl.curves;
+    (
+        c.value(&tl.frames, 3, time, i, 1),
+        c.value(&tl.frames, 3, time, i, 2),
+    )
 }
 
 /// Shared body of the relative two-value timelines (translate, shear): `cur`/`setup` are

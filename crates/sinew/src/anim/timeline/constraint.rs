@@ -4,7 +4,7 @@
 //! Verified by the unit tests below (each blend by hand; the global physics timelines
 //! drive exactly the constraints whose flag is set; mass keys go through the inverse).
 
-use super::{Args, absolute_value, absolute_value2, before_first, curve_value, value_at};
+use super::{Args, absolute_value, absolute_value2, before_first, curve_value};
 use crate::anim::{IkFlags, MixBlend, MixDirection, Timeline};
 use crate::ids::{IkId, PathId, PhysicsId, TransformId};
 use crate::instance::Instance;
@@ -47,8 +47,8 @@ pub(super) fn ik(
         return;
     }
     let i = tl.search(a.time, 3);
-    let mix = value_at(tl, a.time, i, 1);
-    let softness = value_at(tl, a.time, i, 2);
+    let mix = tl.curves.value(&tl.frames, 3, a.time, i, 1);
+    let softness = tl.curves.value(&tl.frames, 3, a.time, i, 2);
     let key_flags = |st: &mut crate::instance::IkState| {
         if let Some(f) = flags.get(i / 3) {
             st.bend_direction = f.bend_direction;
@@ -91,7 +91,8 @@ fn mixes<const N: usize>(
         };
     }
     let i = tl.search(a.time, N + 1);
-    let key: [f64; N] = std::array::from_fn(|k| value_at(tl, a.time, i, k + 1));
+    let key: [f64; N] =
+        std::array::from_fn(|k| tl.curves.value(&tl.frames, N + 1, a.time, i, k + 1));
     Some(if a.blend == MixBlend::Setup {
         std::array::from_fn(|k| setup[k] + (key[k] - setup[k]) * a.alpha)
     } else {

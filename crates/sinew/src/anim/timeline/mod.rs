@@ -99,13 +99,6 @@ pub(crate) fn curve_value(tl: &Timeline, time: f64) -> f64 {
     tl.curves.value(&tl.frames, 2, time, i, 1)
 }
 
-/// Value `value` (1-based) of a multi-value timeline at `time`, from the key at offset `i`.
-#[inline]
-pub(crate) fn value_at(tl: &Timeline, time: f64, i: usize, value: usize) -> f64 {
-    tl.curves
-        .value(&tl.frames, tl.kind.entries(), time, i, value)
-}
-
 /// Whether `time` is before the first key.
 #[inline]
 pub(crate) fn before_first(tl: &Timeline, time: f64) -> bool {

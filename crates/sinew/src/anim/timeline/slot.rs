@@ -8,7 +8,7 @@
 //!
 //! Verified by the unit tests below (each blend by hand; clamping).
 
-use super::{Args, before_first, curve_value, value_at};
+use super::{Args, before_first, curve_value};
 use crate::anim::{MixBlend, MixDirection, Timeline};
 use crate::ids::{NameId, SlotId};
 use crate::instance::Instance;
@@ -126,8 +126,9 @@ fn setup_dark(rig: &Rig, s: usize) -> C4 {
 
 /// The interpolated values 1..=N of a colour key at `a.time`.
 fn values<const N: usize>(tl: &Timeline, time: f64) -> [f64; N] {
-    let i = tl.search(time, tl.kind.entries());
-    std::array::from_fn(|k| value_at(tl, time, i, k + 1))
+    // The key is the time and the N values: the stride as a constant.
+    let i = tl.search(time, N + 1);
+    std::array::from_fn(|k| tl.curves.value(&tl.frames, N + 1, time, i, k + 1))
 }
 
 pub(super) fn rgba(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, a: Args) {
