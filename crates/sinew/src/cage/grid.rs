@@ -76,6 +76,9 @@ pub struct GridReport {
     pub exact_points: usize,
     /// Points served by each level, coarsest first.
     pub per_level: Vec<usize>,
+    /// Grid nodes whose coordinates were computed while binding (kept or not), at most
+    /// [`GridBinding::node_budget`].
+    pub nodes_computed: usize,
 }
 
 /// A cage binding whose points are interpolated from grid nodes (module docs).
@@ -221,10 +224,15 @@ impl GridBinding {
         };
         // Per point: its cell's corners, bilinear weights, L1 and level, or None (exact).
         let mut chosen: Vec<Option<Choice>> = Vec::with_capacity(points.len());
+        let budget = GridBinding::node_budget(points.len());
         for (i, &p) in points.iter().enumerate() {
             mvc_coordinates(cage, p, i, &mut own)?;
             let mut found = None;
             for level in 0..=max_level {
+                // Bounded memory whatever the points: past the budget, points keep their rows.
+                if grid.positions.len() + 4 > budget {
+                    break;
+                }
                 let cells = BASE_CELLS << level;
                 let h = side / f64::from(cells);
                 let cell = |v: f64| {
@@ -304,6 +312,7 @@ impl GridBinding {
                 None => report.exact_points += 1,
             }
         }
+        report.nodes_computed = grid.positions.len();
         report.mean_l1 = if points.is_empty() {
             0.0
         } else {
@@ -405,6 +414,13 @@ impl GridBinding {
     /// Each point's four weights, in [`GridBinding::corners`] order.
     pub fn betas(&self) -> &[[f32; 4]] {
         &self.betas
+    }
+
+    /// Most grid nodes a bind of `points` points computes (four per point, plus a few): the
+    /// bind's memory stays within a small multiple of a dense binding's however the points
+    /// lie (points on the cage's edges, say, which no level serves).
+    pub fn node_budget(points: usize) -> usize {
+        points.saturating_mul(4).saturating_add(64)
     }
 
     /// Bound points.

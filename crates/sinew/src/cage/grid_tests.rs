@@ -136,3 +136,32 @@ fn bad_input_is_an_error_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn points_no_level_serves_keep_their_rows_within_the_node_budget() {
+    // Points on the cage's own edges: the weights turn sharply there, so every level fails
+    // and every point keeps its row; the bind computes at most the budget of grid nodes.
+    let cage = blob(40);
+    let v = cage.points().to_vec();
+    let pts: Vec<[f64; 2]> = (0..400)
+        .map(|k| {
+            let (a, b) = (v[k % 40], v[(k + 1) % 40]);
+            let t = (k / 40) as f64 / 10.0 + 0.05;
+            [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]
+        })
+        .collect();
+    let (g, rep) = GridBinding::bind(&cage, &pts, &GridOptions::new(1e-6)).expect("bind");
+    assert!(
+        rep.nodes_computed <= GridBinding::node_budget(pts.len()),
+        "{rep:?}"
+    );
+    assert!(g.node_count() <= pts.len());
+    let moved = flat(cage.points(), |p| [p[0] + 0.3 * p[1], p[1] - 2.0]);
+    let got = run(&g, &moved);
+    for (o, p) in got.chunks_exact(2).zip(&pts) {
+        let want = [p[0] + 0.3 * p[1], p[1] - 2.0];
+        assert!(
+            (f64::from(o[0]) - want[0]).abs() < 1e-3 && (f64::from(o[1]) - want[1]).abs() < 1e-3
+        );
+    }
+}
