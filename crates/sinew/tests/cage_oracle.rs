@@ -184,5 +184,35 @@ fn grid_weights_deform_within_1e2_of_dense_on_the_fixtures() {
             out.report.max_l1
         );
         assert!(out.worst <= cage_motion::MAX_ERROR.max(out.slack));
+        // The fixture's few points mostly keep their rows; 1,500 points inside its cage
+        // put the interpolation itself to the test on the same cage.
+        let pts = interior_points(&cage, 1500, &mut rng);
+        let dense = bind_mvc(&cage, &pts).expect("bindable");
+        let out = cage_motion::compare_grid(&c.name, &cage, &pts, &dense, &mut rng);
+        println!(
+            "  {} with 1,500 points inside: worst |grid - dense| {:.3e} units; {} nodes ({} \
+             exact points)",
+            c.name, out.worst, out.nodes, out.report.exact_points
+        );
+        assert!(out.worst <= cage_motion::MAX_ERROR.max(out.slack));
     }
+}
+
+/// `m` points inside `cage` (winding number 1: not in a hole), uniform over its bounding box.
+fn interior_points(cage: &Cage, m: usize, rng: &mut cage_motion::Rng) -> Vec<[f64; 2]> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in cage.points() {
+        for a in 0..2 {
+            lo[a] = lo[a].min(p[a]);
+            hi[a] = hi[a].max(p[a]);
+        }
+    }
+    let mut pts = Vec::with_capacity(m);
+    while pts.len() < m {
+        let p = [rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1])];
+        if cage.winding_number(p) == 1 {
+            pts.push(p);
+        }
+    }
+    pts
 }

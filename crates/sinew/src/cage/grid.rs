@@ -29,10 +29,10 @@ use super::CageError;
 use super::mvc::mvc_coordinates;
 use super::polygon::Cage;
 use super::weights::CageBinding;
-use std::collections::HashMap;
+use grid_bind::{Choice, Grid, assemble, prune};
 
-/// Cells along the longer side of the points' bounding square at level 0.
-const BASE_CELLS: u32 = 4;
+#[path = "grid_bind.rs"]
+mod grid_bind;
 
 /// How a [`GridBinding`] is chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -130,60 +130,6 @@ pub struct GridBinding {
     betas: Vec<[f32; 4]>,
 }
 
-/// A point's place on the grid: its cell's corner nodes, bilinear weights, the L1 of its
-/// effective weights from its own row, and the level.
-struct Choice {
-    ids: [u32; 4],
-    beta: [f64; 4],
-    l1: f64,
-    level: u32,
-}
-
-/// The grid while binding: node rows computed on demand, keyed by level and cell corner.
-struct Grid<'a> {
-    cage: &'a Cage,
-    origin: [f64; 2],
-    side: f64,
-    ids: HashMap<(u32, u32, u32), Option<u32>>,
-    rows: Vec<f64>,
-    positions: Vec<[f64; 2]>,
-}
-
-impl Grid<'_> {
-    /// The node at corner (`ix`, `iy`) of `level`, computed on first use; `None` where
-    /// the coordinates are singular there.
-    fn node(&mut self, level: u32, ix: u32, iy: u32) -> Option<u32> {
-        if let Some(&id) = self.ids.get(&(level, ix, iy)) {
-            return id;
-        }
-        let n = self.cage.vertex_count();
-        let h = self.side / f64::from(BASE_CELLS << level);
-        let q = [
-            self.origin[0] + f64::from(ix) * h,
-            self.origin[1] + f64::from(iy) * h,
-        ];
-        let start = self.rows.len();
-        self.rows.resize(start + n, 0.0);
-        let id = match mvc_coordinates(self.cage, q, 0, &mut self.rows[start..]) {
-            Ok(()) => {
-                self.positions.push(q);
-                Some((self.positions.len() - 1) as u32)
-            }
-            Err(_) => {
-                self.rows.truncate(start);
-                None
-            }
-        };
-        self.ids.insert((level, ix, iy), id);
-        id
-    }
-
-    fn row(&self, id: u32) -> &[f64] {
-        let n = self.cage.vertex_count();
-        &self.rows[id as usize * n..(id as usize + 1) * n]
-    }
-}
-
 impl GridBinding {
     /// Binds `points` (bind space, the cage's space) to `cage`: each point to the coarsest
     /// grid level whose interpolated weights stay within `opts.tolerance` (L1) of its own
@@ -201,106 +147,22 @@ impl GridBinding {
                 "grid tolerance must be a number at least 0",
             ));
         }
-        let n = cage.vertex_count();
+        let mut grid = Grid::new(cage, points);
         let max_level = opts.max_level.min(16);
-        let (lo, hi) = bounds(points);
-        // A square over the points; a single point (or a line of them) still gets cells.
-        let side = (hi[0] - lo[0])
-            .max(hi[1] - lo[1])
-            .max(1e-6 * cage.diameter());
-        let mut grid = Grid {
-            cage,
-            origin: lo,
-            side,
-            ids: HashMap::new(),
-            rows: Vec::new(),
-            positions: Vec::new(),
-        };
-        let mut own = vec![0.0; n];
-        let mut mixed = vec![0.0; n];
-        let mut report = GridReport {
-            per_level: vec![0; max_level as usize + 1],
-            ..GridReport::default()
-        };
+        let budget = GridBinding::node_budget(points.len());
+        let mut own = vec![0.0; cage.vertex_count()];
         // Per point: its cell's corners, bilinear weights, L1 and level, or None (exact).
         let mut chosen: Vec<Option<Choice>> = Vec::with_capacity(points.len());
-        let budget = GridBinding::node_budget(points.len());
         for (i, &p) in points.iter().enumerate() {
             mvc_coordinates(cage, p, i, &mut own)?;
-            let mut found = None;
-            for level in 0..=max_level {
-                // Bounded memory whatever the points: past the budget, points keep their rows.
-                if grid.positions.len() + 4 > budget {
-                    break;
-                }
-                let cells = BASE_CELLS << level;
-                let h = side / f64::from(cells);
-                let cell = |v: f64| {
-                    let f = v / h;
-                    let k = (f.floor().max(0.0) as u32).min(cells - 1);
-                    (k, (f - f64::from(k)).clamp(0.0, 1.0))
-                };
-                let (ix, u) = cell(p[0] - lo[0]);
-                let (iy, v) = cell(p[1] - lo[1]);
-                let beta = [(1.0 - u) * (1.0 - v), u * (1.0 - v), (1.0 - u) * v, u * v];
-                let ids = [
-                    grid.node(level, ix, iy),
-                    grid.node(level, ix + 1, iy),
-                    grid.node(level, ix, iy + 1),
-                    grid.node(level, ix + 1, iy + 1),
-                ];
-                let [Some(a), Some(b), Some(c), Some(d)] = ids else {
-                    continue;
-                };
-                let ids = [a, b, c, d];
-                mixed.fill(0.0);
-                for (&id, &bc) in ids.iter().zip(&beta) {
-                    for (m, &w) in mixed.iter_mut().zip(grid.row(id)) {
-                        *m += bc * w;
-                    }
-                }
-                let l1: f64 = mixed.iter().zip(&own).map(|(m, w)| (m - w).abs()).sum();
-                if l1 <= opts.tolerance {
-                    found = Some(Choice {
-                        ids,
-                        beta,
-                        l1,
-                        level,
-                    });
-                    break;
-                }
-            }
-            chosen.push(found);
+            chosen.push(grid.place(p, &own, opts.tolerance, max_level, budget));
         }
-        // A point two or more of whose corners serve no other point costs more nodes than
-        // its own row (few points per cell: small meshes, fine levels): keep it exact.
-        let mut uses = vec![0u32; grid.positions.len()];
-        for c in chosen.iter().flatten() {
-            for &id in &c.ids {
-                uses[id as usize] += 1;
-            }
-        }
-        for c in chosen.iter_mut() {
-            let Some(choice) = c else { continue };
-            if choice
-                .ids
-                .iter()
-                .filter(|&&id| uses[id as usize] == 1)
-                .count()
-                >= 2
-            {
-                for &id in &choice.ids {
-                    uses[id as usize] -= 1;
-                }
-                *c = None;
-            }
-        }
-        // The grid never costs more nodes than the points' own rows would.
-        let grid_nodes = uses.iter().filter(|&&u| u > 0).count();
-        let exact = chosen.iter().filter(|c| c.is_none()).count();
-        if grid_nodes + exact >= points.len() {
-            chosen.iter_mut().for_each(|c| *c = None);
-        }
+        prune(&mut chosen, grid.node_count());
+        let mut report = GridReport {
+            per_level: vec![0; max_level as usize + 1],
+            nodes_computed: grid.node_count(),
+            ..GridReport::default()
+        };
         let mut l1_sum = 0.0;
         for c in &chosen {
             match c {
@@ -312,53 +174,12 @@ impl GridBinding {
                 None => report.exact_points += 1,
             }
         }
-        report.nodes_computed = grid.positions.len();
         report.mean_l1 = if points.is_empty() {
             0.0
         } else {
             l1_sum / points.len() as f64
         };
-
-        // Keep the grid nodes some point uses, in first-use order, then the exact rows.
-        let mut remap = vec![u32::MAX; grid.positions.len()];
-        let mut kept: Vec<u32> = Vec::new();
-        for c in chosen.iter().flatten() {
-            for &id in &c.ids {
-                if remap[id as usize] == u32::MAX {
-                    remap[id as usize] = kept.len() as u32;
-                    kept.push(id);
-                }
-            }
-        }
-        report.grid_nodes = kept.len();
-        let mut nodes = CageBinding::zeroed(kept.len() + report.exact_points, n);
-        for (k, &id) in kept.iter().enumerate() {
-            nodes.set_row(k, grid.row(id));
-        }
-        let mut corners = Vec::with_capacity(points.len());
-        let mut betas = Vec::with_capacity(points.len());
-        let mut next_exact = kept.len();
-        for (i, c) in chosen.iter().enumerate() {
-            match c {
-                Some(c) => {
-                    corners.push(c.ids.map(|id| remap[id as usize]));
-                    betas.push(round_betas(c.beta));
-                }
-                None => {
-                    mvc_coordinates(cage, points[i], i, &mut own)?;
-                    nodes.set_row(next_exact, &own);
-                    corners.push([next_exact as u32; 4]);
-                    betas.push([1.0, 0.0, 0.0, 0.0]);
-                    next_exact += 1;
-                }
-            }
-        }
-        let binding = GridBinding {
-            points: points.len(),
-            nodes,
-            corners,
-            betas,
-        };
+        let binding = assemble(&grid, points, &chosen, &mut report)?;
         Ok((binding, report))
     }
 
@@ -514,32 +335,6 @@ impl GridBinding {
             })
             .collect()
     }
-}
-
-/// The points' bounding box (a unit box at the origin for no points).
-fn bounds(points: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
-    if points.is_empty() {
-        return ([0.0; 2], [1.0; 2]);
-    }
-    points.iter().fold(
-        ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]),
-        |(lo, hi), p| {
-            (
-                [lo[0].min(p[0]), lo[1].min(p[1])],
-                [hi[0].max(p[0]), hi[1].max(p[1])],
-            )
-        },
-    )
-}
-
-/// Bilinear weights in f32, the largest taking up the others' rounding so they sum to 1
-/// as closely as f32 allows.
-fn round_betas(b: [f64; 4]) -> [f32; 4] {
-    let mut r = b.map(|v| v as f32);
-    let big = (0..4).max_by(|&x, &y| b[x].total_cmp(&b[y])).unwrap_or(0);
-    let others: f64 = (0..4).filter(|&k| k != big).map(|k| f64::from(r[k])).sum();
-    r[big] = (1.0 - others) as f32;
-    r
 }
 
 /// `[x, y, x, y, ...]` as pairs (a trailing odd float is left out).
