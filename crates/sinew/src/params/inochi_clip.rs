@@ -1,6 +1,5 @@
 //! Inochi2D animations (inochi2d.md §7): lanes of keyframes on one parameter axis each,
-//! sampled at a fractional frame with Inochi2D's interpolation kinds, beside Cubism's
-//! segment kinds in [`super::clip`].
+//! sampled at a fractional frame with Inochi2D's interpolation kinds.
 //!
 //! A lane holds keyframes `(frame, value, tension)` sorted by frame. At frame `f` the segment
 //! is the first key at or after `f` and the key before it, `t` the fraction of the way

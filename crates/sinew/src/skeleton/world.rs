@@ -175,7 +175,7 @@ fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64
     local_matrix_with(exact, memo, pose, trig::sin_cos, true)
 }
 
-/// The plain reference for [`local_matrix`]: no memo, std's `sin_cos` for both axes.
+/// The plain reference for `local_matrix`: no memo, std's `sin_cos` for both axes.
 /// `sinew-formats/tests/fast_paths.rs` compares the two over every fixture.
 pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, f64) {
     let mut memo = TrigMemo::EMPTY;
@@ -188,7 +188,7 @@ const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
 const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
 const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
 
-/// [`local_matrix`] with the memo (public for the comparison test).
+/// `local_matrix` with the memo (public for the comparison test).
 pub fn local_matrix_fast(
     exact: bool,
     memo: &mut TrigMemo,

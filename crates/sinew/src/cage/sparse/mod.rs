@@ -4,7 +4,7 @@
 //! and every affine motion of the cage stay exact: `lambda' = lambda_S + C^T (C C^T)^{-1}
 //! (b - C lambda_S)` with `C = [1 ... 1; (v_S - x)^T]`, `b = [1; 0; 0]` (math.md A.3).
 //!
-//! Two ways to choose the kept weights ([`select`]):
+//! Two ways to choose the kept weights (`select.rs`):
 //! - by tolerance ([`SparseBinding::from_dense_tolerance`], [`SparseOptions`]): per point the
 //!   fewest largest weights whose projected weights change by at most `tolerance` in L1,
 //!   `sum_j |lambda_j - lambda'_j| <= tolerance`. That sum bounds the deformation error:
