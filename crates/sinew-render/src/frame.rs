@@ -1,5 +1,5 @@
 //! One call from a loaded asset to pixels: [`asset_textures`] decodes what an
-//! [`Asset`](sinew_formats::Asset) draws with (a Spine atlas's page images, a puppet's
+//! [`Asset`] draws with (a Spine atlas's page images, a puppet's
 //! embedded textures), and [`CharacterRenderer`] draws a [`Character`]'s draw list with the
 //! masks and composites of its [`DrawSetup`](sinew::draw::DrawSetup), fitting the view to the
 //! character when asked.

@@ -10,7 +10,7 @@
 //!   (image -> region, mesh -> mesh; weighted meshes put into each influence's bind space,
 //!   `inverse(bonePose) * slotPose * vertex`, unweighted ones through the display transform
 //!   into bone space);
-//! - IK (`chain` 0: one bone, else two), animations (see [`anim`]).
+//! - IK (`chain` 0: one bone, else two), animations (see `anim.rs`).
 //!
 //! Data stays in DragonBones' y-down space; the numbers are used as they are (the pose math
 //! does not care which way y points). The rig uses exact trigonometry.
