@@ -251,8 +251,13 @@ fn sample_deform_bezier(out: &mut [f32], p: [f64; 6]) {
 /// greater than `time`, minus one).
 #[inline]
 pub fn search(frames: &[f32], time: f64, entries: usize) -> usize {
+    scan(frames, time, entries, entries)
+}
+
+/// [`search`]'s scan from frame offset `i` (a key whose time is compared next).
+#[inline(always)]
+fn scan(frames: &[f32], time: f64, entries: usize, mut i: usize) -> usize {
     let n = frames.len();
-    let mut i = entries;
     while i < n {
         if f64::from(frames[i]) > time {
             return i - entries;
@@ -287,36 +292,26 @@ pub fn keys_sorted(frames: &[f32], entries: usize) -> bool {
 /// end, as the official runtime does. Verified by `bisection_finds_the_scans_key` below.
 #[inline(always)]
 pub fn search_sorted(frames: &[f32], time: f64, entries: usize, sorted: bool) -> usize {
-    let n = frames.len();
-    let head = n.min(BISECT_KEYS * entries);
-    let mut i = entries;
-    while i < head {
-        if f64::from(frames[i]) > time {
-            return i - entries;
-        }
-        i += entries;
+    let head = BISECT_KEYS * entries;
+    if frames.len() <= head {
+        return scan(frames, time, entries, entries);
     }
-    if head == n {
-        return n - entries;
+    // The head's scan ends on its last key when no key in it is later than `time`.
+    let found = scan(&frames[..head], time, entries, entries);
+    if found + entries < head {
+        return found;
     }
     if sorted {
-        bisect(frames, time, entries, i / entries)
+        bisect(frames, time, entries, head / entries)
     } else {
-        search_from(frames, time, entries, i)
+        scan_rest(frames, time, entries, head)
     }
 }
 
-/// The rest of [`search`]'s scan from frame offset `i`.
+/// The rest of an unsorted timeline's scan, out of line (only long timelines reach it).
 #[inline(never)]
-fn search_from(frames: &[f32], time: f64, entries: usize, mut i: usize) -> usize {
-    let n = frames.len();
-    while i < n {
-        if f64::from(frames[i]) > time {
-            return i - entries;
-        }
-        i += entries;
-    }
-    n - entries
+fn scan_rest(frames: &[f32], time: f64, entries: usize, i: usize) -> usize {
+    scan(frames, time, entries, i)
 }
 
 /// The key [`search`] finds in sorted keys, knowing that keys before `first` are not later

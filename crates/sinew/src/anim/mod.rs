@@ -120,9 +120,8 @@ pub struct Timeline {
     pub property_count: u8,
     /// Whether the key times never decrease ([`curve::keys_sorted`], set by the builder):
     /// long timelines are then searched by bisection past their first keys
-    /// ([`Timeline::search`]). False searches
-    /// key by key, as the official runtime does; setting it on unsorted keys finds other
-    /// keys than the official runtime would.
+    /// ([`Timeline::search`]). False searches key by key, as the official runtime does;
+    /// setting it on unsorted keys finds other keys than the official runtime would.
     pub sorted: bool,
 }
 
