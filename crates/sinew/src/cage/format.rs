@@ -275,6 +275,56 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
+/// The payload behind the header, once it is exactly `expected` bytes long and its
+/// checksum is the `stored` one.
+pub(super) fn checked_payload(
+    bytes: &[u8],
+    expected: u64,
+    stored: u32,
+) -> Result<&[u8], FormatError> {
+    let payload = &bytes[HEADER_LEN..];
+    let have = payload.len() as u64;
+    if have < expected {
+        return Err(FormatError::Truncated {
+            expected,
+            got: have,
+        });
+    }
+    if have > expected {
+        return Err(FormatError::TrailingBytes((have - expected) as usize));
+    }
+    let computed = crc32(&[&bytes[..32], payload]);
+    if computed != stored {
+        return Err(FormatError::Checksum { stored, computed });
+    }
+    Ok(payload)
+}
+
+/// Little-endian f32s, by their bits.
+pub(super) fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Every weight finite and at most [`MAX_WEIGHT`] in magnitude (the error names the first
+/// that is not, by its index in `weights`).
+pub(super) fn check_weights(weights: &[f32]) -> Result<(), FormatError> {
+    if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+        return Err(FormatError::NonFiniteWeight(i));
+    }
+    if let Some(i) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
+        return Err(FormatError::WeightOutOfRange(i));
+    }
+    Ok(())
+}
+
+/// Whether a point's weights miss a sum of 1 by more than [`ROW_SUM_TOLERANCE`].
+pub(super) fn off_one(row: &[f32]) -> bool {
+    (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
+}
+
 /// Decodes a serialised binding, checking everything before allocating.
 pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
     use FormatError::*;
@@ -348,20 +398,7 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
         return Err(LengthMismatch { declared, expected });
     }
     let have = (bytes.len() - HEADER_LEN) as u64;
-    if have < expected {
-        return Err(Truncated {
-            expected,
-            got: have,
-        });
-    }
-    if have > expected {
-        return Err(TrailingBytes((have - expected) as usize));
-    }
-    let payload = &bytes[HEADER_LEN..];
-    let computed = crc32(&[&bytes[..32], payload]);
-    if computed != stored {
-        return Err(Checksum { stored, computed });
-    }
+    let payload = checked_payload(bytes, expected, stored)?;
     // From here every size is backed by bytes that exist.
     let (points, cage, per) = (points as usize, cage as usize, per as usize);
     let mut offsets: Vec<u32> = Vec::new();
@@ -398,25 +435,14 @@ pub fn decode(bytes: &[u8]) -> Result<LoadedBinding, FormatError> {
         payload = rest;
     }
     let count = count as usize;
-    let weights: Vec<f32> = payload[..count * 4]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
-        return Err(NonFiniteWeight(i));
-    }
-    if let Some(i) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
-        return Err(WeightOutOfRange(i));
-    }
-    let bad_sum = |row: &[f32]| {
-        (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
-    };
+    let weights = f32s(&payload[..count * 4]);
+    check_weights(&weights)?;
     let bad_row = if kind == KIND_SPARSE_ROWS {
         offsets
             .windows(2)
-            .position(|o| bad_sum(&weights[o[0] as usize..o[1] as usize]))
+            .position(|o| off_one(&weights[o[0] as usize..o[1] as usize]))
     } else if per > 0 {
-        weights.chunks_exact(per).position(bad_sum)
+        weights.chunks_exact(per).position(off_one)
     } else {
         None
     };

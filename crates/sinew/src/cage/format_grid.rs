@@ -9,12 +9,13 @@
 //!
 //! Checked as the other kinds before anything is allocated (the payload length against
 //! the counts and the bytes present, the checksum), then every node row as a dense row
-//! (finite, at most [`MAX_WEIGHT`], sums to 1) and every point (indices below N, weights
+//! (finite, at most [`MAX_WEIGHT`](super::format::MAX_WEIGHT), sums to 1) and every point (indices below N, weights
 //! within [0, 1] and summing to 1). Verified by the round-trip and corruption tests in
 //! `format.rs`.
 
 use super::format::{
-    FormatError, HEADER_LEN, LoadedBinding, MAX_WEIGHT, ROW_SUM_TOLERANCE, crc32, header,
+    FormatError, HEADER_LEN, LoadedBinding, ROW_SUM_TOLERANCE, check_weights, checked_payload,
+    f32s, header, off_one,
 };
 use super::grid::GridBinding;
 use super::weights::CageBinding;
@@ -78,41 +79,16 @@ pub(super) fn decode_grid(
     if declared != expected {
         return Err(LengthMismatch { declared, expected });
     }
-    if have < expected {
-        return Err(Truncated {
-            expected,
-            got: have,
-        });
-    }
-    if have > expected {
-        return Err(TrailingBytes((have - expected) as usize));
-    }
-    let computed = crc32(&[&bytes[..32], payload]);
-    if computed != stored {
-        return Err(Checksum { stored, computed });
-    }
+    let payload = checked_payload(bytes, expected, stored)?;
     // From here every size is backed by bytes that exist.
     let (nodes, cage, points) = (nodes as usize, cage as usize, points as usize);
-    let f32s = |b: &[u8]| -> Vec<f32> {
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     let rows_end = 4 + nodes * cage * 4;
     let rows = f32s(&payload[4..rows_end]);
-    if let Some(i) = rows.iter().position(|w| !w.is_finite()) {
-        return Err(NonFiniteWeight(i));
-    }
-    if let Some(i) = rows.iter().position(|w| w.abs() > MAX_WEIGHT) {
-        return Err(WeightOutOfRange(i));
-    }
-    if cage > 0 {
-        let bad = |row: &[f32]| {
-            (row.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
-        };
-        if let Some(p) = rows.chunks_exact(cage).position(bad) {
-            return Err(RowSum(p));
-        }
+    check_weights(&rows)?;
+    if cage > 0
+        && let Some(p) = rows.chunks_exact(cage).position(off_one)
+    {
+        return Err(RowSum(p));
     }
     let node_rows = CageBinding::from_rows(nodes, cage, &rows).map_err(|_| Truncated {
         expected,
@@ -142,10 +118,7 @@ pub(super) fn decode_grid(
         // Bilinear weights lie in [0, 1].
         return Err(WeightOutOfRange(nodes * cage + i));
     }
-    let bad = |b: &[f32; 4]| {
-        (b.iter().map(|&w| f64::from(w)).sum::<f64>() - 1.0).abs() > ROW_SUM_TOLERANCE
-    };
-    if let Some(p) = betas.iter().position(bad) {
+    if let Some(p) = betas.iter().position(|b| off_one(b)) {
         return Err(RowSum(p));
     }
     GridBinding::from_parts(node_rows, corners, betas, ROW_SUM_TOLERANCE)
