@@ -273,22 +273,6 @@ fn bind(mesh: &Path, out: &Path, sparse: Sparse, method: Method) -> Result<Strin
     let ctx = || mesh.display().to_string();
     let verts = points(field(&doc, "vertices", mesh)?, "vertices").with_context(ctx)?;
     let cage = mesh_cage(&doc, &verts, mesh).with_context(ctx)?;
-    if let Sparse::Grid(t) = sparse {
-        return bind_grid(&cage, &verts, t, out, mesh);
-    }
-    let dense = if method == Method::Harmonic {
-        bind_harmonic(&cage, &verts).with_context(ctx)?
-    } else if method == Method::Biharmonic {
-        bind_biharmonic(&cage, &verts).with_context(ctx)?
-    } else {
-        let bar = progress_bar(verts.len() * cage.vertex_count());
-        let b = bind_mvc_with_progress(&cage, &verts, &mut |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        });
-        bar.finish_and_clear();
-        b.with_context(ctx)?
-    };
     let cage_json: Vec<[f64; 2]> = cage.points().to_vec();
     let mut summary = serde_json::json!({
         "points": verts.len(),
@@ -301,21 +285,38 @@ fn bind(mesh: &Path, out: &Path, sparse: Sparse, method: Method) -> Result<Strin
         },
         "cage": cage_json,
     });
-    let (sb, rep) = match sparse {
-        Sparse::Dense => {
-            let bytes = encode_dense(&dense);
-            std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
-            summary["bytes"] = bytes.len().into();
-            return Ok(format!("{summary}\n"));
+    // Every kind but the grid starts from a dense bind (the grid computes its own rows).
+    let dense = || dense_weights(&cage, &verts, method).with_context(ctx);
+    let truncated = match sparse {
+        Sparse::Dense => None,
+        Sparse::Grid(t) => {
+            if !(t.is_finite() && t >= 0.0) {
+                bail!("bad --grid-tol {t}: must be a number at least 0");
+            }
+            let (grid, rep) =
+                GridBinding::bind(&cage, &verts, &GridOptions::new(t)).with_context(ctx)?;
+            summary["tolerance"] = t.into();
+            summary["grid"] = serde_json::json!({
+                "max_l1": rep.max_l1, "mean_l1": rep.mean_l1, "grid_nodes": rep.grid_nodes,
+                "exact_points": rep.exact_points, "per_level": rep.per_level,
+                "nodes": grid.node_count(),
+            });
+            return write_weights(out, &encode_grid(&grid), summary);
         }
-        // Taken before the dense bind above; kept so the match names every kind.
-        Sparse::Grid(t) => return bind_grid(&cage, &verts, t, out, mesh),
-        Sparse::K(k) => SparseBinding::from_dense(&cage, &verts, &dense, k).with_context(ctx)?,
+        Sparse::K(k) => {
+            Some(SparseBinding::from_dense(&cage, &verts, &dense()?, k).with_context(ctx)?)
+        }
         Sparse::Tolerance(t) => {
             let opts = SparseOptions::new(t);
             summary["tolerance"] = t.into();
-            SparseBinding::from_dense_tolerance(&cage, &verts, &dense, &opts).with_context(ctx)?
+            Some(
+                SparseBinding::from_dense_tolerance(&cage, &verts, &dense()?, &opts)
+                    .with_context(ctx)?,
+            )
         }
+    };
+    let Some((sb, rep)) = truncated else {
+        return write_weights(out, &encode_dense(&dense()?), summary);
     };
     summary["k"] = sb.k().into();
     summary["truncation"] = serde_json::json!({
@@ -323,35 +324,30 @@ fn bind(mesh: &Path, out: &Path, sparse: Sparse, method: Method) -> Result<Strin
         "rest_error": rep.rest_error, "max_weight": rep.max_weight,
         "kept_min": rep.min_kept, "kept_max": rep.max_kept, "kept_mean": rep.mean_kept,
     });
-    let bytes = encode_sparse(&sb);
-    std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
-    summary["bytes"] = bytes.len().into();
-    Ok(format!("{summary}\n"))
+    write_weights(out, &encode_sparse(&sb), summary)
 }
 
-/// `bind --grid-tol T`: grid-interpolated MVC weights (no dense bind needed).
-fn bind_grid(cage: &Cage, verts: &[[f64; 2]], t: f64, out: &Path, mesh: &Path) -> Result<String> {
-    let ctx = || mesh.display().to_string();
-    if !(t.is_finite() && t >= 0.0) {
-        bail!("bad --grid-tol {t}: must be a number at least 0");
+/// Dense weights by `method` (MVC with a progress bar on a terminal).
+fn dense_weights(cage: &Cage, verts: &[[f64; 2]], method: Method) -> Result<CageBinding> {
+    match method {
+        Method::Harmonic => bind_harmonic(cage, verts),
+        Method::Biharmonic => bind_biharmonic(cage, verts),
+        Method::Mvc => {
+            let bar = progress_bar(verts.len() * cage.vertex_count());
+            let b = bind_mvc_with_progress(cage, verts, &mut |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            });
+            bar.finish_and_clear();
+            Ok(b?)
+        }
     }
-    let (grid, rep) = GridBinding::bind(cage, verts, &GridOptions::new(t)).with_context(ctx)?;
-    let bytes = encode_grid(&grid);
-    std::fs::write(out, &bytes).with_context(|| format!("{}", out.display()))?;
-    let summary = serde_json::json!({
-        "points": verts.len(),
-        "cage_vertices": cage.vertex_count(),
-        "loops": cage.loop_count(),
-        "method": "mvc",
-        "cage": cage.points(),
-        "tolerance": t,
-        "grid": {
-            "max_l1": rep.max_l1, "mean_l1": rep.mean_l1, "grid_nodes": rep.grid_nodes,
-            "exact_points": rep.exact_points, "per_level": rep.per_level,
-            "nodes": grid.node_count(),
-        },
-        "bytes": bytes.len(),
-    });
+}
+
+/// Writes the encoded weights to `out` and returns the summary with their size.
+fn write_weights(out: &Path, bytes: &[u8], mut summary: Value) -> Result<String> {
+    std::fs::write(out, bytes).with_context(|| format!("{}", out.display()))?;
+    summary["bytes"] = bytes.len().into();
     Ok(format!("{summary}\n"))
 }
 
