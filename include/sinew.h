@@ -127,10 +127,10 @@ typedef struct SinewCageInfo {
   // Cage vertices (the deform input has 2 floats per vertex).
   uint32_t cage_vertices;
   // K of a sparse binding (for a [`SINEW_SPARSE_BY_ERROR`] binding, the most weights any
-  // point kept), 0 for dense weights.
+  // point kept), 4 for a [`SINEW_GRID_BY_ERROR`] binding, 0 for dense weights.
   uint32_t sparse_k;
-  // For a sparse binding: the largest per-point L1 change of the weights against the
-  // dense ones (0 for dense or loaded bindings).
+  // For a sparse or grid binding: the largest per-point L1 change of the weights against
+  // the dense ones (0 for dense or loaded bindings).
   double truncation_max_l1;
 } SinewCageInfo;
 

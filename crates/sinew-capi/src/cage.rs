@@ -31,10 +31,10 @@ pub struct SinewCageInfo {
     /// Cage vertices (the deform input has 2 floats per vertex).
     pub cage_vertices: u32,
     /// K of a sparse binding (for a [`SINEW_SPARSE_BY_ERROR`] binding, the most weights any
-    /// point kept), 0 for dense weights.
+    /// point kept), 4 for a [`SINEW_GRID_BY_ERROR`] binding, 0 for dense weights.
     pub sparse_k: u32,
-    /// For a sparse binding: the largest per-point L1 change of the weights against the
-    /// dense ones (0 for dense or loaded bindings).
+    /// For a sparse or grid binding: the largest per-point L1 change of the weights against
+    /// the dense ones (0 for dense or loaded bindings).
     pub truncation_max_l1: f64,
 }
 
@@ -156,13 +156,7 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
         .collect();
     s.truncation = 0.0;
     if sparse_k == SINEW_GRID_BY_ERROR {
-        let Some((max_error, motion)) = s.sparse_error else {
-            return Err(Fail::new(
-                SinewStatus::InvalidArgument,
-                "sparse_k is SINEW_GRID_BY_ERROR but no error was set \
-                 (sinew_cage_set_sparse_error)",
-            ));
-        };
+        let (max_error, motion) = error_set(s, "SINEW_GRID_BY_ERROR")?;
         let opts = GridOptions::for_error(max_error, motion);
         let (grid, report) = GridBinding::bind(cage, points, &opts).map_err(cage_fail)?;
         s.truncation = report.max_l1;
@@ -173,13 +167,7 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
     s.binding = if sparse_k == 0 {
         Binding::Dense(dense)
     } else if sparse_k == SINEW_SPARSE_BY_ERROR {
-        let Some((max_error, motion)) = s.sparse_error else {
-            return Err(Fail::new(
-                SinewStatus::InvalidArgument,
-                "sparse_k is SINEW_SPARSE_BY_ERROR but no error was set \
-                 (sinew_cage_set_sparse_error)",
-            ));
-        };
+        let (max_error, motion) = error_set(s, "SINEW_SPARSE_BY_ERROR")?;
         let opts = SparseOptions::for_error(max_error, motion);
         let (sparse, report) =
             SparseBinding::from_dense_tolerance(cage, points, &dense, &opts).map_err(cage_fail)?;
@@ -192,6 +180,17 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
         Binding::Sparse(sparse)
     };
     Ok(())
+}
+
+/// The `(max_error, motion)` set by [`sinew_cage_set_sparse_error`], which a `sparse_k` of
+/// `what` needs.
+fn error_set(s: &CageState, what: &str) -> Res<(f64, f64)> {
+    s.sparse_error.ok_or_else(|| {
+        Fail::new(
+            SinewStatus::InvalidArgument,
+            format!("sparse_k is {what} but no error was set (sinew_cage_set_sparse_error)"),
+        )
+    })
 }
 
 /// Sets the error that [`SINEW_SPARSE_BY_ERROR`] binds of this handle keep to: the sparse
@@ -310,11 +309,13 @@ pub extern "C" fn sinew_cage_bind_mesh(
 pub extern "C" fn sinew_cage_info(cage: *const SinewCage, out: *mut SinewCageInfo) -> SinewStatus {
     guard(|| {
         with(cage, |s| {
-            let (bound, points, verts, k) = match &s.binding {
-                Binding::None => (0, 0, 0, 0),
-                Binding::Dense(b) => (1, b.point_count(), b.cage_vertex_count(), 0),
-                Binding::Sparse(b) => (1, b.point_count(), b.cage_vertex_count(), b.k()),
-                Binding::Grid(g, _) => (1, g.point_count(), g.cage_vertex_count(), 4),
+            let counts = s.binding.counts();
+            let (verts, points) = counts.unwrap_or((0, 0));
+            let bound = u32::from(counts.is_some());
+            let k = match &s.binding {
+                Binding::None | Binding::Dense(_) => 0,
+                Binding::Sparse(b) => b.k(),
+                Binding::Grid(..) => 4,
             };
             put(
                 out,
