@@ -170,38 +170,78 @@ fn sparse_tolerances(cage: &Cage, timed: bool) -> Vec<f64> {
         .collect()
 }
 
+/// The summaries' case: 10k points in the 64-vertex blob, its dense binding, the bench's
+/// motion and the dense deformation under it (bound once for both summaries).
+struct Case {
+    n: usize,
+    m: usize,
+    cage: Cage,
+    pts: Vec<[f64; 2]>,
+    binding: CageBinding,
+    mc: Vec<f32>,
+    dense_out: Vec<f32>,
+}
+
+impl Case {
+    fn new() -> Case {
+        let (n, m) = (64, 10_000);
+        let cage = blob(n);
+        let pts = mesh(m);
+        let binding = bind_mvc(&cage, &pts).expect("bind");
+        let mc = moved(&cage, 0.0);
+        let mut dense_out = vec![0.0f32; 2 * m];
+        binding.deform(&mc, &mut dense_out).expect("sizes");
+        Case {
+            n,
+            m,
+            cage,
+            pts,
+            binding,
+            mc,
+            dense_out,
+        }
+    }
+}
+
+/// Largest distance between corresponding points of two x, y buffers.
+fn max_distance(a: &[f32], b: &[f32]) -> f32 {
+    a.chunks_exact(2)
+        .zip(b.chunks_exact(2))
+        .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
+        .fold(0.0f32, f32::max)
+}
+
 /// The sparse summary: per tolerance, kept counts, bound and the error against dense for
 /// the bench's motion (rotation, stretch and a 0.05-unit per-vertex wobble, so the bound
 /// is 0.05 x max L1).
-fn sparse_summary() {
-    let (n, m) = (64, 10_000);
-    let cage = blob(n);
-    let pts = mesh(m);
-    let binding = bind_mvc(&cage, &pts).expect("bind");
-    let mc = moved(&cage, 0.0);
-    let mut dense_out = vec![0.0f32; 2 * m];
-    binding.deform(&mc, &mut dense_out).expect("sizes");
+fn sparse_summary(case: &Case) {
+    let Case {
+        n,
+        m,
+        cage,
+        pts,
+        binding,
+        mc,
+        dense_out,
+    } = case;
+    let (n, m) = (*n, *m);
     println!(
         "cage_sparse n={n} m={m} (cage diameter {:.2}); dense and sparse timed alternately, \
          best of 201 each:",
         cage.diameter()
     );
     let mut out = vec![0.0f32; 2 * m];
-    for tol in sparse_tolerances(&cage, false) {
+    for tol in sparse_tolerances(cage, false) {
         let opts = SparseOptions::new(tol);
         let (sb, rep) =
-            SparseBinding::from_dense_tolerance(&cage, &pts, &binding, &opts).expect("tol");
+            SparseBinding::from_dense_tolerance(cage, pts, binding, &opts).expect("tol");
         let mut scratch = vec![0.0f32; 2 * m];
         let (td, t) = best_pair(
             201,
-            || binding.deform(black_box(&mc), &mut scratch).expect("sizes"),
-            || sb.deform(black_box(&mc), &mut out).expect("sizes"),
+            || binding.deform(black_box(mc), &mut scratch).expect("sizes"),
+            || sb.deform(black_box(mc), &mut out).expect("sizes"),
         );
-        let err = out
-            .chunks_exact(2)
-            .zip(dense_out.chunks_exact(2))
-            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
-            .fold(0.0f32, f32::max);
+        let err = max_distance(&out, dense_out);
         println!(
             "  sparse tol {tol:.3}: kept mean {:5.1} min {:2} max {:2} of {n} (kernel slots {:.2}x); max L1 {:.3}; \
              dense {:5.2}, sparse {:5.2} ns/vertex: {:.2}x; error vs dense {:.2e} (wobble 0.05)",
@@ -220,35 +260,34 @@ fn sparse_summary() {
 
 /// The grid summary: per tolerance, the nodes kept, the points kept exact, the bound and
 /// the error against dense for the bench's motion, timed alternately with dense.
-fn grid_summary() {
-    let (n, m) = (64, 10_000);
-    let cage = blob(n);
-    let pts = mesh(m);
-    let binding = bind_mvc(&cage, &pts).expect("bind");
-    let mc = moved(&cage, 0.0);
-    let mut dense_out = vec![0.0f32; 2 * m];
-    binding.deform(&mc, &mut dense_out).expect("sizes");
+fn grid_summary(case: &Case) {
+    let Case {
+        n,
+        m,
+        cage,
+        pts,
+        binding,
+        mc,
+        dense_out,
+    } = case;
+    let (n, m) = (*n, *m);
     println!("cage_grid n={n} m={m}; dense and grid timed alternately, best of 201 each:");
     let mut out = vec![0.0f32; 2 * m];
-    for tol in sparse_tolerances(&cage, false) {
+    for tol in sparse_tolerances(cage, false) {
         let t0 = Instant::now();
-        let (gb, rep) = GridBinding::bind(&cage, &pts, &GridOptions::new(tol)).expect("grid");
+        let (gb, rep) = GridBinding::bind(cage, pts, &GridOptions::new(tol)).expect("grid");
         let bind_ms = t0.elapsed().as_secs_f64() * 1e3;
         let mut nodes = vec![0.0f32; gb.scratch_len()];
         let mut scratch = vec![0.0f32; 2 * m];
         let (td, t) = best_pair(
             201,
-            || binding.deform(black_box(&mc), &mut scratch).expect("sizes"),
+            || binding.deform(black_box(mc), &mut scratch).expect("sizes"),
             || {
-                gb.deform(black_box(&mc), &mut nodes, &mut out)
+                gb.deform(black_box(mc), &mut nodes, &mut out)
                     .expect("sizes")
             },
         );
-        let err = out
-            .chunks_exact(2)
-            .zip(dense_out.chunks_exact(2))
-            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
-            .fold(0.0f32, f32::max);
+        let err = max_distance(&out, dense_out);
         println!(
             "  grid tol {tol:.3}: bind {bind_ms:.0} ms (one core); {} grid nodes + {} exact points (levels {:?}); max L1 {:.3}; \
              weights {:.0} KB vs dense {:.0} KB; dense {:5.2}, grid {:5.2} ns/vertex: {:.2}x; \
@@ -316,8 +355,9 @@ fn read_bandwidth(bytes: usize, runs: usize) -> f64 {
 
 fn summary() {
     println!("\n## summary (best of many runs; ns per unit; bound = bytes / read bandwidth)");
-    sparse_summary();
-    grid_summary();
+    let case = Case::new();
+    sparse_summary(&case);
+    grid_summary(&case);
     let dram = read_bandwidth(256 << 20, 9);
     println!(
         "read bandwidth, 256 MiB buffer (DRAM): {:.1} GB/s",
