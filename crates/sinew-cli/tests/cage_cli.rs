@@ -113,6 +113,25 @@ fn weights_match_the_shared_oracle_fixtures() {
     }
 }
 
+/// Deforms the 5x5 vertex grid bound in `weights` with `cage` (the test's affine map of
+/// its cage) and checks every vertex lands on the map's image of its grid position.
+fn assert_affine_grid(weights: &Path, cage: &Path, what: &str) {
+    let out = json_out(&sinew(&[
+        "cage",
+        "deform",
+        weights.to_str().expect("utf8"),
+        cage.to_str().expect("utf8"),
+    ]));
+    for (k, g) in matrix(&out["vertices"]).iter().enumerate() {
+        let (x, y) = (f64::from(k as i32 % 5), f64::from(k as i32 / 5));
+        let want = [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0];
+        assert!(
+            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
+            "{what} vertex {k}: {g:?} vs {want:?}"
+        );
+    }
+}
+
 #[test]
 fn bind_then_deform_reproduces_rest_and_affine_maps() {
     // A 4x4-cell grid with the middle 2x2 cells removed: boundary = outer loop + hole.
@@ -223,20 +242,7 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
         "affine_tol.json",
         all(&|x, y| [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0]).as_bytes(),
     );
-    let out = json_out(&sinew(&[
-        "cage",
-        "deform",
-        wt.to_str().expect("utf8"),
-        c.to_str().expect("utf8"),
-    ]));
-    for (k, g) in matrix(&out["vertices"]).iter().enumerate() {
-        let (x, y) = (f64::from(k as i32 % 5), f64::from(k as i32 / 5));
-        let want = [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0];
-        assert!(
-            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
-            "sparse-tol vertex {k}: {g:?} vs {want:?}"
-        );
-    }
+    assert_affine_grid(&wt, &c, "sparse-tol");
     // Grid-interpolated: the same bound, written as kind 4, deformed by `cage deform`.
     let wg = scratch("grid_interp.bin", b"");
     let summary = json_out(&sinew(&[
@@ -250,20 +256,7 @@ fn bind_then_deform_reproduces_rest_and_affine_maps() {
     ]));
     assert!(summary["grid"]["max_l1"].as_f64().expect("num") <= 0.05);
     assert!(summary["grid"]["nodes"].as_u64().expect("num") <= 25);
-    let out = json_out(&sinew(&[
-        "cage",
-        "deform",
-        wg.to_str().expect("utf8"),
-        c.to_str().expect("utf8"),
-    ]));
-    for (k, g) in matrix(&out["vertices"]).iter().enumerate() {
-        let (x, y) = (f64::from(k as i32 % 5), f64::from(k as i32 / 5));
-        let want = [2.0 * x + 0.5 * y + 3.0, -x + y - 1.0];
-        assert!(
-            (g[0] - want[0]).abs() < 1e-4 && (g[1] - want[1]).abs() < 1e-4,
-            "grid-tol vertex {k}: {g:?} vs {want:?}"
-        );
-    }
+    assert_affine_grid(&wg, &c, "grid-tol");
     for bad in [["--grid-tol", "-1"], ["--grid-tol", "nan"]] {
         assert_fails(
             &sinew(&[

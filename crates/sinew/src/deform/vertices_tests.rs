@@ -321,6 +321,23 @@ fn affine_cases(mut seed: u64, mut f: impl FnMut([f64; 6], &[f64], &[f32], usize
     }
 }
 
+/// A fast kernel's output and finiteness flag against the plain loop's, for a source of
+/// `len` floats: the same bits, and both flags saying whether the written pairs are finite
+/// (what is not written stays NaN). Returns that finiteness.
+fn same_and_flagged(
+    (fast, fast_finite): (&[f32], bool),
+    (plain, plain_finite): (&[f32], bool),
+    len: usize,
+    m: impl std::fmt::Debug,
+) -> bool {
+    let out_len = plain.len();
+    assert_eq!(bits(fast), bits(plain), "len {len}, out {out_len}, m {m:?}");
+    let pairs = (len.min(out_len) / 2) * 2;
+    let finite = plain[..pairs].iter().all(|v| v.is_finite());
+    assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
+    finite
+}
+
 #[test]
 fn affine_kernels_agree_bit_for_bit() {
     let mut non_finite_seen = false;
@@ -334,17 +351,8 @@ fn affine_kernels_agree_bit_for_bit() {
                 Source::F64(v) => affine_plain(m, v, &mut plain),
                 Source::F32(v) => affine_plain(m, v, &mut plain),
             };
-            assert_eq!(
-                bits(&fast),
-                bits(&plain),
-                "len {len}, out {out_len}, m {m:?}"
-            );
-            // The flag says whether the written pairs are finite (what is not written
-            // stays NaN).
-            let pairs = (len.min(out_len) / 2) * 2;
-            let finite = plain[..pairs].iter().all(|v| v.is_finite());
-            assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
-            non_finite_seen |= !finite;
+            non_finite_seen |=
+                !same_and_flagged((&fast, fast_finite), (&plain, plain_finite), len, m);
         }
     });
     assert!(non_finite_seen, "some cases overflow f32");
@@ -361,15 +369,8 @@ fn fused_kernels_agree_bit_for_bit() {
         for src in [Source::F64(src64), Source::F32(src32)] {
             let mut fast = vec![f32::NAN; out_len];
             let fast_finite = affine_fused(m, src, &mut fast);
-            assert_eq!(
-                bits(&fast),
-                bits(&plain),
-                "len {len}, out {out_len}, m {m:?}"
-            );
-            let pairs = (len.min(out_len) / 2) * 2;
-            let finite = plain[..pairs].iter().all(|v| v.is_finite());
-            assert_eq!((fast_finite, plain_finite), (finite, finite), "len {len}");
-            non_finite_seen |= !finite;
+            non_finite_seen |=
+                !same_and_flagged((&fast, fast_finite), (&plain, plain_finite), len, m);
         }
         // Each x86 kernel on its own, whichever the dispatcher prefers here.
         #[cfg(target_arch = "x86_64")]
