@@ -29,6 +29,8 @@ pub(super) struct Grid<'a> {
     ids: HashMap<(u32, u32, u32), Option<u32>>,
     rows: Vec<f64>,
     positions: Vec<[f64; 2]>,
+    /// Scratch: a point's interpolated row.
+    mixed: Vec<f64>,
 }
 
 impl<'a> Grid<'a> {
@@ -46,6 +48,7 @@ impl<'a> Grid<'a> {
             ids: HashMap::new(),
             rows: Vec::new(),
             positions: Vec::new(),
+            mixed: Vec::new(),
         }
     }
 
@@ -65,7 +68,6 @@ impl<'a> Grid<'a> {
         max_level: u32,
         budget: usize,
     ) -> Option<Choice> {
-        let mut mixed = vec![0.0; own.len()];
         for level in 0..=max_level {
             // Bounded memory whatever the points: past the budget, points keep their rows.
             if self.positions.len() + 4 > budget {
@@ -91,9 +93,14 @@ impl<'a> Grid<'a> {
                 continue;
             };
             let ids = [a, b, c, d];
-            mixed.fill(0.0);
+            // The interpolated row, in a buffer reused from point to point.
+            let n = own.len();
+            let mixed = &mut self.mixed;
+            mixed.clear();
+            mixed.resize(n, 0.0);
             for (&id, &bc) in ids.iter().zip(&beta) {
-                for (m, &w) in mixed.iter_mut().zip(self.row(id)) {
+                let row = &self.rows[id as usize * n..(id as usize + 1) * n];
+                for (m, &w) in mixed.iter_mut().zip(row) {
                     *m += bc * w;
                 }
             }
@@ -212,6 +219,8 @@ pub(super) fn assemble(
                 betas.push(round_betas(c.beta));
             }
             None => {
+                // Computed again rather than kept for every point while placing (that
+                // would be a dense binding's worth of f64 rows).
                 mvc_coordinates(grid.cage, points[i], i, &mut own)?;
                 nodes.set_row(next_exact, &own);
                 corners.push([next_exact as u32; 4]);
