@@ -487,27 +487,18 @@ pub(crate) fn vertex_sum<const DEFORM: bool>(
     offs: &[f64],
 ) -> Option<(f64, f64)> {
     let (mut wx, mut wy) = (0.0, 0.0);
-    if DEFORM {
-        for ((&bi, p), d) in ids
-            .iter()
-            .zip(vals.chunks_exact(3))
-            .zip(offs.chunks_exact(2))
-        {
-            let m = world.get(bi as usize)?;
-            let vx = f64::from(p[0]) + d[0];
-            let vy = f64::from(p[1]) + d[1];
-            let weight = f64::from(p[2]);
-            wx += (vx * m.a + vy * m.b + m.x) * weight;
-            wy += (vx * m.c + vy * m.d + m.y) * weight;
+    let mut offs = offs.chunks_exact(2);
+    for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
+        let m = world.get(bi as usize)?;
+        let (mut vx, mut vy) = (f64::from(p[0]), f64::from(p[1]));
+        if DEFORM {
+            let d = offs.next()?;
+            vx += d[0];
+            vy += d[1];
         }
-    } else {
-        for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
-            let m = world.get(bi as usize)?;
-            let (vx, vy) = (f64::from(p[0]), f64::from(p[1]));
-            let weight = f64::from(p[2]);
-            wx += (vx * m.a + vy * m.b + m.x) * weight;
-            wy += (vx * m.c + vy * m.d + m.y) * weight;
-        }
+        let weight = f64::from(p[2]);
+        wx += (vx * m.a + vy * m.b + m.x) * weight;
+        wy += (vx * m.c + vy * m.d + m.y) * weight;
     }
     Some((wx, wy))
 }
