@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sinew::cage::format::{HEADER_LEN, LoadedBinding, crc32, decode};
+use sinew::cage::format::{HEADER_LEN, crc32, decode};
 
 fuzz_target!(|input: &[u8]| {
     // The checksum fixed up, so that mutations reach the checks behind it (the checksum
@@ -20,24 +20,13 @@ fuzz_target!(|input: &[u8]| {
     let Ok(loaded) = decode(data) else {
         return;
     };
-    let (cage_vertices, points) = match &loaded {
-        LoadedBinding::Dense(b) => (b.cage_vertex_count(), b.point_count()),
-        LoadedBinding::Sparse(b) => (b.cage_vertex_count(), b.point_count()),
-        LoadedBinding::Grid(g) => (g.cage_vertex_count(), g.point_count()),
-    };
+    let (cage_vertices, _) = loaded.counts();
     // A bounded cage from the input bytes.
     let cage: Vec<f32> = (0..2 * cage_vertices)
         .map(|i| f32::from(data[i % data.len()]) - 128.0)
         .collect();
-    let mut out = vec![0.0f32; 2 * points];
-    let ok = match &loaded {
-        LoadedBinding::Dense(b) => b.deform(&cage, &mut out).is_ok(),
-        LoadedBinding::Sparse(b) => b.deform(&cage, &mut out).is_ok(),
-        LoadedBinding::Grid(g) => {
-            let mut nodes = vec![0.0f32; g.scratch_len()];
-            g.deform(&cage, &mut nodes, &mut out).is_ok()
-        }
-    };
-    assert!(ok, "sizes come from the binding itself");
+    let out = loaded
+        .deformed(&cage)
+        .expect("sizes come from the binding itself");
     assert!(out.iter().all(|v| v.is_finite()), "finite weights, finite cage");
 });

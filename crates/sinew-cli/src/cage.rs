@@ -22,7 +22,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde_json::Value;
-use sinew::cage::format::{LoadedBinding, decode, encode_dense, encode_grid, encode_sparse};
+use sinew::cage::format::{decode, encode_dense, encode_grid, encode_sparse};
 use sinew::cage::{
     Cage, CageBinding, GridBinding, GridOptions, SparseBinding, SparseOptions,
     bind_mvc_with_progress, mvc_coordinates,
@@ -389,24 +389,7 @@ fn deform(weights: &Path, cage: &Path) -> Result<String> {
         .iter()
         .flat_map(|p| [p[0] as f32, p[1] as f32])
         .collect();
-    let out = match &loaded {
-        LoadedBinding::Dense(b) => {
-            let mut out = vec![0.0f32; 2 * b.point_count()];
-            b.deform(&flat, &mut out).with_context(ctx)?;
-            out
-        }
-        LoadedBinding::Sparse(b) => {
-            let mut out = vec![0.0f32; 2 * b.point_count()];
-            b.deform(&flat, &mut out).with_context(ctx)?;
-            out
-        }
-        LoadedBinding::Grid(g) => {
-            let mut out = vec![0.0f32; 2 * g.point_count()];
-            let mut nodes = vec![0.0f32; g.scratch_len()];
-            g.deform(&flat, &mut nodes, &mut out).with_context(ctx)?;
-            out
-        }
-    };
+    let out = loaded.deformed(&flat).with_context(ctx)?;
     if let Some(i) = out.iter().position(|v| !v.is_finite()) {
         bail!(
             "{}: deformed vertex {} is not finite: the cage's coordinates overflow with these weights ({})",

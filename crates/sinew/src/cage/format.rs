@@ -187,6 +187,41 @@ pub enum LoadedBinding {
     Grid(super::grid::GridBinding),
 }
 
+impl LoadedBinding {
+    /// (cage vertices, points) the binding deforms.
+    pub fn counts(&self) -> (usize, usize) {
+        match self {
+            LoadedBinding::Dense(b) => (b.cage_vertex_count(), b.point_count()),
+            LoadedBinding::Sparse(b) => (b.cage_vertex_count(), b.point_count()),
+            LoadedBinding::Grid(g) => (g.cage_vertex_count(), g.point_count()),
+        }
+    }
+
+    /// The points deformed by `cage` (x, y pairs), whatever the kind, in a new buffer: for
+    /// tools that deform a loaded file once (`sinew cage deform`). A frame loop keeps the
+    /// binding itself and its own buffers. Fails on a cage of the wrong size.
+    ///
+    /// ```
+    /// use sinew::cage::format::{decode, encode_dense};
+    /// use sinew::cage::CageBinding;
+    ///
+    /// let b = CageBinding::from_rows(1, 3, &[0.5, 0.25, 0.25])?;
+    /// let loaded = decode(&encode_dense(&b)).expect("valid");
+    /// assert_eq!(loaded.counts(), (3, 1));
+    /// assert_eq!(loaded.deformed(&[4.0, 0.0, 0.0, 4.0, 0.0, 0.0])?, vec![2.0, 1.0]);
+    /// # Ok::<(), sinew::cage::CageError>(())
+    /// ```
+    pub fn deformed(&self, cage: &[f32]) -> Result<Vec<f32>, super::CageError> {
+        let mut out = vec![0.0f32; 2 * self.counts().1];
+        match self {
+            LoadedBinding::Dense(b) => b.deform(cage, &mut out)?,
+            LoadedBinding::Sparse(b) => b.deform(cage, &mut out)?,
+            LoadedBinding::Grid(g) => g.deform(cage, &mut vec![0.0; g.scratch_len()], &mut out)?,
+        }
+        Ok(out)
+    }
+}
+
 const CRC_TABLE: [u32; 256] = {
     let mut t = [0u32; 256];
     let mut i = 0;
