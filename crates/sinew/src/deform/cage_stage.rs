@@ -138,6 +138,32 @@ impl CageDeformer {
     }
 
     /// A deformer from dense or grid-interpolated weights, one point per target.
+    ///
+    /// ```
+    /// use sinew::cage::{Cage, GridBinding, GridOptions};
+    /// use sinew::deform::cage_stage::{CageDeformer, CageMode, CageSource, CageWeights, apply_cage};
+    ///
+    /// // A square cage driven by the caller, and 400 mesh vertices inside it.
+    /// let cage = Cage::from_loops(&[[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]])?;
+    /// let points: Vec<[f64; 2]> =
+    ///     (0..400).map(|k| [1.0 + f64::from(k % 20) * 0.4, 1.0 + f64::from(k / 20) * 0.4]).collect();
+    /// let (grid, _) = GridBinding::bind(&cage, &points, &GridOptions::for_error(1e-2, 1.0))?;
+    /// let targets = (0..400).collect();
+    /// let weights = CageWeights::Grid(grid);
+    /// let mut def =
+    ///     CageDeformer::with_weights(weights, &cage, targets, CageSource::External, CageMode::Replace)?;
+    ///
+    /// // Move the whole cage by (5, 0): every bound vertex follows.
+    /// for (k, v) in def.cage_mut().iter_mut().enumerate() {
+    ///     if k % 2 == 0 {
+    ///         *v += 5.0;
+    ///     }
+    /// }
+    /// let mut vertices: Vec<f32> = points.iter().flat_map(|p| [p[0] as f32, p[1] as f32]).collect();
+    /// apply_cage(&mut def, &[], &mut vertices)?;
+    /// assert!((vertices[0] - 6.0).abs() < 1e-4 && (vertices[1] - 1.0).abs() < 1e-4);
+    /// # Ok::<(), sinew::cage::CageError>(())
+    /// ```
     pub fn with_weights(
         weights: CageWeights,
         cage: &Cage,
