@@ -58,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     renderer
         .draw_fitted(&mut hero, &textures, &mut canvas, 0.05)
         .ok_or("nothing is drawn")?;
-    sinew_render::encode::write_png(&out, canvas.width, canvas.height, &canvas.to_rgba8())?;
+    canvas.save_png(&out)?;
     println!("wrote {}", out.display());
     Ok(())
 }

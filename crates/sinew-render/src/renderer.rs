@@ -119,6 +119,19 @@ impl Canvas {
         }
         out
     }
+
+    /// Writes the image to a PNG file ([`Canvas::to_rgba8`], then
+    /// [`crate::encode::write_png`]); the error names the file.
+    ///
+    /// ```
+    /// let canvas = sinew_render::Canvas::new(4, 4, sinew::Color::new(1.0, 0.0, 0.0, 1.0));
+    /// let path = std::env::temp_dir().join("sinew-canvas-doctest.png");
+    /// canvas.save_png(&path).unwrap();
+    /// assert!(std::fs::read(&path).unwrap().starts_with(b"\x89PNG"));
+    /// ```
+    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<(), crate::encode::EncodeError> {
+        crate::encode::write_png(path.as_ref(), self.width, self.height, &self.to_rgba8())
+    }
 }
 
 /// Reusable scratch state of the rasteriser.
