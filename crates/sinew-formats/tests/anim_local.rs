@@ -182,7 +182,9 @@ fn check_case(spine_dir: &std::path::Path, case: &Value) -> (Vec<String>, f64) {
                 state.set_animation(&rig, 0, rig.clip(from).unwrap(), true);
                 if let Some(a) = anim {
                     let at: f64 = arg(&args, "--at").unwrap_or("0").parse().unwrap();
-                    let id = state.add_animation(&rig, 0, a, looping, at);
+                    let id = state
+                        .add_animation(&rig, 0, a, looping, at)
+                        .expect("the rig's clip");
                     state.entry_mut(id).unwrap().mix_duration =
                         arg(&args, "--mix").unwrap_or("0").parse().unwrap();
                 }
@@ -301,40 +303,35 @@ fn steady_state_playback_does_not_allocate() {
     };
     let raw = load_spine_json(&spine_dir.join("spineboy/spineboy-pro.json")).unwrap();
     let rig = build_rig(&raw).unwrap();
-    let mut inst = Instance::new(&rig);
-    let mut state = AnimationState::new(&rig);
-    let (walk, run, aim) = (
-        rig.clip("walk").unwrap(),
-        rig.clip("run").unwrap(),
-        rig.clip("aim").unwrap(),
-    );
-    state.default_mix = 0.2;
+    // Through the facade, as a host runs it: switching clips every 0.5 s with crossfades,
+    // plus an additive layer on track 1.
+    let mut c = sinew::Character::new(std::sync::Arc::new(rig.clone()));
+    c.set_default_mix(0.2);
     let mut events = Vec::with_capacity(64);
-    // Switching clips every 0.5 s with crossfades, plus an additive layer.
-    let mut frame = |state: &mut AnimationState, inst: &mut Instance, k: usize| {
+    let mut frame = |c: &mut sinew::Character, k: usize| {
         if k.is_multiple_of(30) {
-            state.set_animation(&rig, 0, if k.is_multiple_of(60) { walk } else { run }, true);
+            let clip = if k.is_multiple_of(60) { "walk" } else { "run" };
+            c.set_animation(0, clip, true).expect("spineboy's clip");
         }
-        state.update(1.0 / 60.0);
-        state.apply(&rig, inst);
-        events.extend(state.drain_events().map(|e| e.kind));
+        c.update(1.0 / 60.0);
+        events.extend(c.events().iter().map(|e| e.kind));
         events.clear();
-        inst.advance_time(1.0 / 60.0);
     };
     // The counter works: a visible allocation is counted.
     assert!(count_allocations(|| drop(std::hint::black_box(vec![1u8; 16]))) > 0);
-    let id = state.set_animation(&rig, 1, aim, true);
-    state.entry_mut(id).unwrap().mix_blend = MixBlend::Add;
+    let id = c.set_animation(1, "aim", true).expect("the rig's clip");
+    c.state_mut().entry_mut(id).unwrap().mix_blend = MixBlend::Add;
     for k in 0..300 {
-        frame(&mut state, &mut inst, k);
+        frame(&mut c, k);
     }
     let allocations = count_allocations(|| {
         for k in 300..900 {
-            frame(&mut state, &mut inst, k);
+            frame(&mut c, k);
         }
     });
     assert_eq!(allocations, 0, "AnimationState allocated in steady state");
     // apply_clip alone, events included.
+    let (run, mut inst) = (rig.clip("run").unwrap(), Instance::new(&rig));
     let mut fired = Vec::with_capacity(16);
     let allocations = count_allocations(|| {
         for k in 0..200 {

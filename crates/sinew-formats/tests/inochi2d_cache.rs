@@ -97,7 +97,7 @@ fn cached_frames_match_uncached() {
         };
         cached.slots.attachment[target.index()] = att;
         fresh.slots.attachment[target.index()] = att;
-        fresh.params.cache.invalidate();
+        fresh.params.invalidate_cache();
         update_params(&rig, &mut cached, dt, true);
         update_params(&rig, &mut fresh, dt, true);
         assert_same(&rig, &cached, &fresh, frame);

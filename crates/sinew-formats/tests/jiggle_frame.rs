@@ -5,12 +5,10 @@
 //!
 //! A counting global allocator counts allocations made on the test's own thread while the
 //! frames run through `Character::update` (animation, world transforms, the jiggle stage);
-//! the hitch test feeds raw bad frame times to the stages by hand.
+//! the hitch test feeds bad frame times to `Character::update`.
 
-use sinew::anim::AnimationState;
-use sinew::physics::follow::{FollowRig, FollowState};
-use sinew::physics::jiggle::{JiggleRig, JiggleState};
-use sinew::{Instance, Physics, Rig};
+use sinew::Rig;
+use sinew::physics::jiggle::JiggleRig;
 use std::path::PathBuf;
 
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
@@ -32,54 +30,6 @@ fn stickbot() -> (Rig, JiggleRig) {
         sinew_formats::extras::load_extras(&example("stickbot.extras.json")).expect("extras parse");
     let jr = JiggleRig::build(&rig, &extras.jiggle).expect("extras attach");
     (rig, jr)
-}
-
-/// The delayed follows of the example's extras file (the hair trails the head).
-fn stickbot_follows(rig: &Rig) -> FollowRig {
-    let extras =
-        sinew_formats::extras::load_extras(&example("stickbot.extras.json")).expect("extras parse");
-    FollowRig::build(rig, &extras.follow).expect("follows attach")
-}
-
-struct Player {
-    inst: Instance,
-    state: AnimationState,
-    jiggle: JiggleState,
-    follow: Option<(FollowRig, FollowState)>,
-}
-
-impl Player {
-    fn new(rig: &Rig, jr: &JiggleRig) -> Player {
-        let mut state = AnimationState::new(rig);
-        state.set_animation(rig, 0, rig.clip("walk").expect("walk"), true);
-        Player {
-            inst: Instance::new(rig),
-            state,
-            jiggle: JiggleState::new(jr),
-            follow: None,
-        }
-    }
-
-    /// One frame; returns a checksum of every world transform. Every stage gets the frame
-    /// time raw, bad values included.
-    fn frame(&mut self, rig: &Rig, jr: &JiggleRig, dt: f64) -> u64 {
-        self.state.update(dt);
-        self.state.apply(rig, &mut self.inst);
-        self.state.drain_events().for_each(drop);
-        self.inst.advance_time(dt);
-        sinew::skeleton::update_world_transform(rig, &mut self.inst, Physics::Update);
-        if let Some((fr, fs)) = &mut self.follow {
-            fs.update(rig, fr, &mut self.inst, dt);
-        }
-        self.jiggle.update(rig, jr, &mut self.inst, dt);
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
-        for w in &self.inst.world {
-            for x in [w.a, w.b, w.c, w.d, w.x, w.y] {
-                hash = (hash ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        hash
-    }
 }
 
 /// Stickbot walking with its extras' jiggle bones, as a host runs it: one call to load,
@@ -130,28 +80,18 @@ fn jiggle_frames_allocate_nothing_and_repeat_bit_for_bit() {
         b.update(dts[i % dts.len()]);
         assert_eq!(*h, world_hash(&b), "frame {i} differs");
     }
-    // The facade's frame is the stages by hand, bit for bit.
-    let (rig, jr) = stickbot();
-    let mut by_hand = Player::new(&rig, &jr);
-    let fr = stickbot_follows(&rig);
-    by_hand.follow = Some((fr.clone(), FollowState::new(&fr)));
-    let mut c = character();
-    for i in 0..120 {
-        by_hand.frame(&rig, &jr, dts[i % dts.len()]);
-        c.update(dts[i % dts.len()]);
-    }
-    assert_eq!(c.instance().world, by_hand.inst.world);
 }
 
 #[test]
 fn the_cape_and_hair_move_and_stay_finite_through_hitches() {
     let (rig, jr) = stickbot();
-    let mut jig = Player::new(&rig, &jr);
     let cape = rig.bone("cape-2").expect("cape-2").index();
-    let mut plain = Player::new(&rig, &jr);
-    plain
-        .jiggle
-        .set_strength(jr.chain("cape").expect("cape"), 0.0);
+    let mut jig = character();
+    let mut plain = character();
+    let (plain_jr, plain_js) = plain.jiggle_mut().expect("stickbot has jiggle bones");
+    let chain = plain_jr.chain("cape").expect("cape");
+    plain_js.set_strength(chain, 0.0);
+    assert_eq!(jr.chain("cape"), Some(chain));
     let mut differs = 0.0f64;
     for (i, dt) in [
         1.0 / 60.0,
@@ -169,15 +109,16 @@ fn the_cape_and_hair_move_and_stay_finite_through_hitches() {
     .enumerate()
     {
         let dt = if i < 120 { 1.0 / 60.0 } else { *dt };
-        jig.frame(&rig, &jr, dt);
-        plain.frame(&rig, &jr, dt);
-        for w in &jig.inst.world {
+        jig.update(dt);
+        plain.update(dt);
+        for w in &jig.instance().world {
             assert!(
                 [w.a, w.b, w.c, w.d, w.x, w.y].iter().all(|v| v.is_finite()),
                 "frame {i}"
             );
         }
-        differs = differs.max((jig.inst.world[cape].x - plain.inst.world[cape].x).abs());
+        differs =
+            differs.max((jig.instance().world[cape].x - plain.instance().world[cape].x).abs());
     }
     // The jiggled cape really departs from the animated one.
     assert!(differs > 1.0, "{differs}");

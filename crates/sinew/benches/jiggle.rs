@@ -1,9 +1,10 @@
 //! Jiggle bone benchmark: 1,000 characters with 20 jiggle bones each (four 5-bone strands on
 //! a moving body), one 60 Hz frame per iteration, so one iteration is 20,000 bone-steps.
 //!
-//! - `jiggle/stage-spring-1000x20`: the whole jiggle stage per character (read the pose,
-//!   one fixed step, display interpolation, write world transforms and applied locals,
-//!   re-pose descendants), spring model with a collider per strand;
+//! - `jiggle/stage-spring-1000x20`: `Character::update` per character: world transforms
+//!   and the whole jiggle stage (read the pose, one fixed step, display, write world
+//!   transforms and applied locals, re-pose descendants), spring model with a collider per
+//!   strand;
 //! - `jiggle/stage-verlet-1000x20`: the same with the VRM (Verlet) model and no collider,
 //!   the work three-vrm's `VRMSpringBoneManager.update` does (compare
 //!   `testdata/jiggle/vrm_bench.mjs`);
@@ -22,14 +23,14 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::physics::jiggle::chain::{AnimPoints, Env};
 use sinew::physics::jiggle::{
-    ChainDesc, ColliderDesc, ColliderShape, JiggleDesc, JiggleParams, JiggleRig, JiggleState,
-    Preset,
+    ChainDesc, ColliderDesc, ColliderShape, JiggleDesc, JiggleParams, JiggleRig, Preset,
 };
 use sinew::physics::vec::{SimVec, V2};
 use sinew::raw::{RawBone, RawRig};
 use sinew::skeleton::update_world_transform;
-use sinew::{Instance, Physics, Rig};
+use sinew::{Character, Instance, Physics, Rig};
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// On-CPU time of this thread (Linux), else wall time since `start`.
@@ -113,48 +114,44 @@ fn desc(params: JiggleParams, collider: bool) -> JiggleDesc {
     d
 }
 
+/// The characters, each driven through the facade as a host drives it.
 struct Crowd {
-    insts: Vec<Instance>,
-    states: Vec<JiggleState>,
+    characters: Vec<Character>,
     frame: u32,
 }
 
-fn crowd(rig: &Rig, jr: &JiggleRig) -> Crowd {
-    let mut insts = Vec::with_capacity(CHARACTERS);
-    let mut states = Vec::with_capacity(CHARACTERS);
+fn crowd(rig: &Arc<Rig>, jr: &Arc<JiggleRig>) -> Crowd {
+    let mut characters = Vec::with_capacity(CHARACTERS);
     for _ in 0..CHARACTERS {
-        let mut inst = Instance::new(rig);
-        update_world_transform(rig, &mut inst, Physics::None);
-        let mut js = JiggleState::new(jr);
-        js.update(rig, jr, &mut inst, 0.0);
-        insts.push(inst);
-        states.push(js);
+        let mut c = Character::new(rig.clone());
+        c.set_jiggle(Some(jr.clone())).expect("built for this rig");
+        c.update(0.0);
+        characters.push(c);
     }
     Crowd {
-        insts,
-        states,
+        characters,
         frame: 0,
     }
 }
 
-/// One frame of `1 / fps` seconds for every character: move, pose, jiggle.
-fn frame_at(rig: &Rig, jr: &JiggleRig, c: &mut Crowd, fps: f64) {
+/// One frame of `1 / fps` seconds for every character: move, then `Character::update`
+/// (world transforms and the jiggle stage: the rig has no clips).
+fn frame_at(c: &mut Crowd, fps: f64) {
     c.frame += 1;
     let speed = 0.15 * 60.0 / fps;
-    for (i, (inst, js)) in c.insts.iter_mut().zip(&mut c.states).enumerate() {
-        inst.x = 30.0 * ((f64::from(c.frame) + i as f64) * speed).sin();
-        update_world_transform(rig, inst, Physics::None);
-        js.update(rig, jr, inst, 1.0 / fps);
+    for (i, ch) in c.characters.iter_mut().enumerate() {
+        ch.set_position(30.0 * ((f64::from(c.frame) + i as f64) * speed).sin(), 0.0);
+        ch.update(1.0 / fps);
     }
 }
 
 /// One 60 fps frame: on the 60 Hz step grid, so every frame takes one step.
-fn frame(rig: &Rig, jr: &JiggleRig, c: &mut Crowd) {
-    frame_at(rig, jr, c, 60.0);
+fn frame(c: &mut Crowd) {
+    frame_at(c, 60.0);
 }
 
 fn bench(c: &mut Criterion) {
-    let rig = rig();
+    let rig = Arc::new(rig());
     let mut g = c.benchmark_group("jiggle");
     g.sample_size(20);
     for (name, params, collider) in [
@@ -169,9 +166,9 @@ fn bench(c: &mut Criterion) {
         ),
     ] {
         let jr = JiggleRig::build(&rig, &desc(params, collider)).unwrap_or_else(|e| panic!("{e}"));
-        let mut cr = crowd(&rig, &jr);
+        let mut cr = crowd(&rig, &Arc::new(jr));
         g.bench_function(name, |b| {
-            b.iter_custom(|n| cpu_time(n, || frame(&rig, &jr, black_box(&mut cr))))
+            b.iter_custom(|n| cpu_time(n, || frame(black_box(&mut cr))))
         });
     }
     {
@@ -179,9 +176,9 @@ fn bench(c: &mut Criterion) {
         // the rest of a step (issue 18), 0.42 committed steps per frame.
         let jr = JiggleRig::build(&rig, &desc(Preset::HairTip.params(), true))
             .unwrap_or_else(|e| panic!("{e}"));
-        let mut cr = crowd(&rig, &jr);
+        let mut cr = crowd(&rig, &Arc::new(jr));
         g.bench_function("stage-spring-1000x20-144fps", |b| {
-            b.iter_custom(|n| cpu_time(n, || frame_at(&rig, &jr, black_box(&mut cr), 144.0)))
+            b.iter_custom(|n| cpu_time(n, || frame_at(black_box(&mut cr), 144.0)))
         });
     }
     {

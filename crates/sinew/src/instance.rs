@@ -84,8 +84,14 @@ impl SlotState {
     /// The current deform values of a slot (empty when none).
     #[inline]
     pub fn deform(&self, slot: SlotId) -> &[f64] {
-        let s = self.deform_start[slot.index()] as usize;
-        &self.deform[s..s + self.deform_len[slot.index()] as usize]
+        let i = slot.index();
+        match (self.deform_start.get(i), self.deform_len.get(i)) {
+            (Some(&s), Some(&n)) => self
+                .deform
+                .get(s as usize..s as usize + n as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     /// The floats slot `slot`'s deform buffer holds: the rig's capacity for it when
@@ -178,16 +184,18 @@ pub struct Instance {
     /// The skin shown.
     pub skin: Option<ActiveSkin>,
     /// Update plan for the current skin (bones and constraints in Spine's order).
-    pub plan: Vec<PlanOp>,
+    pub(crate) plan: Vec<PlanOp>,
     /// Scratch "sorted" flag per bone, used only while the plan is rebuilt.
-    pub plan_sorted: Vec<bool>,
+    pub(crate) plan_sorted: Vec<bool>,
     /// Scratch buffers for path constraints.
-    pub path_scratch: PathScratch,
+    pub(crate) path_scratch: PathScratch,
     /// Parameter values and the parameter stage's buffers.
     pub params: crate::params::ParamState,
     /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
     /// pure function: most bones keep their rotation from frame to frame).
-    pub trig: Vec<crate::skeleton::TrigMemo>,
+    pub(crate) trig: Vec<crate::skeleton::TrigMemo>,
+    /// The [`Rig::uid`] this instance was made for ([`Instance::is_for`]).
+    rig_uid: u64,
 }
 
 impl Instance {
@@ -264,6 +272,7 @@ impl Instance {
             plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
             params: crate::params::ParamState::new(rig),
+            rig_uid: rig.uid,
         };
         let default: Vec<SkinId> = rig.default_skin.into_iter().collect();
         inst.set_skins(rig, &default);
@@ -271,10 +280,65 @@ impl Instance {
         inst
     }
 
+    /// Whether this instance can be posed with `rig`: it was made by [`Instance::new`] for a
+    /// rig with the same [`Rig::uid`] and its per-bone, per-slot and per-constraint arrays
+    /// still have that rig's lengths. Every stage function that takes a rig and an instance
+    /// checks this first and leaves the instance as it is when it fails (never a panic);
+    /// [`crate::Character`] holds its rig, so it never meets a mismatch.
+    ///
+    /// ```
+    /// use sinew::{Instance, RawRig, build::build_rig, raw::RawBone};
+    /// let mut one = RawRig::default();
+    /// one.bones.push(RawBone::new("root", None));
+    /// let (a, b) = (build_rig(&one).unwrap(), build_rig(&one).unwrap());
+    /// let mut inst = Instance::new(&a);
+    /// assert!(inst.is_for(&a) && !inst.is_for(&b));
+    /// sinew::skeleton::update_world_transform(&b, &mut inst, sinew::Physics::None); // no-op
+    /// ```
+    pub fn is_for(&self, rig: &Rig) -> bool {
+        let (nb, ns) = (rig.bones.len(), rig.slots.len());
+        let slots = &self.slots;
+        self.rig_uid == rig.uid
+            && [
+                self.pose.len(),
+                self.inherit.len(),
+                self.applied.len(),
+                self.world.len(),
+                self.bone_active.len(),
+                self.trig.len(),
+                self.plan_sorted.len(),
+            ]
+            .iter()
+            .all(|&n| n == nb)
+            && [
+                slots.color.len(),
+                slots.dark.len(),
+                slots.attachment.len(),
+                slots.sequence_index.len(),
+                slots.deform_start.len(),
+                slots.deform_len.len(),
+                self.draw_order.len(),
+            ]
+            .iter()
+            .all(|&n| n == ns)
+            && self.ik.len() == rig.ik.len()
+            && self.ik_active.len() == rig.ik.len()
+            && self.transforms.len() == rig.transforms.len()
+            && self.transform_active.len() == rig.transforms.len()
+            && self.paths.len() == rig.paths.len()
+            && self.path_active.len() == rig.paths.len()
+            && self.physics.len() == rig.physics.len()
+            && self.physics_active.len() == rig.physics.len()
+            && self.params.fits(rig)
+    }
+
     /// Shows the given skins combined in order (Spine `Skin.addSkin` into a new skin, then
     /// `setSkin`), or no skin for an empty list; ids that are not this rig's skins are
-    /// skipped. Recomputes the update plan (allocates).
+    /// skipped. Recomputes the update plan (allocates). Does nothing for another rig.
     pub fn set_skins(&mut self, rig: &Rig, skins: &[SkinId]) {
+        if !self.is_for(rig) {
+            return;
+        }
         let new_skin = if skins.is_empty() {
             None
         } else {
@@ -345,22 +409,32 @@ impl Instance {
     }
 
     /// The attachment a slot would show for a key: the current skin's, else the default
-    /// skin's (Spine `Skeleton.getAttachment`).
+    /// skin's (Spine `Skeleton.getAttachment`). `None` for another rig.
     pub fn find_attachment(&self, rig: &Rig, slot: SlotId, key: NameId) -> Option<AttachmentId> {
+        if !self.is_for(rig) {
+            return None;
+        }
         if let Some(skin) = &self.skin
             && let Some(a) = skin.get(slot, key)
         {
             return Some(a);
         }
         rig.default_skin
-            .and_then(|d| rig.skins[d.index()].get(slot, key))
+            .and_then(|d| rig.skins.get(d.index())?.get(slot, key))
     }
 
     /// Sets a slot's attachment, clearing its deform when the new attachment does not share
     /// the old one's deform timelines, and resetting the sequence index (Spine
-    /// `Slot.setAttachment`).
+    /// `Slot.setAttachment`). Does nothing for a slot or attachment that is not the rig's,
+    /// or another rig.
     pub fn set_attachment(&mut self, rig: &Rig, slot: SlotId, attachment: Option<AttachmentId>) {
         let i = slot.index();
+        if !self.is_for(rig)
+            || i >= rig.slots.len()
+            || attachment.is_some_and(|a| a.index() >= rig.attachments.len())
+        {
+            return;
+        }
         let old = self.slots.attachment[i];
         if old == attachment {
             return;
@@ -389,7 +463,8 @@ impl Instance {
         self.slots.sequence_index[i] = -1;
     }
 
-    /// Resets bones, constraints, slots and draw order to the setup pose.
+    /// Resets bones, constraints, slots and draw order to the setup pose (nothing for
+    /// another rig).
     pub fn set_to_setup_pose(&mut self, rig: &Rig) {
         self.set_bones_to_setup_pose(rig);
         self.set_slots_to_setup_pose(rig);
@@ -397,6 +472,9 @@ impl Instance {
 
     /// Resets bone locals, inherit modes and constraint state to the setup pose.
     pub fn set_bones_to_setup_pose(&mut self, rig: &Rig) {
+        if !self.is_for(rig) {
+            return;
+        }
         for (i, b) in rig.bones.iter().enumerate() {
             self.pose[i] = b.setup;
             self.inherit[i] = b.inherit;
@@ -425,6 +503,9 @@ impl Instance {
 
     /// Resets slot colours, attachments and the draw order to the setup pose.
     pub fn set_slots_to_setup_pose(&mut self, rig: &Rig) {
+        if !self.is_for(rig) {
+            return;
+        }
         // The parameter stage rewrites its slots' colours only when their inputs change.
         self.params.cache.invalidate();
         for (i, sd) in rig.slots.iter().enumerate() {

@@ -73,7 +73,9 @@ pub extern "C" fn sinew_character_set_empty_animation(
     guard(|| {
         let mix = finite(mix_duration, "mix_duration")?;
         with(character, |s| {
-            s.character.set_empty_animation(track as usize, mix);
+            s.character
+                .set_empty_animation(track as usize, mix)
+                .map_err(char_fail)?;
             Ok(())
         })
     })
@@ -105,7 +107,7 @@ pub extern "C" fn sinew_character_clear_tracks(character: *mut SinewCharacter) -
 }
 
 /// Speed multiplier of the whole character (animation, physics, jiggle); 1 by default.
-/// Negative or non-finite: [`SinewStatus::InvalidArgument`].
+/// Negative or non-finite: `SINEW_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_set_time_scale(
     character: *mut SinewCharacter,

@@ -81,7 +81,7 @@ pub struct SinewWorldTransform {
     pub y: f64,
 }
 
-/// The kind of a [`SinewEvent`].
+/// The kind of a `SinewEvent`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SinewEventKind {
@@ -99,11 +99,11 @@ pub enum SinewEventKind {
     Event = 5,
 }
 
-/// One event of the last update (polled with [`sinew_character_event`]).
+/// One event of the last update (polled with `sinew_character_event`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct SinewEvent {
-    /// A [`SinewEventKind`] value.
+    /// A `SinewEventKind` value.
     pub kind: u32,
     /// The track of the entry.
     pub track: u32,
@@ -162,7 +162,8 @@ fn char_fail(e: CharacterError) -> Fail {
         }
         CharacterError::ForeignId { .. }
         | CharacterError::ForeignRig { .. }
-        | CharacterError::NotFinite { .. } => SinewStatus::InvalidArgument,
+        | CharacterError::NotFinite { .. }
+        | CharacterError::TrackOutOfRange { .. } => SinewStatus::InvalidArgument,
     };
     Fail::new(status, e.to_string())
 }

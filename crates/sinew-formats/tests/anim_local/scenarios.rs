@@ -17,10 +17,10 @@ fn run_command(rig: &Rig, state: &mut AnimationState, c: &Value) {
     let f = |k: &str| c[k].as_f64().unwrap_or(0.0);
     let clip = || rig.clip(c["anim"].as_str().unwrap()).unwrap();
     let entry = match c["op"].as_str().unwrap() {
-        "set" => Some(state.set_animation(rig, track, clip(), looping)),
-        "add" => Some(state.add_animation(rig, track, clip(), looping, f("delay"))),
-        "setEmpty" => Some(state.set_empty_animation(rig, track, f("mix"))),
-        "addEmpty" => Some(state.add_empty_animation(rig, track, f("mix"), f("delay"))),
+        "set" => state.set_animation(rig, track, clip(), looping),
+        "add" => state.add_animation(rig, track, clip(), looping, f("delay")),
+        "setEmpty" => state.set_empty_animation(rig, track, f("mix")),
+        "addEmpty" => state.add_empty_animation(rig, track, f("mix"), f("delay")),
         "setEmpties" => {
             state.set_empty_animations(rig, f("mix"));
             None

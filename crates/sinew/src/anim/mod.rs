@@ -401,7 +401,7 @@ impl FiredEvent {
 /// With `looping` and a non-zero duration, `time` (and `last_time` when positive) wrap
 /// modulo the duration. Events with keys in (`last_time`, `time`] are pushed to `events`
 /// when given. `alpha` weights the clip against the current pose, `blend` and `direction`
-/// as [`MixBlend`] and [`MixDirection`].
+/// as [`MixBlend`] and [`MixDirection`]. Does nothing for an instance of another rig.
 #[allow(clippy::too_many_arguments)]
 pub fn apply_clip(
     rig: &Rig,
@@ -415,8 +415,9 @@ pub fn apply_clip(
     blend: MixBlend,
     direction: MixDirection,
 ) {
-    // A NaN or infinite time has no key to sample: leave the pose as it is.
-    if !time.is_finite() {
+    // A NaN or infinite time has no key to sample, and another rig's instance has other
+    // tables: leave the pose as it is.
+    if !time.is_finite() || !inst.is_for(rig) {
         return;
     }
     let mut last_time = if last_time.is_finite() {

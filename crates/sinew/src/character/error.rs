@@ -31,6 +31,11 @@ pub enum CharacterError {
         /// Which argument (`"parameter value"`, `"bone local x"`, ...).
         what: &'static str,
     },
+    /// A track index from [`crate::anim::state::MAX_TRACKS`] on.
+    TrackOutOfRange {
+        /// The track given.
+        track: usize,
+    },
     /// The slot's skins have no attachment under this name.
     UnknownAttachment {
         /// Slot name.
@@ -53,6 +58,11 @@ impl std::fmt::Display for CharacterError {
             CharacterError::NotFinite { what } => {
                 write!(f, "{what} must be finite and under 1e30 in magnitude")
             }
+            CharacterError::TrackOutOfRange { track } => write!(
+                f,
+                "track {track} is out of range (tracks 0..{})",
+                crate::anim::state::MAX_TRACKS
+            ),
             CharacterError::UnknownAttachment { slot, name } => {
                 write!(f, "slot `{slot}` has no attachment `{name}` in its skins")
             }

@@ -451,6 +451,11 @@ impl Character {
         // 5. World.
         let reset = std::mem::take(&mut self.reset_physics);
         if self.param_stage {
+            if reset {
+                // Pendulums and chains back at rest, their clocks forgotten.
+                crate::params::driver::reset_drivers(inst);
+                crate::params::chain::reset_chains(inst);
+            }
             crate::params::update_params(rig, inst, dt, self.param_physics);
         } else {
             let physics = if reset { Physics::Reset } else { self.physics };

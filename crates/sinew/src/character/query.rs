@@ -291,6 +291,11 @@ impl Character {
         check("clip", clip.index(), self.rig.clips.len(), clip)
     }
 
+    /// The queued entry, or the reason the state refused it (the clip was checked).
+    fn queued(track: usize, entry: Option<EntryId>) -> Result<EntryId, CharacterError> {
+        entry.ok_or(CharacterError::TrackOutOfRange { track })
+    }
+
     /// Plays a clip on a track now, mixing from what played (Spine `setAnimation`).
     pub fn set_animation_id(
         &mut self,
@@ -299,7 +304,10 @@ impl Character {
         looping: bool,
     ) -> Result<EntryId, CharacterError> {
         let clip = self.clip_id(clip)?;
-        Ok(self.state.set_animation(&self.rig, track, clip, looping))
+        Self::queued(
+            track,
+            self.state.set_animation(&self.rig, track, clip, looping),
+        )
     }
 
     /// [`Character::set_animation_id`] by clip name.
@@ -324,9 +332,10 @@ impl Character {
     ) -> Result<EntryId, CharacterError> {
         let clip = self.clip_id(clip)?;
         finite::input("queue delay", delay)?;
-        Ok(self
+        let entry = self
             .state
-            .add_animation(&self.rig, track, clip, looping, delay))
+            .add_animation(&self.rig, track, clip, looping, delay);
+        Self::queued(track, entry)
     }
 
     /// [`Character::add_animation_id`] by clip name.
@@ -342,14 +351,19 @@ impl Character {
     }
 
     /// Mixes a track out to the setup pose (Spine `setEmptyAnimation`).
-    /// A non-finite or negative mix duration counts as 0.
-    pub fn set_empty_animation(&mut self, track: usize, mix_duration: f64) -> EntryId {
+    /// A non-finite or negative mix duration counts as 0. Refused for a track from
+    /// [`crate::anim::state::MAX_TRACKS`] on.
+    pub fn set_empty_animation(
+        &mut self,
+        track: usize,
+        mix_duration: f64,
+    ) -> Result<EntryId, CharacterError> {
         let mix = if finite::ok(mix_duration) {
             mix_duration.max(0.0)
         } else {
             0.0
         };
-        self.state.set_empty_animation(&self.rig, track, mix)
+        Self::queued(track, self.state.set_empty_animation(&self.rig, track, mix))
     }
 
     /// Sets this character's crossfade duration between two clips by name (Spine

@@ -17,7 +17,7 @@ use crate::types::Inherit;
 
 /// Runs IK constraint `id` with its current state `inst.ik[id]` (Spine
 /// `IkConstraint.update`). Does nothing at mix 0.
-pub fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
+pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
     let data = &rig.ik[id.index()];
     let state = inst.ik[id.index()];
     if state.mix == 0.0 {

@@ -81,7 +81,7 @@ pub(crate) fn ensure_len(v: &mut Vec<f64>, n: usize) {
 /// Runs one path constraint (Spine `PathConstraint.update`): moves and turns its bones
 /// along the target slot's path, then updates each bone's applied pose. Does nothing unless
 /// the target slot shows a path attachment and some mix is non-zero.
-pub fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
+pub(crate) fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) {
     let data = &rig.paths[id.index()];
     let Some(att) = inst.slots.attachment[data.target.index()] else {
         return;

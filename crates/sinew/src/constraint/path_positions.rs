@@ -49,7 +49,9 @@ pub(super) fn compute_world_positions(
     let mut curve_count = vertices_length / 6;
     // Path vertices in world space, as Spine's computeWorldVertices(target, start, count...).
     let world_of = |start: usize, count: usize, out: &mut [f64], offset: usize| {
-        crate::deform::compute_world_vertices_f64(rig, inst, target, start, count, out, offset, 2);
+        crate::deform::vertices::world_vertices_f64(
+            rig, inst, target, start, count, out, offset, 2,
+        );
     };
     let multiplier_for = |path_length: f64| match data.spacing_mode {
         SpacingMode::Percent => path_length,

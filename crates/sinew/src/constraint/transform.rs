@@ -16,7 +16,7 @@ use crate::skeleton::{update_applied_transform, update_bone_world_with};
 
 /// Runs transform constraint `id` with its current mixes `inst.transforms[id]` (Spine
 /// `TransformConstraint.update`). Does nothing when every mix is 0.
-pub fn apply_transform_constraint(rig: &Rig, inst: &mut Instance, id: TransformId) {
+pub(crate) fn apply_transform_constraint(rig: &Rig, inst: &mut Instance, id: TransformId) {
     let data = &rig.transforms[id.index()];
     let mix = inst.transforms[id.index()];
     if mix.rotate == 0.0

@@ -16,9 +16,13 @@ use crate::raw::Vertices;
 use crate::rig::{AttachmentKind, Rig, VertexMath};
 
 /// Number of world (x, y) pairs an attachment produces: 4 for a region, the vertex count
-/// for mesh, bounding box, clipping and path attachments, 0 for a point.
+/// for mesh, bounding box, clipping and path attachments, 0 for a point (and for an id
+/// that is not one of the rig's attachments).
 pub fn world_vertex_count(rig: &Rig, attachment: AttachmentId) -> usize {
-    match &rig.attachments[attachment.index()].kind {
+    let Some(att) = rig.attachments.get(attachment.index()) else {
+        return 0;
+    };
+    match &att.kind {
         AttachmentKind::Region(_) => 4,
         AttachmentKind::Point { .. } => 0,
         AttachmentKind::Mesh(m) => m.vertices.count as usize,
@@ -31,8 +35,17 @@ pub fn world_vertex_count(rig: &Rig, attachment: AttachmentId) -> usize {
 /// The region a slot's current region or mesh attachment shows (Spine `Sequence.apply`):
 /// an index into the attachment's `regions`. With a sequence it is the slot's sequence
 /// index (-1: the sequence's setup index), clamped to the last region; without one it is 0.
-/// `None` when the slot shows no region or mesh attachment.
+/// `None` when the slot shows no region or mesh attachment, or the slot or instance is
+/// not the rig's.
 pub fn sequence_region_index(rig: &Rig, inst: &Instance, slot: SlotId) -> Option<usize> {
+    if !inst.is_for(rig) || slot.index() >= rig.slots.len() {
+        return None;
+    }
+    region_index(rig, inst, slot)
+}
+
+/// [`sequence_region_index`] for a slot and instance known to be the rig's (the draw stage).
+pub(crate) fn region_index(rig: &Rig, inst: &Instance, slot: SlotId) -> Option<usize> {
     let att = inst.slots.attachment[slot.index()]?;
     let (sequence, regions) = match &rig.attachments[att.index()].kind {
         AttachmentKind::Region(r) => (r.sequence, r.regions.len()),
@@ -50,8 +63,11 @@ pub fn sequence_region_index(rig: &Rig, inst: &Instance, slot: SlotId) -> Option
 
 /// World vertices of the slot's current attachment, as x,y pairs in `out` (f32; the math
 /// is f64). Writes [`world_vertex_count`] pairs, or fewer if `out` is shorter; writes
-/// nothing for points or an empty slot.
+/// nothing for points or an empty slot, or when the slot or instance is not the rig's.
 pub fn compute_world_vertices(rig: &Rig, inst: &Instance, slot: SlotId, out: &mut [f32]) {
+    if !inst.is_for(rig) || slot.index() >= rig.slots.len() {
+        return;
+    }
     world_vertices_checked(rig, inst, slot, out);
 }
 
@@ -139,9 +155,29 @@ fn region_corners(
 /// Spine `VertexAttachment.computeWorldVertices(slot, start, count, out, offset, stride)`
 /// in f64 for the slot's current vertex attachment: `count` floats (count/2 vertices) from
 /// float `start` of its vertex list, written at `out[offset]`, `stride` floats apart.
-/// Does nothing when the slot shows no vertex attachment or `out` is too short.
+/// Does nothing when the slot shows no vertex attachment, `out` is too short, or the slot
+/// or instance is not the rig's.
 #[allow(clippy::too_many_arguments)]
 pub fn compute_world_vertices_f64(
+    rig: &Rig,
+    inst: &Instance,
+    slot: SlotId,
+    start: usize,
+    count: usize,
+    out: &mut [f64],
+    offset: usize,
+    stride: usize,
+) {
+    if !inst.is_for(rig) || slot.index() >= rig.slots.len() {
+        return;
+    }
+    world_vertices_f64(rig, inst, slot, start, count, out, offset, stride);
+}
+
+/// [`compute_world_vertices_f64`] for a slot and instance known to be the rig's (path
+/// constraints).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn world_vertices_f64(
     rig: &Rig,
     inst: &Instance,
     slot: SlotId,
@@ -506,8 +542,11 @@ pub(crate) fn vertex_sum<const DEFORM: bool>(
 /// World position and rotation of the slot's current point attachment: (x, y, degrees).
 /// The rotation uses the C/Java runtimes' formula, in degrees (spine.md §7.7: spine-ts's
 /// `computeWorldRotation` scales by degRad instead; this is the corrected value).
-/// `None` when the slot shows no point attachment.
+/// `None` when the slot shows no point attachment, or the slot or instance is not the rig's.
 pub fn point_world(rig: &Rig, inst: &Instance, slot: SlotId) -> Option<(f64, f64, f64)> {
+    if !inst.is_for(rig) || slot.index() >= rig.slots.len() {
+        return None;
+    }
     let att = inst.slots.attachment[slot.index()]?;
     let AttachmentKind::Point { x, y, rotation } = rig.attachments[att.index()].kind else {
         return None;

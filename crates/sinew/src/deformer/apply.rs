@@ -14,6 +14,9 @@ use crate::rig::{AttachmentKind, Rig};
 /// Runs every deformer of the rig over the instance. Call after the parameter stage and world
 /// transforms ([`crate::params::update_params`] does); a no-op for rigs without deformers.
 pub fn apply_deformers(rig: &Rig, inst: &mut Instance) {
+    if !inst.is_for(rig) {
+        return;
+    }
     let set = &rig.params.deformers;
     if set.is_empty() {
         return;

@@ -21,7 +21,7 @@
 //! below (quad triangles, tint products, clip ranges with an end slot, inactive bones, reuse
 //! without growth) and by sinew-render's tests on real rigs.
 
-use crate::deform::{compute_world_vertices, sequence_region_index};
+use crate::deform::vertices::{region_index, world_vertices_checked};
 use crate::ids::{AttachmentId, BoneId, SlotId};
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
@@ -249,9 +249,12 @@ impl DrawList {
 
 /// Fills `list` with what `inst` shows, in draw order, tinted by `skeleton_color` (Spine
 /// `skeleton.color`; white for none). Allocates nothing when `list` came from
-/// [`DrawList::for_rig`] for the same rig.
+/// [`DrawList::for_rig`] for the same rig. An instance of another rig leaves `list` empty.
 pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: &mut DrawList) {
     list.clear();
+    if !inst.is_for(rig) {
+        return;
+    }
     // The active clip: (clip index, end slot).
     let mut clip: Option<(u32, Option<SlotId>)> = None;
     for &slot in &inst.draw_order {
@@ -273,7 +276,7 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
             continue;
         };
         let att = &rig.attachments[att_id.index()];
-        let region = sequence_region_index(rig, inst, slot).unwrap_or(0);
+        let region = region_index(rig, inst, slot).unwrap_or(0);
         let (count, page, att_color) = match &att.kind {
             AttachmentKind::Region(r) => {
                 (4usize, r.regions.get(region).map_or(0, |x| x.page), r.color)
@@ -290,7 +293,7 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
                     let n = vertices.count as usize;
                     let start = list.clip_vertices.len();
                     list.clip_vertices.resize(start + n * 2, 0.0);
-                    compute_world_vertices(rig, inst, slot, &mut list.clip_vertices[start..]);
+                    world_vertices_checked(rig, inst, slot, &mut list.clip_vertices[start..]);
                     list.clips.push(ClipPolygon {
                         slot,
                         vertex_start: (start / 2) as u32,
@@ -309,7 +312,7 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
         };
         let vstart = list.positions.len() / 2;
         list.positions.resize((vstart + count) * 2, 0.0);
-        compute_world_vertices(rig, inst, slot, &mut list.positions[vstart * 2..]);
+        world_vertices_checked(rig, inst, slot, &mut list.positions[vstart * 2..]);
         let istart = list.indices.len();
         match &att.kind {
             AttachmentKind::Region(r) => {

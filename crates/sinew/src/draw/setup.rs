@@ -73,7 +73,12 @@ fn bound_group(mut g: DrawGroup, o: &SlotOffset) -> DrawGroup {
 /// parameter stage hides, sets each command's texture page from `setup`, groups runs of
 /// composite children, and flips y for y-down rigs, so positions are y up for every format.
 /// Allocates nothing when `list` came from [`DrawList::for_rig`].
+/// An instance of another rig empties `list`.
 pub fn finish_draw_list(rig: &Rig, inst: &Instance, setup: &DrawSetup, list: &mut DrawList) {
+    if !inst.is_for(rig) {
+        list.clear();
+        return;
+    }
     if !inst.params.visible.is_empty() {
         list.commands.retain(|c| {
             inst.params

@@ -134,7 +134,11 @@ fn finish_draw_order(rig: &Rig, inst: &mut Instance) {
 
 /// Writes the accumulated results: bound bones' locals (setup with offsets added and scales
 /// multiplied), bound slots' colours, visibility, absolute z-sorts and the draw order.
+/// Does nothing for an instance of another rig.
 pub fn finalize_params(rig: &Rig, inst: &mut Instance) {
+    if !inst.is_for(rig) {
+        return;
+    }
     finalize_bones(rig, inst);
     finalize_slots(rig, inst);
     finish_draw_order(rig, inst);
@@ -236,8 +240,12 @@ fn finish_frame(rig: &Rig, inst: &mut Instance) {
 }
 
 /// One parameter frame without physics: every binding, bone locals, deform buffers,
-/// colours and draw order. Call before world transforms.
+/// colours and draw order. Call before world transforms. Does nothing for an instance of
+/// another rig.
 pub fn apply_params(rig: &Rig, inst: &mut Instance) {
+    if !inst.is_for(rig) {
+        return;
+    }
     stage_without_physics(rig, inst);
     super::deforms::remember_slots(inst);
 }
@@ -251,8 +259,12 @@ fn stage_without_physics(rig: &Rig, inst: &mut Instance) {
 
 /// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
 /// `physics` the drivers and the driven parameters (then world transforms again, over the
-/// bones that need it when the plan allows; see [`super::plan`]).
+/// bones that need it when the plan allows; see `params::plan`). Does nothing for an
+/// instance of another rig ([`Instance::is_for`]).
 pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
+    if !inst.is_for(rig) {
+        return;
+    }
     super::chain::step_chains(rig, inst, dt, physics);
     if !physics || rig.params.drivers.is_empty() {
         // The slots are remembered once, after the deformers have written too.

@@ -68,7 +68,7 @@ pub struct ParamCache {
     /// Per parameter: where `norm` falls on its own keys, per component.
     pub(crate) cells: Vec<[super::corners::Cell; 2]>,
     /// Per parameter: the corners of a grid over its own x axis, and over x and y
-    /// ([`super::corners::param_corners`]).
+    /// ([`super::corners::update_param_corners`]).
     pub(crate) corners: Vec<[super::corners::Corners; 2]>,
     /// Parameters that changed this frame (either phase), in the order found.
     pub(crate) changed_list: Vec<u16>,

@@ -422,7 +422,7 @@ fn write_output(o: &ChainOutput, v: f64, params: &[ParamData], values: &mut [[f6
 
 /// Advances every chain by `dt` seconds on the fixed clock and writes their outputs (no-op
 /// without `physics` or chains). Runs before the parameter bindings. Allocation-free.
-pub fn step_chains(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64, physics: bool) {
+pub(crate) fn step_chains(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64, physics: bool) {
     let set = &rig.params;
     let chains = &set.chains;
     if !physics || chains.chains.is_empty() {
@@ -458,7 +458,7 @@ pub fn step_chains(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64, physic
 }
 
 /// Puts every chain back at rest on the next physics frame and forgets the clock.
-pub fn reset_chains(inst: &mut crate::Instance) {
+pub(crate) fn reset_chains(inst: &mut crate::Instance) {
     inst.params.chains.placed = false;
     inst.params.chains.clock.reset();
 }

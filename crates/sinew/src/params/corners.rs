@@ -4,7 +4,7 @@
 //! The stage normalises each changed parameter once per frame (`norm[p]`, one value per
 //! component, NaN for a parameter that does not exist), locates it on the parameter's own
 //! keys ([`Cell`]) and computes the corners of a grid over its own axes
-//! ([`param_corners`]), which every binding that is such a grid ([`ParamGrid`], all of
+//! ([`update_param_corners`]), which every binding that is such a grid ([`ParamGrid`], all of
 //! Inochi2D's) shares. Other linear grids over one or two axes take a direct path: locate
 //! the cell on each axis, then the up to four corners. It does exactly the arithmetic of the generic path
 //! ([`axis_weights`] and [`for_each_corner`]: weights `1 - off` and `off`, products
@@ -12,8 +12,10 @@
 //! bits; other grids use the generic path. Verified by the unit test below, which compares
 //! the two on random grids, and by the stage's tests.
 
+use super::Binding;
+#[cfg(test)]
+use super::ParamSet;
 use super::grid::{AxisWeights, Interp, MAX_AXES, axis_weights, for_each_corner, locate};
-use super::{Binding, ParamSet};
 
 /// The normalised value of axis `a` of `b` (NaN when its parameter is missing).
 #[inline(always)]
@@ -171,7 +173,7 @@ fn fill_corners(out: &mut Corners, c0: Cell, c1: Option<Cell>, d1: u32) {
 
 /// A linear grid over exactly one parameter's own axes (its x axis, or x and y with
 /// their own keys; every Inochi2D binding): all such grids of a parameter share the same
-/// corners, which the stage computes once per frame per parameter ([`param_corners`]).
+/// corners, which the stage computes once per frame per parameter ([`update_param_corners`]).
 ///
 /// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,18 +215,10 @@ impl ParamGrid {
     }
 }
 
-/// A parameter's corners from its cells: `[x axis only, x and y]` (`d1`: keys on y), what
-/// [`linear_corners`] gives for a binding over those axes with the parameter's own keys.
-#[inline]
-pub fn param_corners(cells: [Cell; 2], d1: usize) -> [Corners; 2] {
-    [
-        corners_of(cells[0], None, 1),
-        corners_of(cells[0], Some(cells[1]), d1 as u32),
-    ]
-}
-
-/// [`param_corners`] for the forms some binding uses (`forms` bit 0: x only, bit 1: x and
-/// y); the others are left as they were.
+/// A parameter's corners from its cells, `[x axis only, x and y]` (`d1`: keys on y), what
+/// [`linear_corners`] gives for a binding over those axes with the parameter's own keys,
+/// for the forms some binding uses (`forms` bit 0: x only, bit 1: x and y); the others are
+/// left as they were.
 #[inline]
 pub fn update_param_corners(out: &mut [Corners; 2], cells: [Cell; 2], d1: usize, forms: u8) {
     if forms & 1 != 0 {
@@ -264,6 +258,7 @@ pub fn binding_corners(
 
 /// Every parameter's normalised values (a test and tooling helper; the stage keeps them in
 /// its cache).
+#[cfg(test)]
 pub fn normalize_all(set: &ParamSet, values: &[[f64; 2]]) -> Vec<[f64; 2]> {
     set.params
         .iter()

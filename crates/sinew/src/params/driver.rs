@@ -197,7 +197,7 @@ pub fn driver_output(
 
 /// Advances every driver by `dt` seconds on the fixed clock and writes their parameters.
 /// Call after world transforms (anchors are read from them). Allocation-free.
-pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
+pub(crate) fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
     let set = &rig.params;
     if set.drivers.is_empty() {
         return;
@@ -242,7 +242,7 @@ pub fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64) {
 }
 
 /// Puts every bob back at rest on the next physics frame and forgets the clock.
-pub fn reset_drivers(inst: &mut crate::Instance) {
+pub(crate) fn reset_drivers(inst: &mut crate::Instance) {
     inst.params.drivers_placed = false;
     inst.params.clock.reset();
 }

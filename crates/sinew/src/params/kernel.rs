@@ -31,6 +31,7 @@ pub struct Pair<'a> {
 /// them to `out`; the sum runs in f32 (see `pass_n`). Keyforms shorter than `out` are
 /// ignored (the builder checks sizes).
 #[inline]
+#[cfg(test)]
 pub fn sum_pairs(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     let n = out.len();
     if pairs.iter().any(|p| p.key.len() < n) || base.is_some_and(|b| b.len() < n) {
@@ -71,6 +72,7 @@ pub(super) fn sum_pass_exact(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pai
 }
 
 /// The slow path for inconsistent lengths: skips short keyforms, pads a short base with 0.
+#[cfg(test)]
 fn sum_valid(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     let n = out.len();
     if let Some(b) = base {

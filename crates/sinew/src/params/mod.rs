@@ -24,21 +24,21 @@
 
 pub mod apply;
 pub mod build;
-pub mod cache;
+pub(crate) mod cache;
 pub mod chain;
-pub mod corners;
-pub mod deforms;
+pub(crate) mod corners;
+pub(crate) mod deforms;
 pub mod driver;
 pub mod grid;
 pub mod inochi_clip;
-pub mod kernel;
+pub(crate) mod kernel;
 #[cfg(target_arch = "x86_64")]
 mod kernel_avx;
-pub mod plan;
+pub(crate) mod plan;
 pub mod player;
 pub mod raw;
-pub mod scalar_plan;
-pub mod scalars;
+pub(crate) mod scalar_plan;
+pub(crate) mod scalars;
 mod world;
 
 #[cfg(test)]
@@ -321,30 +321,32 @@ pub struct ParamState {
     /// only some parameters). All `false` after [`ParamState::new`].
     pub muted: Vec<bool>,
     /// Combined bone offsets (per bone; kept between frames, see [`scalars`]).
-    pub bone: Vec<BoneOffset>,
+    pub(crate) bone: Vec<BoneOffset>,
     /// Combined slot factors (per slot; kept between frames).
-    pub slot: Vec<SlotOffset>,
+    pub(crate) slot: Vec<SlotOffset>,
     /// Combined factors of the off-screen group on each bone (per bone; only opacity, tint
     /// and screen are used).
-    pub group: Vec<SlotOffset>,
+    pub(crate) group: Vec<SlotOffset>,
     /// Absolute z-sort per bone (parent's plus its own), after the stage.
     pub zsort: Vec<f64>,
     /// Whether each slot is shown, after the stage.
     pub visible: Vec<bool>,
     /// Per-driver physics state.
-    pub drivers: Vec<driver::DriverState>,
+    pub(crate) drivers: Vec<driver::DriverState>,
     /// Driver parameter overrides (length add, gravity factor) per driver.
-    pub driver_offsets: Vec<[f64; 2]>,
+    pub(crate) driver_offsets: Vec<[f64; 2]>,
     /// The physics clock.
-    pub clock: crate::physics::clock::FixedClock,
+    pub(crate) clock: crate::physics::clock::FixedClock,
     /// Whether the drivers have been placed at rest (the first physics frame places them).
-    pub drivers_placed: bool,
+    pub(crate) drivers_placed: bool,
     /// Deformer state (offsets, rotation frames, current lattices).
-    pub deformers: crate::deformer::DeformerState,
+    pub(crate) deformers: crate::deformer::DeformerState,
     /// Pendulum chain state.
-    pub chains: chain::ChainState,
+    pub(crate) chains: chain::ChainState,
     /// What the stage remembers between frames to skip unchanged work.
-    pub cache: cache::ParamCache,
+    pub(crate) cache: cache::ParamCache,
+    /// The rig these buffers were sized for ([`ParamState::fits`]).
+    rig_uid: u64,
 }
 
 impl ParamState {
@@ -368,7 +370,26 @@ impl ParamState {
             deformers: crate::deformer::DeformerState::new(&p.deformers),
             chains: chain::ChainState::new(&p.chains),
             cache: cache::ParamCache::new(p).with_bones(rig.bones.len()),
+            rig_uid: rig.uid,
         }
+    }
+
+    /// Whether this state was made for `rig` (same [`crate::Rig::uid`]) and its public
+    /// arrays still have that rig's lengths ([`crate::Instance::is_for`] asks).
+    pub fn fits(&self, rig: &crate::Rig) -> bool {
+        let (np, nb, ns) = (rig.params.params.len(), rig.bones.len(), rig.slots.len());
+        self.rig_uid == rig.uid
+            && self.values.len() == np
+            && self.muted.len() == np
+            && self.zsort.len() == nb
+            && self.visible.len() == ns
+    }
+
+    /// Forgets what the stage remembers between frames, so the next frame recomputes every
+    /// binding from scratch: the reference the cache is tested against
+    /// (`tests/inochi2d_cache.rs`). Results are the same either way.
+    pub fn invalidate_cache(&mut self) {
+        self.cache.invalidate();
     }
 
     /// Sets a parameter's value (clamped to its range; a 1D parameter ignores `y`).

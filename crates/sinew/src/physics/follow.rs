@@ -320,6 +320,25 @@ pub struct FollowState {
 }
 
 impl FollowState {
+    /// Whether `fr` was built for `rig`, `inst` is the rig's and this history was made for
+    /// `fr`: [`FollowState::update`] does nothing otherwise.
+    pub fn fits(&self, rig: &Rig, fr: &FollowRig, inst: &Instance) -> bool {
+        let (n, nb) = (fr.follows.len(), rig.bones.len());
+        fr.rig_uid == rig.uid
+            && fr.follow_of.len() == nb
+            && fr.repose.len() == nb
+            && fr
+                .follows
+                .iter()
+                .all(|f| f.bone.index() < nb && f.source.index() < nb)
+            && inst.is_for(rig)
+            && self.head.len() == n
+            && self.len.len() == n
+            && self.targets.len() == n
+            && self.times.len() == n * self.cap
+            && self.values.len() == n * self.cap
+    }
+
     /// Empty history for one character of a rig with these follows.
     pub fn new(fr: &FollowRig) -> Self {
         let n = fr.follows.len();
@@ -356,6 +375,9 @@ impl FollowState {
     /// Runs the follow stage for a frame of `dt` seconds on a posed instance (after the
     /// world stage). Allocation-free.
     pub fn update(&mut self, rig: &Rig, fr: &FollowRig, inst: &mut Instance, dt: f64) {
+        if !self.fits(rig, fr, inst) {
+            return;
+        }
         if dt.is_finite() && dt > 0.0 {
             self.time += dt;
         }

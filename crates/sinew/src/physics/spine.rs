@@ -173,7 +173,12 @@ fn clamp_sym(v: f64, q: f64) -> f64 {
 /// Runs one physics constraint (Spine `PhysicsConstraint.update(physics)`): steps its
 /// springs from the bone's current world transform (in `Update`/`Reset` mode), applies the
 /// offsets to the bone's world transform, then updates the bone's applied pose.
-pub fn apply_physics_constraint(rig: &Rig, inst: &mut Instance, id: PhysicsId, mode: Physics) {
+pub(crate) fn apply_physics_constraint(
+    rig: &Rig,
+    inst: &mut Instance,
+    id: PhysicsId,
+    mode: Physics,
+) {
     let data = &rig.physics[id.index()];
     let bone_id = data.bone;
     let time = inst.time;

@@ -8,7 +8,7 @@
 
 mod bone_run;
 mod dragonbones;
-pub mod plan;
+pub(crate) mod plan;
 pub(crate) mod world;
 
 #[cfg(test)]
@@ -20,10 +20,8 @@ pub(crate) mod testrig;
 #[cfg(test)]
 mod tests;
 
-pub use world::{
-    TrigMemo, local_matrix_fast, local_matrix_reference, update_applied_transform,
-    update_bone_world, update_bone_world_with,
-};
+pub use world::{TrigMemo, local_matrix_fast, local_matrix_reference};
+pub(crate) use world::{update_applied_transform, update_bone_world, update_bone_world_with};
 
 use crate::instance::Instance;
 use crate::rig::Rig;
@@ -33,8 +31,12 @@ use crate::types::Physics;
 /// Poses the skeleton (Spine `Skeleton.updateWorldTransform(physics)`): copies every bone's
 /// local pose into its applied pose, then runs the update plan in order: bones compute
 /// their world transforms, constraints adjust them. Inactive bones and constraints are not
-/// in the plan (see [`plan::update_cache`]), so they are skipped. Allocation-free.
+/// in the plan (see `plan::update_cache`), so they are skipped. Allocation-free. Does
+/// nothing when `inst` was made for another rig ([`Instance::is_for`]).
 pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
+    if !inst.is_for(rig) {
+        return;
+    }
     inst.applied.copy_from_slice(&inst.pose);
     let mut i = 0;
     while i < inst.plan.len() {

@@ -24,7 +24,11 @@ impl AnimationState {
     /// Poses `inst` from every track (Spine `AnimationState.apply`): mixing-from chains
     /// first, then each current entry, then setup attachments for slots that a mixing-out
     /// entry touched but nothing keyed. Returns whether any track was applied.
+    /// Does nothing (returns `false`) when this state or `inst` was made for another rig.
     pub fn apply(&mut self, rig: &Rig, inst: &mut Instance) -> bool {
+        if !self.is_for(rig) || !inst.is_for(rig) {
+            return false;
+        }
         if self.animations_changed {
             self.recompute_modes(rig);
         }

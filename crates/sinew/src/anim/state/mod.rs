@@ -85,7 +85,15 @@ pub struct AnimationState {
     property_stamp: Vec<u32>,
     stamp: u32,
     animations_changed: bool,
+    /// The [`Rig::uid`] and clip count of the rig this state was made for.
+    rig_uid: u64,
+    clips: usize,
 }
+
+/// The most tracks an [`AnimationState`] plays (tracks `0..MAX_TRACKS`). Spine has no limit,
+/// but a track index is a table index: a bound keeps a caller's `u32::MAX` from asking for
+/// gigabytes. Rigs use a handful.
+pub const MAX_TRACKS: usize = 256;
 
 impl AnimationState {
     /// An empty state for instances of `rig` (buffers sized from the rig).
@@ -111,7 +119,21 @@ impl AnimationState {
             property_stamp: vec![0; props],
             stamp: 0,
             animations_changed: false,
+            rig_uid: rig.uid,
+            clips: rig.clips.len(),
         }
+    }
+
+    /// Whether this state was made for `rig` ([`AnimationState::new`] with a rig of the
+    /// same [`Rig::uid`] and clip count). The calls that take a rig do nothing for another.
+    pub fn is_for(&self, rig: &Rig) -> bool {
+        self.rig_uid == rig.uid && self.clips == rig.clips.len()
+    }
+
+    /// Whether `track` and `clip` can be played with `rig`: the state is the rig's, the
+    /// track is under [`MAX_TRACKS`] and the clip is one of the rig's or [`EMPTY_CLIP`].
+    fn playable(&self, rig: &Rig, track: usize, clip: ClipId) -> bool {
+        self.is_for(rig) && track < MAX_TRACKS && (clip == EMPTY_CLIP || clip.index() < self.clips)
     }
 
     /// Sets the crossfade duration from one clip to another (Spine `setMix`). With a shared
@@ -213,14 +235,18 @@ impl AnimationState {
     }
 
     /// Plays `clip` on `track` now, interrupting (and mixing from) the current entry and
-    /// discarding queued ones (Spine `setAnimation`).
+    /// discarding queued ones (Spine `setAnimation`). `None`, and nothing changes, for a
+    /// clip that is not the rig's, a track from [`MAX_TRACKS`] on, or another rig.
     pub fn set_animation(
         &mut self,
         rig: &Rig,
         track: usize,
         clip: ClipId,
         looping: bool,
-    ) -> EntryId {
+    ) -> Option<EntryId> {
+        if !self.playable(rig, track, clip) {
+            return None;
+        }
         let mut interrupt = true;
         let mut current = self.expand_to_index(track);
         if let Some(c) = current {
@@ -239,7 +265,7 @@ impl AnimationState {
         let entry = self.track_entry(rig, track, clip, looping, current);
         self.set_current(track, entry, interrupt);
         self.drain();
-        self.handle(entry)
+        Some(self.handle(entry))
     }
 
     /// [`AnimationState::set_animation`] by clip name; `None` when the rig has no such clip.
@@ -251,11 +277,12 @@ impl AnimationState {
         looping: bool,
     ) -> Option<EntryId> {
         rig.clip(name)
-            .map(|c| self.set_animation(rig, track, c, looping))
+            .and_then(|c| self.set_animation(rig, track, c, looping))
     }
 
     /// Queues `clip` after the last entry of `track` (Spine `addAnimation`). A `delay` <= 0
     /// starts it when the previous entry completes, minus the mix duration, plus `delay`.
+    /// `None`, and nothing changes, as for [`AnimationState::set_animation`].
     pub fn add_animation(
         &mut self,
         rig: &Rig,
@@ -263,7 +290,10 @@ impl AnimationState {
         clip: ClipId,
         looping: bool,
         mut delay: f64,
-    ) -> EntryId {
+    ) -> Option<EntryId> {
+        if !self.playable(rig, track, clip) {
+            return None;
+        }
         let mut last = self.expand_to_index(track);
         if let Some(mut l) = last {
             while let Some(n) = link(self.entries[l].next) {
@@ -291,7 +321,7 @@ impl AnimationState {
             }
         }
         self.entries[entry].delay = delay;
-        self.handle(entry)
+        Some(self.handle(entry))
     }
 
     /// [`AnimationState::add_animation`] by clip name.
@@ -304,16 +334,22 @@ impl AnimationState {
         delay: f64,
     ) -> Option<EntryId> {
         rig.clip(name)
-            .map(|c| self.add_animation(rig, track, c, looping, delay))
+            .and_then(|c| self.add_animation(rig, track, c, looping, delay))
     }
 
     /// Mixes the track out to the setup pose over `mix_duration` (Spine `setEmptyAnimation`).
-    pub fn set_empty_animation(&mut self, rig: &Rig, track: usize, mix_duration: f64) -> EntryId {
-        let id = self.set_animation(rig, track, EMPTY_CLIP, false);
+    /// `None` for a track from [`MAX_TRACKS`] on or another rig.
+    pub fn set_empty_animation(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        mix_duration: f64,
+    ) -> Option<EntryId> {
+        let id = self.set_animation(rig, track, EMPTY_CLIP, false)?;
         let e = &mut self.entries[id.index as usize];
         e.mix_duration = mix_duration;
         e.track_end = mix_duration;
-        id
+        Some(id)
     }
 
     /// Queues a mix out to the setup pose (Spine `addEmptyAnimation`).
@@ -323,15 +359,15 @@ impl AnimationState {
         track: usize,
         mix_duration: f64,
         delay: f64,
-    ) -> EntryId {
-        let id = self.add_animation(rig, track, EMPTY_CLIP, false, delay);
+    ) -> Option<EntryId> {
+        let id = self.add_animation(rig, track, EMPTY_CLIP, false, delay)?;
         let e = &mut self.entries[id.index as usize];
         if delay <= 0.0 {
             e.delay = (e.delay + e.mix_duration - mix_duration).max(0.0);
         }
         e.mix_duration = mix_duration;
         e.track_end = mix_duration;
-        id
+        Some(id)
     }
 
     /// Mixes every track out to the setup pose (Spine `setEmptyAnimations`).

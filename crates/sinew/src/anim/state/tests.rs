@@ -54,7 +54,9 @@ fn single_entry_plays_its_clip() {
         .push(rotate_clip("a", &[(0.0, 0.0), (1.0, 40.0)], &[]));
     let mut inst = instance(&rig);
     let mut st = AnimationState::new(&rig);
-    let id = st.set_animation(&rig, 0, ClipId(0), true);
+    let id = st
+        .set_animation(&rig, 0, ClipId(0), true)
+        .expect("the rig's clip");
     st.update(0.0);
     assert!(st.apply(&rig, &mut inst));
     assert_eq!(inst.pose[1].rotation, 10.0);
@@ -78,7 +80,7 @@ fn crossfade_holds_the_previous_clip_and_ends_it() {
     st.update(0.0);
     st.apply(&rig, &mut inst);
     assert_eq!(inst.pose[1].rotation, 50.0);
-    let idb = st.set_animation(&rig, 0, b, true);
+    let idb = st.set_animation(&rig, 0, b, true).expect("the rig's clip");
     assert_eq!(st.entry(idb).map(|e| e.mix_duration), Some(0.5));
     st.update(0.25);
     st.apply(&rig, &mut inst);
@@ -118,7 +120,9 @@ fn queued_entry_starts_at_completion_minus_mix() {
     let mut st = AnimationState::new(&rig);
     st.default_mix = 0.25;
     st.set_animation(&rig, 0, ClipId(0), false);
-    let next = st.add_animation(&rig, 0, ClipId(0), false, 0.0);
+    let next = st
+        .add_animation(&rig, 0, ClipId(0), false, 0.0)
+        .expect("the rig's clip");
     // delay = 0 + track complete (1) - mix duration (0.25).
     assert_eq!(st.entry(next).map(|e| e.delay), Some(0.75));
     for _ in 0..4 {
@@ -205,7 +209,9 @@ fn steady_state_reuses_pooled_entries() {
     }
     assert_eq!(st.entries.len(), slab);
     // Stale handles do not reach reused slots.
-    let old = st.set_animation(&rig, 0, ClipId(0), true);
+    let old = st
+        .set_animation(&rig, 0, ClipId(0), true)
+        .expect("the rig's clip");
     st.clear_tracks();
     assert!(st.entry(old).is_none());
 }

@@ -117,6 +117,26 @@ impl JiggleState {
         }
     }
 
+    /// Whether `jr` was built for `rig`, `inst` is the rig's and this state was made for
+    /// `jr`'s bones, chains and colliders: [`JiggleState::update`] does nothing otherwise.
+    pub fn fits(&self, rig: &Rig, jr: &JiggleRig, inst: &Instance) -> bool {
+        let n = jr.bones.len();
+        jr.rig_uid == rig.uid
+            && jr.is_jiggle.len() == rig.bones.len()
+            && jr.bones.iter().all(|b| b.index() < rig.bones.len())
+            && inst.is_for(rig)
+            && [&self.anim_prev, &self.anim_cur, &self.anim_step]
+                .iter()
+                .all(|v| v.len() == n)
+            && self.world_anim.len() == n
+            && self.poses.len() == n
+            && self.strength.len() == jr.chains.len()
+            && self.fade.len() == jr.chains.len()
+            && self.shapes_cur.len() == jr.colliders.len()
+            && self.shapes_prev.len() == jr.colliders.len()
+            && self.shapes_step.len() == jr.colliders.len()
+    }
+
     /// Re-anchors on the next update (after a teleport, a cut, a respawn).
     pub fn reset(&mut self) {
         self.needs_reset = true;
@@ -210,6 +230,9 @@ impl JiggleState {
     /// Runs the jiggle stage for a frame of `dt` seconds on a posed instance (after
     /// `skeleton::update_world_transform`). Allocation-free.
     pub fn update(&mut self, rig: &Rig, jr: &JiggleRig, inst: &mut Instance, dt: f64) {
+        if !self.fits(rig, jr, inst) {
+            return;
+        }
         let real_dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.advance_fades(real_dt);
         self.read_pose(jr, inst);
