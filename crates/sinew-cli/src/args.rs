@@ -309,4 +309,12 @@ pub struct ViewArgs {
     /// draws it).
     #[arg(long = "cage")]
     pub cages: Vec<String>,
+    /// Spine skeletons: rig-extras JSON (jiggle bones, colliders, delayed follows by bone
+    /// name); default: `<stem>.extras.json` beside the skeleton, when there is one.
+    #[arg(long)]
+    pub extras: Option<PathBuf>,
+    /// Inochi2D puppets: Cubism physics settings (`*.physics3.json`) adding pendulum chains
+    /// over the puppet's parameters (matched by name).
+    #[arg(long)]
+    pub physics3: Option<PathBuf>,
 }

@@ -1,7 +1,9 @@
 //! `sinew view`: opens the desktop viewer (crate `sinew-view`, the default `view` feature)
 //! on a file, with the loaders the other commands use. Scripted with `--screenshot`: runs
 //! `--frames` frames, saves the window's image and exits (1 when the file did not load);
-//! `--overlay` and `--cage` set what the panel's overlay and cage toggles would.
+//! `--overlay` and `--cage` set what the panel's overlay and cage toggles would;
+//! `--extras` (Spine; default the skeleton's sibling `<stem>.extras.json`) and `--physics3`
+//! (puppets) load what `render` loads with them, refused for other formats.
 //! Verified by `tests/view.rs` under Xvfb.
 
 use crate::args::ViewArgs;
@@ -29,16 +31,64 @@ pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
     Ok((name.to_owned(), v))
 }
 
+/// Loads any format for the viewer with `opts`; an option that does not apply to the
+/// file's format is refused with the other verbs' wording.
 #[cfg(feature = "view")]
-fn load_any(path: &std::path::Path) -> Result<sinew_formats::Asset> {
+fn load_any(
+    path: &std::path::Path,
+    opts: &sinew_formats::LoadOptions,
+) -> Result<sinew_formats::Asset> {
+    use crate::guard::{Format, not_for};
     if crate::inochi::is_puppet(path) {
-        return crate::inochi::load_puppet(path, None);
+        not_for(
+            Format::Puppet.name(),
+            path,
+            "--extras",
+            opts.extras.is_some(),
+        )?;
+        return crate::inochi::load_puppet(path, opts.physics3.as_deref());
     }
     if crate::pose::is_dragonbones(path) {
+        let n = Format::DragonBones.name();
+        not_for(n, path, "--extras", opts.extras.is_some())?;
+        not_for(n, path, "--physics3", opts.physics3.is_some())?;
         return crate::pose::load_dragonbones(path, None);
     }
+    not_for(
+        Format::Spine.name(),
+        path,
+        "--physics3",
+        opts.physics3.is_some(),
+    )?;
     let atlas = crate::render::atlas_path(path, None)?;
-    crate::pose::load(path, atlas.as_deref(), None)
+    crate::pose::load(path, atlas.as_deref(), opts.extras.as_deref())
+}
+
+/// Refuses, before the window opens, `--extras` / `--physics3` files that cannot be read and
+/// options that do not apply to FILE's format (as `render` and `dump` do). A FILE that cannot
+/// be told apart is left to the window, which shows why it does not load.
+fn check_options(args: &ViewArgs) -> Result<()> {
+    use crate::guard::{Format, input_opt, not_for};
+    input_opt("extras", args.extras.as_deref())?;
+    input_opt("physics3", args.physics3.as_deref())?;
+    if args.extras.is_none() && args.physics3.is_none() {
+        return Ok(());
+    }
+    let Some(file) = &args.file else {
+        return Err(anyhow!(
+            "--extras and --physics3 apply to the FILE given on the command line; none was given"
+        ));
+    };
+    let Ok(f) = Format::of(file) else {
+        return Ok(());
+    };
+    if f != Format::Spine {
+        not_for(f.name(), file, "--extras", args.extras.is_some())?;
+    }
+    if f != Format::Puppet {
+        not_for(f.name(), file, "--physics3", args.physics3.is_some())?;
+    }
+    Ok(())
 }
 
 /// Runs `sinew view`; returns what to print (the screenshot written), or the load error of
@@ -51,6 +101,7 @@ pub fn view(args: &ViewArgs) -> Result<String> {
     if !(args.time.is_finite() && args.time >= 0.0) {
         return Err(anyhow!("bad --time {}: must be seconds >= 0", args.time));
     }
+    check_options(args)?;
     let params = args
         .params
         .iter()
@@ -82,6 +133,8 @@ pub fn view(args: &ViewArgs) -> Result<String> {
             background,
             overlays,
             cages: args.cages.clone(),
+            extras: args.extras.clone(),
+            physics3: args.physics3.clone(),
         };
         sinew_view::run(options, std::sync::Arc::new(load_any))?;
         Ok(match &args.screenshot {

@@ -6,8 +6,11 @@
 //! a panic. The overlays (`--overlay wireframe`, `clipping`, `cages` with `--cage SLOT`)
 //! change pixels only along the geometry they show (the draw list's triangle edges and
 //! clip polygons, the caged mesh's boundary, placed with the printed view), and a 2D
-//! parameter set with `--param NAME=X,Y` changes the puppet. Skips with a notice when no
-//! display or adapter can be had; fails under `CI=true`.
+//! parameter set with `--param NAME=X,Y` changes the puppet. Stickbot's sibling
+//! `stickbot.extras.json` is loaded (its jiggle and follow move the hair and cape against a
+//! run with an empty `--extras`), `--physics3` loads with a puppet, and both are refused for
+//! the other formats. Skips with a notice when no display or adapter can be had; fails under
+//! `CI=true`.
 
 #![cfg(feature = "view")]
 
@@ -79,12 +82,19 @@ fn parse_line(stderr: &str) -> ([u32; 4], [f64; 4]) {
     (c, [v[0], v[1], v[2], v[3]])
 }
 
+/// Stickbot with its rig extras (`stickbot.extras.json`, which the viewer loads from beside
+/// the skeleton).
+fn stickbot_asset() -> sinew_formats::Asset {
+    let skel = root().join("examples/stickbot/stickbot.json");
+    let atlas = root().join("examples/stickbot/stickbot.atlas");
+    let extras = root().join("examples/stickbot/stickbot.extras.json");
+    sinew_cli::pose::load(&skel, Some(&atlas), Some(&extras)).expect("stickbot loads")
+}
+
 /// CPU render of stickbot's `walk` at `time` into `w x h` with the fitted view, stepped as
 /// the viewer steps (update(0), then 1/60 s steps and the rest).
 fn cpu_render(time: f64, w: u32, h: u32) -> (Vec<u8>, [f64; 4]) {
-    let skel = root().join("examples/stickbot/stickbot.json");
-    let atlas = root().join("examples/stickbot/stickbot.atlas");
-    let asset = sinew_cli::pose::load(&skel, Some(&atlas), None).expect("stickbot loads");
+    let asset = stickbot_asset();
     let textures = sinew_render::asset_textures(&asset).expect("pages");
     let mut c = asset.character();
     c.set_default_mix(0.2);
@@ -237,9 +247,7 @@ impl Near {
 
 /// Stickbot's `walk` at `time` posed as the viewer poses it (see [`cpu_render`]).
 fn stickbot_at(time: f64) -> sinew::Character {
-    let skel = root().join("examples/stickbot/stickbot.json");
-    let atlas = root().join("examples/stickbot/stickbot.atlas");
-    let asset = sinew_cli::pose::load(&skel, Some(&atlas), None).expect("stickbot loads");
+    let asset = stickbot_asset();
     let mut c = asset.character();
     c.set_default_mix(0.2);
     c.set_animation(0, "walk", true).expect("walk");
@@ -520,3 +528,100 @@ fn viewer_draws_what_the_cpu_draws_with_a_hud_and_reports_errors() {
     eprintln!("error screenshot {w}x{h}: {red} red text pixels");
     assert!(red > 50, "no error text in the window");
 }
+
+#[test]
+fn extras_load_beside_the_skeleton_and_are_refused_where_they_do_not_apply() {
+    // Refused before the window opens, with the other verbs' wording.
+    let Some(o) = view(&[
+        "examples/face/face.inp",
+        "--extras",
+        "examples/stickbot/stickbot.extras.json",
+    ]) else {
+        unavailable("no DISPLAY and no xvfb-run");
+        return;
+    };
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "--extras on a puppet: {err}");
+    assert!(
+        err.contains("--extras does not apply") && err.contains("Inochi2D puppet"),
+        "{err}"
+    );
+    let dir = out_dir();
+    let physics3 = dir.join("hair.physics3.json");
+    std::fs::write(&physics3, PHYSICS3).expect("write physics3");
+    let p3 = physics3.to_str().expect("utf-8 path");
+    let o = view(&["examples/stickbot/stickbot.json", "--physics3", p3]).expect("display");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "--physics3 on a skeleton: {err}");
+    assert!(err.contains("--physics3 does not apply"), "{err}");
+
+    // A puppet takes its physics3 file.
+    let Some(_) = shot_of(
+        "examples/face/face.inp",
+        &["--physics3", p3, "--time", "0.5"],
+        "face-physics3",
+    ) else {
+        return;
+    };
+
+    // Stickbot's own extras (found beside the skeleton) against none: the jiggling hair and
+    // cape and the lagging hair move pixels. The view is fitted to each pose, so compare
+    // the fitted views too: both runs draw the character at 1 s into the walk.
+    let auto = shot_of(
+        "examples/stickbot/stickbot.json",
+        &["--anim", "walk", "--time", "1.0"],
+        "extras-auto",
+    )
+    .expect("viewer ran");
+    let empty = dir.join("empty.extras.json");
+    std::fs::write(&empty, br#"{"sinewExtras": 1}"#).expect("write extras");
+    let none = shot_of(
+        "examples/stickbot/stickbot.json",
+        &[
+            "--anim",
+            "walk",
+            "--time",
+            "1.0",
+            "--extras",
+            empty.to_str().expect("utf-8 path"),
+        ],
+        "extras-none",
+    )
+    .expect("viewer ran");
+    let changed = if auto.view == none.view {
+        changed_pixels(&auto, &none).len()
+    } else {
+        usize::MAX
+    };
+    eprintln!(
+        "sibling extras vs none at 1 s: views {:?} / {:?}, {changed} px differ",
+        auto.view, none.view
+    );
+    assert!(
+        changed > 200,
+        "the sibling extras change nothing ({changed} px)"
+    );
+    // The CPU with the extras (what `stickbot_at` loads) fits the view the viewer fitted.
+    let mut c = stickbot_at(1.0);
+    let [_, _, cw, ch] = auto.canvas;
+    let fit = c.fit_view(cw, ch, 0.05).expect("drawn");
+    let unit = (fit[3] - fit[1]) / f64::from(ch);
+    for k in 0..4 {
+        assert!(
+            (auto.view[k] - fit[k]).abs() < unit * 0.01,
+            "view {:?} vs fit_view with the extras {fit:?}",
+            auto.view
+        );
+    }
+}
+
+/// A Cubism physics3 file swinging the face's `ParamHairSwing` from itself.
+const PHYSICS3: &str = r#"{"Version": 3, "Meta": {"Fps": 30},
+  "PhysicsSettings": [{"Id": "Hair",
+    "Input": [{"Source": {"Target": "Parameter", "Id": "ParamHairSwing"}, "Weight": 60, "Type": "X", "Reflect": false}],
+    "Output": [{"Destination": {"Target": "Parameter", "Id": "ParamHairSwing"}, "VertexIndex": 1, "Scale": 1, "Weight": 100, "Type": "Angle", "Reflect": false}],
+    "Vertices": [
+      {"Position": {"X": 0, "Y": 0}, "Mobility": 1, "Delay": 1, "Acceleration": 1, "Radius": 0},
+      {"Position": {"X": 0, "Y": 3}, "Mobility": 0.9, "Delay": 0.9, "Acceleration": 1, "Radius": 3}],
+    "Normalization": {"Position": {"Minimum": -10, "Default": 0, "Maximum": 10},
+      "Angle": {"Minimum": -10, "Default": 0, "Maximum": 10}}}]}"#;

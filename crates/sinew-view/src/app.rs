@@ -1,13 +1,16 @@
 //! The viewer's state: the loaded file, the playback settings, loading (with `--param`,
-//! `--anim` and `--cage` applied), restarting at a time, and the frame loop with the
-//! scripted screenshot.
+//! `--anim`, `--cage` and the rig extras applied), restarting at a time, the physics,
+//! jiggle and follow switches, and the frame loop.
 
+use crate::camera::Camera;
 use crate::overlays::Overlays;
-use crate::{Loader, Status, ViewOptions, cage_bind, fail};
+use crate::shots::Shots;
+use crate::{Loader, Status, ViewOptions, cage_bind, source};
 use anyhow::{Result, anyhow};
 use eframe::egui;
 use sinew::Character;
 use sinew::draw::{DrawList, DrawSetup};
+use sinew_formats::{Asset, LoadOptions};
 use sinew_render::View;
 use sinew_wgpu::{Gpu, GpuRenderer, Options};
 use std::path::{Path, PathBuf};
@@ -17,13 +20,22 @@ use std::time::Instant;
 /// A parameter's controls: name, 2D, min, max, value.
 pub(crate) type ParamRow = (String, bool, [f64; 2], [f64; 2], [f64; 2]);
 
+/// The longest step one frame advances playback (after a stall the animation resumes
+/// instead of jumping).
+const MAX_FRAME_DT: f64 = 0.1;
+
 /// The loaded file.
 pub(crate) struct Loaded {
     pub(crate) path: PathBuf,
+    /// What the file loaded into (kept for the jiggle and follow switches and for the
+    /// puppets' physics reset, which starts a fresh character).
+    pub(crate) asset: Asset,
     pub(crate) character: Character,
     pub(crate) setup: Arc<DrawSetup>,
     /// Skeletal animations, then a puppet's parameter animations.
     pub(crate) clips: Vec<String>,
+    /// Each clip's duration in seconds (parallel to `clips`).
+    pub(crate) durations: Vec<f64>,
     /// The puppet's parameter animations (played with `play_param_animation`).
     pub(crate) param_anims: Vec<String>,
     pub(crate) skins: Vec<(String, bool)>,
@@ -35,6 +47,17 @@ pub(crate) struct Loaded {
     pub(crate) caged: Vec<String>,
     /// Slots showing a mesh (the "Cages" list).
     pub(crate) mesh_slots: Vec<String>,
+    /// Where the rig extras / physics3 came from, for the panel.
+    pub(crate) extras_note: Option<String>,
+}
+
+impl Loaded {
+    /// The duration of clip `name` (0 when unknown).
+    pub(crate) fn duration(&self, name: Option<&str>) -> f64 {
+        name.and_then(|n| self.clips.iter().position(|c| c == n))
+            .and_then(|i| self.durations.get(i).copied())
+            .unwrap_or(0.0)
+    }
 }
 
 /// The viewer: what is loaded and how it is shown.
@@ -55,10 +78,18 @@ pub(crate) struct App {
     pub(crate) looping: bool,
     pub(crate) speed: f64,
     pub(crate) time: f64,
+    /// Spine physics constraints and puppet parameter physics.
     pub(crate) physics: bool,
+    /// The rig extras' jiggle bones.
+    pub(crate) jiggle: bool,
+    /// The rig extras' delayed follows.
+    pub(crate) follow: bool,
     pub(crate) overlays: Overlays,
     pub(crate) background: egui::Color32,
-    pub(crate) zoom: f32,
+    pub(crate) camera: Camera,
+    /// Seconds this frame advances playback (before the speed): the measured frame time,
+    /// at most [`MAX_FRAME_DT`]; 1/60 s in scripted runs, so they are deterministic.
+    pub(crate) frame_dt: f64,
     pub(crate) frame_no: u32,
     pub(crate) started: Instant,
     pub(crate) last: Instant,
@@ -69,6 +100,7 @@ pub(crate) struct App {
     pub(crate) draw_calls: u32,
     pub(crate) status: Status,
     pub(crate) shot_requested: bool,
+    pub(crate) shots: Shots,
     /// The canvas rectangle (pixels) and world view of the last frame.
     pub(crate) last_view: Option<([f32; 4], View)>,
 }
@@ -104,12 +136,14 @@ impl App {
             error: None,
             anim2: None,
             mix: 0.2,
-
             looping: true,
             speed: 1.0,
             physics: true,
+            jiggle: true,
+            follow: true,
             background,
-            zoom: 1.0,
+            camera: Camera::default(),
+            frame_dt: 1.0 / 60.0,
             frame_no: 0,
             started: Instant::now(),
             last: Instant::now(),
@@ -119,16 +153,23 @@ impl App {
             draw_calls: 0,
             status,
             shot_requested: false,
+            shots: Shots::default(),
             last_view: None,
         };
         if let Some(f) = app.options.file.clone() {
-            app.open(&f);
+            let given = LoadOptions {
+                extras: app.options.extras.clone(),
+                physics3: app.options.physics3.clone(),
+            };
+            app.open(&f, &given);
         }
         app
     }
 
-    fn open(&mut self, path: &Path) {
-        match self.try_open(path) {
+    /// Opens `path` with `given` extras (the command line's, for the file it names).
+    fn open(&mut self, path: &Path, given: &LoadOptions) {
+        self.camera.fit();
+        match self.try_open(path, given) {
             Ok(l) => {
                 self.loaded = Some(l);
                 self.error = None;
@@ -140,11 +181,13 @@ impl App {
         }
     }
 
-    fn try_open(&mut self, path: &Path) -> Result<Loaded> {
-        let asset = (self.loader)(path)?;
+    fn try_open(&mut self, path: &Path, given: &LoadOptions) -> Result<Loaded> {
+        let extras = source::extras_for(path, given);
+        let asset = (self.loader)(path, &extras.options)?;
         let textures = sinew_render::asset_textures(&asset)?;
         self.renderer.set_pages(&textures);
         let mut character = asset.character();
+        self.apply_switches(&mut character, &asset);
         let rig = character.rig().clone();
         let param_anims: Vec<String> = asset
             .param_animations
@@ -157,6 +200,17 @@ impl App {
             .map(|c| c.name.clone())
             .chain(param_anims.iter().cloned())
             .collect();
+        let durations: Vec<f64> = rig
+            .clips
+            .iter()
+            .map(|c| f64::from(c.duration))
+            .chain(
+                asset
+                    .param_animations
+                    .iter()
+                    .map(|a| a.timestep * f64::from(a.length)),
+            )
+            .collect();
         let skins: Vec<(String, bool)> = rig
             .skins
             .iter()
@@ -168,12 +222,11 @@ impl App {
                 )
             })
             .collect();
-        let params = character
+        let mut params = character
             .params()
             .iter()
             .map(|p| (p.name.clone(), p.is_2d, p.min, p.max, p.default))
             .collect::<Vec<_>>();
-        let mut params = params;
         for (name, v) in &self.options.params {
             character
                 .set_param(name, *v)
@@ -196,9 +249,11 @@ impl App {
         let mesh_slots = cage_bind::mesh_slots(&character);
         let mut l = Loaded {
             path: path.to_path_buf(),
+            asset,
             character,
             setup,
             clips,
+            durations,
             param_anims,
             skins,
             params,
@@ -206,6 +261,7 @@ impl App {
             list: DrawList::default(),
             caged: Vec::new(),
             mesh_slots,
+            extras_note: extras.note,
         };
         self.restart(&mut l);
         for slot in self.options.cages.clone() {
@@ -213,6 +269,32 @@ impl App {
             l.caged.push(slot);
         }
         Ok(l)
+    }
+
+    /// Sets the physics, jiggle and follow switches on `c` (a character of `asset`).
+    pub(crate) fn apply_switches(&self, c: &mut Character, asset: &Asset) {
+        c.set_physics(if self.physics {
+            sinew::Physics::Update
+        } else {
+            sinew::Physics::None
+        });
+        c.set_param_physics(self.physics);
+        // The asset's own extras, built for this rig: never refused.
+        let _ = c.set_jiggle(asset.jiggle.clone().filter(|_| self.jiggle));
+        let _ = c.set_follows(asset.follow.clone().filter(|_| self.follow));
+    }
+
+    /// Brings the playback time into the current clip (its place in the loop, or its end),
+    /// so a restart after long playback steps through one loop at most.
+    pub(crate) fn wrap_time(&mut self, l: &Loaded) {
+        let d = l.duration(self.anim.as_deref());
+        if d > 0.0 {
+            self.time = if self.looping {
+                self.time % d
+            } else {
+                self.time.min(d)
+            };
+        }
     }
 
     /// Starts the tracks again and advances to `self.time`.
@@ -239,6 +321,34 @@ impl App {
             c.update(self.time - t);
         }
     }
+
+    /// The panel's physics reset: Spine physics, follows and jiggle from rest on the next
+    /// update; a puppet's parameter physics (pendulums, chains), which
+    /// `Character::reset_physics` leaves running, by a fresh character of the same asset
+    /// with the panel's settings (parameters, skins, switches, cages) at the same time.
+    pub(crate) fn reset_physics(&self, l: &mut Loaded) {
+        if l.asset.puppet.is_none() {
+            l.character.reset_physics();
+            return;
+        }
+        let mut c = l.asset.character();
+        self.apply_switches(&mut c, &l.asset);
+        for (name, _, _, _, value) in &l.params {
+            let _ = c.set_param(name, *value);
+        }
+        if !l.skins.is_empty() {
+            let names: Vec<&str> = l
+                .skins
+                .iter()
+                .filter(|s| s.1)
+                .map(|s| s.0.as_str())
+                .collect();
+            let _ = c.set_skins_by_name(&names);
+        }
+        l.character = c;
+        self.restart(l);
+        crate::panel::rebind_cages(l);
+    }
 }
 
 impl eframe::App for App {
@@ -250,6 +360,12 @@ impl eframe::App for App {
         if dt > 0.0 {
             self.fps = 0.9 * self.fps + 0.1 / dt;
         }
+        // Real time while interactive; a fixed clock when scripted (screenshots repeat).
+        self.frame_dt = if self.options.screenshot.is_some() {
+            1.0 / 60.0
+        } else {
+            dt.clamp(0.0, MAX_FRAME_DT)
+        };
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -258,54 +374,25 @@ impl eframe::App for App {
                 .collect()
         });
         if let Some(p) = dropped.first() {
-            // A dropped file starts fresh: its first animation at 0 s, its own parameters.
+            // A dropped file starts fresh: its first animation at 0 s, its own parameters,
+            // only its own sibling extras.
             self.anim = None;
             self.anim2 = None;
             self.time = 0.0;
             self.options.params.clear();
             self.options.cages.clear();
-            self.open(p);
+            self.open(p, &LoadOptions::default());
+        }
+        if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
+            self.shots.requested = true;
         }
         egui::Panel::left("controls").show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
         });
         egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
         self.frame_no += 1;
-        if let Some(out) = self.options.screenshot.clone()
-            && self.frame_no >= self.options.frames.max(1)
-            && !self.shot_requested
-        {
-            self.shot_requested = true;
-            if let Some(e) = &self.error {
-                fail(&self.status, e.clone());
-            }
-            if let Some(([x, y, w, h], v)) = self.last_view {
-                eprintln!(
-                    "sinew view: canvas {x},{y} {w}x{h}; view {},{},{},{}",
-                    v.x0, v.y0, v.x1, v.y1
-                );
-                eprintln!(
-                    "sinew view: {} frames, CPU per frame: update + draw list {:.1} µs, GPU submission {:.1} µs; {} draw calls; {:.0} ms since start",
-                    self.frame_no,
-                    self.update_us,
-                    self.submit_us,
-                    self.draw_calls,
-                    self.started.elapsed().as_secs_f64() * 1e3
-                );
-            }
-            let c2 = ctx.clone();
-            let status = self.status.clone();
-            ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(
-                egui::ScreenshotCallback::new(move |image| {
-                    let [w, h] = image.size;
-                    let px: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-                    if let Err(e) = sinew_render::encode::write_png(&out, w as u32, h as u32, &px) {
-                        fail(&status, format!("writing {}: {e}", out.display()));
-                    }
-                    c2.send_viewport_cmd(egui::ViewportCommand::Close);
-                }),
-            ));
-        }
+        self.interactive_shot(&ctx);
+        self.scripted_shot(&ctx);
         ctx.request_repaint();
     }
 }

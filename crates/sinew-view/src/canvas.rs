@@ -1,5 +1,6 @@
-//! The canvas: the frame's update, the fitted and zoomed view, the GPU render into the
-//! texture egui shows, the overlays and the HUD.
+//! The canvas: the frame's update, the fitted view under the camera (drag pans, the wheel
+//! zooms about the cursor, a double click fits), the GPU render into the texture egui
+//! shows, the overlays and the HUD.
 
 use crate::app::App;
 use crate::overlays::{self, ToScreen};
@@ -16,6 +17,7 @@ impl App {
             ((rect.width() * ppp).round() as u32).max(1),
             ((rect.height() * ppp).round() as u32).max(1),
         );
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         ui.painter().rect_filled(rect, 0.0, self.background);
         if let Some(e) = &self.error {
             ui.painter().text(
@@ -30,7 +32,11 @@ impl App {
         let Some(l) = self.loaded.as_mut() else {
             return;
         };
-        let dt = if self.playing { self.speed / 60.0 } else { 0.0 };
+        let dt = if self.playing {
+            self.speed * self.frame_dt
+        } else {
+            0.0
+        };
         let t0 = Instant::now();
         l.character.update(dt);
         if self.playing {
@@ -38,8 +44,8 @@ impl App {
         }
         l.list.clone_from(l.character.draw_list());
         self.update_us = 0.9 * self.update_us + 0.1 * t0.elapsed().as_secs_f64() * 1e6;
-        // Fit what is drawn to the canvas on the first frame and whenever the canvas size
-        // changes (the same fit as `sinew render`'s default view).
+        // Fit what is drawn to the canvas on the first frame, whenever the canvas size
+        // changes and on "fit" (the same fit as `sinew render`'s default view).
         if l.view.is_none_or(|(_, size)| size != [w, h]) {
             l.view = l
                 .character
@@ -49,16 +55,36 @@ impl App {
         let Some((base, _)) = l.view else {
             return;
         };
-        // Keep the fitted world centre and scale; follow the panel's aspect and the zoom.
-        let (cx, cy) = ((base.x0 + base.x1) / 2.0, (base.y0 + base.y1) / 2.0);
-        let scale = (base.y1 - base.y0) / f64::from(h) / f64::from(self.zoom);
-        let (hw, hh) = (f64::from(w) * scale / 2.0, f64::from(h) * scale / 2.0);
-        let view = View {
-            x0: cx - hw,
-            y0: cy - hh,
-            x1: cx + hw,
-            y1: cy + hh,
-        };
+        // Pan and zoom from the pointer (none in scripted runs: no input arrives).
+        if response.double_clicked() {
+            self.camera.fit();
+            l.view = None;
+        } else if response.dragged() {
+            let d = response.drag_delta();
+            self.camera
+                .drag(&base, h, [f64::from(d.x * ppp), f64::from(d.y * ppp)]);
+        }
+        if response.hovered() {
+            let (scroll, pinch, at) = ui.input(|i| {
+                (
+                    i.smooth_scroll_delta.y,
+                    i.zoom_delta(),
+                    i.pointer.hover_pos(),
+                )
+            });
+            // 200 points of wheel scroll zoom by e (about 1.6x a notch of 50 points).
+            let factor = pinch * (scroll / 200.0).exp();
+            if let Some(p) = at
+                && factor != 1.0
+            {
+                let at = [
+                    f64::from((p.x - rect.min.x) * ppp),
+                    f64::from((p.y - rect.min.y) * ppp),
+                ];
+                self.camera.zoom_at(&base, w, h, factor, at);
+            }
+        }
+        let view = self.camera.view(&base, w, h);
         let t1 = Instant::now();
         let stats = self.renderer.render(&Frame {
             list: &l.list,

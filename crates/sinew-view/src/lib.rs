@@ -3,12 +3,17 @@
 //!
 //! The window has a side panel (animation list with play/pause, scrub, speed and loop; a
 //! second track with a crossfade time; skins, combined; parameter sliders for puppets, with
-//! an XY pad for 2D parameters; physics on/off/reset; overlays for bones, bounds, mesh
-//! wireframes, clipping polygons and cages, and boundary cages to bind on mesh slots;
-//! background colour; zoom) and the
-//! character in the centre with a HUD (fps, CPU µs per update, draw calls). Files open from
-//! the command line or by drag-and-drop; a file that does not load shows its error in the
-//! window. Scripted: [`ViewOptions::screenshot`] runs `frames` frames paused at
+//! an XY pad for 2D parameters; physics (Spine constraints and puppet parameter physics)
+//! on/off/reset, jiggle and follow on/off when the file has rig extras; overlays for bones,
+//! bounds, mesh wireframes, clipping polygons and cages, and boundary cages to bind on mesh
+//! slots; background colour; zoom and fit; a screenshot button, also F12) and the
+//! character in the centre with a HUD (fps, CPU µs per update, draw calls). Dragging the
+//! canvas pans, the mouse wheel zooms about the cursor. Playback advances by the measured
+//! frame time (at most 0.1 s a frame). Files open from the command line or by
+//! drag-and-drop; rig extras come from [`ViewOptions::extras`] or, when not given, from a
+//! `<stem>.extras.json` beside a Spine skeleton (the panel says which); a file that does not
+//! load shows its error in the window. Scripted: [`ViewOptions::screenshot`] runs `frames`
+//! frames (on a fixed 1/60 s clock, no input) paused at
 //! [`ViewOptions::time`], saves the window's image as PNG, prints the canvas rectangle and
 //! the world view on stderr (`sinew view: canvas X,Y WxH; view X0,Y0,X1,Y1`) and closes;
 //! [`run`] then returns the load error, if any.
@@ -16,28 +21,35 @@
 //! The host gives the loader ([`Loader`]), so the viewer opens exactly what the CLI opens.
 //! Verified by the CLI's `tests/view.rs` under Xvfb.
 //!
-//! Modules: `app` (the state, loading, the frame loop and the scripted screenshot),
-//! `panel` (the side panel), `canvas` (the character's texture, the overlays and the HUD),
-//! [`overlays`], `pads` (parameter sliders and XY pads) and `cage_bind` (boundary cages).
+//! Modules: `app` (the state, loading, the frame loop), `source` (rig extras beside a
+//! file, puppet physics reset), `panel` (the side panel), `canvas` (the character's
+//! texture, pan and zoom, the overlays and the HUD), `camera` (the view's zoom and pan),
+//! `shots` (the scripted and interactive screenshots), [`overlays`], `pads` (parameter
+//! sliders and XY pads) and `cage_bind` (boundary cages).
 
 mod app;
 mod cage_bind;
+mod camera;
 mod canvas;
 pub mod overlays;
 mod pads;
 mod panel;
+mod shots;
+mod source;
 
 pub use overlays::Overlays;
 
 use anyhow::{Result, anyhow};
 use eframe::egui;
-use sinew_formats::Asset;
+use sinew_formats::{Asset, LoadOptions};
 use sinew_wgpu::Gpu;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// Loads a file into an asset (the CLI's loader: format from the content, atlas beside it).
-pub type Loader = Arc<dyn Fn(&Path) -> Result<Asset> + Send + Sync>;
+/// Loads a file into an asset with optional rig extras and physics3 settings (the CLI's
+/// loader: format from the content, atlas beside it; an option that does not apply to the
+/// file's format is an error naming it).
+pub type Loader = Arc<dyn Fn(&Path, &LoadOptions) -> Result<Asset> + Send + Sync>;
 
 /// What `sinew view` was asked for.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +75,12 @@ pub struct ViewOptions {
     /// Slots whose mesh gets its boundary cage when the file opens (see the panel's
     /// "Cages" list); an unknown slot or one without a mesh is a load error.
     pub cages: Vec<String>,
+    /// Rig extras (jiggle bones, follows) for [`ViewOptions::file`] (Spine skeletons); when
+    /// `None`, a `<stem>.extras.json` beside a Spine skeleton is loaded if there is one.
+    /// Files dropped later get only their own sibling.
+    pub extras: Option<PathBuf>,
+    /// Cubism physics3 settings for [`ViewOptions::file`] (Inochi2D puppets).
+    pub physics3: Option<PathBuf>,
 }
 
 /// Opens the viewer window and returns when it closes: an error when the window cannot be

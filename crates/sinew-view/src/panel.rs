@@ -1,8 +1,9 @@
 //! The side panel: playback, animations, the second track, skins, parameters (sliders and
-//! XY pads), cages, physics, overlays, zoom and background.
+//! XY pads), cages, physics / jiggle / follow, overlays, zoom and fit, background and the
+//! screenshot button.
 
 use crate::app::{App, Loaded};
-use crate::{cage_bind, pads};
+use crate::{cage_bind, camera, pads};
 use eframe::egui;
 
 impl App {
@@ -17,6 +18,9 @@ impl App {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         );
+        if let Some(note) = &l.extras_note {
+            ui.small(note.as_str());
+        }
         let mut restart = false;
         ui.separator();
         ui.horizontal(|ui| {
@@ -29,10 +33,23 @@ impl App {
             restart |= ui.checkbox(&mut self.looping, "loop").changed();
         });
         ui.add(egui::Slider::new(&mut self.speed, 0.0..=3.0).text("speed"));
+        // The scrub slider spans the current clip; a looping clip shows where in the loop
+        // playback is.
+        let duration = l.duration(self.anim.as_deref());
+        let mut at = if self.looping && duration > 0.0 {
+            self.time % duration
+        } else {
+            self.time.min(duration)
+        };
         if ui
-            .add(egui::Slider::new(&mut self.time, 0.0..=10.0).text("time (scrub)"))
+            .add_enabled(
+                duration > 0.0,
+                egui::Slider::new(&mut at, 0.0..=duration.max(f64::MIN_POSITIVE))
+                    .text("time (scrub)"),
+            )
             .changed()
         {
+            self.time = at;
             restart = true;
         }
         egui::CollapsingHeader::new("Animations")
@@ -118,26 +135,69 @@ impl App {
             });
         }
         ui.separator();
-        ui.horizontal(|ui| {
-            if ui.checkbox(&mut self.physics, "physics").changed() {
-                l.character.set_physics(if self.physics {
+        ui.horizontal_wrapped(|ui| {
+            let c = &mut l.character;
+            if ui
+                .checkbox(&mut self.physics, "physics")
+                .on_hover_text("Spine physics constraints and puppet parameter physics")
+                .changed()
+            {
+                c.set_physics(if self.physics {
                     sinew::Physics::Update
                 } else {
                     sinew::Physics::None
                 });
+                c.set_param_physics(self.physics);
+            }
+            // Each switch re-attaches only its own part (attaching starts it from rest).
+            if l.asset.jiggle.is_some() && ui.checkbox(&mut self.jiggle, "jiggle").changed() {
+                let _ = c.set_jiggle(l.asset.jiggle.clone().filter(|_| self.jiggle));
+            }
+            if l.asset.follow.is_some() && ui.checkbox(&mut self.follow, "follow").changed() {
+                let _ = c.set_follows(l.asset.follow.clone().filter(|_| self.follow));
             }
             if ui.button("reset").clicked() {
-                l.character.reset_physics();
+                self.wrap_time(&l);
+                self.reset_physics(&mut l);
             }
         });
         ui.label("overlays");
         self.overlays.checkboxes(ui);
-        ui.add(egui::Slider::new(&mut self.zoom, 0.2..=5.0).text("zoom"));
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::Slider::new(&mut self.camera.zoom, camera::ZOOM_RANGE)
+                    .logarithmic(true)
+                    .text("zoom"),
+            );
+            if ui
+                .button("fit")
+                .on_hover_text("fit the character to the canvas (or double-click it)")
+                .clicked()
+            {
+                self.camera.fit();
+                l.view = None;
+            }
+        });
         ui.horizontal(|ui| {
             ui.label("background");
             ui.color_edit_button_srgba(&mut self.background);
         });
+        ui.horizontal(|ui| {
+            if ui
+                .button("screenshot")
+                .on_hover_text(
+                    "save the window as sinew-view-NNN.png in the current directory (F12)",
+                )
+                .clicked()
+            {
+                self.shots.requested = true;
+            }
+        });
+        if let Some(m) = self.shots.message() {
+            ui.small(m);
+        }
         if restart {
+            self.wrap_time(&l);
             self.restart(&mut l);
         }
         self.loaded = Some(l);
@@ -146,7 +206,7 @@ impl App {
 
 /// Binds the boundary cages of `l.caged` again from the current pose (a cage that no longer
 /// binds, e.g. its slot now shows another attachment, is dropped from the list).
-fn rebind_cages(l: &mut Loaded) {
+pub(crate) fn rebind_cages(l: &mut Loaded) {
     l.character.clear_cages();
     l.character.update(0.0);
     let slots = std::mem::take(&mut l.caged);
