@@ -1,15 +1,17 @@
 //! The cage solver on its own: bind points to a cage (polygons with holes, or a triangle
-//! mesh whose boundary is found and ordered for you) with mean value coordinates, dense or
+//! mesh whose boundary is found and ordered for you) with mean value coordinates (or, in a
+//! build with the `harmonic` feature, harmonic or biharmonic weights), dense or
 //! sparse (K weights per point, or per point the fewest weights that keep the deformation
 //! within an error you give), deform with moved cage vertices in one call over flat
 //! float arrays, and save or load the weights in sinew's versioned binary format
 //! (`sinew::cage::format`, the same files `sinew cage bind` writes).
 
+use crate::cage_method::{SinewCageMethod, bind_dense, method_arg};
 use crate::handle::{Registry, TAG_CAGE, handle, raw};
 use crate::{Fail, Res, SinewStatus, bytes_arg, copy_out, guard, out_slice, put, slice_arg};
 use sinew::cage::format::{LoadedBinding, decode, encode_dense, encode_grid, encode_sparse};
 use sinew::cage::{
-    Cage, CageBinding, CageError, GridBinding, GridOptions, SparseBinding, SparseOptions, bind_mvc,
+    Cage, CageBinding, CageError, GridBinding, GridOptions, SparseBinding, SparseOptions,
 };
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -30,8 +32,8 @@ pub struct SinewCageInfo {
     pub points: u32,
     /// Cage vertices (the deform input has 2 floats per vertex).
     pub cage_vertices: u32,
-    /// K of a sparse binding (for a [`SINEW_SPARSE_BY_ERROR`] binding, the most weights any
-    /// point kept), 4 for a [`SINEW_GRID_BY_ERROR`] binding, 0 for dense weights.
+    /// K of a sparse binding (for a `SINEW_SPARSE_BY_ERROR` binding, the most weights any
+    /// point kept), 4 for a `SINEW_GRID_BY_ERROR` binding, 0 for dense weights.
     pub sparse_k: u32,
     /// For a sparse or grid binding: the largest per-point L1 change of the weights against
     /// the dense ones (0 for dense or loaded bindings).
@@ -39,15 +41,15 @@ pub struct SinewCageInfo {
 }
 
 /// `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
-/// bound meets the one set by [`sinew_cage_set_sparse_error`] (tolerance-chosen sparse
+/// bound meets the one set by `sinew_cage_set_sparse_error` (tolerance-chosen sparse
 /// weights, `SparseBinding::from_dense_tolerance`).
 pub const SINEW_SPARSE_BY_ERROR: u32 = u32::MAX;
 
 /// `sparse_k` value for the bind functions: interpolate each point from the four corners of
 /// a grid cell whose nodes carry the dense weights, at the coarsest level within the error
-/// set by [`sinew_cage_set_sparse_error`] (points no level serves keep their own weights;
-/// `GridBinding`). The same bound as [`SINEW_SPARSE_BY_ERROR`], and on large meshes a deform
-/// several times faster than dense; [`SinewCageInfo::sparse_k`] reads 4.
+/// set by `sinew_cage_set_sparse_error` (points no level serves keep their own weights;
+/// `GridBinding`). The same bound as `SINEW_SPARSE_BY_ERROR`, and on large meshes a deform
+/// several times faster than dense; `SinewCageInfo.sparse_k` reads 4.
 pub const SINEW_GRID_BY_ERROR: u32 = u32::MAX - 1;
 
 enum Binding {
@@ -82,8 +84,10 @@ struct CageState {
     /// For a mesh bind: the mesh vertex of each cage vertex.
     boundary: Vec<u32>,
     truncation: f64,
-    /// `(max_error, motion)` for [`SINEW_SPARSE_BY_ERROR`] binds.
+    /// `(max_error, motion)` for `SINEW_SPARSE_BY_ERROR` binds.
     sparse_error: Option<(f64, f64)>,
+    /// The weights later binds compute (`sinew_cage_set_method`).
+    method: SinewCageMethod,
 }
 
 pub(crate) struct CageObj {
@@ -123,6 +127,7 @@ pub extern "C" fn sinew_cage_create(out: *mut *mut SinewCage) -> SinewStatus {
                 boundary: Vec::new(),
                 truncation: 0.0,
                 sparse_error: None,
+                method: SinewCageMethod::MeanValue,
             },
             out,
         )
@@ -156,6 +161,16 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
         .collect();
     s.truncation = 0.0;
     if sparse_k == SINEW_GRID_BY_ERROR {
+        if s.method != SinewCageMethod::MeanValue {
+            return Err(Fail::new(
+                SinewStatus::InvalidArgument,
+                format!(
+                    "sparse_k is SINEW_GRID_BY_ERROR, whose grid carries mean value weights \
+                     only, but the method is {}",
+                    s.method.name()
+                ),
+            ));
+        }
         let (max_error, motion) = error_set(s, "SINEW_GRID_BY_ERROR")?;
         let opts = GridOptions::for_error(max_error, motion);
         let (grid, report) = GridBinding::bind(cage, points, &opts).map_err(cage_fail)?;
@@ -163,7 +178,7 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
         s.binding = Binding::grid(grid);
         return Ok(());
     }
-    let dense = bind_mvc(cage, points).map_err(cage_fail)?;
+    let dense = bind_dense(s.method, cage, points).map_err(cage_fail)?;
     s.binding = if sparse_k == 0 {
         Binding::Dense(dense)
     } else if sparse_k == SINEW_SPARSE_BY_ERROR {
@@ -182,7 +197,7 @@ fn bind(s: &mut CageState, cage: &Cage, points: &[[f64; 2]], sparse_k: u32) -> R
     Ok(())
 }
 
-/// The `(max_error, motion)` set by [`sinew_cage_set_sparse_error`], which a `sparse_k` of
+/// The `(max_error, motion)` set by `sinew_cage_set_sparse_error`, which a `sparse_k` of
 /// `what` needs.
 fn error_set(s: &CageState, what: &str) -> Res<(f64, f64)> {
     s.sparse_error.ok_or_else(|| {
@@ -193,7 +208,7 @@ fn error_set(s: &CageState, what: &str) -> Res<(f64, f64)> {
     })
 }
 
-/// Sets the error that [`SINEW_SPARSE_BY_ERROR`] binds of this handle keep to: the sparse
+/// Sets the error that `SINEW_SPARSE_BY_ERROR` binds of this handle keep to: the sparse
 /// deformation stays within `max_error` units of the dense one while no deformed cage vertex
 /// is more than `motion` units from where some affine map of the rest cage would put it (the
 /// affine part of any motion is reproduced exactly; see `SparseOptions::for_error`). Both
@@ -220,13 +235,31 @@ pub extern "C" fn sinew_cage_set_sparse_error(
     })
 }
 
+/// Sets the weights later binds of this handle compute (a `SinewCageMethod` value; the
+/// default is `SINEW_CAGE_METHOD_MEAN_VALUE`). Harmonic and biharmonic weights are dense
+/// weights like mean value ones (sparse `sparse_k` values apply to them, serialised as
+/// dense or sparse weights); `SINEW_GRID_BY_ERROR` is mean value only
+/// (`SINEW_STATUS_INVALID_ARGUMENT` at bind). A library built without the `harmonic` cargo
+/// feature returns `SINEW_STATUS_UNSUPPORTED` for the harmonic methods (the last error says
+/// so) and keeps the handle's method; an unknown value is `SINEW_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cage_set_method(cage: *mut SinewCage, method: u32) -> SinewStatus {
+    guard(|| {
+        let m = method_arg(method)?;
+        with(cage, |s| {
+            s.method = m;
+            Ok(())
+        })
+    })
+}
+
 /// Binds points to a cage of one or more polygons: `loop_xy` holds every loop's vertices
 /// (x, y pairs, loops one after another; `loop_sizes[i]` vertices in loop i, at least 3),
 /// the outer loop(s) counter-clockwise and holes clockwise; `points` holds `point_count`
 /// x, y pairs (inside the cage). `sparse_k` 0 keeps every weight; K >= 3 keeps K per point
 /// (projected so the rest pose and affine motion stay exact; no bound on the error);
-/// [`SINEW_SPARSE_BY_ERROR`] keeps per point the fewest weights within the error set by
-/// [`sinew_cage_set_sparse_error`] (projected the same way). The deform input is the
+/// `SINEW_SPARSE_BY_ERROR` keeps per point the fewest weights within the error set by
+/// `sinew_cage_set_sparse_error` (projected the same way). The deform input is the
 /// loops' vertices in the same order. Replaces an earlier binding of this handle.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_bind_polygons(
@@ -270,9 +303,9 @@ pub extern "C" fn sinew_cage_bind_polygons(
 /// Binds a triangle mesh's vertices to the mesh's own boundary: `positions` holds
 /// `vertex_count` x, y pairs, `triangles` `triangle_count` index triples. The boundary
 /// loops are found and ordered for you (outer counter-clockwise, holes clockwise);
-/// [`sinew_cage_boundary`] tells which mesh vertex each cage vertex is, i.e. the order of
-/// the deform input. Non-manifold meshes are [`SinewStatus::CageFailed`]. `sparse_k` as for
-/// [`sinew_cage_bind_polygons`].
+/// `sinew_cage_boundary` tells which mesh vertex each cage vertex is, i.e. the order of
+/// the deform input. Non-manifold meshes are `SINEW_STATUS_CAGE_FAILED`. `sparse_k` as for
+/// `sinew_cage_bind_polygons`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_bind_mesh(
     cage: *mut SinewCage,
@@ -398,7 +431,7 @@ pub extern "C" fn sinew_cage_deform(
 
 /// Deforms `count` bindings in one call: `cages[i]` with `cage_xy[i]` (its
 /// `2 * cage_vertices` floats) into `out[i]` (room for its `2 * points` floats, see
-/// [`sinew_cage_info`]). Every handle and pointer is checked before any output is written.
+/// `sinew_cage_info`). Every handle and pointer is checked before any output is written.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_deform_many(
     cages: *const *const SinewCage,
@@ -435,7 +468,7 @@ pub extern "C" fn sinew_cage_deform_many(
 }
 
 /// The binding in sinew's versioned binary weights format into `buf` (capacity `cap`
-/// bytes); `*len` = the bytes needed. Not bound: [`SinewStatus::InvalidArgument`].
+/// bytes); `*len` = the bytes needed. Not bound: `SINEW_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_serialize(
     cage: *const SinewCage,
@@ -458,9 +491,9 @@ pub extern "C" fn sinew_cage_serialize(
     })
 }
 
-/// A new cage handle from weights written by [`sinew_cage_serialize`] or `sinew cage
+/// A new cage handle from weights written by `sinew_cage_serialize` or `sinew cage
 /// bind` (`bytes`, `len` bytes). A malformed, truncated or corrupted (CRC) buffer is
-/// [`SinewStatus::CageFailed`].
+/// `SINEW_STATUS_CAGE_FAILED`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cage_deserialize(
     bytes: *const u8,
@@ -481,6 +514,7 @@ pub extern "C" fn sinew_cage_deserialize(
                 boundary: Vec::new(),
                 truncation: 0.0,
                 sparse_error: None,
+                method: SinewCageMethod::MeanValue,
             },
             out,
         )

@@ -7,7 +7,8 @@
 //!
 //! - Every exported symbol starts with `sinew_`; every function returns a [`SinewStatus`]
 //!   (results go through out-pointers) and catches panics (a panic is
-//!   [`SinewStatus::Panic`], the process stays healthy).
+//!   [`SinewStatus::Panic`], the process stays healthy). The one exception is
+//!   [`sinew_status_name`], which returns a static string and cannot fail or panic.
 //! - On failure, [`sinew_last_error`] gives a message for the calling thread (file, JSON
 //!   path, name, as the Rust errors say) until the next failing call on that thread.
 //! - Handles ([`SinewRig`], [`SinewCharacter`], [`SinewCage`]) are opaque pointers that are
@@ -36,14 +37,18 @@
 //!   another.
 
 mod cage;
+mod cage_method;
 mod character;
+mod dragonbones;
 mod handle;
 mod pool;
 mod render;
 mod rig;
 
 pub use cage::*;
+pub use cage_method::SinewCageMethod;
 pub use character::*;
+pub use dragonbones::*;
 pub use pool::{SINEW_MAX_THREADS, sinew_pool_shutdown, sinew_update_many};
 pub use render::*;
 pub use rig::*;
@@ -80,6 +85,9 @@ pub enum SinewStatus {
     CageFailed = 10,
     /// A panic was caught inside the library (a bug; the process is fine).
     Panic = 11,
+    /// The library was built without what the call asks for (e.g. harmonic cage weights
+    /// without the `harmonic` cargo feature); the last error names the feature.
+    Unsupported = 12,
 }
 
 /// A string owned by the library: `len` bytes of UTF-8 at `ptr`, not NUL-terminated.
@@ -116,7 +124,7 @@ pub struct SinewStr {
     pub len: usize,
 }
 
-/// A failure: the status and the message for [`sinew_last_error`].
+/// A failure: the status and the message for `sinew_last_error`.
 #[derive(Debug)]
 pub(crate) struct Fail {
     pub status: SinewStatus,
@@ -147,7 +155,7 @@ fn set_last_error(message: &str) {
     });
 }
 
-/// Runs an entry point: panics caught, failures recorded for [`sinew_last_error`].
+/// Runs an entry point: panics caught, failures recorded for `sinew_last_error`.
 pub(crate) fn guard(f: impl FnOnce() -> Res) -> SinewStatus {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => SinewStatus::Ok,
@@ -167,7 +175,7 @@ pub(crate) fn guard(f: impl FnOnce() -> Res) -> SinewStatus {
     }
 }
 
-/// Writes `value` through an out-pointer (null: [`SinewStatus::NullArgument`]).
+/// Writes `value` through an out-pointer (null: `SINEW_STATUS_NULL_ARGUMENT`).
 pub(crate) fn put<T>(out: *mut T, value: T, what: &str) -> Res {
     if out.is_null() {
         return Err(null_arg(what));
@@ -245,7 +253,7 @@ pub(crate) fn out_slice<'a, T>(ptr: *mut T, cap: usize, what: &str) -> Res<&'a m
 }
 
 /// Copies `src` into a caller buffer of capacity `cap`, writing the length needed to `len`;
-/// [`SinewStatus::BufferTooSmall`] (nothing copied) when short.
+/// `SINEW_STATUS_BUFFER_TOO_SMALL` (nothing copied) when short.
 pub(crate) fn copy_out<T: Copy>(
     src: &[T],
     buf: *mut T,
@@ -270,7 +278,7 @@ pub(crate) fn too_small(what: &str, needed: usize, cap: usize) -> Fail {
 
 /// The last error message of the calling thread: copied with a terminating NUL into `buf`
 /// (capacity `cap` bytes), its length without the NUL written to `len`. When `cap` is
-/// shorter than the length + 1, returns [`SinewStatus::BufferTooSmall`] and copies nothing.
+/// shorter than the length + 1, returns `SINEW_STATUS_BUFFER_TOO_SMALL` and copies nothing.
 /// An empty message when no call on this thread has failed. `buf` may be null when `cap` is 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_last_error(buf: *mut c_char, cap: usize, len: *mut usize) -> SinewStatus {
@@ -297,7 +305,10 @@ pub extern "C" fn sinew_last_error(buf: *mut c_char, cap: usize, len: *mut usize
     r.unwrap_or(SinewStatus::Panic)
 }
 
-/// A short English name of a status (a static NUL-terminated string, never null).
+/// A short English name of a status (a static NUL-terminated string, never null; "unknown
+/// status" for a value that is no status). The one function that returns no `SinewStatus`
+/// and does not go through the panic guard: it only picks a static string, cannot fail and
+/// cannot panic, and sets no last error.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_status_name(status: u32) -> *const c_char {
     let s: &'static std::ffi::CStr = match status {
@@ -313,6 +324,7 @@ pub extern "C" fn sinew_status_name(status: u32) -> *const c_char {
         9 => c"load failed",
         10 => c"cage failed",
         11 => c"panic",
+        12 => c"unsupported",
         _ => c"unknown status",
     };
     s.as_ptr()
@@ -324,7 +336,10 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
     guard(|| put(out, SINEW_ABI_VERSION, "out"))
 }
 
-/// The ABI version the header was generated for (see [`sinew_abi_version`]). 101 (0.1.1)
+/// The ABI version the header was generated for (see `sinew_abi_version`). 101 (0.1.1)
 /// added `sinew_cage_set_sparse_error` and `SINEW_SPARSE_BY_ERROR`; 102 (0.1.2) added
-/// `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); everything of 100 is unchanged.
-pub const SINEW_ABI_VERSION: u32 = 102;
+/// `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); 103 (0.1.3) added
+/// `sinew_rig_load_dragonbones`, `sinew_rig_load_dragonbones_memory`,
+/// `sinew_cage_set_method` with `SinewCageMethod`, and `SINEW_STATUS_UNSUPPORTED`;
+/// everything of 100 is unchanged.
+pub const SINEW_ABI_VERSION: u32 = 103;

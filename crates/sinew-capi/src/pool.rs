@@ -36,7 +36,7 @@ struct Shared {
 
 struct Pool {
     shared: Arc<Shared>,
-    /// Workers created so far (until [`sinew_pool_shutdown`]); also serialises calls.
+    /// Workers created so far (until `sinew_pool_shutdown`); also serialises calls.
     workers: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
@@ -100,10 +100,10 @@ fn worker(shared: Arc<Shared>, index: usize, mut seen: u64) {
 }
 
 /// Runs one frame of `dt` seconds for each of the `count` characters in `characters` (as
-/// [`crate::sinew_character_update`] on each), on `threads` threads: the calling thread
+/// `sinew_character_update` on each), on `threads` threads: the calling thread
 /// plus `threads - 1` workers of a pool the library keeps (created on first use, never per
 /// call). `threads` 0 means the machine's available parallelism; at most
-/// [`SINEW_MAX_THREADS`]. Every handle is checked first: one bad handle (or a character
+/// `SINEW_MAX_THREADS`. Every handle is checked first: one bad handle (or a character
 /// listed twice) fails the call before any character is updated. Deterministic (the same
 /// bits as updating them one by one on one thread) and allocation-free after the first calls.
 /// Calls from several host threads at once are serialised. The characters must not be used
@@ -221,7 +221,7 @@ fn has_duplicates(jobs: &[Arc<CharacterObj>]) -> bool {
     })
 }
 
-/// Stops and joins the worker threads of [`sinew_update_many`]'s pool (a host calls it
+/// Stops and joins the worker threads of `sinew_update_many`'s pool (a host calls it
 /// before unloading the library, e.g. on a Unity domain reload, or at exit so leak checkers
 /// see no live threads). Waits for a running `sinew_update_many` to finish first. A later
 /// `sinew_update_many` starts workers again.

@@ -21,7 +21,7 @@ pub const SINEW_NONE: i32 = -1;
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SinewBatch {
-    /// Texture page (index for [`crate::sinew_rig_page`]), or -1: untextured (draw white).
+    /// Texture page (index for `sinew_rig_page`), or -1: untextured (draw white).
     pub page: i32,
     /// Blend mode: 0 normal, 1 additive, 2 multiply, 3 screen; 4.. the Inochi2D modes in
     /// `sinew::BlendMode` order (overlay, darken, lighten, color dodge, linear dodge, add
@@ -41,14 +41,14 @@ pub struct SinewBatch {
     /// Composite group (index into `SinewRenderData::groups`) the batch is drawn into, or -1.
     pub group: i32,
     /// The masked slot when the batch's command has a mask (see
-    /// [`sinew_character_mask`]), else -1. Batches of masked slots and of mask sources
+    /// `sinew_character_mask`), else -1. Batches of masked slots and of mask sources
     /// hold one command each.
     pub mask_slot: i32,
     /// The slot of the batch's first command.
     pub first_slot: u32,
     /// First vertex in the vertex arrays.
     pub vertex_start: u32,
-    /// Vertex count (at most [`SINEW_MAX_BATCH_VERTICES`]).
+    /// Vertex count (at most `SINEW_MAX_BATCH_VERTICES`).
     pub vertex_count: u32,
     /// First index in `indices`.
     pub index_start: u32,
@@ -75,7 +75,7 @@ pub struct SinewClip {
 /// An off-screen group (an Inochi2D Composite): batches `first_batch..first_batch +
 /// batch_count` are drawn into a transparent target, which is then shaded with `color` and
 /// `screen` and composited once with `blend` (masked by the group's mask, see
-/// [`sinew_character_mask`] with kind 1 and `bone`).
+/// `sinew_character_mask` with kind 1 and `bone`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SinewGroup {
@@ -85,7 +85,7 @@ pub struct SinewGroup {
     pub first_batch: u32,
     /// Batches in the group.
     pub batch_count: u32,
-    /// Blend mode of the layer (as [`SinewBatch::blend`]).
+    /// Blend mode of the layer (as `SinewBatch.blend`).
     pub blend: u32,
     /// Tint and opacity of the layer, straight: r, g, b, a.
     pub color: [f32; 4],
@@ -112,7 +112,7 @@ pub struct SinewRenderData {
     pub uvs: *const f32,
     /// Vertex colour r, g, b, a (premultiplied when the batch is).
     pub colors: *const f32,
-    /// Dark or screen colour r, g, b, a per vertex (see [`SinewBatch::dark_kind`]).
+    /// Dark or screen colour r, g, b, a per vertex (see `SinewBatch.dark_kind`).
     pub dark_colors: *const f32,
     /// Number of vertices in the arrays above.
     pub vertex_count: usize,
@@ -234,7 +234,9 @@ impl RenderOut {
                 Some(g) if g.first as usize <= k => group_cursor as i32,
                 _ => SINEW_NONE,
             };
-            let page = if cmd.page == NO_PAGE {
+            // A page the rig does not have (a rig loaded without its atlas may still name
+            // page 0) is drawn untextured, as the docs of `SinewBatch.page` promise.
+            let page = if cmd.page == NO_PAGE || cmd.page as usize >= pages.len() {
                 SINEW_NONE
             } else {
                 cmd.page as i32

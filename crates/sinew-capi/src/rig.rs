@@ -11,9 +11,9 @@ use std::ffi::c_char;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A loaded rig (Spine skeleton + atlas, or an Inochi2D puppet) with its extras: the shared,
-/// immutable half of characters. Opaque; see the crate docs for handle rules. Thread-safe:
-/// share it read-only across threads.
+/// A loaded rig (Spine skeleton + atlas, Inochi2D puppet or DragonBones armature) with its
+/// extras: the shared, immutable half of characters. Opaque; handles follow the rules of the
+/// header's preamble. Thread-safe: share it read-only across threads.
 pub struct SinewRig {
     _opaque: [u8; 0],
 }
@@ -126,13 +126,13 @@ impl RigObj {
 }
 
 /// The parts of a rig loaded from memory.
-struct MemoryRig {
-    rig: sinew::Rig,
-    atlas: Option<sinew_formats::atlas::Atlas>,
-    textures: usize,
-    jiggle: (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>),
-    draw: DrawSetup,
-    param_animations: Vec<ParamAnimation>,
+pub(crate) struct MemoryRig {
+    pub rig: sinew::Rig,
+    pub atlas: Option<sinew_formats::atlas::Atlas>,
+    pub textures: usize,
+    pub jiggle: (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>),
+    pub draw: DrawSetup,
+    pub param_animations: Vec<ParamAnimation>,
 }
 
 pub(crate) static RIGS: Registry<RigObj> = Registry::new(TAG_RIG, "rig");
@@ -141,7 +141,7 @@ pub(crate) fn rig_obj(rig: *const SinewRig) -> Res<Arc<RigObj>> {
     RIGS.get(raw(rig))
 }
 
-fn load_fail(e: LoadError) -> Fail {
+pub(crate) fn load_fail(e: LoadError) -> Fail {
     let status = match e {
         LoadError::Io { .. } => SinewStatus::Io,
         _ => SinewStatus::LoadFailed,
@@ -172,7 +172,7 @@ fn pages_of(atlas: Option<&sinew_formats::atlas::Atlas>, textures: usize) -> Vec
     }
 }
 
-fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
+pub(crate) fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
     let textures = asset.puppet.as_ref().map_or(0, |p| p.textures.len());
     let obj = RigObj {
         rig: asset.rig.clone(),
@@ -185,7 +185,7 @@ fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
     put(out, handle(h), "out")
 }
 
-fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Res {
+pub(crate) fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Res {
     let obj = RigObj {
         rig: Arc::new(m.rig),
         param_animations: Arc::from(m.param_animations),
@@ -201,12 +201,12 @@ fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Re
     put(out, handle(h), "out")
 }
 
-fn opt_path<'a>(ptr: *const c_char, len: usize, what: &str) -> Res<Option<&'a Path>> {
+pub(crate) fn opt_path<'a>(ptr: *const c_char, len: usize, what: &str) -> Res<Option<&'a Path>> {
     let s = str_arg(ptr, len, what)?;
     Ok((!s.is_empty()).then(|| Path::new(s)))
 }
 
-fn check_out(out: *mut *mut SinewRig) -> Res {
+pub(crate) fn check_out(out: *mut *mut SinewRig) -> Res {
     if out.is_null() {
         return Err(crate::null_arg("out"));
     }
@@ -216,8 +216,8 @@ fn check_out(out: *mut *mut SinewRig) -> Res {
 /// Loads a Spine 4.2 skeleton file (JSON or binary `.skel`, told apart by content) with its
 /// `.atlas` file and, optionally, a rig-extras JSON file (jiggle bones). Empty (length 0)
 /// `atlas_path` loads untextured; empty `extras_path` loads none. Writes the new rig to
-/// `*out`. [`SinewStatus::Io`] for a file that cannot be read,
-/// [`SinewStatus::LoadFailed`] for bad content (the last error names file, JSON path, name).
+/// `*out`. `SINEW_STATUS_IO` for a file that cannot be read,
+/// `SINEW_STATUS_LOAD_FAILED` for bad content (the last error names file, JSON path, name).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_load_spine(
     skeleton_path: *const c_char,
@@ -242,7 +242,7 @@ pub extern "C" fn sinew_rig_load_spine(
     })
 }
 
-/// [`sinew_rig_load_spine`] from memory: the skeleton's bytes (JSON text or `.skel`), the
+/// `sinew_rig_load_spine` from memory: the skeleton's bytes (JSON text or `.skel`), the
 /// atlas text (length 0: untextured) and the extras JSON text (length 0: none). Error
 /// messages name the buffers `<skeleton>`, `<atlas>`, `<extras>`.
 #[unsafe(no_mangle)]
@@ -333,7 +333,7 @@ pub extern "C" fn sinew_rig_load_inochi2d(
     })
 }
 
-/// [`sinew_rig_load_inochi2d`] from memory: the puppet's bytes, the physics3 JSON text and
+/// `sinew_rig_load_inochi2d` from memory: the puppet's bytes, the physics3 JSON text and
 /// the extras JSON text (length 0: none).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_load_inochi2d_memory(
@@ -414,7 +414,7 @@ fn index_check(index: u32, len: usize, what: &str) -> Res<usize> {
     }
 }
 
-/// Texture page `index` (0..pages of [`sinew_rig_info`]).
+/// Texture page `index` (0..pages of `sinew_rig_info`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_page(
     rig: *const SinewRig,
@@ -437,7 +437,7 @@ pub extern "C" fn sinew_rig_page(
     })
 }
 
-/// Parameter `index` with its range (0..params of [`sinew_rig_info`]).
+/// Parameter `index` with its range (0..params of `sinew_rig_info`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_param(
     rig: *const SinewRig,
@@ -462,7 +462,7 @@ pub extern "C" fn sinew_rig_param(
     })
 }
 
-/// What a name lookup of [`sinew_rig_name`] lists.
+/// What a name lookup of `sinew_rig_name` lists.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SinewNameKind {
@@ -480,7 +480,7 @@ pub enum SinewNameKind {
     ParamAnimation = 5,
 }
 
-/// The name of item `index` of a kind (a [`SinewNameKind`] value): bones, slots,
+/// The name of item `index` of a kind (a `SinewNameKind` value): bones, slots,
 /// animations, skins, IK constraints, parameter animations.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_name(
@@ -511,7 +511,7 @@ pub extern "C" fn sinew_rig_name(
     })
 }
 
-/// The index of a bone by name (for [`crate::sinew_character_bone_worlds`]).
+/// The index of a bone by name (for `sinew_character_bone_worlds`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_find_bone(
     rig: *const SinewRig,

@@ -1,13 +1,63 @@
 //! After warm-up, a frame through the ABI allocates nothing on the calling thread:
 //! `sinew_update_many` (one thread: all the work on the caller), `sinew_character_update`,
-//! event polling and `sinew_character_render` (counting global allocator, per thread).
+//! event polling and `sinew_character_render` (counting global allocator, per thread); and
+//! `sinew_update_many` on two threads allocates nothing on any thread of the process
+//! (counted globally, the pool's worker included). One test: the global count would see a
+//! parallel test's allocations.
 
 use sinew_capi::*;
 use sinew_testutil::alloc::{CountingAlloc, count_allocations};
+use std::alloc::{GlobalAlloc, Layout};
 use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The per-thread counting allocator of sinew-testutil, plus a count of every thread's
+/// allocations while [`GLOBAL_ON`] is set.
+struct Counting;
+
+static GLOBAL_ON: AtomicBool = AtomicBool::new(false);
+static GLOBAL_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+fn note() {
+    if GLOBAL_ON.load(Ordering::Relaxed) {
+        GLOBAL_COUNT.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: forwards every call unchanged to CountingAlloc (itself the system allocator).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { CountingAlloc.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { CountingAlloc.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { CountingAlloc.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { CountingAlloc.dealloc(ptr, layout) }
+    }
+}
 
 #[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
+static GLOBAL: Counting = Counting;
+
+/// Allocations by every thread of the process while `f` runs.
+fn count_all_threads(f: impl FnOnce()) -> usize {
+    GLOBAL_COUNT.store(0, Ordering::SeqCst);
+    GLOBAL_ON.store(true, Ordering::SeqCst);
+    f();
+    GLOBAL_ON.store(false, Ordering::SeqCst);
+    GLOBAL_COUNT.load(Ordering::SeqCst)
+}
 
 #[test]
 fn frames_through_the_abi_allocate_nothing_after_warm_up() {
@@ -63,8 +113,39 @@ fn frames_through_the_abi_allocate_nothing_after_warm_up() {
         }
     });
     assert_eq!(n, 0, "{n} allocations in 300 frames after warm-up");
+
+    // Two threads: the caller and one pool worker share the 20 characters (chunks of 8).
+    let two = || {
+        assert_eq!(
+            sinew_update_many(chars.as_ptr(), chars.len(), 1.0 / 60.0, 2),
+            SinewStatus::Ok
+        );
+    };
+    for _ in 0..120 {
+        two();
+    }
+    // The counter itself is live: a check that it sees allocations on other threads.
+    let seen = count_all_threads(|| {
+        std::thread::spawn(|| drop(std::hint::black_box(vec![1u8; 64])))
+            .join()
+            .expect("join");
+    });
+    assert!(
+        seen >= 1,
+        "the global count missed another thread's allocation"
+    );
+    let n = count_all_threads(|| {
+        for _ in 0..300 {
+            two();
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "{n} allocations (all threads) in 300 two-thread update_many calls after warm-up"
+    );
     for c in chars {
         sinew_character_destroy(c);
     }
     sinew_rig_destroy(rig);
+    assert_eq!(sinew_pool_shutdown(), SinewStatus::Ok);
 }

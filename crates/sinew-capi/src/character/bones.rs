@@ -49,7 +49,7 @@ pub extern "C" fn sinew_character_bone_local(
 }
 
 /// Holds a bone's local pose from code: from the next update on it replaces what the
-/// animation writes, every frame, until [`sinew_character_clear_bone_local`].
+/// animation writes, every frame, until `sinew_character_clear_bone_local`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_set_bone_local(
     character: *mut SinewCharacter,
@@ -138,7 +138,7 @@ pub extern "C" fn sinew_character_bone_world(
 }
 
 /// Every bone's world transform, in bone order, into `buf` (capacity `cap` transforms);
-/// `*len` is the bone count. Short buffer: [`SinewStatus::BufferTooSmall`], nothing copied.
+/// `*len` is the bone count. Short buffer: `SINEW_STATUS_BUFFER_TOO_SMALL`, nothing copied.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_bone_worlds(
     character: *const SinewCharacter,
@@ -169,7 +169,7 @@ fn ik_of(s: &CharState, name: &str) -> Res<sinew::IkId> {
 }
 
 /// Moves IK constraint `name`'s target bone to a world position, held every frame until
-/// [`sinew_character_clear_ik_target`].
+/// `sinew_character_clear_ik_target`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_set_ik_target(
     character: *mut SinewCharacter,

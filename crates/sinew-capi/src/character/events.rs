@@ -6,7 +6,7 @@ use crate::{Fail, SinewStatus, SinewStringView, guard, put};
 use sinew::anim::state::StateEventKind;
 
 /// How many events the last update produced (lifecycle and key events, oldest first).
-/// They stay until the next update; read them with [`sinew_character_event`].
+/// They stay until the next update; read them with `sinew_character_event`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_event_count(
     character: *const SinewCharacter,
