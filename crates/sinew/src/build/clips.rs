@@ -31,12 +31,45 @@ pub fn build_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>
     let mut props = PropertyIds::default();
     rig.clips.clear();
     rig.names.clips.clear();
+    let mut deform_left = deform_budget(raw);
     for rc in &raw.clips {
-        let clip = build_clip(rc, rig, &mut props, problems);
+        let clip = build_clip(rc, rig, &mut props, problems, &mut deform_left);
         let id = ClipId(rig.clips.len() as u32);
         rig.names.clips.entry(rc.name.clone()).or_insert(id);
         rig.clips.push(clip);
     }
+}
+
+/// Deform floats any rig may hold whatever its size (4 MiB of f32).
+const DEFORM_FLOOR: u64 = 1 << 20;
+/// Deform floats per value of the raw rig (a key, a key value or delta, a mesh vertex
+/// coordinate or UV): deform keys are stored whole (vertex count x keys), so a short key
+/// of a large mesh (a few bytes of JSON or `.skel`) costs much more than it takes to write.
+const DEFORM_PER_RAW: u64 = 16;
+
+/// The most deform floats the clips of `raw` may hold: proportional to the raw rig's size
+/// (itself bounded by the size of the file it was read from), plus [`DEFORM_FLOOR`].
+fn deform_budget(raw: &RawRig) -> u64 {
+    let mut size = 0u64;
+    for skin in &raw.skins {
+        for e in &skin.attachments {
+            if let crate::raw::RawAttachmentKind::Mesh { vertices, uvs, .. } = &e.attachment.kind {
+                size += (vertices.values.len() + uvs.len()) as u64;
+            }
+        }
+    }
+    for clip in &raw.clips {
+        for t in &clip.timelines {
+            for k in &t.keys {
+                let deltas = match &k.data {
+                    crate::raw::RawKeyData::Deform { vertices, .. } => vertices.len(),
+                    _ => 0,
+                };
+                size += (1 + k.values.len() + deltas) as u64;
+            }
+        }
+    }
+    DEFORM_FLOOR.saturating_add(DEFORM_PER_RAW.saturating_mul(size))
 }
 
 /// Dense numbering of Spine property ids `(kind, index, sub-index)`.
@@ -154,6 +187,7 @@ fn build_clip(
     rig: &mut Rig,
     props: &mut PropertyIds,
     problems: &mut Vec<BuildProblem>,
+    deform_left: &mut u64,
 ) -> Clip {
     let mut clip = Clip {
         name: rc.name.clone(),
@@ -167,6 +201,7 @@ fn build_clip(
             clip_name: &rc.name,
             problems: &mut *problems,
             strings: &mut clip.strings,
+            deform_left: &mut *deform_left,
         };
         let built = build_timeline(&mut cx, rt);
         let Some((kind, frames, curves)) = built else {
@@ -201,6 +236,8 @@ pub(crate) struct Ctx<'a> {
     pub clip_name: &'a str,
     pub problems: &'a mut Vec<BuildProblem>,
     pub strings: &'a mut Vec<String>,
+    /// Deform floats the rig's clips may still hold (see [`deform_budget`]).
+    pub deform_left: &'a mut u64,
 }
 
 impl Ctx<'_> {

@@ -3,9 +3,9 @@
 //!
 //! Per frame the stage marks which parameters changed, re-evaluates their scalar bindings
 //! and rewrites the targets those feed (offsets add, scale-like factors multiply; see
-//! [`super::scalars`]), rewrites the deform buffers of slots whose inputs changed
-//! ([`super::deforms`]) and sorts the draw order when a z-sort changed. When the cache is
-//! invalid (the first frame, after [`super::cache::ParamCache::invalidate`]) it resets the
+//! `super::scalars`), rewrites the deform buffers of slots whose inputs changed
+//! (`super::deforms`) and sorts the draw order when a z-sort changed. When the cache is
+//! invalid (the first frame, after `super::cache::ParamCache::invalidate`) it resets the
 //! accumulators and writes every bound bone, colour and visibility. [`update_params`] sequences a whole parameter frame with physics the way the
 //! Inochi2D reference does (inochi2d.md §3 "Frame order"): parameters no driver writes,
 //! world transforms, the drivers (which read anchors and write their parameters), then the

@@ -31,7 +31,7 @@
 //! so a hitch slows the motion and never explodes it; inputs are interpolated across a
 //! frame's steps and outputs between the last two steps, so 30, 60 and 144 fps agree.
 //! Non-finite parameter values read as the range middle, and a strand that ever turned
-//! non-finite is put back at rest. [`step_chains`] runs first in
+//! non-finite is put back at rest. `step_chains` runs first in
 //! [`super::apply::update_params`] (outputs are parameters like any other) and allocates
 //! nothing. The rest pose hangs each particle at its radius below the previous one
 //! (COMPAT(cubism): the file's particle positions are not used by the runtime).

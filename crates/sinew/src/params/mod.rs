@@ -11,7 +11,7 @@
 //! The stage ([`apply`]) runs before world transforms: it combines the bindings of every
 //! target, then writes bone locals (setup ⊕ offsets), slot deform buffers (absolute
 //! bind-space vertices = setup + offsets), slot colours and the draw order, recomputing only
-//! what changed parameters feed ([`cache`], [`scalars`]).
+//! what changed parameters feed (`cache`, `scalars`).
 //! Parameter physics ([`driver`]) reads bone world positions and writes parameters;
 //! parameter animation is [`inochi_clip`] lanes mixed on tracks by [`player`]. Pendulum chains
 //! ([`chain`], Cubism physics3 style) read weighted parameters into a chain root, step a

@@ -60,6 +60,38 @@ pub(super) fn deform(
     } else {
         setup.len()
     };
+    let capacity = cx
+        .rig
+        .slot_deform_capacity
+        .get(s.index())
+        .copied()
+        .unwrap_or(0) as usize;
+    if len > capacity {
+        cx.problem(
+            ProblemKind::Value,
+            format!(
+                "{}: needs {len} deform floats, slot capacity is {capacity}",
+                describe(&rt.target)
+            ),
+        );
+        return None;
+    }
+    // Every key is stored whole: charged to the rig's deform budget before it is made.
+    let need = (len as u64).saturating_mul(rt.keys.len() as u64);
+    if need > *cx.deform_left {
+        cx.problem(
+            ProblemKind::Value,
+            format!(
+                "{}: {} keys of {len} deform floats each ({need} floats) exceed what is left                  of the rig's deform budget ({} floats, {} per value of the rig's data): the                  keys would take far more memory than the file holds",
+                describe(&rt.target),
+                rt.keys.len(),
+                *cx.deform_left,
+                super::DEFORM_PER_RAW,
+            ),
+        );
+        return None;
+    }
+    *cx.deform_left -= need;
     let mut vertices = Vec::with_capacity(len * rt.keys.len());
     for (k, key) in rt.keys.iter().enumerate() {
         let RawKeyData::Deform {
@@ -96,22 +128,6 @@ pub(super) fn deform(
                 *v = (f64::from(*v) + f64::from(sv)) as f32;
             }
         }
-    }
-    let capacity = cx
-        .rig
-        .slot_deform_capacity
-        .get(s.index())
-        .copied()
-        .unwrap_or(0) as usize;
-    if len > capacity {
-        cx.problem(
-            ProblemKind::Value,
-            format!(
-                "{}: needs {len} deform floats, slot capacity is {capacity}",
-                describe(&rt.target)
-            ),
-        );
-        return None;
     }
     let mut curves = Curves::new(rt.keys.len());
     for k in 0..rt.keys.len().saturating_sub(1) {
