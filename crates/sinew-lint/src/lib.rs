@@ -1,10 +1,12 @@
 //! `sinew lint`: finds the failures riggers hit, in the order the 2D seed says to look for
-//! them, on any rig sinew loads (Spine 4.2 JSON or `.skel`, Inochi2D puppets).
+//! them, on any rig sinew loads (Spine 4.2 JSON or `.skel`, DragonBones 5.x JSON, Inochi2D
+//! puppets).
 //!
-//! [`load`] reads a file (the format told from its content) into a [`LintInput`]; [`lint`]
-//! poses every animation through [`sinew::character::Character`] (and, for puppets, sweeps
-//! every parameter over its range) and returns [`Finding`]s; [`fix::fix_spine_json`] writes
-//! the mechanical fixes into a Spine JSON tree. Every finding has a `code`, a [`Severity`],
+//! [`load`] reads a file (the format told from its content, [`Kind`]) into a [`LintInput`];
+//! [`lint`] poses every animation through [`sinew::character::Character`] (and, for puppets,
+//! sweeps every parameter over its range) and returns [`Finding`]s; [`fix::fixed_file`]
+//! writes the mechanical fixes in the input's format (Spine JSON, `.skel`, DragonBones
+//! JSON; puppets have none). Every finding has a `code`, a [`Severity`],
 //! a message a rigger understands, where it is ([`Where`]) and what to do.
 //!
 //! The codes, each with the seed's reason (tolerances are in [`Tolerances`], in rig units,
@@ -28,19 +30,22 @@
 
 pub mod cage;
 pub mod dense;
+pub mod dragonbones;
 pub mod draw_order;
 pub mod fix;
 pub mod ik;
+mod input;
 pub mod keyforms;
 pub mod physics;
 mod scene;
 pub mod seams;
 pub mod weights;
 
+pub use input::{Kind, json_tree, load, load_from};
 use serde_json::{Map, Value, json};
-use sinew_formats::{Asset, LoadError, LoadOptions};
+use sinew_formats::Asset;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How bad a finding is: `sinew lint` exits 1 when any finding is an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -135,11 +140,13 @@ impl Where {
     }
 }
 
-/// A mechanical fix `--fix` can make in the input's JSON tree.
+/// A mechanical fix `--fix` can make in the input ([`fix`] writes it in the input's format;
+/// the places are named as the rig names them, and each format finds them in its file).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
     /// Divide each weighted vertex's weights by their sum (equal weights for a zero sum) in
-    /// the `vertices` array of `skins[skin].attachments[slot][key]` (the skin found by name).
+    /// the attachment `key` of `slot` in the skin named `skin` (Spine JSON: its `vertices`
+    /// array; DragonBones: the display's `weights`; `.skel`: the raw rig's weights).
     NormalizeWeights {
         /// Skin name.
         skin: String,
@@ -148,7 +155,8 @@ pub enum Edit {
         /// Attachment key in the skin.
         key: String,
     },
-    /// Move key `index` of `animations[animation].drawOrder` to `time`.
+    /// Move draw-order key `index` of `animation` to `time` (Spine JSON:
+    /// `animations[animation].drawOrder[index]`; DragonBones: `zOrder.frame[index]`).
     MoveDrawOrderKey {
         /// Animation name.
         animation: String,
@@ -271,8 +279,17 @@ impl Default for Options {
 pub enum Source {
     /// Spine JSON, with its tree (for JSON paths and `--fix`).
     SpineJson(Value),
-    /// Spine binary `.skel`.
+    /// Spine binary `.skel` (`--fix` reads it again for its raw rig).
     SpineBinary,
+    /// DragonBones JSON, with its tree (for JSON paths and `--fix`).
+    DragonBones {
+        /// The whole file.
+        tree: Value,
+        /// The armature linted (the file's default one).
+        armature: String,
+        /// Its frame rate (keys sit on whole frames).
+        frame_rate: f64,
+    },
     /// Inochi2D puppet, with its payload JSON (for keyform flags and paths).
     Puppet(Value),
 }
@@ -288,48 +305,15 @@ pub struct LintInput {
     pub source: Source,
 }
 
-/// Loads `path` (Spine JSON, `.skel` or an Inochi2D puppet, told apart by the content),
-/// with an optional rig-extras file (jiggle bones to check).
-pub fn load(path: &Path, extras: Option<&Path>) -> Result<LintInput, LoadError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
-    let options = LoadOptions {
-        extras: extras.map(Path::to_path_buf),
-        ..Default::default()
-    };
-    if bytes.starts_with(b"TRNSRTS") {
-        let asset = sinew_formats::load_inochi2d(path, &options)?;
-        let c = sinew_formats::inochi2d::read_container(&bytes, &file)?;
-        let payload = serde_json::from_slice(c.json).unwrap_or(Value::Null);
-        return Ok(LintInput {
-            file: path.to_path_buf(),
-            asset,
-            source: Source::Puppet(payload),
-        });
-    }
-    let asset = sinew_formats::load_spine(path, None, &options)?;
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    let source = if first == Some(&b'{') {
-        match serde_json::from_slice::<Value>(&bytes) {
-            Ok(v) => Source::SpineJson(v),
-            Err(_) => Source::SpineBinary,
-        }
-    } else {
-        Source::SpineBinary
-    };
-    Ok(LintInput {
-        file: path.to_path_buf(),
-        asset,
-        source,
-    })
-}
-
 /// Runs every check; findings sorted by severity, then code, in a stable order.
 pub fn lint(input: &LintInput, options: &Options) -> Vec<Finding> {
-    let scene = scene::Scene::new(&input.asset, options);
+    let mut scene = scene::Scene::new(&input.asset, options);
+    if let Source::DragonBones { frame_rate, .. } = &input.source
+        && *frame_rate > 0.0
+    {
+        // DragonBones keys sit on whole frames: suggest times on them.
+        scene.key_step = Some(1.0 / frame_rate);
+    }
     let mut all = Vec::new();
     let mut add = |mut v: Vec<Finding>| {
         cap(&mut v, options.max_per_code);
@@ -342,9 +326,33 @@ pub fn lint(input: &LintInput, options: &Options) -> Vec<Finding> {
     add(ik::check(&scene, options));
     add(physics::check(&scene, options));
     add(dense::check(&input.asset, options));
+    locate(input, &mut all);
     // Stable sort: each check's own order (file order) within a severity and code.
     all.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.code.cmp(b.code)));
     all
+}
+
+/// Puts each finding's JSON path in the input's terms: the checks write Spine JSON paths;
+/// a DragonBones file gets its own, and a `.skel` or a puppet none (there is no such place
+/// in it), except the puppet's own keyform paths.
+fn locate(input: &LintInput, findings: &mut [Finding]) {
+    const SPINE_PATHS: [&str; 3] = [
+        "weights-not-normalized",
+        "rigid-dense-mesh",
+        "draw-order-still-frame",
+    ];
+    for f in findings
+        .iter_mut()
+        .filter(|f| SPINE_PATHS.contains(&f.code))
+    {
+        match &input.source {
+            Source::SpineJson(_) => {}
+            Source::DragonBones { tree, armature, .. } => {
+                f.at.path = dragonbones::path_of(tree, armature, f);
+            }
+            Source::SpineBinary | Source::Puppet(_) => f.at.path = None,
+        }
+    }
 }
 
 /// Keeps the first `max` findings and says how many more there were.

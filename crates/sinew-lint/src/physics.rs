@@ -189,6 +189,49 @@ fn range(v: &[f64]) -> f64 {
     if v.is_empty() { 0.0 } else { hi - lo }
 }
 
+/// One value's trace at a lower frame rate against its trace at 60 fps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Compared {
+    /// The largest difference over what is allowed (over 1: reported; infinite: unbounded).
+    score: f64,
+    /// The largest difference (infinite when a value is not finite).
+    diff: f64,
+    /// The sample where it is.
+    at: usize,
+    /// The 60 fps trace's range.
+    range: f64,
+    /// Not finite, or a range over ten times the 60 fps one (plus ten floors).
+    unbounded: bool,
+}
+
+/// Compares `other` (15 or 30 fps) with `base` (60 fps), sample by sample.
+fn compare(base: &[f64], other: &[f64], tol: &crate::Tolerances) -> Compared {
+    let r60 = range(base);
+    let unbounded = other.iter().any(|v| !v.is_finite())
+        || range(other) > 10.0 * r60 + 10.0 * tol.physics_floor;
+    let (mut diff, mut at) = (0.0f64, 0usize);
+    for (j, (a, b)) in base.iter().zip(other).enumerate() {
+        let d = (a - b).abs();
+        if d > diff || !d.is_finite() {
+            diff = if d.is_finite() { d } else { f64::INFINITY };
+            at = j;
+        }
+    }
+    let allowed = (tol.physics_fraction * r60).max(tol.physics_floor);
+    let score = if unbounded {
+        f64::INFINITY
+    } else {
+        diff / allowed
+    };
+    Compared {
+        score,
+        diff,
+        at,
+        range: r60,
+        unbounded,
+    }
+}
+
 /// Checks every simulated subject at 15 and 30 fps against 60 fps.
 pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
     let subjects = subjects(scene);
@@ -223,25 +266,14 @@ pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
         for (si, subject) in subjects.iter().enumerate() {
             for (k, _) in subject.reads.iter().enumerate() {
                 let base = &traces[0][ri + k];
-                let r60 = range(base);
                 for (fi, fps) in [(1usize, 30u32), (2, 15)] {
-                    let other = &traces[fi][ri + k];
-                    let unbounded = other.iter().any(|v| !v.is_finite())
-                        || range(other) > 10.0 * r60 + 10.0 * tol.physics_floor;
-                    let (mut diff, mut at) = (0.0f64, 0usize);
-                    for (j, (a, b)) in base.iter().zip(other).enumerate() {
-                        let d = (a - b).abs();
-                        if d > diff || !d.is_finite() {
-                            diff = if d.is_finite() { d } else { f64::INFINITY };
-                            at = j;
-                        }
-                    }
-                    let allowed = (tol.physics_fraction * r60).max(tol.physics_floor);
-                    let score = if unbounded {
-                        f64::INFINITY
-                    } else {
-                        diff / allowed
-                    };
+                    let Compared {
+                        score,
+                        diff,
+                        at,
+                        range: r60,
+                        unbounded,
+                    } = compare(base, &traces[fi][ri + k], tol);
                     if score > 1.0 && worst[si].as_ref().is_none_or(|w| score > w.score) {
                         worst[si] = Some(Worst {
                             score,
@@ -309,4 +341,40 @@ pub(crate) fn check(scene: &Scene, options: &Options) -> Vec<Finding> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tolerances;
+
+    /// A swing of amplitude `a` sampled at 15 Hz for 4 s.
+    fn swing(a: f64, grow: f64) -> Vec<f64> {
+        (0..60)
+            .map(|i| {
+                let t = f64::from(i) / 15.0;
+                a * grow.powf(t) * (7.0 * t).sin()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_swing_that_grows_without_bound_is_unbounded() {
+        let tol = Tolerances::default();
+        let base = swing(20.0, 1.0);
+        // The same swing, 2.5 times as wide every second: 39 times after 4 s.
+        let c = compare(&base, &swing(20.0, 2.5), &tol);
+        assert!(c.unbounded && c.score.is_infinite(), "{c:?}");
+        // A value that leaves the numbers.
+        let mut nan = base.clone();
+        nan[30] = f64::NAN;
+        let c = compare(&base, &nan, &tol);
+        assert!(c.unbounded && c.diff.is_infinite() && c.at == 30, "{c:?}");
+        // Growing, but within ten times the range: a plain difference, not unbounded.
+        let c = compare(&base, &swing(20.0, 1.3), &tol);
+        assert!(!c.unbounded && c.score > 1.0, "{c:?}");
+        // The same trace: nothing.
+        let c = compare(&base, &base, &tol);
+        assert!(!c.unbounded && c.score == 0.0, "{c:?}");
+    }
 }

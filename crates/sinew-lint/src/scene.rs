@@ -30,6 +30,9 @@ pub(crate) struct Scene<'a> {
     pub scenarios: Vec<Scenario>,
     /// The rig's size (the larger side of its setup bounds), units.
     pub size: f64,
+    /// The time grid keys sit on, when the format has one (DragonBones: whole frames);
+    /// suggested key times are on it. `None`: any time (sampled at the check's rate).
+    pub key_step: Option<f64>,
 }
 
 impl<'a> Scene<'a> {
@@ -64,6 +67,7 @@ impl<'a> Scene<'a> {
             skins,
             scenarios,
             size: 0.0,
+            key_step: None,
         };
         scene.size = scene.measure_size();
         scene

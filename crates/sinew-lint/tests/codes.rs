@@ -141,6 +141,107 @@ fn physics_frame_rate() {
 }
 
 #[test]
+fn physics_frame_rate_jiggle_chain() {
+    // The same slow whip: a chain stepped at 60 Hz that may drop steps (at most one a
+    // frame: at 15 fps it runs at a quarter speed) against one that may not.
+    let dir = rigs::temp_dir("jiggle");
+    let rig = rigs::write(&dir, "whip.json", &rigs::whip(2.0));
+    let lint_with = |sub: u32| {
+        let extras = rigs::write(&dir, &format!("x{sub}.json"), &rigs::jiggle_extras(sub));
+        let input = sinew_lint::load(&rig, Some(&extras)).expect("loads");
+        sinew_lint::lint(&input, &Options::default())
+    };
+    let bad = lint_with(1);
+    let f = with(&bad, "physics-frame-rate");
+    assert_eq!(f.len(), 1, "{bad:#?}");
+    assert!(
+        f[0].message.starts_with("jiggle chain `tail`"),
+        "{}",
+        f[0].message
+    );
+    assert!(f[0].message.contains("at 15 fps"), "{}", f[0].message);
+    assert_eq!(f[0].at.constraint.as_deref(), Some("tail"));
+    assert_eq!(f[0].at.animation.as_deref(), Some("whip"));
+    let ok = lint_with(8);
+    assert!(with(&ok, "physics-frame-rate").is_empty(), "{ok:#?}");
+}
+
+/// The face example with its hair pendulum made `length` long and undamped.
+fn face_pendulum(test: &str, length: f64, damping: f64) -> std::path::PathBuf {
+    fn edit(n: &mut Value, length: f64, damping: f64) {
+        if n["type"] == "SimplePhysics" {
+            n["length"] = length.into();
+            n["angle_damping"] = damping.into();
+        }
+        if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
+            for c in ch {
+                edit(c, length, damping);
+            }
+        }
+    }
+    face_variant(test, |p| edit(&mut p["nodes"], length, damping))
+}
+
+#[test]
+fn physics_frame_rate_parameter_pendulum_in_a_sweep() {
+    // A 5-unit undamped pendulum swings fast enough that the head's 15 fps steps kick it;
+    // the face's own (100 units, damped 0.3) follows the head the same at every rate.
+    let bad = lint_file(&face_pendulum("pendulum-bad", 5.0, 0.0));
+    let f = with(&bad, "physics-frame-rate");
+    assert_eq!(f.len(), 1, "{bad:#?}");
+    assert!(
+        f[0].message.starts_with("pendulum `HairPhysics`"),
+        "{}",
+        f[0].message
+    );
+    // Found in a parameter sweep: the place names the parameter swept (the head's angle),
+    // and the message the parameter the pendulum drives.
+    assert_eq!(f[0].at.parameter.as_deref(), Some("ParamAngle"));
+    assert_eq!(f[0].at.animation.as_deref(), Some("sweep ParamAngle x"));
+    assert!(
+        f[0].message.contains("`ParamHairSwing` x"),
+        "{}",
+        f[0].message
+    );
+    let json = f[0].to_json();
+    assert_eq!(json["where"]["parameter"], "ParamAngle");
+    let ok = lint_file(&face_pendulum("pendulum-ok", 100.0, 0.3));
+    assert!(with(&ok, "physics-frame-rate").is_empty(), "{ok:#?}");
+}
+
+#[test]
+fn draw_order_overlap() {
+    // `front` starts 100 units right of `back`: the boxes never overlap before the slide,
+    // so a switch at 0.2 s changes no pixel and is not reported, though nothing moves.
+    let apart = lint_json("order-apart", &rigs::draw_order_at(0.2, 100.0, 60.0));
+    assert!(
+        with(&apart, "draw-order-still-frame").is_empty(),
+        "{apart:#?}"
+    );
+    // Overlapping by 30 of 40 units and sliding 60 units in 0.1 s from 0.3 s: at 0.333 s
+    // they move as fast as at 0.367 s but still overlap (by 10 units); at 0.367 s they no
+    // longer do, which hides the switch completely. The fastest frame alone would be 0.333.
+    let bad = lint_json("order-overlap", &rigs::draw_order_at(0.2, 10.0, 60.0));
+    let f = with(&bad, "draw-order-still-frame");
+    assert_eq!(f.len(), 1, "{bad:#?}");
+    let Some(sinew_lint::Edit::MoveDrawOrderKey { time, .. }) = f[0].edit else {
+        panic!("a key move")
+    };
+    assert!((time - 11.0 / 30.0).abs() < 1e-6, "suggested {time}");
+    assert!(f[0].message.contains("overlap by 75%"), "{}", f[0].message);
+    assert!(
+        f[0].message.contains("they overlap by 0%"),
+        "{}",
+        f[0].message
+    );
+    fix_round_trip(
+        "order-overlap-fix",
+        &rigs::draw_order_at(0.2, 10.0, 60.0),
+        "draw-order-still-frame",
+    );
+}
+
+#[test]
 fn rigid_dense_mesh() {
     let bad = lint_json("dense-bad", &rigs::dense(false));
     let f = with(&bad, "rigid-dense-mesh");

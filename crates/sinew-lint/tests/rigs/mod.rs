@@ -106,6 +106,12 @@ pub fn seam(fault: bool) -> Value {
 /// `draw-order-still-frame`: slot `front` (on a bone that is still until 0.3 s, slides 200
 /// units by 0.4 s, then holds) goes behind `back` at `key_time`.
 pub fn draw_order(key_time: f64) -> Value {
+    draw_order_at(key_time, 10.0, 200.0)
+}
+
+/// [`draw_order`] with `front` starting `offset` units right of `back` and sliding
+/// `slide` units between 0.3 and 0.4 s.
+pub fn draw_order_at(key_time: f64, offset: f64, slide: f64) -> Value {
     let region = |x: f64| json!({"x": x, "width": 40, "height": 40});
     skeleton(
         json!([{"name": "root"}, {"name": "mover", "parent": "root"}]),
@@ -113,10 +119,10 @@ pub fn draw_order(key_time: f64) -> Value {
             {"name": "back", "bone": "root", "attachment": "box"},
             {"name": "front", "bone": "mover", "attachment": "box"}
         ]),
-        json!({"back": {"box": region(0.0)}, "front": {"box": region(10.0)}}),
+        json!({"back": {"box": region(0.0)}, "front": {"box": region(offset)}}),
         json!({"animations": {"swap": {
             "bones": {"mover": {"translate": [
-                {"x": 0}, {"time": 0.3, "x": 0}, {"time": 0.4, "x": 200}, {"time": 1, "x": 200}
+                {"x": 0}, {"time": 0.3, "x": 0}, {"time": 0.4, "x": slide}, {"time": 1, "x": slide}
             ]}},
             "drawOrder": [{"time": key_time, "offsets": [{"slot": "front", "offset": -1}]}]
         }}}),
@@ -146,6 +152,11 @@ pub fn ik(softness: f64) -> Value {
 /// `physics-frame-rate`: a physics tail on a bone that whips back and forth every
 /// `period` seconds.
 pub fn physics(period: f64) -> Value {
+    physics_with(period, 200.0, 0.6)
+}
+
+/// [`physics`] with the tail's spring `strength` and `damping` (1: none) given.
+pub fn physics_with(period: f64, strength: f64, damping: f64) -> Value {
     let mut keys = Vec::new();
     let mut t = 0.0;
     let mut sign = 1.0;
@@ -164,10 +175,32 @@ pub fn physics(period: f64) -> Value {
         json!({}),
         json!({
             "physics": [{"name": "tail", "bone": "tail", "rotate": 1, "inertia": 1,
-                         "strength": 200, "damping": 0.6, "mass": 1}],
+                         "strength": strength, "damping": damping, "mass": 1}],
             "animations": {"whip": {"bones": {"body": {"rotate": keys}}}}
         }),
     )
+}
+
+/// A body bone whipping +-40 degrees every `period` seconds and a tail bone on it, without
+/// physics (a jiggle chain from [`jiggle_extras`] moves the tail).
+pub fn whip(period: f64) -> Value {
+    let mut v = physics(period);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("physics");
+    }
+    v
+}
+
+/// Rig extras with one jiggle chain on `tail`, stepped at 60 Hz with at most `max_substeps`
+/// steps per frame (1: at 15 fps three of every four steps are dropped with their time).
+pub fn jiggle_extras(max_substeps: u32) -> Value {
+    json!({
+        "sinewExtras": 1,
+        "jiggle": {
+            "stepHz": 60, "maxSubsteps": max_substeps,
+            "chains": [{"name": "tail", "bones": ["tail"], "preset": "tail"}]
+        }
+    })
 }
 
 /// `rigid-dense-mesh`: a 6 x 6 vertex mesh on one bone, deformed by an animation or not.
@@ -201,3 +234,4 @@ pub fn dense(deformed: bool) -> Value {
         anim,
     )
 }
+pub mod db;
