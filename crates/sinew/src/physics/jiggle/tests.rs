@@ -471,13 +471,45 @@ pub(super) mod vrm {
     //! fail under `CI=true`).
     use super::*;
 
+    /// The scenarios: the shared oracle's three, and `gravity-collider` (the root step with
+    /// gravity and the collider at once), made by `testdata/jiggle/vrm_chain_oracle.mjs` and
+    /// committed there.
+    pub(in crate::physics::jiggle) const SCENARIOS: [&str; 4] =
+        ["step", "gravity", "collider", "gravity-collider"];
+
+    /// Gravity on (both gravity scenarios).
+    pub(in crate::physics::jiggle) fn gravity(name: &str) -> f64 {
+        if name.starts_with("gravity") {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// The chain lies along +x and the root stays (the `gravity` scenario); otherwise it
+    /// hangs along -y and the root steps 0.2 to the right at 0.1 s.
+    pub(in crate::physics::jiggle) fn lying(name: &str) -> bool {
+        name == "gravity"
+    }
+
+    /// The sphere collider under the root.
+    pub(in crate::physics::jiggle) fn collider(name: &str) -> bool {
+        name.ends_with("collider")
+    }
+
     /// (t, tip x, tip y) per frame.
     pub(in crate::physics::jiggle) fn fixture(name: &str) -> Vec<(f64, f64, f64)> {
-        let Some(dir) = sinew_testutil::require_oracle("vrm trajectories", "springbone/fixtures")
-        else {
-            return Vec::new();
+        let path = if name == "gravity-collider" {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../testdata/jiggle/vrm_gravity-collider_60fps.json")
+        } else {
+            let Some(dir) =
+                sinew_testutil::require_oracle("vrm trajectories", "springbone/fixtures")
+            else {
+                return Vec::new();
+            };
+            dir.join(format!("vrm_{name}_60fps.json"))
         };
-        let path = dir.join(format!("vrm_{name}_60fps.json"));
         let text = std::fs::read_to_string(&path).expect("oracle fixture readable");
         let v: serde_json::Value = serde_json::from_str(&text).expect("fixture parses");
         v["tip"]
@@ -498,30 +530,23 @@ pub(super) mod vrm {
     pub(super) fn run_2d(name: &str, stale: bool) -> f64 {
         let params = JiggleParams {
             vrm_stale_length: stale,
-            gravity: if name == "gravity" { 1.0 } else { 0.0 },
+            gravity: gravity(name),
             ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.02)
         };
-        let colliders = if name == "collider" { vec![0] } else { vec![] };
+        let colliders = if collider(name) { vec![0] } else { vec![] };
         let mut sim = chain(3, params, colliders);
-        let dir = if name == "gravity" {
+        let dir = if lying(name) {
             V2::new(1.0, 0.0)
         } else {
             V2::new(0.0, -1.0)
         };
-        let root = |t: f64| {
-            V2::new(
-                if name != "gravity" && t >= 0.1 {
-                    0.2
-                } else {
-                    0.0
-                },
-                0.0,
-            )
-        };
+        let root = |t: f64| V2::new(if !lying(name) && t >= 0.1 { 0.2 } else { 0.0 }, 0.0);
         sim.reset(&straight(3, root(0.0), dir, 0.1));
         let env = Env::new(V2::new(0.0, -9.8), V2::ZERO);
         let mut worst: f64 = 0.0;
-        for (k, (t, x, y)) in fixture(name).into_iter().enumerate() {
+        let frames = fixture(name);
+        assert!(frames.len() == 120 || frames.is_empty(), "{name}");
+        for (k, (t, x, y)) in frames.into_iter().enumerate() {
             // The oracle's frame time is (k + 1) / 60, rounded for printing only.
             let r = root((k + 1) as f64 * H);
             let anim = straight(3, r, dir, 0.1);
@@ -542,7 +567,7 @@ pub(super) mod vrm {
 
     #[test]
     fn verlet_2d_reproduces_three_vrm() {
-        for name in ["step", "gravity", "collider"] {
+        for name in SCENARIOS {
             let err = run_2d(name, true);
             assert!(err < 1e-12, "{name}: {err}");
         }
@@ -562,10 +587,10 @@ pub(super) mod vrm {
         use crate::physics::clock::ClockSettings;
         use crate::physics::jiggle::solver3d::{Chain3, Collider3, Jiggle3d, Joint3, Transform3};
         use glam::{Quat, Vec3};
-        for name in ["step", "gravity", "collider"] {
+        for name in SCENARIOS {
             let params = JiggleParams {
                 vrm_stale_length: true,
-                gravity: if name == "gravity" { 1.0 } else { 0.0 },
+                gravity: gravity(name),
                 ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.02)
             };
             let tail = Vec3::new(0.0, -0.1, 0.0);
@@ -578,10 +603,10 @@ pub(super) mod vrm {
                 .collect();
             let chains = [Chain3 {
                 params,
-                colliders: if name == "collider" { vec![0] } else { vec![] },
+                colliders: if collider(name) { vec![0] } else { vec![] },
             }];
             let mut j = Jiggle3d::new(&joints, &chains, 1, ClockSettings::default());
-            let rot = if name == "gravity" {
+            let rot = if lying(name) {
                 Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
             } else {
                 Quat::IDENTITY
@@ -599,11 +624,7 @@ pub(super) mod vrm {
             let g = Vec3::new(0.0, -9.8, 0.0);
             for (k, (_, x, y)) in fixture(name).into_iter().enumerate() {
                 let t = (k + 1) as f64 * H;
-                let rx = if name != "gravity" && t >= 0.1 {
-                    0.2
-                } else {
-                    0.0
-                };
+                let rx = if !lying(name) && t >= 0.1 { 0.2 } else { 0.0 };
                 let col = Collider3::Sphere {
                     center: Vec3::new(rx + 0.06, -0.2, 0.0),
                     radius: 0.05,

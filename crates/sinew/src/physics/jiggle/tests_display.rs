@@ -56,22 +56,22 @@ fn angle_off(anim: &WorldTransform, shown: &WorldTransform) -> f64 {
 /// rate (the old display showed the step before).
 #[test]
 fn rig_stage_shows_three_vrms_current_update() {
-    for name in ["step", "gravity", "collider"] {
+    for name in vrm::SCENARIOS {
         let frames = vrm::fixture(name);
         if frames.is_empty() {
-            return;
+            continue;
         }
-        let rig = chain_rig(3, 0.1, if name == "gravity" { 0.0 } else { -90.0 });
+        let rig = chain_rig(3, 0.1, if vrm::lying(name) { 0.0 } else { -90.0 });
         let mut d = JiggleDesc::new();
         d.gravity = [0.0, -9.8];
         d.clock.step_hz = 60.0;
         let params = JiggleParams {
             vrm_stale_length: true,
-            gravity: if name == "gravity" { 1.0 } else { 0.0 },
+            gravity: vrm::gravity(name),
             ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.02)
         };
         let mut chain = ChainDesc::new("vrm", &["j1", "j2", "j3"], params);
-        if name == "collider" {
+        if vrm::collider(name) {
             d.colliders.push(ColliderDesc {
                 name: "ball".to_owned(),
                 bone: "root".to_owned(),
@@ -92,7 +92,7 @@ fn rig_stage_shows_three_vrms_current_update() {
         let mut worst: f64 = 0.0;
         for (k, (_, x, y)) in frames.into_iter().enumerate() {
             let t = (k + 1) as f64 * H;
-            inst.x = if name != "gravity" && t >= 0.1 {
+            inst.x = if !vrm::lying(name) && t >= 0.1 {
                 0.2
             } else {
                 0.0
@@ -170,6 +170,20 @@ fn spring_after(p: &JiggleParams, h: f64, jump: f64) -> (f64, (f64, f64)) {
     (off.to_degrees(), tip)
 }
 
+/// Where one Verlet step (`fraction` of a step's pull) from rest puts a 100-unit hair whose
+/// target turned by `jump` degrees: the stiffness pull toward the new direction, back on
+/// its length.
+fn verlet_after(p: &JiggleParams, jump: f64, fraction: f64) -> (f64, (f64, f64)) {
+    let r = jump * SPINE_DEG_RAD;
+    let a = (r.sin(), -r.cos());
+    let pull = p.stiffness * H * p.unit_scale * fraction;
+    let free = (a.0 * pull, -100.0 + a.1 * pull);
+    let l = free.0.hypot(free.1);
+    let tip = (100.0 * free.0 / l, 100.0 * free.1 / l);
+    let off = (a.0 * tip.1 - a.1 * tip.0).atan2(a.0 * tip.0 + a.1 * tip.1);
+    (off.to_degrees(), tip)
+}
+
 fn check_jump_frame(got: (f64, (f64, f64)), want: (f64, (f64, f64)), jump: f64, what: &str) {
     assert!(
         (got.0 - want.0).abs() < 1e-9
@@ -233,16 +247,7 @@ fn the_frame_a_verlet_parent_jumps_shows_the_physics() {
         ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.0)
     };
     let jump: f64 = 2.0;
-    let verlet_after = |fraction: f64| {
-        let r = jump * SPINE_DEG_RAD;
-        let a = (r.sin(), -r.cos());
-        let pull = p.stiffness * H * p.unit_scale * fraction;
-        let free = (a.0 * pull, -100.0 + a.1 * pull);
-        let l = free.0.hypot(free.1);
-        let tip = (100.0 * free.0 / l, 100.0 * free.1 / l);
-        let off = (a.0 * tip.1 - a.1 * tip.0).atan2(a.0 * tip.0 + a.1 * tip.1);
-        (off.to_degrees(), tip)
-    };
+    let verlet_after = |fraction: f64| verlet_after(&p, jump, fraction);
     let shown = stepped_parent(p, 60.0, 30, 40, jump);
     check_jump_frame(shown[29], verlet_after(1.0), jump, "60 fps");
     check_no_pop(&shown, 29, jump, 5);
@@ -251,14 +256,20 @@ fn the_frame_a_verlet_parent_jumps_shows_the_physics() {
     check_no_pop(&shown, 72, jump, 12);
 }
 
-/// The same step frame in 3D: a joint turning by 2 degrees about z at 0.5 s.
+/// The 3D solver's version of [`stepped_parent`]: one 100-unit joint hanging along -y from
+/// a parent at the origin whose rotation about z steps by `jump` degrees at `jump_frame`;
+/// per frame, the joint's displayed angle off its animated direction and its tip (x, y).
 #[cfg(feature = "glam")]
-#[test]
-fn the_frame_a_3d_parent_jumps_shows_the_physics() {
+fn stepped_parent_3d(
+    params: JiggleParams,
+    fps: f64,
+    jump_frame: u32,
+    frames: u32,
+    jump: f32,
+) -> Vec<(f64, (f64, f64))> {
     use crate::physics::clock::ClockSettings;
     use crate::physics::jiggle::solver3d::{Chain3, Jiggle3d, Joint3, Transform3};
     use glam::{Quat, Vec3};
-    let p = JiggleParams::default();
     let tail = Vec3::new(0.0, -100.0, 0.0);
     let joints = [Joint3 {
         parent: None,
@@ -266,7 +277,7 @@ fn the_frame_a_3d_parent_jumps_shows_the_physics() {
         tail,
     }];
     let chains = [Chain3 {
-        params: p,
+        params,
         colliders: vec![],
     }];
     let mut j = Jiggle3d::new(&joints, &chains, 0, ClockSettings::default());
@@ -277,24 +288,125 @@ fn the_frame_a_3d_parent_jumps_shows_the_physics() {
     let mut out = [pose(0.0)];
     j.update(0.0, &[pose(0.0)], &[], Vec3::ZERO, Vec3::ZERO, &mut out);
     let mut shown = Vec::new();
-    for f in 1..=40 {
-        let anim = pose(if f >= 30 { 2.0 } else { 0.0 });
-        j.update(H, &[anim], &[], Vec3::ZERO, Vec3::ZERO, &mut out);
+    for f in 1..=frames {
+        let anim = pose(if f >= jump_frame { jump } else { 0.0 });
+        j.update(1.0 / fps, &[anim], &[], Vec3::ZERO, Vec3::ZERO, &mut out);
         let (da, ds) = (anim.rotation * tail, out[0].rotation * tail);
         let off = f64::from(da.x * ds.y - da.y * ds.x).atan2(f64::from(da.dot(ds)));
         let tip = out[0].translation + ds;
         shown.push((off.to_degrees(), (f64::from(tip.x), f64::from(tip.y))));
     }
-    let want = spring_after(&p, H, 2.0);
-    let got = shown[29];
-    // f32 transforms: the angle to 1e-4 degrees, the tip to 1e-4 units.
+    shown
+}
+
+/// [`check_jump_frame`] and [`check_no_pop`] at the 3D solver's f32 precision: its
+/// transforms are f32, so the angle to 1e-4 degrees and the tip to 1e-4 units.
+#[cfg(feature = "glam")]
+fn check_3d(shown: &[(f64, (f64, f64))], at: usize, want: (f64, (f64, f64)), frames: usize) {
+    let got = shown[at];
     assert!(
         (got.0 - want.0).abs() < 1e-4
             && (got.1.0 - want.1.0).abs() < 1e-4
             && (got.1.1 - want.1.1).abs() < 1e-4,
-        "shown {got:?}, physics {want:?}"
+        "frame {at}: shown {got:?}, physics {want:?}"
     );
-    assert!(shown[28].0.abs() < 1e-4 && shown[30].0 > got.0, "{shown:?}");
+    assert!(shown[..at].iter().all(|(a, _)| a.abs() < 1e-4), "{shown:?}");
+    let mut last = got.0;
+    for (k, (a, _)) in shown.iter().enumerate().skip(at + 1).take(frames) {
+        assert!(
+            *a <= 1e-4 && *a >= last - 1e-4,
+            "frame {k}: {a} after {last}"
+        );
+        last = *a;
+    }
+}
+
+/// The same step frame in 3D: a joint turning by 2 degrees about z at 0.5 s, spring and
+/// Verlet models, on the step grid (60 fps) and between steps (144 fps).
+#[cfg(feature = "glam")]
+#[test]
+fn the_frame_a_3d_parent_jumps_shows_the_physics() {
+    let p = JiggleParams::default();
+    let shown = stepped_parent_3d(p, 60.0, 30, 40, 2.0);
+    check_3d(&shown, 29, spring_after(&p, H, 2.0), 5);
+    let rest = 73.0 / 144.0 - 30.0 * H;
+    let shown = stepped_parent_3d(p, 144.0, 73, 90, 2.0);
+    check_3d(&shown, 72, spring_after(&p, rest, 2.0), 12);
+    let v = JiggleParams {
+        unit_scale: 100.0,
+        ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.0)
+    };
+    let shown = stepped_parent_3d(v, 60.0, 30, 40, 2.0);
+    check_3d(&shown, 29, verlet_after(&v, 2.0, 1.0), 5);
+    let shown = stepped_parent_3d(v, 144.0, 73, 90, 2.0);
+    check_3d(&shown, 72, verlet_after(&v, 2.0, 5.0 / 12.0), 12);
+}
+
+/// The 3D solver's displayed poses agree across frame rates: a joint on a parent that
+/// moves piecewise linearly (knots on the 60 Hz step grid, as in
+/// [`displayed_poses_agree_across_frame_rates`]) shows at 30, 60 and 144 fps what it shows
+/// at 720 fps at the same times, to the f32 precision of its transforms.
+#[cfg(feature = "glam")]
+#[test]
+fn displayed_3d_poses_agree_across_frame_rates() {
+    use crate::physics::clock::ClockSettings;
+    use crate::physics::jiggle::solver3d::{Chain3, Jiggle3d, Joint3, Transform3};
+    use glam::{Quat, Vec3};
+    let tail = Vec3::new(0.0, -100.0, 0.0);
+    let joints = [Joint3 {
+        parent: None,
+        chain: 0,
+        tail,
+    }];
+    let x_at = |t: f64| (t.clamp(1.0 / 6.0, 0.5) - 1.0 / 6.0) * 300.0;
+    let run = |fps: u32, params: JiggleParams| -> Vec<(u32, f64, f64)> {
+        let chains = [Chain3 {
+            params,
+            colliders: vec![],
+        }];
+        let mut j = Jiggle3d::new(&joints, &chains, 0, ClockSettings::default());
+        let pose = |t: f64| Transform3 {
+            translation: Vec3::new(x_at(t) as f32, 0.0, 0.0),
+            rotation: Quat::IDENTITY,
+        };
+        let mut out = [pose(0.0)];
+        j.update(0.0, &[pose(0.0)], &[], Vec3::ZERO, Vec3::ZERO, &mut out);
+        let mut shown = Vec::new();
+        for f in 1..=fps {
+            let t = f64::from(f) / f64::from(fps);
+            j.update(
+                1.0 / f64::from(fps),
+                &[pose(t)],
+                &[],
+                Vec3::ZERO,
+                Vec3::ZERO,
+                &mut out,
+            );
+            let tip = out[0].translation + out[0].rotation * tail;
+            shown.push((f * (720 / fps), f64::from(tip.x), f64::from(tip.y)));
+        }
+        shown
+    };
+    let vrm = JiggleParams {
+        unit_scale: 100.0,
+        ..JiggleParams::vrm(1.0, 0.4, 0.0, 0.0)
+    };
+    for params in [Preset::HairTip.params(), vrm] {
+        let r720 = run(720, params);
+        let mut swing: f64 = 0.0;
+        for fps in [30, 60, 144] {
+            for (key, x, y) in run(fps, params) {
+                let (_, x2, y2) = r720[key as usize - 1];
+                assert!(
+                    (x - x2).abs() < 1e-3 && (y - y2).abs() < 1e-3,
+                    "{fps} fps at {key}/720 s: ({x}, {y}) vs ({x2}, {y2})"
+                );
+                swing = swing.max((x - x_at(f64::from(key) / 720.0)).abs());
+            }
+        }
+        // The joint really lags its parent (the comparison is not vacuous).
+        assert!(swing > 5.0, "{params:?}: {swing}");
+    }
 }
 
 /// Hair on a body that moves piecewise linearly with knots at multiples of 1/6 s: the
