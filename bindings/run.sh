@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the C ABI (crates/sinew-capi) and runs its host programs against the cdylib:
 # the C test of every function under valgrind (zero errors, zero leaks), the C++17 render
-# sample (poses compared with `sinew dump`, the Rust facade) and the C# binding with its
-# Unity-style components under mono. Installs gcc, g++, valgrind, mono and python3 with
-# apt-get when missing. Run by .ci/run; works from any directory.
+# sample (its PNG compared with `sinew render`, the Rust CPU renderer, and its pose with
+# `sinew dump`, the Rust facade) and the C# binding with its Unity-style components under
+# mono. Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
+# mono, python3 and binutils (nm) with apt-get when missing. Run by .ci/run; works from any
+# directory. The shared fixtures ($SINEW_FIXTURES, else ../shared/fixtures) are required
+# under CI=true; elsewhere their tests are skipped and the samples use examples/stickbot.
 set -euxo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +17,7 @@ command -v valgrind >/dev/null || need+=(valgrind)
 command -v mcs >/dev/null || need+=(mono-mcs)
 command -v mono >/dev/null || need+=(mono-runtime)
 command -v python3 >/dev/null || need+=(python3)
+command -v nm >/dev/null || need+=(binutils)
 if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
@@ -24,27 +28,52 @@ lib="$PWD/target/debug"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-spine="${SINEW_FIXTURES:-$PWD/../shared/fixtures}/spine/spineboy"
-if [ -f "$spine/spineboy-pro.json" ]; then
-    skel="$spine/spineboy-pro.json" atlas="$spine/spineboy.atlas" anim=run spineboy=("$spine")
+# Only `sinew_` symbols are exported by the cdylib (Rust's own are hidden by rustc).
+bad_symbols="$(nm -D --defined-only "$lib/libsinew_capi.so" | awk '{print $NF}' | grep -v '^sinew_' || true)"
+if [ -n "$bad_symbols" ]; then
+    echo "libsinew_capi.so exports symbols without the sinew_ prefix:"; echo "$bad_symbols"; exit 1
+fi
+test "$(nm -D --defined-only "$lib/libsinew_capi.so" | grep -c ' T sinew_')" -ge 60
+
+fixtures="${SINEW_FIXTURES:-$PWD/../shared/fixtures}"
+fixture_files=(spine/spineboy/spineboy-pro.json spine/spineboy/spineboy-pro.skel spine/spineboy/spineboy.atlas
+    dragonbones/dragon_boy/dragon_boy_ske.json dragonbones/dragon_boy/dragon_boy_tex.json)
+missing=()
+for f in "${fixture_files[@]}"; do [ -f "$fixtures/$f" ] || missing+=("$f"); done
+if [ ${#missing[@]} -eq 0 ]; then
+    spine="$fixtures/spine/spineboy"
+    skel="$spine/spineboy-pro.json" atlas="$spine/spineboy.atlas" anim=run fixture_arg=("$fixtures")
+elif [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
+    echo "shared fixtures missing under $fixtures: ${missing[*]}; CI=true requires them (set SINEW_FIXTURES)"
+    exit 1
 else
-    echo "shared fixtures missing: the samples use examples/stickbot"
-    skel="$PWD/examples/stickbot/stickbot.json" atlas="$PWD/examples/stickbot/stickbot.atlas" anim=walk spineboy=()
+    echo "shared fixtures missing under $fixtures (${missing[*]}): their C tests are skipped, the samples use examples/stickbot"
+    skel="$PWD/examples/stickbot/stickbot.json" atlas="$PWD/examples/stickbot/stickbot.atlas" anim=walk fixture_arg=()
 fi
 
 # C: every function, misuse included, under valgrind.
 gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/sinew_test.c -L"$lib" -lsinew_capi \
     -Wl,-rpath,"$lib" -o "$out/sinew_test"
+mkdir -p "$out/scratch"
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
-    "$out/sinew_test" "$PWD" "${spineboy[@]}"
+    "$out/sinew_test" "$PWD" "$out/scratch" "${fixture_arg[@]}"
 
-# The header also compiles as C++; the C++17 sample renders frames and prints its poses.
+# The header also compiles as C++; the C++17 sample renders frames (untextured: it has no PNG
+# decoder, so both sides draw white times the vertex colours) to PNGs and prints its poses.
 g++ -std=c++17 -Wall -Wextra -Werror -Iinclude bindings/cpp/render_sample.cpp -L"$lib" -lsinew_capi \
     -Wl,-rpath,"$lib" -o "$out/render_sample"
-frames=30
-"$out/render_sample" "$skel" "$atlas" "$anim" "$frames" "$out" > "$out/cpp.txt"
-ls "$out"/frame*.ppm
+frames=30 size=256
+"$out/render_sample" "$skel" none "$anim" "$frames" "$out" "$size" > "$out/cpp.txt"
 time=$(python3 -c "print(repr($frames / 60))")
+view=$(awk '$1 == "view" {print $2 "," $3 "," $4 "," $5}' "$out/cpp.txt")
+# The Rust CPU renderer: the same frame (the clock stepped at 1/60 s as the sample steps),
+# view and size; and, as a control that the comparison can fail, the view moved by 4%.
+shifted=$(python3 -c "v=[float(x) for x in '$view'.split(',')]; d=0.04*(v[2]-v[0]); print(','.join(repr(x) for x in (v[0]+d, v[1], v[2]+d, v[3])))")
+for v in "$view:rust" "$shifted:control"; do
+    target/debug/sinew render "$skel" --atlas none --anim "$anim" --fps 60 --times "$time" \
+        --view "${v%%:*}" --size "${size}x${size}" --out "$out/${v##*:}.png"
+done
+python3 bindings/compare_png.py "$out/frame$(printf %03d "$frames").png" "$out/rust.png" "$out/control.png"
 target/debug/sinew dump "$skel" --anim "$anim" --times "$time" --fps 60 > "$out/dump.json"
 python3 - "$out/dump.json" "$out/cpp.txt" "$out/expected.txt" <<'PY'
 import json, sys

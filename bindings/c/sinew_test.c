@@ -1,8 +1,12 @@
 /*
  * sinew_test.c: every function of include/sinew.h, used and misused (null, destroyed, foreign
- * and wrong-type handles, short buffers, bad UTF-8, bad files), checked by status. Built by
+ * and wrong-type handles, short buffers, bad UTF-8, bad files), checked by status and by
+ * results: poses, parameters, pages, render spans, path and memory loads alike. Built by
  * bindings/run.sh with gcc -std=c99 -Wall -Wextra -Werror and run under valgrind
- * (--error-exitcode=1 --leak-check=full). Usage: sinew_test REPO_ROOT [SPINEBOY_DIR]
+ * (--error-exitcode=1 --leak-check=full).
+ * Usage: sinew_test REPO_ROOT SCRATCH_DIR [FIXTURES_DIR]
+ * (SCRATCH_DIR: where crafted files are written; FIXTURES_DIR: the shared fixtures, whose
+ * tests are skipped with a notice when it is not given.)
  */
 #include "sinew.h"
 
@@ -31,7 +35,7 @@ static void expect(SinewStatus got, SinewStatus want, const char *what, int line
 #define IS(call, st) expect((call), SINEW_STATUS_##st, #call, __LINE__)
 #define TRUE(cond) do { checks++; if (!(cond)) { fprintf(stderr, "line %d: %s is false\n", __LINE__, #cond); failures++; } } while (0)
 
-static char path_buf[4][1024];
+static char path_buf[6][1024];
 static const char *join(int slot, const char *root, const char *rel) {
     snprintf(path_buf[slot], sizeof path_buf[slot], "%s/%s", root, rel);
     return path_buf[slot];
@@ -50,6 +54,24 @@ static char *read_file(const char *path, size_t *len) {
     fclose(f);
     if (buf) { buf[n] = 0; *len = (size_t)n; }
     return buf;
+}
+
+static int write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    size_t n = strlen(text);
+    int ok;
+    if (!f) return 0;
+    ok = fwrite(text, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+static int near(double a, double b, double tol) { return a - b <= tol && b - a <= tol; }
+
+/* Every bone's world transform (up to 256 bones) into `out`; the count. */
+static size_t bone_worlds(SinewCharacter *c, SinewWorldTransform *out) {
+    size_t len = 0;
+    OK(sinew_character_bone_worlds(c, out, 256, &len));
+    return len;
 }
 
 static void test_errors_and_misuse(const char *root) {
@@ -351,6 +373,13 @@ static void test_cage(void) {
 
     OK(sinew_cage_create(&cage));
     IS(sinew_cage_create(NULL), NULL_ARGUMENT);
+    /* Methods: this build (default features) has mean value coordinates only. */
+    IS(sinew_cage_set_method(cage, SINEW_CAGE_METHOD_HARMONIC), UNSUPPORTED);
+    IS(sinew_cage_set_method(cage, SINEW_CAGE_METHOD_BIHARMONIC), UNSUPPORTED);
+    IS(sinew_cage_set_method(cage, 7), INVALID_ARGUMENT);
+    IS(sinew_cage_set_method(NULL, SINEW_CAGE_METHOD_MEAN_VALUE), INVALID_HANDLE);
+    OK(sinew_cage_set_method(cage, SINEW_CAGE_METHOD_MEAN_VALUE));
+    TRUE(strcmp(sinew_status_name(SINEW_STATUS_UNSUPPORTED), "unsupported") == 0);
     OK(sinew_cage_info(cage, &info));
     TRUE(info.bound == 0);
     IS(sinew_cage_deform(cage, loops, 16, out, 18, &len), INVALID_ARGUMENT);
@@ -461,12 +490,312 @@ static void test_cage(void) {
     OK(sinew_cage_destroy(NULL));
 }
 
+/* A DragonBones armature written here: one 40-unit bone `arm` at (5, -10) (y down), a
+ * 16 x 8 image `box` centred 20 units along it, and `spin` turning the arm from 0 to 90
+ * degrees over 30 frames at 30 fps; its page 64 x 32 with the box at the top-left. */
+static const char DB_SKE[] =
+    "{\"name\":\"tiny\",\"version\":\"5.5\",\"frameRate\":30,\"armature\":[{\"type\":\"Armature\","
+    "\"name\":\"tiny\",\"frameRate\":30,\"bone\":[{\"name\":\"root\"},{\"name\":\"arm\","
+    "\"parent\":\"root\",\"length\":40,\"transform\":{\"x\":5,\"y\":-10}}],"
+    "\"slot\":[{\"name\":\"box\",\"parent\":\"arm\"}],\"skin\":[{\"slot\":[{\"name\":\"box\","
+    "\"display\":[{\"name\":\"box\",\"type\":\"image\",\"transform\":{\"x\":20}}]}]}],"
+    "\"animation\":[{\"name\":\"spin\",\"duration\":30,\"playTimes\":0,\"bone\":[{\"name\":\"arm\","
+    "\"frame\":[{\"duration\":30,\"tweenEasing\":0,\"transform\":{}},"
+    "{\"duration\":0,\"transform\":{\"skX\":90,\"skY\":90}}]}]}]}]}";
+static const char DB_TEX[] =
+    "{\"imagePath\":\"tiny_tex.png\",\"width\":64,\"height\":32,\"SubTexture\":"
+    "[{\"name\":\"box\",\"x\":0,\"y\":0,\"width\":16,\"height\":8}]}";
+
+static void span(const SinewRenderData *rd, int axis, float *lo, float *hi) {
+    size_t v;
+    *lo = 1e30f;
+    *hi = -1e30f;
+    for (v = 0; v < rd->vertex_count; v++) {
+        float x = rd->positions[2 * v + (size_t)axis];
+        if (x < *lo) *lo = x;
+        if (x > *hi) *hi = x;
+    }
+}
+
+static void test_dragonbones_crafted(const char *scratch) {
+    SinewRig *rig = NULL, *by_path = NULL, *bad = NULL;
+    SinewCharacter *c = NULL, *c2 = NULL;
+    SinewRigInfo info;
+    SinewPageInfo page;
+    SinewRenderData rd;
+    SinewWorldTransform w, wa[256], wb[256];
+    float lo, hi;
+    char msg[512];
+    size_t len = 0, na, nb;
+    int i;
+    const char bad_utf8[] = {(char)0xff, (char)0xfe};
+    const char *ske = join(4, scratch, "tiny_ske.json");
+    const char *tex = join(5, scratch, "tiny_tex.json");
+
+    OK(sinew_rig_load_dragonbones_memory(DB_SKE, strlen(DB_SKE), DB_TEX, strlen(DB_TEX), NULL, 0, &rig));
+    OK(sinew_rig_info(rig, &info));
+    TRUE(info.bones == 2 && info.slots == 1 && info.animations == 1 && info.pages == 1 && info.is_puppet == 0);
+    OK(sinew_rig_page(rig, 0, &page));
+    TRUE(page.name.len == 12 && memcmp(page.name.ptr, "tiny_tex.png", 12) == 0);
+    TRUE(page.width == 64 && page.height == 32 && page.premultiplied_alpha == 0);
+    OK(sinew_character_create(rig, &c));
+    /* Setup pose: the box centred at (25, 10) in the y-up output, 16 x 8 units. */
+    OK(sinew_character_update(c, 0.0));
+    OK(sinew_character_render(c, &rd));
+    TRUE(rd.batch_count == 1 && rd.command_count == 1 && rd.vertex_count == 4 && rd.batches[0].page == 0);
+    span(&rd, 0, &lo, &hi);
+    TRUE(near(lo, 17.0, 1e-4) && near(hi, 33.0, 1e-4));
+    span(&rd, 1, &lo, &hi);
+    TRUE(near(lo, 6.0, 1e-4) && near(hi, 14.0, 1e-4));
+    /* Half way through `spin` the arm has turned 45 degrees about its origin. */
+    OK(sinew_character_set_animation(c, 0, S("spin"), true));
+    for (i = 0; i < 30; i++) OK(sinew_character_update(c, 1.0 / 60.0));
+    OK(sinew_character_bone_world(c, S("arm"), &w));
+    TRUE(near(w.a, 0.70710678, 1e-6) && near(w.c, 0.70710678, 1e-6) && w.x == 5.0 && w.y == -10.0);
+
+    /* The same files on disk: the same poses, bit for bit. */
+    TRUE(write_file(ske, DB_SKE) && write_file(tex, DB_TEX));
+    OK(sinew_rig_load_dragonbones(ske, strlen(ske), tex, strlen(tex), S("tiny"), &by_path));
+    OK(sinew_character_create(by_path, &c2));
+    OK(sinew_character_set_animation(c2, 0, S("spin"), true));
+    for (i = 0; i < 30; i++) OK(sinew_character_update(c2, 1.0 / 60.0));
+    na = bone_worlds(c, wa);
+    nb = bone_worlds(c2, wb);
+    TRUE(na == 2 && na == nb && memcmp(wa, wb, na * sizeof wa[0]) == 0);
+
+    /* Misuse. */
+    IS(sinew_rig_load_dragonbones_memory(DB_SKE, strlen(DB_SKE), DB_TEX, strlen(DB_TEX), S("nope"), &bad), LOAD_FAILED);
+    OK(sinew_last_error(msg, sizeof msg, &len));
+    TRUE(strstr(msg, "nope") != NULL);
+    IS(sinew_rig_load_dragonbones_memory(DB_SKE, 10, NULL, 0, NULL, 0, &bad), LOAD_FAILED);
+    IS(sinew_rig_load_dragonbones_memory(bad_utf8, 2, NULL, 0, NULL, 0, &bad), INVALID_UTF8);
+    IS(sinew_rig_load_dragonbones_memory(DB_SKE, strlen(DB_SKE), NULL, 0, NULL, 0, NULL), NULL_ARGUMENT);
+    IS(sinew_rig_load_dragonbones(S("/no/such_ske.json"), NULL, 0, NULL, 0, &bad), IO);
+    IS(sinew_rig_load_dragonbones(ske, strlen(ske), S("/no/such_tex.json"), NULL, 0, &bad), IO);
+    IS(sinew_rig_load_dragonbones(ske, strlen(ske), tex, strlen(tex), bad_utf8, 2, &bad), INVALID_UTF8);
+    OK(sinew_character_destroy(c));
+    OK(sinew_character_destroy(c2));
+    OK(sinew_rig_destroy(rig));
+    OK(sinew_rig_destroy(by_path));
+    remove(ske);
+    remove(tex);
+}
+
+static void test_dragonbones_fixture(const char *fx) {
+    SinewRig *by_path = NULL, *by_memory = NULL, *bad = NULL;
+    SinewCharacter *a = NULL, *m = NULL;
+    SinewRigInfo info;
+    SinewPageInfo page;
+    SinewStringView name;
+    SinewRenderData rd;
+    SinewWorldTransform wa[256], wb[256], first[256];
+    char msg[512];
+    size_t len = 0, ske_len = 0, tex_len = 0, na = 0, nb = 0, i;
+    uint32_t k, walk = 0;
+    int f, moved = 0;
+    const char *ske = join(4, fx, "dragonbones/dragon_boy/dragon_boy_ske.json");
+    const char *tex = join(5, fx, "dragonbones/dragon_boy/dragon_boy_tex.json");
+    char *ske_text = read_file(ske, &ske_len), *tex_text = read_file(tex, &tex_len);
+
+    TRUE(ske_text != NULL && tex_text != NULL);
+    if (!ske_text || !tex_text) { free(ske_text); free(tex_text); return; }
+    OK(sinew_rig_load_dragonbones(ske, strlen(ske), tex, strlen(tex), NULL, 0, &by_path));
+    OK(sinew_rig_load_dragonbones_memory(ske_text, ske_len, tex_text, tex_len, S("DragonBoy"), &by_memory));
+    IS(sinew_rig_load_dragonbones(ske, strlen(ske), tex, strlen(tex), S("Nope"), &bad), LOAD_FAILED);
+    OK(sinew_last_error(msg, sizeof msg, &len));
+    TRUE(strstr(msg, "DragonBoy") != NULL); /* the error lists the armatures there are */
+    free(ske_text);
+    free(tex_text);
+    OK(sinew_rig_info(by_path, &info));
+    TRUE(info.animations == 4 && info.bones > 10 && info.pages == 1);
+    for (k = 0; k < info.animations; k++) {
+        OK(sinew_rig_name(by_path, SINEW_NAME_KIND_ANIMATION, k, &name));
+        if (name.len == 4 && memcmp(name.ptr, "walk", 4) == 0) walk = 1;
+    }
+    TRUE(walk == 1);
+    OK(sinew_rig_page(by_path, 0, &page));
+    TRUE(page.name.len == 18 && memcmp(page.name.ptr, "dragon_boy_tex.png", 18) == 0);
+    TRUE(page.width == 256 && page.height == 256);
+
+    OK(sinew_character_create(by_path, &a));
+    OK(sinew_character_create(by_memory, &m));
+    OK(sinew_character_set_animation(a, 0, S("walk"), true));
+    OK(sinew_character_set_animation(m, 0, S("walk"), true));
+    for (f = 0; f < 40; f++) {
+        OK(sinew_character_update(a, 1.0 / 60.0));
+        OK(sinew_character_update(m, 1.0 / 60.0));
+        na = bone_worlds(a, wa);
+        nb = bone_worlds(m, wb);
+        TRUE(na == info.bones && na == nb && memcmp(wa, wb, na * sizeof wa[0]) == 0);
+        if (f == 0) memcpy(first, wa, na * sizeof wa[0]);
+    }
+    for (i = 0; i < na; i++) moved |= wa[i].x != first[i].x || wa[i].y != first[i].y;
+    TRUE(moved); /* the walk moves bones */
+    OK(sinew_character_render(a, &rd));
+    TRUE(rd.batch_count >= 1 && rd.command_count >= 10);
+    for (i = 0; i < rd.batch_count; i++) TRUE(rd.batches[i].page == 0);
+    printf("dragon_boy walk: %u commands -> %u batches (draw calls)\n", (unsigned)rd.command_count, (unsigned)rd.batch_count);
+    OK(sinew_character_destroy(a));
+    OK(sinew_character_destroy(m));
+    OK(sinew_rig_destroy(by_path));
+    OK(sinew_rig_destroy(by_memory));
+}
+
+/* The binary `.skel` export of spineboy poses like its JSON export. */
+static void test_skel(const char *fx) {
+    SinewRig *skel = NULL, *json = NULL, *mem = NULL, *bad = NULL;
+    SinewCharacter *a = NULL, *b = NULL, *c = NULL;
+    SinewRigInfo ia, ib;
+    SinewRenderData rd;
+    SinewWorldTransform wa[256], wb[256], wc[256];
+    size_t n = 0, na, nb, nc, i;
+    int f;
+    double worst = 0, worst_m = 0;
+    const char *sk = join(2, fx, "spine/spineboy/spineboy-pro.skel");
+    const char *js = join(3, fx, "spine/spineboy/spineboy-pro.json");
+    const char *at = join(4, fx, "spine/spineboy/spineboy.atlas");
+    char *bytes = read_file(sk, &n);
+
+    TRUE(bytes != NULL && n > 1000);
+    if (!bytes) return;
+    OK(sinew_rig_load_spine(sk, strlen(sk), at, strlen(at), NULL, 0, &skel));
+    OK(sinew_rig_load_spine(js, strlen(js), at, strlen(at), NULL, 0, &json));
+    OK(sinew_rig_load_spine_memory((const uint8_t *)bytes, n, NULL, 0, NULL, 0, &mem));
+    IS(sinew_rig_load_spine_memory((const uint8_t *)bytes, n / 2, NULL, 0, NULL, 0, &bad), LOAD_FAILED);
+    free(bytes);
+    OK(sinew_rig_info(skel, &ia));
+    OK(sinew_rig_info(json, &ib));
+    TRUE(ia.bones == ib.bones && ia.slots == ib.slots && ia.animations == ib.animations &&
+         ia.skins == ib.skins && ia.ik_constraints == ib.ik_constraints && ia.bones == 67);
+    OK(sinew_character_create(skel, &a));
+    OK(sinew_character_create(json, &b));
+    OK(sinew_character_create(mem, &c));
+    OK(sinew_character_set_animation(a, 0, S("run"), true));
+    OK(sinew_character_set_animation(b, 0, S("run"), true));
+    OK(sinew_character_set_animation(c, 0, S("run"), true));
+    for (f = 0; f < 30; f++) {
+        OK(sinew_character_update(a, 1.0 / 60.0));
+        OK(sinew_character_update(b, 1.0 / 60.0));
+        OK(sinew_character_update(c, 1.0 / 60.0));
+    }
+    na = bone_worlds(a, wa);
+    nb = bone_worlds(b, wb);
+    nc = bone_worlds(c, wc);
+    TRUE(na == ia.bones && na == nb && na == nc);
+    for (i = 0; i < na && i < nb; i++) {
+        double d[6];
+        int k;
+        d[0] = wa[i].a - wb[i].a; d[1] = wa[i].b - wb[i].b; d[2] = wa[i].c - wb[i].c;
+        d[3] = wa[i].d - wb[i].d; d[4] = wa[i].x - wb[i].x; d[5] = wa[i].y - wb[i].y;
+        for (k = 0; k < 4; k++) worst_m = d[k] > worst_m ? d[k] : (-d[k] > worst_m ? -d[k] : worst_m);
+        for (k = 4; k < 6; k++) worst = d[k] > worst ? d[k] : (-d[k] > worst ? -d[k] : worst);
+    }
+    /* The JSON export rounds its numbers to 2 decimals (the binary keeps the f32s), which
+     * moves world positions of this 690-unit skeleton by tenths of a unit and the axes by
+     * thousandths; a wrong key, curve or bone would move them by tens of units. */
+    TRUE(worst < 1.0 && worst_m < 0.02);
+    /* The untextured memory load poses exactly like the path load of the same bytes. */
+    TRUE(memcmp(wa, wc, na * sizeof wa[0]) == 0);
+    OK(sinew_character_render(a, &rd));
+    TRUE(rd.command_count >= 15 && rd.batch_count == 1);
+    printf("spineboy-pro.skel run: bone positions within %.3g, axes within %.3g of the JSON export's\n", worst, worst_m);
+    OK(sinew_character_destroy(a));
+    OK(sinew_character_destroy(b));
+    OK(sinew_character_destroy(c));
+    OK(sinew_rig_destroy(skel));
+    OK(sinew_rig_destroy(json));
+    OK(sinew_rig_destroy(mem));
+}
+
+/* A Cubism physics3 chain: the head angle swings the root sideways in a side wind and the
+ * second particle's angle drives ParamEyeLOpen (which nothing else moves). */
+static const char PHYSICS3[] =
+    "{\"Version\":3,\"Meta\":{\"Fps\":60,\"EffectiveForces\":{\"Gravity\":{\"X\":0,\"Y\":-1},"
+    "\"Wind\":{\"X\":5,\"Y\":0}}},\"PhysicsSettings\":[{\"Id\":\"Blink\","
+    "\"Input\":[{\"Source\":{\"Target\":\"Parameter\",\"Id\":\"ParamAngle\"},\"Weight\":100,"
+    "\"Type\":\"X\",\"Reflect\":false}],"
+    "\"Output\":[{\"Destination\":{\"Target\":\"Parameter\",\"Id\":\"ParamEyeLOpen\"},"
+    "\"VertexIndex\":1,\"Scale\":2.0,\"Weight\":100,\"Type\":\"Angle\",\"Reflect\":false}],"
+    "\"Vertices\":[{\"Position\":{\"X\":0,\"Y\":0},\"Mobility\":1,\"Delay\":1,\"Acceleration\":1,"
+    "\"Radius\":0},{\"Position\":{\"X\":0,\"Y\":10},\"Mobility\":0.9,\"Delay\":0.8,"
+    "\"Acceleration\":1.5,\"Radius\":10}],\"Normalization\":{\"Position\":{\"Minimum\":-10,"
+    "\"Default\":0,\"Maximum\":10},\"Angle\":{\"Minimum\":-10,\"Default\":0,\"Maximum\":10}}}]}";
+/* Rig extras: the Head node follows its own translation a quarter of a second late. */
+static const char EXTRAS[] =
+    "{\"sinewExtras\":1,\"follow\":[{\"name\":\"lag\",\"bone\":\"Head\",\"source\":\"Head\","
+    "\"delay\":0.25,\"translate\":true,\"rotate\":false}]}";
+
+static void test_puppet_physics_extras(const char *root, const char *scratch) {
+    SinewRig *plain = NULL, *by_path = NULL, *by_memory = NULL, *bad = NULL;
+    SinewCharacter *p = NULL, *a = NULL, *m = NULL;
+    SinewWorldTransform hp, ha, hm, wa[256], wm[256];
+    double ex = 0, ey = 0, eym = 0, ep = 0, eyp = 0, swing = 0, lag_early = 0, lag_late = 0;
+    size_t n = 0, na, nm;
+    int f;
+    const char *inp = join(0, root, "examples/face/face.inp");
+    const char *phys = join(4, scratch, "face.physics3.json");
+    const char *extras = join(5, scratch, "face.extras.json");
+    char *bytes = read_file(inp, &n);
+
+    TRUE(bytes != NULL && write_file(phys, PHYSICS3) && write_file(extras, EXTRAS));
+    if (!bytes) return;
+    OK(sinew_rig_load_inochi2d(inp, strlen(inp), NULL, 0, NULL, 0, &plain));
+    OK(sinew_rig_load_inochi2d(inp, strlen(inp), phys, strlen(phys), extras, strlen(extras), &by_path));
+    OK(sinew_rig_load_inochi2d_memory((const uint8_t *)bytes, n, PHYSICS3, strlen(PHYSICS3), EXTRAS, strlen(EXTRAS), &by_memory));
+    /* A chain naming a parameter the puppet lacks; extras naming a bone it lacks. */
+    IS(sinew_rig_load_inochi2d_memory((const uint8_t *)bytes, n, S("{\"PhysicsSettings\":[{\"Id\":\"x\",\"Input\":[],\"Output\":[{\"Destination\":{\"Id\":\"ParamNose\"},\"VertexIndex\":0}],\"Vertices\":[]}]}"), NULL, 0, &bad), LOAD_FAILED);
+    IS(sinew_rig_load_inochi2d_memory((const uint8_t *)bytes, n, NULL, 0, S("{\"sinewExtras\":1,\"follow\":[{\"name\":\"x\",\"bone\":\"Tail\",\"source\":\"Head\"}]}"), &bad), LOAD_FAILED);
+    IS(sinew_rig_load_inochi2d(inp, strlen(inp), S("/no/such.physics3.json"), NULL, 0, &bad), IO);
+    free(bytes);
+    OK(sinew_character_create(plain, &p));
+    OK(sinew_character_create(by_path, &a));
+    OK(sinew_character_create(by_memory, &m));
+    for (f = 0; f < 80; f++) {
+        if (f == 10) { /* turn the head: the chain swings, the Head lags */
+            OK(sinew_character_set_param(p, S("ParamAngle"), 30.0, 0.0));
+            OK(sinew_character_set_param(a, S("ParamAngle"), 30.0, 0.0));
+            OK(sinew_character_set_param(m, S("ParamAngle"), 30.0, 0.0));
+        }
+        OK(sinew_character_update(p, 1.0 / 60.0));
+        OK(sinew_character_update(a, 1.0 / 60.0));
+        OK(sinew_character_update(m, 1.0 / 60.0));
+        OK(sinew_character_get_param(p, S("ParamEyeLOpen"), &ep, &eyp));
+        OK(sinew_character_get_param(a, S("ParamEyeLOpen"), &ex, &ey));
+        OK(sinew_character_get_param(m, S("ParamEyeLOpen"), &eym, &eyp));
+        TRUE(ex == eym); /* path and memory loads alike */
+        TRUE(ep == 1.0 && ex >= 0.0 && ex <= 1.0);
+        if (ex - ep > swing) swing = ex - ep;
+        if (ep - ex > swing) swing = ep - ex;
+        OK(sinew_character_bone_world(p, S("Head"), &hp));
+        OK(sinew_character_bone_world(a, S("Head"), &ha));
+        OK(sinew_character_bone_world(m, S("Head"), &hm));
+        TRUE(ha.x == hm.x && ha.y == hm.y);
+        if (f == 14) lag_early = ha.x - hp.x;
+        if (f == 79) lag_late = ha.x - hp.x;
+    }
+    na = bone_worlds(a, wa);
+    nm = bone_worlds(m, wm);
+    TRUE(na == nm && memcmp(wa, wm, na * sizeof wa[0]) == 0);
+    TRUE(swing > 1e-3);                                  /* the chain moves ParamEyeLOpen */
+    TRUE(lag_early > 1.0 || lag_early < -1.0);           /* 5 frames after the turn: behind */
+    TRUE(lag_late < 1e-3 && lag_late > -1e-3);           /* a second later: caught up */
+    printf("face with physics3 + extras: ParamEyeLOpen swung %.3f, Head %.2f behind then %.2g\n", swing, lag_early, lag_late);
+    OK(sinew_character_destroy(p));
+    OK(sinew_character_destroy(a));
+    OK(sinew_character_destroy(m));
+    OK(sinew_rig_destroy(plain));
+    OK(sinew_rig_destroy(by_path));
+    OK(sinew_rig_destroy(by_memory));
+    remove(phys);
+    remove(extras);
+}
+
 static void test_spineboy(const char *dir) {
     SinewRig *rig = NULL;
     SinewCharacter *cs[100];
     SinewRenderData rd;
-    const char *sk = join(0, dir, "spineboy-pro.json");
-    const char *at = join(1, dir, "spineboy.atlas");
+    const char *sk = join(0, dir, "spine/spineboy/spineboy-pro.json");
+    const char *at = join(1, dir, "spine/spineboy/spineboy.atlas");
     int i, f;
     OK(sinew_rig_load_spine(sk, strlen(sk), at, strlen(at), NULL, 0, &rig));
     for (i = 0; i < 100; i++) {
@@ -482,11 +811,20 @@ static void test_spineboy(const char *dir) {
 
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
+    const char *scratch = argc > 2 ? argv[2] : ".";
     test_errors_and_misuse(root);
     test_character(root);
     test_puppet(root);
+    test_puppet_physics_extras(root, scratch);
+    test_dragonbones_crafted(scratch);
     test_cage();
-    if (argc > 2) test_spineboy(argv[2]);
+    if (argc > 3) {
+        test_spineboy(argv[3]);
+        test_skel(argv[3]);
+        test_dragonbones_fixture(argv[3]);
+    } else {
+        printf("shared fixtures not given: spineboy, .skel and DragonBones fixture tests skipped\n");
+    }
     OK(sinew_pool_shutdown());
     OK(sinew_pool_shutdown());
     printf("%d passed, %d failed\n", checks - failures, failures);

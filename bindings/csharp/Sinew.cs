@@ -11,7 +11,7 @@ namespace Sinew
     {
         Ok = 0, NullArgument = 1, InvalidHandle = 2, WrongHandleType = 3, InvalidUtf8 = 4,
         BufferTooSmall = 5, NotFound = 6, InvalidArgument = 7, Io = 8, LoadFailed = 9,
-        CageFailed = 10, Panic = 11,
+        CageFailed = 10, Panic = 11, Unsupported = 12,
     }
 
     [StructLayout(LayoutKind.Sequential)]
