@@ -1,10 +1,13 @@
 //! `sinew lint FILE [--format text|json] [--extras FILE] [--fix OUT]`: the checks of
-//! `sinew-lint` on a Spine skeleton (JSON or `.skel`), an Inochi2D puppet or a cage file
-//! (told apart by the content). Exit status: 0 without errors, 1 with errors, 2 when the
-//! file cannot be read or loaded. Verified by `tests/lint_cli.rs`.
+//! `sinew-lint` on a Spine skeleton (JSON or `.skel`), a DragonBones skeleton, an Inochi2D
+//! puppet or a cage file (told apart by the content). Exit status: 0 without errors, 1
+//! with errors, 2 when the file cannot be read or loaded or an option does not apply to it
+//! (`--extras` to anything but a Spine skeleton, `--fix` to a puppet or a cage file).
+//! Verified by `tests/lint_cli.rs`.
 
+use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
-use sinew_lint::{Options, Source};
+use sinew_lint::{Kind, Options};
 use std::path::PathBuf;
 
 /// Output format of `sinew lint`.
@@ -19,16 +22,18 @@ pub enum LintFormat {
 /// `sinew lint` options.
 #[derive(Debug, Clone, Args)]
 pub struct LintArgs {
-    /// Spine 4.2 skeleton (JSON or .skel), Inochi2D puppet (.inp/.inx) or cage JSON.
+    /// Spine 4.2 skeleton (JSON or .skel), DragonBones skeleton (_ske.json), Inochi2D
+    /// puppet (.inp/.inx) or cage JSON.
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
-    /// Rig-extras JSON adding jiggle bones (their chains are checked too).
+    /// Rig-extras JSON adding jiggle bones (their chains are checked too); Spine only.
     #[arg(long)]
     pub extras: Option<PathBuf>,
     /// Write a copy with the mechanical fixes (normalised weights, draw-order keys moved)
-    /// to this file (Spine JSON input).
+    /// to this file, in the input's format (Spine JSON or .skel, DragonBones JSON; not for
+    /// puppets or cage files).
     #[arg(long)]
     pub fix: Option<PathBuf>,
 }
@@ -42,24 +47,43 @@ pub struct LintOutcome {
     pub status: u8,
 }
 
-/// Runs the linter. `Err` is a file that cannot be read or loaded (exit status 2).
+/// Runs the linter. `Err` is a file that cannot be read or loaded, or an option that does
+/// not apply to it (exit status 2).
+///
+/// The file is read once (through `sinew_formats::budget`, shared with the loader inside the
+/// CLI's read-once scope); a JSON document is checked against the `json_values` budget
+/// before it is parsed and for numbers too large to pose.
 pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
     let file = args.file.display().to_string();
-    let findings = match cage_file(args)? {
-        Some(f) => f,
-        None => {
-            let input = sinew_lint::load(&args.file, args.extras.as_deref())
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let bytes = sinew_formats::budget::read_input(&args.file, &file).map_err(|e| anyhow!("{e}"))?;
+    let tree = sinew_lint::json_tree(&bytes, &file).map_err(|e| anyhow!("{e}"))?;
+    let kind = Kind::of(&bytes, tree.as_ref());
+    // Options that do not apply, before any work (as the other verbs refuse them).
+    if !kind.takes_extras() {
+        crate::guard::not_for(kind.name(), &args.file, "--extras", args.extras.is_some())?;
+    }
+    if args.fix.is_some()
+        && let Some(why) = sinew_lint::fix::unsupported(kind)
+    {
+        bail!("--fix does not apply to {file} ({}): {why}", kind.name());
+    }
+    let findings = match (kind, tree) {
+        (Kind::Cage, Some(doc)) => {
+            let name = args
+                .file
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            sinew_lint::cage::check_cage_json(&name, &doc).map_err(|e| anyhow!("{file}: {e}"))?
+        }
+        (_, tree) => {
+            let input = sinew_lint::load_from(&args.file, &bytes, tree, args.extras.as_deref())
+                .map_err(|e| anyhow!("{e}"))?;
             let findings = sinew_lint::lint(&input, &Options::default());
             if let Some(out) = &args.fix {
-                let Source::SpineJson(tree) = &input.source else {
-                    anyhow::bail!("--fix writes Spine JSON: {file} is not a Spine JSON skeleton");
-                };
-                let mut tree = tree.clone();
-                sinew_lint::fix::fix_spine_json(&mut tree, &findings);
-                let text = serde_json::to_string_pretty(&tree)?;
-                std::fs::write(out, text + "\n")
-                    .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+                let (data, _) = sinew_lint::fix::fixed_file(&input, &findings)
+                    .map_err(|e| anyhow!("--fix: {e}"))?;
+                std::fs::write(out, data)
+                    .map_err(|e| anyhow!("{}: cannot write: {e}", out.display()))?;
             }
             findings
         }
@@ -76,26 +100,4 @@ pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
         stdout,
         status: u8::from(sinew_lint::has_errors(&findings)),
     })
-}
-
-/// The findings of a cage file, or `None` when the file is not one.
-fn cage_file(args: &LintArgs) -> anyhow::Result<Option<Vec<sinew_lint::Finding>>> {
-    let bytes = sinew_formats::budget::read_input(&args.file, &args.file.display().to_string())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Ok(None);
-    }
-    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-        return Ok(None);
-    };
-    if !sinew_lint::cage::is_cage_json(&doc) {
-        return Ok(None);
-    }
-    let name = args
-        .file
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    sinew_lint::cage::check_cage_json(&name, &doc)
-        .map(Some)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))
 }

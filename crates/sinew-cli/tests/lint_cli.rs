@@ -152,12 +152,96 @@ fn puppets_and_skel_lint_too() {
     let (code, out, _) = sinew(&["lint", &skel]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("ik-out-of-reach"), "{out}");
-    let fixed = std::env::temp_dir()
-        .join("sinew-lint-skel-fix.json")
+    // `--fix` writes the input's format: a `.skel` in, a `.skel` out (spineboy needs no
+    // mechanical fix; its IK warning stays).
+    let fixed = temp("skel-fix").join("fixed.skel");
+    let (code, _, err) = sinew(&["lint", &skel, "--fix", &fixed.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&fixed).expect("fixed .skel written");
+    assert!(!bytes.starts_with(b"{"), "binary, not JSON");
+    let (code, out, _) = sinew(&["lint", &fixed.display().to_string()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ik-out-of-reach"), "{out}");
+}
+
+#[test]
+fn options_that_do_not_apply_exit_2() {
+    let root = sinew_testutil::workspace_root();
+    let face = root.join("examples/face/face.inp").display().to_string();
+    let extras = root
+        .join("examples/stickbot/stickbot.extras.json")
         .display()
         .to_string();
-    let (code, _, err) = sinew(&["lint", &skel, "--fix", &fixed]);
-    assert_eq!(code, 2, "--fix needs JSON: {err}");
+    // Rig extras are Spine's (as in dump, render and bench).
+    let (code, _, err) = sinew(&["lint", &face, "--extras", &extras]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--extras does not apply") && err.contains("Inochi2D puppet"),
+        "{err}"
+    );
+    // No mechanical fix applies to a puppet: say so, and which fixes there are.
+    let out = temp("puppet-fix").join("face.inp");
+    let (code, _, err) = sinew(&["lint", &face, "--fix", &out.display().to_string()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--fix does not apply") && err.contains("bone weights"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
+#[test]
+fn input_budgets_apply_before_parsing() {
+    let dir = temp("budget");
+    let cage = write(
+        &dir,
+        "cage.json",
+        &json!({"vertices": [[1, 1], [2, 2]], "loops": [[[0, 0], [4, 0], [4, 4], [0, 4]]]}),
+    );
+    let (code, _, err) = sinew(&["lint", &cage, "--max-json-values", "5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("json_values budget"), "{err}");
+    let (code, _, err) = sinew(&[
+        "lint",
+        &write(&dir, "bad.json", &rig(0.6)),
+        "--max-file-bytes",
+        "10",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("file_bytes budget"), "{err}");
+    // A number too large to pose is refused with its JSON path.
+    let huge = write(
+        &dir,
+        "huge.json",
+        &json!({"vertices": [[1, 1], [2e30, 2]], "loops": [[[0, 0], [4, 0], [4, 4], [0, 4]]]}),
+    );
+    let (code, _, err) = sinew(&["lint", &huge]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("$.vertices[1][0]"), "{err}");
+}
+
+#[test]
+fn dragonbones_skeletons_lint() {
+    let Some(dir) = sinew_testutil::require_fixtures("dragonbones_skeletons_lint") else {
+        return;
+    };
+    let ske = dir
+        .join("dragonbones/dragon_boy/dragon_boy_ske.json")
+        .display()
+        .to_string();
+    let (code, out, err) = sinew(&["lint", &ske, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON report");
+    assert_eq!(v["file"], ske.as_str());
+    // `--fix` writes DragonBones JSON.
+    let fixed = temp("db-fix").join("fixed_ske.json");
+    let (code, _, err) = sinew(&["lint", &ske, "--fix", &fixed.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&fixed).expect("fixed")).expect("json");
+    assert!(v["armature"].is_array(), "DragonBones out");
+    let (code, out, _) = sinew(&["lint", &fixed.display().to_string()]);
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]
