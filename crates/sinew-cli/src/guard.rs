@@ -249,6 +249,60 @@ fn culprit(frame: &Value, path: &str) -> String {
     String::new()
 }
 
+/// The width and height an encoded image declares in its header (PNG, or TGA by its
+/// header), without decoding it; `None` for other formats (the decoder checks those).
+pub fn image_header_size(head: &[u8]) -> Option<(u32, u32)> {
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") && head.get(12..16) == Some(b"IHDR") {
+        let be = |at: usize| {
+            head.get(at..at + 4)
+                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        return Some((be(16)?, be(20)?));
+    }
+    // A TGA header: colour map type 0 or 1, an image type of 1-3 or 9-11.
+    if head.len() >= 18 && head[1] <= 1 && matches!(head[2], 1..=3 | 9..=11) {
+        let le = |at: usize| u32::from(u16::from_le_bytes([head[at], head[at + 1]]));
+        return Some((le(12), le(14)));
+    }
+    None
+}
+
+/// Checks every texture of an asset against the `texture_bytes` budget from the image
+/// headers alone, before any is decoded (pages are decoded one by one, so without this
+/// the first pages would be decoded before a later one is refused). Errors name the
+/// texture that tips the total over.
+pub fn texture_headers(asset: &sinew_formats::Asset) -> Result<()> {
+    let mut total = 0f64;
+    let mut add = |size: Option<(u32, u32)>, what: String| -> Result<()> {
+        if let Some((w, h)) = size {
+            total += f64::from(w) * f64::from(h) * 4.0;
+            let what = format!("{what} ({w}x{h}, with the textures before it)");
+            budget::check("texture_bytes", total, what)?;
+        }
+        Ok(())
+    };
+    if let Some(p) = &asset.puppet {
+        for (i, t) in p.textures.iter().enumerate() {
+            let what = format!("{}: texture {i}", asset.rig.source);
+            add(image_header_size(&t.bytes), what)?;
+        }
+        return Ok(());
+    }
+    if let (Some(atlas), Some(path)) = (&asset.atlas, &asset.atlas_path) {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        for page in &atlas.pages {
+            let mut head = Vec::with_capacity(32);
+            // A missing or unreadable page is reported by the page loader.
+            let _ = std::fs::File::open(dir.join(&page.name)).and_then(|f| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, 32), &mut head)
+            });
+            let what = format!("page {} of atlas {}", page.name, path.display());
+            add(image_header_size(&head), what)?;
+        }
+    }
+    Ok(())
+}
+
 /// What kind of rig an input file is, from its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -261,17 +315,19 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format of `path` (after [`input`] accepted it); JSON is checked against the
+    /// The format of `path` (after [`input`] accepted it), told from its content: the
+    /// Inochi2D container's magic, else a JSON object with a top-level `armature` array
+    /// (DragonBones), else Spine (JSON or `.skel`). JSON is checked against the
     /// `json_values` budget before it is looked into.
     pub fn of(path: &Path) -> Result<Format> {
-        if crate::inochi::is_puppet(path) {
-            return Ok(Format::Puppet);
-        }
         let file = path.display().to_string();
         let bytes = budget::read_input(path, &file).map_err(|e| anyhow!("rig {e}"))?;
+        if crate::inochi::is_puppet_bytes(path, &bytes) {
+            return Ok(Format::Puppet);
+        }
         if sinew_formats::spine::is_spine_json(&bytes) {
             budget::check_json(&bytes, &file).map_err(|e| anyhow!("rig {e}"))?;
-            if sinew_formats::dragonbones::is_dragonbones_json(&bytes) {
+            if top_level_array(&bytes, b"armature") {
                 return Ok(Format::DragonBones);
             }
         }
@@ -286,6 +342,44 @@ impl Format {
             Format::DragonBones => "a DragonBones skeleton",
         }
     }
+}
+
+/// Whether the JSON object in `text` has the top-level key `key` holding an array, found in
+/// one pass over the bytes without parsing (a parse of a large document would cost as much
+/// memory as loading it; the loader reports any syntax error later).
+pub fn top_level_array(text: &[u8], key: &[u8]) -> bool {
+    let mut depth = 0u32;
+    let mut i = 0;
+    // After a top-level key equal to `key`: the next byte past `:` decides.
+    let mut after_key = false;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                after_key = depth == 1 && text.get(start..i) == Some(key);
+            }
+            b'{' | b'[' => {
+                if after_key && text[i] == b'[' {
+                    return true;
+                }
+                after_key = false;
+                depth += 1;
+            }
+            b'}' | b']' => {
+                after_key = false;
+                depth = depth.saturating_sub(1);
+            }
+            b':' => {}
+            b if b.is_ascii_whitespace() => {}
+            _ => after_key = false,
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Applies the budget flags, then checks every input file of the command and the options
@@ -307,25 +401,7 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
             input_opt("extras", a.extras.as_deref())?;
             input_opt("physics3", a.physics3.as_deref())?;
             input_opt("tex", a.tex.as_deref())?;
-            let f = Format::of(&a.file)?;
-            let n = f.name();
-            if f != Format::Puppet {
-                not_for(n, &a.file, "--physics3", a.physics3.is_some())?;
-                not_for(n, &a.file, "--param", !a.params.is_empty())?;
-            }
-            if f != Format::Spine {
-                not_for(n, &a.file, "--extras", a.extras.is_some())?;
-                not_for(n, &a.file, "--from", a.from.is_some())?;
-            }
-            if f == Format::Puppet {
-                not_for(n, &a.file, "--skin", a.skin.is_some())?;
-                not_for(n, &a.file, "--local", a.local)?;
-            }
-            if f != Format::DragonBones {
-                not_for(n, &a.file, "--tex", a.tex.is_some())?;
-                not_for(n, &a.file, "--armature", a.armature.is_some())?;
-                not_for(n, &a.file, "--y-up", a.y_up)?;
-            }
+            dump_options(a, Format::of(&a.file)?)?;
         }
         Command::Info(a) => {
             input("rig", &a.file)?;
@@ -335,7 +411,10 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
                 not_for(f.name(), &a.file, "--physics3", a.physics3.is_some())?;
             }
         }
-        Command::Validate(a) => input("rig", &a.file)?,
+        Command::Validate(a) => {
+            input("rig", &a.file)?;
+            Format::of(&a.file)?;
+        }
         Command::Bench(a) => {
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
@@ -348,7 +427,11 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
                 );
             }
             if f == Format::DragonBones {
-                not_for(f.name(), &a.file, "--extras", a.extras.is_some())?;
+                let n = f.name();
+                not_for(n, &a.file, "--extras", a.extras.is_some())?;
+                // DragonBones armatures have no physics constraints to step.
+                let physics = a.physics != crate::args::PhysicsArg::Update;
+                not_for(n, &a.file, "--physics", physics)?;
             }
         }
         Command::Render(a) => {
@@ -360,8 +443,10 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
             }
             let f = Format::of(&a.file)?;
             let n = f.name();
-            if f == Format::Puppet {
+            if f != Format::Spine {
                 not_for(n, &a.file, "--extras", a.extras.is_some())?;
+            }
+            if f == Format::Puppet {
                 not_for(n, &a.file, "--skin", a.skin.is_some())?;
                 not_for(n, &a.file, "--atlas", a.atlas.is_some())?;
             } else {
@@ -385,9 +470,48 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
         Command::Convert(a) => {
             input("rig", &a.input)?;
             input_opt("tex", a.tex.as_deref())?;
+            let f = Format::of(&a.input)?;
+            if f == Format::Spine {
+                not_for(f.name(), &a.input, "--armature", a.armature.is_some())?;
+                not_for(f.name(), &a.input, "--tex", a.tex.is_some())?;
+            }
         }
         // The viewer shows a file that does not load as an error in its window.
         Command::View(_) => {}
+    }
+    Ok(())
+}
+
+/// Refuses the `dump` options that `format` does not read. Options with a default count as
+/// given when they differ from it (`--mode apply`, `--mix 0.5`, `--loop false`).
+fn dump_options(a: &crate::args::DumpArgs, f: Format) -> Result<()> {
+    use crate::args::{Mode, PhysicsArg};
+    let n = f.name();
+    let file = &a.file;
+    let spine = f == Format::Spine;
+    let puppet = f == Format::Puppet;
+    let db = f == Format::DragonBones;
+    // (applies to this format, option, given)
+    let rules = [
+        (puppet, "--physics3", a.physics3.is_some()),
+        (puppet, "--param", !a.params.is_empty()),
+        (spine, "--extras", a.extras.is_some()),
+        (spine, "--from", a.from.is_some()),
+        (spine, "--at", a.at != 0.0),
+        (spine, "--mix", a.mix != 0.0),
+        (spine, "--local", a.local),
+        (spine, "--skin", a.skin.is_some()),
+        (!puppet, "--mode", a.mode != Mode::State),
+        (!db, "--physics", a.physics != PhysicsArg::Update),
+        (!db, "--loop", !a.looping),
+        (db, "--tex", a.tex.is_some()),
+        (db, "--armature", a.armature.is_some()),
+        (db, "--y-up", a.y_up),
+    ];
+    for (applies, option, given) in rules {
+        if !applies {
+            not_for(n, file, option, given)?;
+        }
     }
     Ok(())
 }

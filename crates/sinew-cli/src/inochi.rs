@@ -21,24 +21,40 @@ use sinew_formats::{Asset, LoadOptions};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Whether a file is an Inochi2D puppet (by extension, or by its magic bytes).
+/// Whether a file is an Inochi2D puppet, told from its content ([`is_puppet_bytes`]): a
+/// renamed puppet is one, a JSON file named `.inp` is not.
 pub fn is_puppet(path: &Path) -> bool {
+    if sinew_formats::read_once::is_kept(path) {
+        // Read once for the command anyway: sniff those bytes.
+        return sinew_formats::budget::read_input(path, &path.display().to_string())
+            .is_ok_and(|b| is_puppet_bytes(path, &b));
+    }
+    let mut head = Vec::with_capacity(64);
+    let read = std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 64), &mut head));
+    read.is_ok() && is_puppet_bytes(path, &head)
+}
+
+/// Whether `bytes` (a file's content, or at least its first 64 bytes) are an Inochi2D
+/// puppet: the INP container's magic `TRNSRTS`. A `.inp` or `.inx` file that is neither a
+/// container nor JSON also counts, so the puppet loader says what is wrong with its header
+/// (instead of the Spine reader failing on it).
+pub fn is_puppet_bytes(path: &Path, bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"TRNSRTS") {
+        return true;
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    if matches!(ext.as_deref(), Some("inp" | "inx")) {
-        return true;
+    if !matches!(ext.as_deref(), Some("inp" | "inx")) {
+        return false;
     }
-    if sinew_formats::read_once::is_kept(path) {
-        // Read once for the command anyway: sniff those bytes.
-        return sinew_formats::budget::read_input(path, &path.display().to_string())
-            .is_ok_and(|b| b.starts_with(b"TRNSRTS"));
-    }
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
-        .is_ok_and(|()| &magic[..7] == b"TRNSRTS")
+    let body = bytes
+        .strip_prefix(b"\xef\xbb\xbf".as_slice())
+        .unwrap_or(bytes);
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    !matches!(first, Some(b'{' | b'['))
 }
 
 /// Loads a puppet in one call (errors name the file), with the pendulum chains of a Cubism

@@ -37,6 +37,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     let puppet = crate::inochi::puppet(&asset)?;
     let rig = &*asset.rig;
     let settings = parse_params(rig, &args.params).with_context(|| file.clone())?;
+    crate::guard::texture_headers(&asset)?;
     let textures = sinew_render::asset_textures(&asset).with_context(|| file.clone())?;
     let sweep = match &args.sweep {
         Some(name) => Some(rig.params.find(name).ok_or_else(|| {

@@ -28,10 +28,13 @@ pub fn load_raw(path: &Path) -> Result<RawRig> {
     sinew_formats::spine::load_spine_file(path).map_err(|e| anyhow!("{e}"))
 }
 
-/// Whether the file holds a DragonBones skeleton (told from the content).
+/// Whether the file holds a DragonBones skeleton (told from the content: a JSON object with
+/// a top-level `armature` array, found without parsing the document, which every Spine
+/// load would otherwise pay for once more).
 pub fn is_dragonbones(path: &Path) -> bool {
-    sinew_formats::budget::read_input(path, &path.display().to_string())
-        .is_ok_and(|b| sinew_formats::dragonbones::is_dragonbones_json(&b))
+    sinew_formats::budget::read_input(path, &path.display().to_string()).is_ok_and(|b| {
+        sinew_formats::spine::is_spine_json(&b) && crate::guard::top_level_array(&b, b"armature")
+    })
 }
 
 /// The sibling atlas description of `x_ske.json`: `x_tex.json`, when it exists.

@@ -412,6 +412,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let file = args.file.display().to_string();
     let skins = pose::resolve_skins(rig, args.skin.as_deref()).with_context(|| file.clone())?;
     let clip = pose::find_clip(rig, &args.anim).with_context(|| file.clone())?;
+    crate::guard::texture_headers(&asset)?;
     let textures = sinew_render::asset_textures(&asset)?;
     let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
     check_frames(&times, args.fps)?;

@@ -1,6 +1,7 @@
 //! Hostile input, one class of issue 12 per test: every crafted file is generated here (no
 //! large committed file), and the binary runs under a 10 s timeout and a 4 GiB address-space
-//! cap (`timeout` and `prlimit`, when present). Each run must end with exit status 0 or 1,
+//! cap (`timeout` and `prlimit`: without them the tests fail under CI and are skipped
+//! elsewhere, with a notice). Each run must end with exit status 0 or 1,
 //! no panic, no `null`/NaN in its output, and an error that names the file or the option.
 
 #[path = "common/harness.rs"]
@@ -50,6 +51,9 @@ fn no_nonfinite(out: &str) -> bool {
 
 #[test]
 fn unbounded_work_is_refused_by_a_budget() {
+    if !harness::capped("unbounded_work_is_refused_by_a_budget") {
+        return;
+    }
     let f = STICKBOT;
     refused(
         &["dump", f, "--anim", "walk", "--fps", "1e9", "--times", "1"],
@@ -102,6 +106,9 @@ fn unbounded_work_is_refused_by_a_budget() {
 
 #[test]
 fn spine_physics_steps_at_the_cap() {
+    if !harness::capped("spine_physics_steps_at_the_cap") {
+        return;
+    }
     // A physics constraint asking for a billion steps a second steps at 1000 (physics::spine
     // docs): a second of dump finishes at once and stays finite.
     let rig = r#"{"skeleton": {"spine": "4.2.22"}, "bones": [{"name": "root"},
@@ -114,6 +121,9 @@ fn spine_physics_steps_at_the_cap() {
 
 #[test]
 fn memory_the_input_asks_for_is_refused() {
+    if !harness::capped("memory_the_input_asks_for_is_refused") {
+        return;
+    }
     // /dev/zero and a FIFO are not read at all.
     refused(
         &["validate", "/dev/zero"],
@@ -219,6 +229,9 @@ fn memory_the_input_asks_for_is_refused() {
 
 #[test]
 fn non_finite_values_are_refused_with_their_path() {
+    if !harness::capped("non_finite_values_are_refused_with_their_path") {
+        return;
+    }
     for (name, rig, path) in [
         (
             "huge.json",
@@ -254,6 +267,9 @@ fn non_finite_values_are_refused_with_their_path() {
 
 #[test]
 fn degenerate_cages_and_weights_are_refused() {
+    if !harness::capped("degenerate_cages_and_weights_are_refused") {
+        return;
+    }
     for (name, cage, needle) in [
         ("collinear.json", "[[0,0],[1,1],[2,2],[3,3]]", "collinear"),
         ("bowtie.json", "[[0,0],[1,1],[1,0],[0,1]]", "cross"),
@@ -301,6 +317,9 @@ fn degenerate_cages_and_weights_are_refused() {
 
 #[test]
 fn errors_name_the_culprit() {
+    if !harness::capped("errors_name_the_culprit") {
+        return;
+    }
     let f = STICKBOT;
     refused(&["dump", f, "--fps", "-1"], &["--fps", "-1"]);
     refused(&["dump", f, "--mix", "-1", "--anim", "walk"], &["--mix"]);
@@ -383,6 +402,9 @@ fn overdraw_rig(slots: usize, size: u32) -> String {
 
 #[test]
 fn overdraw_is_bounded_by_the_fill_budget() {
+    if !harness::capped("overdraw_is_bounded_by_the_fill_budget") {
+        return;
+    }
     // Full-view layers on a 200x200 image (40,000 pixels each).
     let out = scratch("overdraw.png");
     let run = |layers: usize, extra: &[&str], check: &dyn Fn(&[&str])| {

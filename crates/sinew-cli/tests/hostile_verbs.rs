@@ -3,7 +3,7 @@
 //! finite pose, a clipping polygon over the `clip_vertices` budget refused naming the
 //! attachment (and under it, rendered), and every verb reading its rig once. Crafted files
 //! are generated here; the binary runs under a 10 s timeout and a 4 GiB address-space cap
-//! (`timeout` and `prlimit`, when present).
+//! (`timeout` and `prlimit`; without them the tests fail under CI and are skipped elsewhere).
 
 use clap::Parser;
 use std::fmt::Write as _;
@@ -57,6 +57,9 @@ fn a_face_param() -> String {
 
 #[test]
 fn physics3_problems_name_the_physics3_file_and_its_json_path() {
+    if !harness::capped("physics3_problems_name_the_physics3_file_and_its_json_path") {
+        return;
+    }
     // A parameter the puppet lacks: the physics3 file and the input's path, not the puppet.
     let bad = write("bad.physics3.json", physics3("NoSuchParam", "3").as_bytes());
     for verb in [
@@ -106,6 +109,9 @@ fn physics3_problems_name_the_physics3_file_and_its_json_path() {
 
 #[test]
 fn singular_parents_under_local_give_a_finite_pose() {
+    if !harness::capped("singular_parents_under_local_give_a_finite_pose") {
+        return;
+    }
     // p collapsed on x, on y and on both; c under it is moved by a transform constraint (its
     // applied pose recomputed through p's inverse) and by its own timeline.
     for (sx, sy) in [(0, 1), (1, 0), (0, 0)] {
@@ -162,6 +168,9 @@ fn star_rig(points: usize) -> String {
 
 #[test]
 fn a_huge_clipping_polygon_is_refused_naming_it_and_a_large_one_renders() {
+    if !harness::capped("a_huge_clipping_polygon_is_refused_naming_it_and_a_large_one_renders") {
+        return;
+    }
     let huge = write("huge-clip.json", star_rig(32_767).as_bytes());
     for verb in ["validate", "info", "dump"] {
         refused(
@@ -216,6 +225,10 @@ fn a_huge_clipping_polygon_is_refused_naming_it_and_a_large_one_renders() {
 
 #[test]
 fn every_verb_reads_its_rig_once() {
+    // In process: run as a capped child of this test binary (the harness).
+    if !harness::in_capped_child("every_verb_reads_its_rig_once") {
+        return;
+    }
     let out = scratch("once.png");
     let skel = scratch("once.skel");
     let cases: Vec<Vec<String>> = [
@@ -272,6 +285,9 @@ fn every_verb_reads_its_rig_once() {
 
 #[test]
 fn a_dump_larger_than_the_output_budget_is_refused_after_one_frame() {
+    if !harness::capped("a_dump_larger_than_the_output_budget_is_refused_after_one_frame") {
+        return;
+    }
     // 2,000 slots with a region each: about 30 values a slot a frame, 1,001 samples.
     let slots: Vec<String> = (0..2000)
         .map(|i| format!(r#"{{"name": "s{i}", "bone": "root", "attachment": "r"}}"#))

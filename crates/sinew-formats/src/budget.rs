@@ -11,7 +11,7 @@
 //! | budget | default | what it bounds |
 //! |---|---|---|
 //! | `file_bytes` | 256 MiB | bytes of one input file (only regular files are read) |
-//! | `json_values` | 16 Mi | values in one JSON document, counted before it is parsed |
+//! | `json_values` | 16 Mi | values in one JSON document, counted before it is parsed, a string as 2, an object as 9, an array as 5, a key as 4 (what they cost parsed: at most about 75 bytes a counted value, so about 1.3 GB at the default) |
 //! | `samples` | 100 000 | sample times of one `dump`, frames posed by one `render` |
 //! | `steps` | 2 000 000 | clock steps (character updates) of one run, all instances |
 //! | `frames` | 10 000 | output frames of one `render` |
@@ -46,7 +46,8 @@ pub const MAX_MAGNITUDE: f64 = 1e30;
 pub struct Budgets {
     /// Bytes of one input file.
     pub file_bytes: u64,
-    /// Values (numbers, strings, arrays, objects, literals) in one JSON document.
+    /// Values (numbers, strings, arrays, objects, literals) in one JSON document, weighted by
+    /// what they cost parsed ([`json_value_bound`]).
     pub json_values: u64,
     /// Sample times of a dump, frames posed by a render.
     pub samples: u64,
@@ -288,9 +289,27 @@ pub fn read_input_text(path: &Path, file: &str) -> Result<String, LoadError> {
     Ok(text)
 }
 
-/// An upper bound on the number of values in a JSON text, in one pass over its bytes and
-/// without allocating: every value but the first is preceded by `[`, `,` or `:` outside a
-/// string.
+/// What one JSON value costs against the `json_values` budget, in values: a number or
+/// literal is 1. Parsed (`serde_json::Value` with ordered maps) a value takes about 75
+/// bytes, but a string also allocates its text, an object with members first allocates
+/// room for four entries (about 600 bytes with its index and key), a non-empty array room
+/// for four values, and each member adds an entry and its key's string: so a string counts
+/// 1 + [`STRING_EXTRA`], an object 1 + [`OBJECT_EXTRA`], an array 1 + [`ARRAY_EXTRA`] and
+/// each key [`KEY_EXTRA`] + [`STRING_EXTRA`] more. With these weights every shape measured
+/// costs at most about 75 bytes a counted value parsed (`[{"a":0},...]`, the worst
+/// unweighted, cost 300), so the 16 Mi default bounds a parse to about 1.3 GB
+/// (docs/HOSTILE.md has the figures).
+pub const OBJECT_EXTRA: u64 = 8;
+/// See [`OBJECT_EXTRA`].
+pub const ARRAY_EXTRA: u64 = 4;
+/// See [`OBJECT_EXTRA`].
+pub const KEY_EXTRA: u64 = 2;
+/// See [`OBJECT_EXTRA`].
+pub const STRING_EXTRA: u64 = 1;
+
+/// An upper bound on the weighted number of values in a JSON text ([`OBJECT_EXTRA`]), in
+/// one pass over its bytes and without allocating: every value but the first is preceded by
+/// `[`, `,` or `:` outside a string; objects, arrays and keys add their weights.
 pub fn json_value_bound(text: &[u8]) -> u64 {
     let mut n = 1u64;
     let mut in_string = false;
@@ -306,8 +325,14 @@ pub fn json_value_bound(text: &[u8]) -> u64 {
             }
         } else {
             match b {
-                b'"' => in_string = true,
-                b'[' | b',' | b':' => n += 1,
+                b'"' => {
+                    in_string = true;
+                    n += STRING_EXTRA;
+                }
+                b'{' => n += OBJECT_EXTRA,
+                b'[' => n += 1 + ARRAY_EXTRA,
+                b',' => n += 1,
+                b':' => n += 1 + KEY_EXTRA,
                 _ => {}
             }
         }
@@ -387,9 +412,19 @@ mod tests {
 
     #[test]
     fn counts_values_without_parsing() {
-        assert_eq!(json_value_bound(b"{}"), 1);
-        assert_eq!(json_value_bound(br#"{"a": [1, 2, 3], "b": "x,[:"}"#), 7);
-        assert!(json_value_bound(b"[0,0,0,0]") >= 5);
+        assert_eq!(json_value_bound(b"0"), 1);
+        assert_eq!(json_value_bound(b"[0,0,0,0]"), 5 + ARRAY_EXTRA);
+        // The object, two keys, the array and its three numbers, the string (its `,[:`
+        // inside quotes not counted).
+        assert_eq!(
+            json_value_bound(br#"{"a": [1, 2, 3], "b": "x,[:"}"#),
+            7 + OBJECT_EXTRA + 2 * KEY_EXTRA + ARRAY_EXTRA
+        );
+        // The worst unweighted shape, one-key objects, costs 12 each.
+        assert_eq!(
+            json_value_bound(br#"[{"a":0},{"a":0}]"#),
+            1 + 5 + 2 * 12 - 1
+        );
     }
 
     #[test]
