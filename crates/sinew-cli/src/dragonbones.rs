@@ -1,14 +1,16 @@
 //! `sinew dump` for DragonBones skeletons (`*_ske.json`, told from the content): the schema
 //! of `shared/oracle/dragonbones/dump.mjs` (bones `{name, a, b, c, d, worldX, worldY}` in
-//! the file's bone order, slots in draw order `{slot, display, attachment, vertices}`), in
-//! y-down data space unless `--y-up`. `--mode play` (default `state` means the same) steps
-//! the clock at `--fps`; `--mode goto` jumps to each time.
+//! the file's bone order, slots in draw order `{slot, display, attachment, color, vertices}`,
+//! a slot showing a child armature with `child {armature, animation, animTime, slots}`, and in
+//! play mode the key events fired since the previous sample `{type, name, ints, floats,
+//! strings}`), in y-down data space unless `--y-up`. `--mode play` (default `state` means
+//! the same) steps the clock at `--fps`; `--mode goto` jumps to each time.
 
 use crate::args::{DumpArgs, Mode};
 use crate::schema::{Obj, nums, round_all};
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
-use sinew_formats::dragonbones::{PoseMode, pose};
+use sinew_formats::dragonbones::{PoseMode, SlotPose, pose};
 use std::path::PathBuf;
 
 /// The sibling atlas of `x_ske.json`: `x_tex.json`, when it exists.
@@ -77,28 +79,28 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
                     .build()
             })
             .collect();
-        let slots: Vec<Value> = f
-            .slots
+        let slots = slots_json(&f.slots, args.no_vertices);
+        let events: Vec<Value> = f
+            .events
             .iter()
-            .map(|s| {
-                let verts = if s.vertices.is_empty() || args.no_vertices {
-                    Value::Null
-                } else {
-                    nums(s.vertices.iter().copied())
-                };
+            .map(|e| {
                 Obj::new()
-                    .set("slot", s.slot.as_str())
-                    .set("display", s.attachment.clone())
-                    .set("attachment", s.attachment.clone())
-                    .set("vertices", verts)
+                    .set("type", if e.sound { "soundEvent" } else { "frameEvent" })
+                    .set("name", e.name.as_str())
+                    .set("ints", nums([f64::from(e.int)]))
+                    .set("floats", nums([f64::from(e.float)]))
+                    .set("strings", Value::Array(vec![e.string.as_str().into()]))
                     .build()
             })
             .collect();
-        let frame = Obj::new()
+        let mut frame = Obj::new()
             .num("time", f.time)
             .set("bones", Value::Array(bones))
-            .set("slots", Value::Array(slots))
-            .build();
+            .set("slots", slots);
+        if mode == PoseMode::Play {
+            frame = frame.set("events", Value::Array(events));
+        }
+        let frame = frame.build();
         output.frame(&frame)?;
         out_frames.push(frame);
     }
@@ -139,4 +141,37 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
         round_all(&mut out, d);
     }
     Ok(out)
+}
+
+/// Slots in the oracle's schema; a child armature's slots nest under `child.slots`.
+fn slots_json(slots: &[SlotPose], no_vertices: bool) -> Value {
+    let list = slots
+        .iter()
+        .map(|s| {
+            let verts = if s.vertices.is_empty() || no_vertices {
+                Value::Null
+            } else {
+                nums(s.vertices.iter().copied())
+            };
+            let mut o = Obj::new()
+                .set("slot", s.slot.as_str())
+                .set("display", s.attachment.clone())
+                .set("attachment", s.attachment.clone())
+                .set("color", nums(s.color.iter().map(|&c| f64::from(c))))
+                .set("vertices", verts);
+            if let Some(c) = &s.child {
+                o = o.set(
+                    "child",
+                    Obj::new()
+                        .set("armature", c.armature.as_str())
+                        .set("animation", c.animation.clone())
+                        .num("animTime", c.time)
+                        .set("slots", slots_json(&c.slots, no_vertices))
+                        .build(),
+                );
+            }
+            o.build()
+        })
+        .collect();
+    Value::Array(list)
 }

@@ -1,7 +1,8 @@
 //! Differential test: every case of `fixtures/dragonbones/golden/MANIFEST.json` (made by
 //! the official runtime through `oracle/dragonbones/dump.mjs`) posed by sinew's DragonBones
 //! loader: bone a..d within 1e-3, positions and vertices within 1e-2, display names exact,
-//! slots in the same draw order.
+//! slots in the same draw order, slot colours, child armatures (`child.slots`: effect's
+//! `sprite` flip-book inside the `flower` skill) and key events (see `dragonbones_common`).
 
 mod dragonbones_common;
 
@@ -14,7 +15,7 @@ use std::path::Path;
 fn check_case(dir: &Path, case: &Value) -> Result<(), String> {
     let c = Case::new(dir, case);
     let (asset, db) =
-        sinew_formats::load_dragonbones(&c.skeleton, Some(&c.texture), c.armature.as_deref())
+        sinew_formats::load_dragonbones(&c.skeleton, c.texture.as_deref(), c.armature.as_deref())
             .map_err(|e| e.to_string())?;
     let frames = pose(
         &asset,
@@ -55,4 +56,34 @@ fn dragonbones_goldens_match_the_official_runtime() {
         fail.len(),
         cases.len()
     );
+}
+
+/// The animation reader's memory budget (a multiple of the file's size, see
+/// `tests/dragonbones_budget.rs`) leaves the fixtures far inside it.
+#[test]
+fn fixtures_use_a_small_part_of_the_budget() {
+    let Some(dir) = sinew_testutil::require_fixtures("fixtures_use_a_small_part_of_the_budget")
+    else {
+        return;
+    };
+    for (ske, tex) in [
+        ("you_xin_body/body_ske.json", "you_xin_body/body_tex.json"),
+        ("effect/effect_ske.json", "effect/effect_tex.json"),
+        (
+            "dragon_boy/dragon_boy_ske.json",
+            "dragon_boy/dragon_boy_tex.json",
+        ),
+    ] {
+        let p = dir.join("dragonbones").join(ske);
+        let db = sinew_formats::dragonbones::load_dragonbones(
+            &p,
+            Some(&dir.join("dragonbones").join(tex)),
+            None,
+        )
+        .unwrap();
+        let bytes = std::fs::metadata(&p).unwrap().len() as f64;
+        let per_byte = db.values_made as f64 / bytes;
+        println!("{ske}: {} values, {per_byte:.2} a byte", db.values_made);
+        assert!(per_byte < 2.0, "{ske}: {per_byte}");
+    }
 }

@@ -31,11 +31,15 @@
 //!   dropped (many DragonBones engine adapters drop them too).
 
 mod anim;
+mod children;
+mod ease;
+mod emit;
 mod json;
 mod pose;
 mod tex;
 
-pub use pose::{BonePose, Frame, PoseMode, SlotPose, pose};
+pub use children::{ChildArmature, ChildDisplay};
+pub use pose::{BonePose, ChildPose, EventPose, Frame, PoseMode, SlotPose, pose};
 pub use tex::{load_tex_atlas, parse_tex_atlas};
 
 use crate::error::LoadError;
@@ -67,6 +71,16 @@ pub struct ClipInfo {
     pub frames: u32,
     /// `fadeInTime` in seconds (the runtime's `play` ignores it).
     pub fade_in: f64,
+    /// The clip that holds the last key instead of tweening back to the first (the held
+    /// twin, see the module docs), when a timeline wraps around; `None`: the clip itself.
+    pub held: Option<String>,
+}
+
+impl ClipInfo {
+    /// The clip to pose when no play follows (the last play, `playTimes` 1, seeking).
+    pub fn held_clip(&self) -> &str {
+        self.held.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A loaded armature: the rig plus what only DragonBones has.
@@ -84,6 +98,15 @@ pub struct DragonBonesRig {
     pub version: String,
     /// Bone names in the file's `bone[]` order (what dumps list).
     pub file_bone_order: Vec<String>,
+    /// Slot displays that show another armature of the file (see [`ChildDisplay`]).
+    pub child_displays: Vec<ChildDisplay>,
+    /// The armatures those displays show, loaded once each (their own displays of
+    /// armatures are empty points: one level of nesting).
+    pub children: Vec<ChildArmature>,
+    /// Values (key values, samples, deform floats) the animation reader made for the whole
+    /// file, children included: what its memory budget (a fixed multiple of the file's size)
+    /// was charged.
+    pub values_made: u64,
 }
 
 /// Whether these bytes look like a DragonBones skeleton: a JSON object with an `armature`
@@ -170,7 +193,11 @@ pub fn parse_dragonbones(
             version,
         });
     }
-    read_armature(root, &atlas, armature, source, version).map_err(invalid(source))
+    let mut budget = emit::Budget::for_input(ske.len());
+    let mut rig = read_armature(root, &atlas, armature, source, &version, &mut budget, true)
+        .map_err(invalid(source))?;
+    rig.values_made = budget.used();
+    Ok(rig)
 }
 
 /// A SubTexture's drawn size and trim.
@@ -373,6 +400,8 @@ pub(crate) struct MeshInfo {
     pub vertices: usize,
     /// Weighted: per vertex, the linear maps (slot space -> bind space) of its influences.
     pub weighted: Option<Vec<Vec<Mat>>>,
+    /// Floats of one deform key: x, y per vertex, or per influence when weighted.
+    pub deform_len: usize,
     /// Unweighted: the display transform's linear part (slot space -> bone space).
     pub linear: Mat,
 }
@@ -382,7 +411,9 @@ fn read_armature(
     atlas: &HashMap<String, Region>,
     want: Option<&str>,
     source: &str,
-    version: String,
+    version: &str,
+    budget: &mut emit::Budget,
+    with_children: bool,
 ) -> R<DragonBonesRig> {
     let arms = arr(root, "armature", "$")?;
     let names: Vec<String> = arms
@@ -421,7 +452,7 @@ fn read_armature(
     }
     let mut rig = RawRig {
         source: source.to_owned(),
-        version: version.clone(),
+        version: version.to_owned(),
         reference_scale: 100.0,
         ..Default::default()
     };
@@ -552,6 +583,7 @@ fn read_armature(
         meshes: HashMap::new(),
         ik: Vec::new(),
     };
+    let mut child_displays = Vec::new();
     let kp = key(&ap, "skin");
     let skins_v = arr(a, "skin", &ap)?;
     let has_default = skins_v.iter().any(|s| {
@@ -610,8 +642,25 @@ fn read_armature(
                             .insert((skin_name.clone(), slot.clone(), name.clone()), mi);
                         kind
                     }
-                    // COMPAT(dragonbones): child armatures, bounding boxes and paths are
-                    // not drawn; an empty point keeps the display index meaningful.
+                    "armature" => {
+                        if skin_name == "default" {
+                            child_displays.push(children::display(
+                                d,
+                                &name,
+                                &slot,
+                                &attach_key,
+                                &p,
+                            )?);
+                        }
+                        // Drawn by the pose of its child armature, not by the rig.
+                        RawAttachmentKind::Point {
+                            x: 0.0,
+                            y: 0.0,
+                            rotation: 0.0,
+                        }
+                    }
+                    // COMPAT(dragonbones): bounding boxes and paths are not drawn; an empty
+                    // point keeps the display index meaningful.
                     _ => RawAttachmentKind::Point {
                         x: 0.0,
                         y: 0.0,
@@ -679,14 +728,48 @@ fn read_armature(
         info.ik.push(name);
     }
 
-    let clips = anim::read_animations(a, &ap, frame_rate, &info, &mut rig)?;
+    let clips = anim::read_animations(a, &ap, frame_rate, &info, &mut rig, budget)?;
+    children::starts(a, &ap, frame_rate, &mut child_displays, budget)?;
+    let armature = names.get(pick).cloned().unwrap_or_default();
+    let mut children = Vec::new();
+    if with_children {
+        for d in &mut child_displays {
+            // COMPAT(dragonbones): a display naming no armature of the file shows nothing.
+            if d.armature == armature || !names.contains(&d.armature) {
+                continue;
+            }
+            let at = match children
+                .iter()
+                .position(|c: &ChildArmature| c.rig.armature == d.armature)
+            {
+                Some(i) => i,
+                None => {
+                    let rig = read_armature(
+                        root,
+                        atlas,
+                        Some(&d.armature),
+                        source,
+                        version,
+                        budget,
+                        false,
+                    )?;
+                    children.push(ChildArmature { rig: Box::new(rig) });
+                    children.len() - 1
+                }
+            };
+            d.child = Some(at);
+        }
+    }
     Ok(DragonBonesRig {
         file_bone_order: info.bones,
         raw: rig,
-        armature: names.get(pick).cloned().unwrap_or_default(),
+        armature,
         frame_rate,
         clips,
-        version,
+        version: version.to_owned(),
+        child_displays,
+        children,
+        values_made: 0,
     })
 }
 
@@ -773,6 +856,7 @@ fn mesh(
         key: attach_key,
         vertices: n,
         weighted: None,
+        deform_len: 2 * n,
         linear: Mat::ID,
     };
     let vertices = if weights.is_empty() {
@@ -847,6 +931,7 @@ fn mesh(
             maps.push(vm);
             k += 1 + 2 * cnt;
         }
+        info.deform_len = 2 * (bones.len() - n);
         info.weighted = Some(maps);
         Vertices {
             count: n as u32,

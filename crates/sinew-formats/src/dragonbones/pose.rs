@@ -1,15 +1,22 @@
 //! Posing a DragonBones armature as the oracle (`shared/oracle/dragonbones/dump.mjs`) does.
 //!
 //! Play mode: the animation is started with its own `playTimes` and the clock stepped at
-//! `1 / fps`, with one shorter step landing on each requested time. Goto mode: a fresh
-//! character per time at `t mod duration` (the runtime's `gotoAndStopByTime`, which never
-//! loops). Bones come in the file's `bone[]` order with Spine-style matrix names; slots in
-//! draw order; image corners top-left, top-right, bottom-right, bottom-left.
+//! `1 / fps`, with one shorter step landing on each requested time; key events fired by the
+//! steps since the previous sample are listed with each sample. In the last of N >= 2
+//! plays the held twin of the clip ([`super::ClipInfo::held`]) runs and then holds the end,
+//! as the runtime holds the last keys once no play follows. Goto mode: a fresh character per time at `t mod duration`
+//! on the held clip (the runtime's `gotoAndStopByTime`, which never loops). Bones come in
+//! the file's `bone[]` order with Spine-style matrix names; slots in draw order with their
+//! colour multipliers; image corners top-left, top-right, bottom-right, bottom-left. Slots
+//! showing a child armature carry its pose (see `children.rs`).
 
-use super::DragonBonesRig;
+use super::{ChildDisplay, DragonBonesRig};
 use crate::Asset;
+use sinew::anim::StateEventKind;
+use sinew::character::Character;
 use sinew::ids::SlotId;
 use sinew::rig::AttachmentKind;
+use std::sync::Arc;
 
 /// How the animation time is reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +39,38 @@ pub struct SlotPose {
     pub attachment: Option<String>,
     /// World vertices, x,y pairs.
     pub vertices: Vec<f64>,
+    /// Colour multipliers `[r, g, b, a]` (0..1).
+    pub color: [f32; 4],
+    /// The child armature the slot shows, if any.
+    pub child: Option<ChildPose>,
+}
+
+/// A child armature shown by a slot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildPose {
+    /// The child armature's name.
+    pub armature: String,
+    /// The animation it plays.
+    pub animation: Option<String>,
+    /// Seconds since it started (its own clock).
+    pub time: f64,
+    /// Its slots in draw order, vertices in the parent armature's space.
+    pub slots: Vec<SlotPose>,
+}
+
+/// A key event fired between the previous sample and this one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventPose {
+    /// Event (or sound) name.
+    pub name: String,
+    /// First of the event's `ints` (0 without).
+    pub int: i32,
+    /// First of its `floats` (0 without).
+    pub float: f32,
+    /// First of its `strings` (empty without).
+    pub string: String,
+    /// A `sound` of the main timeline (the oracle's `soundEvent`), not an event.
+    pub sound: bool,
 }
 
 /// One sampled time.
@@ -43,6 +82,15 @@ pub struct Frame {
     pub bones: Vec<BonePose>,
     /// Slots in draw order.
     pub slots: Vec<SlotPose>,
+    /// Key events fired since the previous sample (play mode).
+    pub events: Vec<EventPose>,
+}
+
+/// A running child armature.
+struct Live {
+    c: Character,
+    start: f64,
+    animation: Option<String>,
 }
 
 /// Poses `anim` (or the setup pose when `None`) at `times`.
@@ -76,45 +124,80 @@ pub fn pose(
     let duration = info
         .as_ref()
         .map_or(0.0, |c| f64::from(c.frames) / db.frame_rate);
-    let start = |looping: bool| -> Result<sinew::character::Character, String> {
+    let kids: Vec<Asset> = db
+        .children
+        .iter()
+        .map(|k| child_asset(&k.rig))
+        .collect::<Result<_, _>>()?;
+    let start = |clip: Option<&str>, looping: bool| -> Result<Character, String> {
         let mut c = asset.character();
-        if let Some(a) = anim {
+        if let Some(a) = clip {
             c.set_animation(0, a, looping).map_err(|e| e.to_string())?;
         }
         c.update(0.0);
         Ok(c)
     };
+    // The parent's time inside its animation (for the child start actions).
+    let anim_time = |now: f64| {
+        if duration > 0.0 && info.as_ref().is_some_and(|c| c.play_times != 1) {
+            now % duration
+        } else {
+            now.min(duration)
+        }
+    };
     let mut out = Vec::with_capacity(times.len());
     match mode {
         PoseMode::Play => {
             let looping = info.as_ref().is_some_and(|c| c.play_times != 1);
-            let mut c = start(looping)?;
+            let mut c = start(anim, looping)?;
+            let mut events = Vec::new();
+            drain(&mut c, &mut events);
+            let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
             let mut now = 0.0f64;
+            show(&c, db, &kids, &mut live, anim, anim_time(now), now)?;
             let mut held = false;
+            let plays = info.as_ref().map_or(0, |c| c.play_times);
             for &t in times {
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
                 }
                 let steps = ((t - now) * fps).floor().min(10_000_000.0) as u64;
+                let mut step = |c: &mut Character, dt: f64, now: &mut f64| -> Result<(), String> {
+                    c.update(dt);
+                    *now += dt;
+                    drain(c, &mut events);
+                    for l in live.iter_mut().flatten() {
+                        l.c.update(dt);
+                        l.c.drain_events().for_each(drop);
+                    }
+                    // COMPAT(dragonbones): in the last of N >= 2 plays the runtime's last
+                    // keys hold (they tween back only while plays remain): from the start
+                    // of the last play the held twin runs, once, then holds the end. Its
+                    // events already fired in the looping clip.
+                    let last = f64::from(plays.saturating_sub(1)) * duration;
+                    if !held && plays >= 2 && duration > 0.0 && *now >= last {
+                        if let Some(i) = &info {
+                            c.set_animation(0, i.held_clip(), false)
+                                .map_err(|e| e.to_string())?;
+                            c.update(*now - last);
+                            c.drain_events().for_each(drop);
+                        }
+                        held = true;
+                    }
+                    show(c, db, &kids, &mut live, anim, anim_time(*now), *now)
+                };
                 for _ in 0..steps {
-                    c.update(1.0 / fps);
-                    now += 1.0 / fps;
+                    step(&mut c, 1.0 / fps, &mut now)?;
                 }
                 if t > now {
-                    c.update(t - now);
+                    let dt = t - now;
+                    step(&mut c, dt, &mut now)?;
                     now = t;
                 }
-                // COMPAT(dragonbones): after `playTimes` plays (2 or more; 1 never loops) the
-                // runtime holds the end pose.
-                let plays = info.as_ref().map_or(0, |c| c.play_times);
-                if !held && plays >= 2 && duration > 0.0 && now >= f64::from(plays) * duration {
-                    if let Some(a) = anim {
-                        c.set_animation(0, a, false).map_err(|e| e.to_string())?;
-                        c.update(duration);
-                    }
-                    held = true;
-                }
-                out.push(frame(&c, db, t, y_up));
+                let mut f = frame(&c, db, t, y_up);
+                f.events = std::mem::take(&mut events);
+                attach_children(&c, db, &live, &mut f, now, y_up);
+                out.push(f);
             }
         }
         PoseMode::Goto => {
@@ -122,7 +205,8 @@ pub fn pose(
                 if !t.is_finite() || t < 0.0 {
                     return Err(format!("bad time {t}"));
                 }
-                let mut c = start(false)?;
+                let held = info.as_ref().map(super::ClipInfo::held_clip);
+                let mut c = start(held, false)?;
                 let mut at = t;
                 if duration > 0.0 {
                     if at > duration {
@@ -132,18 +216,176 @@ pub fn pose(
                     }
                 }
                 c.update(at);
-                out.push(frame(&c, db, t, y_up));
+                // COMPAT(dragonbones): gotoAndStopByTime does not advance children: a
+                // shown child is at time 0.
+                let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
+                show(&c, db, &kids, &mut live, anim, at, 0.0)?;
+                let mut f = frame(&c, db, t, y_up);
+                attach_children(&c, db, &live, &mut f, 0.0, y_up);
+                out.push(f);
             }
         }
     }
     Ok(out)
 }
 
-fn frame(c: &sinew::character::Character, db: &DragonBonesRig, time: f64, y_up: bool) -> Frame {
+/// A child armature's rig as an asset (no atlas: the loader already sized its images).
+fn child_asset(db: &DragonBonesRig) -> Result<Asset, String> {
+    let mut rig = sinew::build::build_rig(&db.raw)
+        .map_err(|e| format!("child armature `{}`: {e}", db.armature))?;
+    rig.exact_angles = true;
+    Ok(Asset {
+        rig: Arc::new(rig),
+        atlas: None,
+        atlas_path: None,
+        jiggle: None,
+        follow: None,
+        draw: Arc::new(sinew::draw::DrawSetup {
+            y_down: true,
+            ..Default::default()
+        }),
+        param_animations: Arc::from(Vec::new()),
+        puppet: None,
+    })
+}
+
+/// Whether `c` shows display `d` in its slot now.
+fn shows(c: &Character, d: &ChildDisplay) -> bool {
+    let rig = c.rig();
+    let Some(slot) = rig.slot(&d.slot) else {
+        return false;
+    };
+    c.attachment(slot).is_some_and(|a| {
+        let a = &rig.attachments[a.index()];
+        rig.names
+            .attachment_keys
+            .get(&d.key)
+            .is_some_and(|k| a.key == *k)
+    })
+}
+
+/// Starts the children whose slot now shows them, drops those no longer shown.
+fn show(
+    c: &Character,
+    db: &DragonBonesRig,
+    kids: &[Asset],
+    live: &mut [Option<Live>],
+    anim: Option<&str>,
+    anim_time: f64,
+    now: f64,
+) -> Result<(), String> {
+    for (d, l) in db.child_displays.iter().zip(live.iter_mut()) {
+        let Some(k) = d.child.filter(|_| shows(c, d)) else {
+            *l = None;
+            continue;
+        };
+        if l.is_some() {
+            continue;
+        }
+        let (Some(asset), Some(child)) = (kids.get(k), db.children.get(k)) else {
+            continue;
+        };
+        let name = d
+            .animation_at(anim, anim_time)
+            .or_else(|| child.rig.clips.first().map(|i| i.name.as_str()))
+            .map(str::to_owned);
+        let mut cc = asset.character();
+        if let Some(n) = &name {
+            let looping = child
+                .rig
+                .clips
+                .iter()
+                .any(|i| &i.name == n && i.play_times != 1);
+            cc.set_animation(0, n, looping).map_err(|e| e.to_string())?;
+        }
+        cc.update(0.0);
+        cc.drain_events().for_each(drop);
+        *l = Some(Live {
+            c: cc,
+            start: now,
+            animation: name,
+        });
+    }
+    Ok(())
+}
+
+/// Key events of the last update, taken out of `c`.
+fn drain(c: &mut Character, out: &mut Vec<EventPose>) {
+    let rig = Arc::clone(c.rig());
+    for e in c.drain_events() {
+        let StateEventKind::Event(f) = e.kind else {
+            continue;
+        };
+        let Some(data) = rig.events.get(f.event.index()) else {
+            continue;
+        };
+        let string = f
+            .string
+            .and_then(|i| rig.clips.get(f.clip.index())?.strings.get(i as usize))
+            .cloned()
+            .unwrap_or_else(|| data.string.clone());
+        out.push(EventPose {
+            name: data.name.clone(),
+            int: f.int,
+            float: f.float,
+            string,
+            sound: data.audio.is_some(),
+        });
+    }
+}
+
+/// Puts each shown child's pose on its slot, vertices through the slot's bone world matrix
+/// and the display transform.
+fn attach_children(
+    c: &Character,
+    db: &DragonBonesRig,
+    live: &[Option<Live>],
+    f: &mut Frame,
+    now: f64,
+    y_up: bool,
+) {
+    for (d, l) in db.child_displays.iter().zip(live) {
+        let (Some(l), Some(k)) = (l, d.child) else {
+            continue;
+        };
+        let Some(child) = db.children.get(k) else {
+            continue;
+        };
+        let rig = c.rig();
+        let Some(bone) = rig.slot(&d.slot).map(|s| rig.slots[s.index()].bone) else {
+            continue;
+        };
+        let Some(w) = c.bone_world(bone) else {
+            continue;
+        };
+        let [a, b, cc, dd, tx, ty] = d.transform;
+        let to_parent = |x: f64, y: f64| {
+            let (x, y) = (a * x + cc * y + tx, b * x + dd * y + ty);
+            (w.a * x + w.b * y + w.x, w.c * x + w.d * y + w.y)
+        };
+        let mut inner = frame(&l.c, &child.rig, now - l.start, false);
+        let flip = if y_up { -1.0 } else { 1.0 };
+        for s in &mut inner.slots {
+            for p in s.vertices.chunks_exact_mut(2) {
+                let (x, y) = to_parent(p[0], p[1]);
+                p[0] = x;
+                p[1] = flip * y;
+            }
+        }
+        if let Some(s) = f.slots.iter_mut().find(|s| s.slot == d.slot) {
+            s.child = Some(ChildPose {
+                armature: child.rig.armature.clone(),
+                animation: l.animation.clone(),
+                time: now - l.start,
+                slots: inner.slots,
+            });
+        }
+    }
+}
+
+fn frame(c: &Character, db: &DragonBonesRig, time: f64, y_up: bool) -> Frame {
     let rig = c.rig();
     let f = if y_up { -1.0 } else { 1.0 };
-    // File order of bones: the raw rig keeps parent-first order; report by file order of
-    // names as the raw bones were written (same set).
     let mut bones = Vec::with_capacity(rig.bones.len());
     for b in &db.file_bone_order {
         if let Some(id) = rig.bone(b)
@@ -182,16 +424,30 @@ fn frame(c: &sinew::character::Character, db: &DragonBonesRig, time: f64, y_up: 
                 }
             }
         }
+        let col = c
+            .instance()
+            .slots
+            .color
+            .get(slot.index())
+            .copied()
+            .unwrap_or_default();
         slots.push(SlotPose {
             slot: sd.name.clone(),
             attachment: name,
             vertices: verts,
+            color: [col.r, col.g, col.b, col.a],
+            child: None,
         });
     }
-    Frame { time, bones, slots }
+    Frame {
+        time,
+        bones,
+        slots,
+        events: Vec::new(),
+    }
 }
 
-fn world(c: &sinew::character::Character, slot: SlotId, buf: &mut Vec<f32>) -> bool {
+fn world(c: &Character, slot: SlotId, buf: &mut Vec<f32>) -> bool {
     buf.clear();
     c.world_vertices(slot, buf)
 }

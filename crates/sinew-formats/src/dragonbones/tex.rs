@@ -56,12 +56,8 @@ pub fn parse_tex_atlas(
     default_image: &str,
     image_size: impl Fn(&str) -> Option<(u32, u32)>,
 ) -> Result<Atlas, LoadError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| LoadError::Invalid {
-        file: source.to_owned(),
-        path: "$".into(),
-        name: None,
-        message: format!("not JSON: {e}"),
-    })?;
+    // The same value-count and magnitude checks as every other JSON input.
+    let v: Value = crate::error::parse_json(text, source)?;
     read(&v, default_image, &image_size).map_err(|b| LoadError::Invalid {
         file: source.to_owned(),
         path: b.path,
@@ -187,6 +183,16 @@ mod tests {
         assert_eq!((a.pages[0].width, a.pages[0].height), (64, 32));
         assert!(parse_tex_atlas(text, "t.json", "x.png", |_| None).is_err());
         assert!(parse_tex_atlas("[", "t.json", "x.png", |_| None).is_err());
+        // Numbers too large for the f32 outputs are refused with their path.
+        let e = parse_tex_atlas(
+            r#"{"width":64,"height":64,"SubTexture":[{"name":"r","x":1e300}]}"#,
+            "t.json",
+            "x.png",
+            |_| None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("$.SubTexture[0].x"), "{e}");
         let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
         png.extend_from_slice(&[0, 0, 1, 0, 0, 0, 0, 2]);
         assert_eq!(png_size(&png), Some((256, 2)));

@@ -1,17 +1,34 @@
-//! Shared by the DragonBones golden suites (`dragonbones_golden.rs`, `convert_dragonbones.rs`):
-//! the cases of `fixtures/dragonbones/golden/MANIFEST.json`, how a case is posed (its clock
-//! and mode), and the comparison with the golden dump (bone a..d within 1e-3, positions and
-//! vertices within 1e-2, bone names, draw order and display names exact).
+//! Shared by the DragonBones golden suites (`dragonbones_golden.rs`, `convert_dragonbones.rs`,
+//! `dragonbones_synthetic.rs`): the cases of a golden `MANIFEST.json`, how a case is posed
+//! (its clock and mode), and the comparison with the golden dump: bone a..d within 1e-3,
+//! positions and vertices within 1e-2, slot colour multipliers within 1e-3 (sinew writes
+//! `tweenEasing` as 64 linear pieces, within 2.5e-4 of the change), bone names, draw order
+//! and display names exact, a child armature's slots (`child.slots`) the same way, and the
+//! key events (`frameEvent`, `soundEvent`) of each sample: names in order, the first int,
+//! float and string of each.
 
 use serde_json::Value;
-use sinew_formats::dragonbones::{Frame, PoseMode};
+use sinew_formats::dragonbones::{Frame, PoseMode, SlotPose};
 use std::path::{Path, PathBuf};
 
 /// The fixtures' DragonBones folder and its manifest cases, or `None` (with a notice, or a
 /// failure under `CI=true`) when they are missing.
+#[allow(dead_code)] // not every suite reads both manifests
 pub fn cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
     let dir = sinew_testutil::require_fixtures(test)?.join("dragonbones");
-    let manifest = dir.join("golden/MANIFEST.json");
+    manifest_cases(test, dir.clone(), &dir.join("golden/MANIFEST.json"))
+}
+
+/// The cases of the synthetic rigs' manifest (`testdata/dragonbones/MANIFEST.json`,
+/// committed: always present).
+#[allow(dead_code)]
+pub fn synthetic_cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
+    let dir = sinew_testutil::workspace_root().join("testdata/dragonbones");
+    manifest_cases(test, dir.clone(), &dir.join("MANIFEST.json"))
+}
+
+/// `dir` and the cases of `manifest` (goldens under `dir/golden/` or `dir`).
+fn manifest_cases(test: &str, dir: PathBuf, manifest: &Path) -> Option<(PathBuf, Vec<Value>)> {
     if !manifest.is_file() {
         assert!(
             !sinew_testutil::is_ci(),
@@ -30,7 +47,8 @@ pub fn cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
 /// One manifest case: its files and how it is posed.
 pub struct Case {
     pub skeleton: PathBuf,
-    pub texture: PathBuf,
+    /// The atlas description (`None`: `--tex none`).
+    pub texture: Option<PathBuf>,
     pub armature: Option<String>,
     pub anim: Option<String>,
     pub times: Vec<f64>,
@@ -47,9 +65,14 @@ impl Case {
             let i = args.iter().position(|a| a.as_str() == Some(name))?;
             args.get(i + 1)?.as_str().map(str::to_owned)
         };
+        let golden = if dir.join("golden").is_dir() {
+            dir.join("golden").join(s("golden"))
+        } else {
+            dir.join(s("golden"))
+        };
         Case {
             skeleton: dir.join(s("skeleton")),
-            texture: dir.join(s("texture")),
+            texture: case["texture"].as_str().map(|t| dir.join(t)),
             armature: arg("--armature"),
             anim: arg("--anim"),
             times: case["times"]
@@ -61,14 +84,15 @@ impl Case {
                 Some("goto") => PoseMode::Goto,
                 _ => PoseMode::Play,
             },
-            golden: dir.join("golden").join(s("golden")),
+            golden,
         }
     }
 
     /// Compares posed `frames` with the golden dump; `mirrored`: the frames come from a
     /// y-up rig (every transform mirrored by `F = diag(1, -1)`: matrices `F W F`, points
     /// `F p`), mirrored back first. Returns the worst (matrix, position) error, or the first
-    /// mismatch.
+    /// mismatch. Mirrored frames come from a converted Spine rig, which has no child
+    /// armatures: their `child` entries are not compared.
     pub fn compare(&self, frames: &[Frame], mirrored: bool) -> Result<(f64, f64), String> {
         let text = std::fs::read_to_string(&self.golden).map_err(|e| e.to_string())?;
         let golden: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
@@ -109,52 +133,139 @@ impl Case {
                 }
             }
             let gs = g["slots"].as_array().cloned().unwrap_or_default();
-            if gs.len() != f.slots.len() {
-                return Err(format!(
-                    "t={t}: {} slots, golden {}",
-                    f.slots.len(),
-                    gs.len()
-                ));
-            }
-            for (sp, gs) in f.slots.iter().zip(&gs) {
-                if gs["slot"].as_str() != Some(sp.slot.as_str()) {
-                    return Err(format!("t={t}: draw order: {} vs {}", sp.slot, gs["slot"]));
+            let mut slots = f.slots.clone();
+            let mut gs = gs;
+            if mirrored {
+                for s in &mut slots {
+                    s.child = None;
                 }
-                let gd = gs["display"].as_str();
-                if gd != sp.attachment.as_deref() {
-                    return Err(format!(
-                        "t={t}: slot {} shows {:?}, golden {gd:?}",
-                        sp.slot, sp.attachment
-                    ));
-                }
-                let gv: Vec<f64> = gs["vertices"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                    .unwrap_or_default();
-                if gv.is_empty() {
-                    continue;
-                }
-                if gv.len() != sp.vertices.len() {
-                    return Err(format!(
-                        "t={t}: slot {}: {} vertex floats, golden {}",
-                        sp.slot,
-                        sp.vertices.len(),
-                        gv.len()
-                    ));
-                }
-                for (i, (a, b)) in sp.vertices.iter().zip(&gv).enumerate() {
-                    let a = if i % 2 == 1 { flip * a } else { *a };
-                    let d = (a - b).abs();
-                    wp = wp.max(d);
-                    if d > 1e-2 || d.is_nan() {
-                        return Err(format!(
-                            "t={t}: slot {} vertex[{i}] = {a} want {b}",
-                            sp.slot
-                        ));
+                for g in &mut gs {
+                    if let Some(o) = g.as_object_mut() {
+                        o.remove("child");
                     }
                 }
+            }
+            // Spine stores colours as bytes: a converted rig is within half a step.
+            let ctol = if mirrored { 0.5 / 255.0 + 1e-6 } else { 1e-3 };
+            compare_slots(t, &slots, &gs, flip, ctol, &mut wp)?;
+            if let Some(ge) = g["events"].as_array() {
+                compare_events(t, f, ge)?;
             }
         }
         Ok((wm, wp))
     }
+}
+
+/// Slots in draw order: names, displays, colours, vertices, child armatures.
+fn compare_slots(
+    t: f64,
+    slots: &[SlotPose],
+    gs: &[Value],
+    flip: f64,
+    ctol: f64,
+    wp: &mut f64,
+) -> Result<(), String> {
+    if gs.len() != slots.len() {
+        return Err(format!("t={t}: {} slots, golden {}", slots.len(), gs.len()));
+    }
+    for (sp, gs) in slots.iter().zip(gs) {
+        if gs["slot"].as_str() != Some(sp.slot.as_str()) {
+            return Err(format!("t={t}: draw order: {} vs {}", sp.slot, gs["slot"]));
+        }
+        let gd = gs["display"].as_str();
+        if gd != sp.attachment.as_deref() {
+            return Err(format!(
+                "t={t}: slot {} shows {:?}, golden {gd:?}",
+                sp.slot, sp.attachment
+            ));
+        }
+        if let Some(gc) = gs["color"].as_array() {
+            for (i, (a, b)) in sp.color.iter().zip(gc).enumerate() {
+                let b = b.as_f64().unwrap_or(f64::NAN);
+                let d = (f64::from(*a) - b).abs();
+                if d > ctol || d.is_nan() {
+                    return Err(format!("t={t}: slot {} color[{i}] = {a} want {b}", sp.slot));
+                }
+            }
+        }
+        match (&sp.child, gs.get("child")) {
+            (None, None | Some(Value::Null)) => {}
+            (Some(c), Some(gc)) => {
+                if gc["armature"].as_str() != Some(c.armature.as_str()) {
+                    return Err(format!(
+                        "t={t}: slot {} child {} vs {}",
+                        sp.slot, c.armature, gc["armature"]
+                    ));
+                }
+                let inner = gc["slots"].as_array().cloned().unwrap_or_default();
+                compare_slots(t, &c.slots, &inner, flip, ctol, wp)
+                    .map_err(|e| format!("slot {} child: {e}", sp.slot))?;
+            }
+            (c, g) => {
+                return Err(format!(
+                    "t={t}: slot {}: child {:?}, golden {:?}",
+                    sp.slot,
+                    c.as_ref().map(|c| &c.armature),
+                    g.map(|g| &g["armature"])
+                ));
+            }
+        }
+        let gv: Vec<f64> = gs["vertices"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        if gv.is_empty() {
+            continue;
+        }
+        if gv.len() != sp.vertices.len() {
+            return Err(format!(
+                "t={t}: slot {}: {} vertex floats, golden {}",
+                sp.slot,
+                sp.vertices.len(),
+                gv.len()
+            ));
+        }
+        for (i, (a, b)) in sp.vertices.iter().zip(&gv).enumerate() {
+            let a = if i % 2 == 1 { flip * a } else { *a };
+            let d = (a - b).abs();
+            *wp = wp.max(d);
+            if d > 1e-2 || d.is_nan() {
+                return Err(format!(
+                    "t={t}: slot {} vertex[{i}] = {a} want {b}",
+                    sp.slot
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The sample's key events against the golden's `frameEvent`/`soundEvent` entries.
+fn compare_events(t: f64, f: &Frame, ge: &[Value]) -> Result<(), String> {
+    let want: Vec<&Value> = ge
+        .iter()
+        .filter(|e| matches!(e["type"].as_str(), Some("frameEvent" | "soundEvent")))
+        .collect();
+    let got: Vec<&str> = f.events.iter().map(|e| e.name.as_str()).collect();
+    let names: Vec<&str> = want.iter().filter_map(|e| e["name"].as_str()).collect();
+    if got != names {
+        return Err(format!("t={t}: events {got:?}, golden {names:?}"));
+    }
+    for (e, g) in f.events.iter().zip(&want) {
+        let first = |k: &str| g[k].as_array().and_then(|a| a.first()).cloned();
+        let int = first("ints").and_then(|v| v.as_i64()).unwrap_or(0);
+        let float = first("floats").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let string = first("strings");
+        let string = string.as_ref().and_then(Value::as_str).unwrap_or("");
+        if i64::from(e.int) != int
+            || (f64::from(e.float) - float).abs() > 1e-6
+            || e.string != string
+        {
+            return Err(format!(
+                "t={t}: event {} payload ({}, {}, {:?}), golden ({int}, {float}, {string:?})",
+                e.name, e.int, e.float, e.string
+            ));
+        }
+    }
+    Ok(())
 }

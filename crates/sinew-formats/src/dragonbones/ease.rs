@@ -1,0 +1,202 @@
+//! DragonBones key easing as the runtime evaluates it.
+//!
+//! No `tweenEasing` holds, 0 is linear; `curve` Beziers are pre-sampled as the runtime does
+//! (COMPAT(dragonbones): `N + 1` points for an `N`-frame key, bisection to 1e-4, y rounded
+//! to 1/10000, linear between samples; multi-segment curves with the runtime's segment
+//! choice); `tweenEasing` strengths (evaluated exactly by the runtime) as 64 linear pieces,
+//! within 2.5e-4 of the key's value change. The samples are charged to the reader's
+//! [`Budget`] (a key is a few bytes of JSON, its samples up to 4097 pairs).
+
+use super::emit::Budget;
+use super::json::*;
+
+/// Linear pieces of one `tweenEasing` ease (see [`read_ease`]).
+const EASE_SEGMENTS: u32 = 64;
+
+/// How a key eases toward the next one.
+#[derive(Clone)]
+pub(crate) enum Ease {
+    /// Step: the key's value until the next key.
+    Hold,
+    /// Linear.
+    Linear,
+    /// Sampled progress curve: (x, y) pairs strictly inside (0, 1).
+    Samples(Vec<(f64, f64)>),
+}
+
+impl Ease {
+    /// Whether the value moves toward the next key.
+    pub(crate) fn tweens(&self) -> bool {
+        !matches!(self, Ease::Hold)
+    }
+}
+
+/// Progress through a quadratic/sine easing of strength `e` (the runtime's rule).
+pub(crate) fn eased(e: f64, p: f64) -> f64 {
+    let e = (e * 100.0).round() / 100.0;
+    if e < 0.0 {
+        p + (p * p - p) * (-e)
+    } else if e <= 1.0 {
+        p + ((1.0 - (1.0 - p) * (1.0 - p)) - p) * e
+    } else {
+        let s = e - 1.0;
+        let io = 0.5 * (1.0 - (p * std::f64::consts::PI).cos());
+        p + (io - p) * s
+    }
+}
+
+fn bezier(p0: f64, p1: f64, p2: f64, p3: f64, t: f64) -> f64 {
+    let u = 1.0 - t;
+    u * u * u * p0 + 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t * p3
+}
+
+/// Samples of the runtime's pre-sampled curve for a key of `frames` frames.
+fn sample_count(frames: u32) -> usize {
+    // COMPAT(dragonbones): keys longer than 4096 frames get 4097 samples, not N + 1.
+    frames.clamp(1, 4096) as usize + 1
+}
+
+/// The runtime's pre-sampled curve for a key of `frames` frames.
+///
+/// `c` is `[c1, c2, (anchor, c3, c4)*]` as x, y pairs. A sample at x picks the segment
+/// whose end anchor's x is the first at or past it; COMPAT(dragonbones): the first and the
+/// last segment run from (0, 0) to (1, 1) instead of their anchors, only middle segments
+/// use theirs (a two-segment curve through (0.5, 0.5) jumps at the anchor, as in the runtime).
+pub(crate) fn curve_samples(c: &[f64], frames: u32) -> Vec<(f64, f64)> {
+    let count = sample_count(frames);
+    let at = |i: isize| -> f64 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| c.get(i))
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    let len = c.len() as isize;
+    let mut step: isize = -2;
+    let mut out = Vec::with_capacity(count);
+    for k in 1..=count {
+        let x = k as f64 / (count + 1) as f64;
+        while step + 6 < len && at(step + 6) < x {
+            step += 6;
+        }
+        let inside = step >= 0 && step + 6 < len;
+        let (x1, y1) = if inside {
+            (at(step), at(step + 1))
+        } else {
+            (0.0, 0.0)
+        };
+        let (x2, y2, x3, y3) = (at(step + 2), at(step + 3), at(step + 4), at(step + 5));
+        let (x4, y4) = if inside {
+            (at(step + 6), at(step + 7))
+        } else {
+            (1.0, 1.0)
+        };
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        let mut y = 0.0;
+        while hi - lo > 1e-4 {
+            let mid = (lo + hi) / 2.0;
+            let xm = bezier(x1, x2, x3, x4, mid);
+            y = bezier(y1, y2, y3, y4, mid);
+            if x - xm > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        out.push((x, (y * 10000.0).round() / 10000.0));
+    }
+    out
+}
+
+/// A key's easing over a span of `frames` frames; sampled easings are charged to `budget`
+/// (two numbers a sample) before they are made.
+pub(crate) fn read_ease(m: &Obj, frames: u32, p: &str, budget: &mut Budget) -> R<Ease> {
+    let curve = nums(m, "curve", p)?;
+    if curve.len() >= 4 {
+        budget.take(2 * sample_count(frames), &key(p, "curve"))?;
+        return Ok(Ease::Samples(curve_samples(&curve, frames)));
+    }
+    Ok(match num_opt(m, "tweenEasing", p)? {
+        None => Ease::Hold,
+        Some(e) if e.abs() < f64::MIN_POSITIVE => Ease::Linear,
+        Some(e) => {
+            // The runtime evaluates these easings exactly at each time; sinew's curve model
+            // (Spine's Bezier, itself pre-sampled in 10 segments) cannot express the sine
+            // one, so both are written as EASE_SEGMENTS linear pieces: off by at most
+            // 2.5e-4 of the key's value change (quadratic: strength / (4 * 64^2) <= 6.2e-5;
+            // sine: strength * pi^2 / (16 * 64^2) <= 1.5e-4).
+            let n = EASE_SEGMENTS;
+            budget.take(2 * n as usize, &key(p, "tweenEasing"))?;
+            Ease::Samples(
+                (1..n)
+                    .map(|k| {
+                        let x = f64::from(k) / f64::from(n);
+                        (x, eased(e, x))
+                    })
+                    .collect(),
+            )
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sampled curve's value at progress `p` (linear between samples, ends 0 and 1).
+    fn at(samples: &[(f64, f64)], p: f64) -> f64 {
+        let mut pts = vec![(0.0, 0.0)];
+        pts.extend_from_slice(samples);
+        pts.push((1.0, 1.0));
+        let k = pts.windows(2).position(|w| p <= w[1].0).unwrap();
+        let ((x0, y0), (x1, y1)) = (pts[k], pts[k + 1]);
+        y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+    }
+
+    #[test]
+    fn multi_segment_curves_follow_the_runtime_segment_rule() {
+        // Values from the oracle's README rule (quirks.mjs, checked against the runtime).
+        let multi = [0.1, 0.4, 0.2, 0.5, 0.5, 0.5, 0.8, 0.5, 0.9, 0.6];
+        let s = curve_samples(&multi, 20);
+        assert_eq!(s.len(), 21);
+        for (p, want) in [
+            (0.1, 0.2801),
+            (0.3, 0.5203),
+            (0.45, 0.63894),
+            (0.55, 0.36106),
+            (0.7, 0.4797),
+            (0.9, 0.7199),
+        ] {
+            assert!((at(&s, p) - want).abs() < 1e-9, "{p}: {}", at(&s, p));
+        }
+        // Malformed lengths give numbers (maybe NaN), never a panic.
+        let _ = curve_samples(&[0.1, 0.2, 0.3, 0.4, 0.5], 3);
+    }
+
+    #[test]
+    fn tween_easing_pieces_stay_within_the_stated_bound() {
+        let mut budget = Budget::new(1 << 20);
+        for e in [-1.0, -0.33, 0.5, 1.0, 1.5, 2.0] {
+            let m: Obj = serde_json::from_str(&format!(r#"{{"tweenEasing": {e}}}"#)).unwrap();
+            let Ease::Samples(s) = read_ease(&m, 10, "$", &mut budget).unwrap() else {
+                panic!("not sampled")
+            };
+            let worst = (0..=1000)
+                .map(|k| f64::from(k) / 1000.0)
+                .map(|p| (at(&s, p) - eased(e, p)).abs())
+                .fold(0.0, f64::max);
+            assert!(worst < 2.5e-4, "{e}: {worst}");
+        }
+    }
+
+    #[test]
+    fn samples_are_charged_before_they_are_made() {
+        let m: Obj = serde_json::from_str(r#"{"curve": [0.2, 0, 0.8, 1]}"#).unwrap();
+        let mut budget = Budget::new(100);
+        let e = read_ease(&m, 4096, "$.k", &mut budget).err().unwrap();
+        assert!(
+            e.path == "$.k.curve" && e.message.contains("budget"),
+            "{e:?}"
+        );
+    }
+}
