@@ -102,10 +102,11 @@ fn a_cage_bound_on_one_thread_deforms_on_another() {
         .map(|_| {
             let m = moved.clone();
             std::thread::spawn(move || {
-                (0..50)
-                    .map(|_| deform(addr as *const SinewCage, &m))
-                    .last()
-                    .expect("50 deforms")
+                let mut last = Vec::new();
+                for _ in 0..50 {
+                    last = deform(addr as *const SinewCage, &m);
+                }
+                last
             })
         })
         .collect::<Vec<_>>()
