@@ -22,7 +22,8 @@
 //!   triangulation of the cage interior, solved with a sparse LDLᵀ factorisation;
 //! - `biharmonic` (feature `harmonic`): bounded biharmonic weights (Jacobson et al. 2011)
 //!   on the same mesh, held to the cage (or to its vertices as point handles), made
-//!   affine-exact.
+//!   affine-exact; its module docs give the modes and the tolerance against the libigl
+//!   oracle (max 0.015, mean 0.002 on the U cage).
 //!
 //! # Quick start: bind, deform, save, load
 //!
