@@ -295,6 +295,9 @@ pub struct ViewArgs {
     /// Frames to run before the screenshot.
     #[arg(long, default_value_t = 3)]
     pub frames: u32,
+    /// Scripted runs: play from `--time`, 1/60 s a frame (default: paused at `--time`).
+    #[arg(long)]
+    pub play: bool,
     /// Window size WxH in logical pixels (default 1280x800).
     #[arg(long)]
     pub size: Option<String>,

@@ -129,6 +129,7 @@ pub fn view(args: &ViewArgs) -> Result<String> {
             time: args.time,
             screenshot: args.screenshot.clone(),
             frames: args.frames,
+            play: args.play,
             size,
             background,
             overlays,

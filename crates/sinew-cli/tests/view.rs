@@ -625,3 +625,25 @@ const PHYSICS3: &str = r#"{"Version": 3, "Meta": {"Fps": 30},
       {"Position": {"X": 0, "Y": 3}, "Mobility": 0.9, "Delay": 0.9, "Acceleration": 1, "Radius": 3}],
     "Normalization": {"Position": {"Minimum": -10, "Default": 0, "Maximum": 10},
       "Angle": {"Minimum": -10, "Default": 0, "Maximum": 10}}}]}"#;
+
+#[test]
+fn scripted_play_advances_on_a_fixed_clock() {
+    let args = ["--anim", "walk", "--time", "0.3"];
+    let Some(paused) = shot_of("examples/stickbot/stickbot.json", &args, "play-paused") else {
+        return;
+    };
+    let played = |tag: &str| {
+        let mut a = args.to_vec();
+        a.push("--play");
+        shot_of("examples/stickbot/stickbot.json", &a, tag).expect("viewer ran")
+    };
+    let (a, b) = (played("play-a"), played("play-b"));
+    let moved = changed_pixels(&paused, &a).len();
+    let repeat = changed_pixels(&a, &b).len();
+    eprintln!(
+        "--play, 4 frames: {moved} px moved from the paused pose; two runs differ in {repeat} px"
+    );
+    assert!(moved > 500, "--play did not advance ({moved} px)");
+    // A fixed 1/60 s a frame, whatever the frame took: the same frames give the same image.
+    assert_eq!(repeat, 0, "two --play runs differ");
+}

@@ -91,6 +91,9 @@ pub(crate) struct App {
     /// at most [`MAX_FRAME_DT`]; 1/60 s in scripted runs, so they are deterministic.
     pub(crate) frame_dt: f64,
     pub(crate) frame_no: u32,
+    /// When `run` began (before the window, the device and the file).
+    pub(crate) launched: Instant,
+    /// When the app was made (window and device ready, before the file loaded).
     pub(crate) started: Instant,
     pub(crate) last: Instant,
     pub(crate) fps: f64,
@@ -112,6 +115,7 @@ impl App {
         gpu: Gpu,
         render_state: eframe::egui_wgpu::RenderState,
         status: Status,
+        launched: Instant,
     ) -> Self {
         let renderer = GpuRenderer::with_options(
             &gpu,
@@ -125,7 +129,7 @@ impl App {
         let mut app = App {
             anim: options.anim.clone(),
             time: options.time,
-            playing: options.screenshot.is_none(),
+            playing: options.screenshot.is_none() || options.play,
             overlays: options.overlays,
             options,
             loader,
@@ -145,6 +149,7 @@ impl App {
             camera: Camera::default(),
             frame_dt: 1.0 / 60.0,
             frame_no: 0,
+            launched,
             started: Instant::now(),
             last: Instant::now(),
             fps: 0.0,

@@ -66,6 +66,8 @@ pub struct ViewOptions {
     pub screenshot: Option<PathBuf>,
     /// Frames to run before the screenshot.
     pub frames: u32,
+    /// Scripted runs play from `time` (1/60 s a frame) instead of staying paused there.
+    pub play: bool,
     /// Window size in logical pixels.
     pub size: (u32, u32),
     /// Canvas background, straight sRGB `[r, g, b]` (default a dark grey).
@@ -87,6 +89,8 @@ pub struct ViewOptions {
 /// opened, and in a scripted run when the file did not load or the screenshot could not be
 /// written.
 pub fn run(options: ViewOptions, loader: Loader) -> Result<()> {
+    // Start-up is measured from here (the CLI has parsed its arguments).
+    let launched = std::time::Instant::now();
     let (w, h) = options.size;
     let status: Status = Arc::new(Mutex::new(None));
     let native = eframe::NativeOptions {
@@ -113,6 +117,7 @@ pub fn run(options: ViewOptions, loader: Loader) -> Result<()> {
                 gpu,
                 rs.clone(),
                 st,
+                launched,
             )))
         }),
     )

@@ -44,7 +44,9 @@ impl App {
         if ui
             .add_enabled(
                 duration > 0.0,
+                // Fixed decimals: a changing width would resize the panel and the canvas.
                 egui::Slider::new(&mut at, 0.0..=duration.max(f64::MIN_POSITIVE))
+                    .fixed_decimals(2)
                     .text("time (scrub)"),
             )
             .changed()

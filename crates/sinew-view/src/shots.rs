@@ -86,12 +86,13 @@ impl App {
                 v.x0, v.y0, v.x1, v.y1
             );
             eprintln!(
-                "sinew view: {} frames, CPU per frame: update + draw list {:.1} µs, GPU submission {:.1} µs; {} draw calls; {:.0} ms since start",
+                "sinew view: {} frames, CPU per frame: update + draw list {:.1} µs, GPU submission {:.1} µs; {} draw calls; {:.0} ms since start ({:.0} ms for the window and device before it)",
                 self.frame_no,
                 self.update_us,
                 self.submit_us,
                 self.draw_calls,
-                self.started.elapsed().as_secs_f64() * 1e3
+                self.started.elapsed().as_secs_f64() * 1e3,
+                self.started.duration_since(self.launched).as_secs_f64() * 1e3
             );
         }
         let c2 = ctx.clone();
