@@ -36,20 +36,18 @@ fuzz_target!(|data: &[u8]| {
         bones: vec![sinew::raw::RawBone::new("root", None)],
         ..Default::default()
     };
-    let Ok(mut rig) = sinew::build::build_rig(&raw) else {
+    let params = RawParams {
+        params,
+        chains,
+        ..Default::default()
+    };
+    let inputs = sinew::build::BuildInputs {
+        params: Some(&params),
+        ..Default::default()
+    };
+    let Ok(rig) = sinew::build::build_rig_with(&raw, &inputs) else {
         return;
     };
-    let Ok(set) = sinew::params::build::build_params(
-        &rig,
-        &RawParams {
-            params,
-            chains,
-            ..Default::default()
-        },
-    ) else {
-        return;
-    };
-    rig.params = set;
     let mut inst = sinew::Instance::new(&rig);
     for k in 0..4 {
         if let Some(v) = inst.params.values.first_mut() {

@@ -73,6 +73,28 @@ fn rig_error(file: &str, message: String) -> LoadError {
     }
 }
 
+/// Builds `raw` (from `file`) with `inputs`; a region the atlas (at `atlas`) lacks is a
+/// [`LoadError::AtlasMissing`] naming both files, other problems a rig error.
+fn build_with_atlas(
+    raw: &sinew::RawRig,
+    inputs: &sinew::build::BuildInputs<'_>,
+    file: &str,
+    atlas: Option<&Path>,
+) -> Result<Rig, LoadError> {
+    sinew::build::build_rig_with(raw, inputs).map_err(|e| match (e.problems.as_slice(), atlas) {
+        ([p], Some(path)) if crate::atlas::is_missing_region(p) => match crate::atlas::missing(p) {
+            LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
+                atlas: path.display().to_string(),
+                skeleton: file.to_owned(),
+                region,
+                attachment,
+            },
+            other => other,
+        },
+        _ => rig_error(file, format!("invalid rig: {e}")),
+    })
+}
+
 /// What a rig-extras file adds to one rig.
 type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
 
@@ -105,24 +127,15 @@ pub fn load_spine(
 ) -> Result<Asset, LoadError> {
     let raw = crate::spine::load_spine_file(skeleton)?;
     let file = skeleton.display().to_string();
-    let mut rig =
-        sinew::build::build_rig(&raw).map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
-    let bound = match atlas {
-        Some(path) => {
-            let a = crate::atlas::load_atlas(path)?;
-            crate::atlas::bind_atlas(&mut rig, &a).map_err(|e| match e {
-                LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
-                    atlas: path.display().to_string(),
-                    skeleton: file.clone(),
-                    region,
-                    attachment,
-                },
-                other => other,
-            })?;
-            Some(a)
-        }
-        None => None,
+    let bound = atlas.map(crate::atlas::load_atlas).transpose()?;
+    let regions = bound.as_ref().map(crate::atlas::Atlas::by_name);
+    let inputs = sinew::build::BuildInputs {
+        regions: regions
+            .as_ref()
+            .map(|r| r as &dyn sinew::build::RegionSource),
+        ..Default::default()
     };
+    let rig = build_with_atlas(&raw, &inputs, &file, atlas)?;
     let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
     Ok(Asset {
         rig: Arc::new(rig),
@@ -283,25 +296,16 @@ pub fn load_dragonbones(
 ) -> Result<(Asset, crate::dragonbones::DragonBonesRig), LoadError> {
     let db = crate::dragonbones::load_dragonbones(skeleton, tex, armature)?;
     let file = skeleton.display().to_string();
-    let mut rig = sinew::build::build_rig(&db.raw)
-        .map_err(|e| rig_error(&file, format!("invalid rig: {e}")))?;
-    rig.exact_angles = true;
-    let atlas = match tex {
-        Some(t) => {
-            let a = crate::dragonbones::load_tex_atlas(t)?;
-            crate::atlas::bind_atlas(&mut rig, &a).map_err(|e| match e {
-                LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
-                    atlas: t.display().to_string(),
-                    skeleton: file.clone(),
-                    region,
-                    attachment,
-                },
-                other => other,
-            })?;
-            Some(a)
-        }
-        None => None,
+    let atlas = tex.map(crate::dragonbones::load_tex_atlas).transpose()?;
+    let regions = atlas.as_ref().map(crate::atlas::Atlas::by_name);
+    let inputs = sinew::build::BuildInputs {
+        regions: regions
+            .as_ref()
+            .map(|r| r as &dyn sinew::build::RegionSource),
+        exact_angles: true,
+        ..Default::default()
     };
+    let rig = build_with_atlas(&db.raw, &inputs, &file, tex)?;
     let asset = Asset {
         rig: Arc::new(rig),
         atlas,

@@ -18,6 +18,7 @@ use std::path::Path;
 
 mod bind;
 pub use bind::bind_atlas;
+pub(crate) use bind::{is_missing_region, missing};
 
 /// A parsed texture atlas.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -122,6 +123,34 @@ impl Atlas {
             map.insert(r.name.as_str(), i);
         }
         map
+    }
+
+    /// This atlas as the builder's region source
+    /// ([`sinew::build::BuildInputs::regions`]): regions by name, page sizes.
+    pub fn by_name(&self) -> AtlasRegions<'_> {
+        AtlasRegions {
+            atlas: self,
+            index: self.region_index(),
+        }
+    }
+}
+
+/// An [`Atlas`] indexed by region name, for the builder ([`Atlas::by_name`]).
+#[derive(Debug)]
+pub struct AtlasRegions<'a> {
+    atlas: &'a Atlas,
+    index: HashMap<&'a str, usize>,
+}
+
+impl sinew::build::RegionSource for AtlasRegions<'_> {
+    fn region(&self, name: &str) -> Option<TextureRegion> {
+        let &i = self.index.get(name)?;
+        Some(self.atlas.regions[i].texture_region())
+    }
+
+    fn page_size(&self, page: u32) -> Option<(f64, f64)> {
+        let p = self.atlas.pages.get(page as usize)?;
+        Some((f64::from(p.width), f64::from(p.height)))
     }
 }
 

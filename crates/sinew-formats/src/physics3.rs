@@ -438,7 +438,6 @@ mod tests {
 
     #[test]
     fn loaded_chains_run_on_a_rig_with_those_parameters() {
-        use sinew::params::build::build_params;
         use sinew::params::raw::{RawParam, RawParams};
         use sinew::raw::{RawBone, RawRig};
         let chains = parse_physics3(HAIR, "hair.physics3.json").expect("parses");
@@ -454,20 +453,21 @@ mod tests {
             bones: vec![RawBone::new("root", None)],
             ..Default::default()
         };
-        let mut rig = sinew::build::build_rig(&raw).expect("rig");
-        rig.params = build_params(
-            &rig,
-            &RawParams {
-                params: vec![
-                    param("ParamAngleX", -30.0, 30.0),
-                    param("ParamAngleZ", -30.0, 30.0),
-                    param("ParamHairFront", -1.0, 1.0),
-                ],
-                chains,
-                ..Default::default()
-            },
-        )
-        .expect("the chains build against the parameters");
+        let params = RawParams {
+            params: vec![
+                param("ParamAngleX", -30.0, 30.0),
+                param("ParamAngleZ", -30.0, 30.0),
+                param("ParamHairFront", -1.0, 1.0),
+            ],
+            chains,
+            ..Default::default()
+        };
+        let inputs = sinew::build::BuildInputs {
+            params: Some(&params),
+            ..Default::default()
+        };
+        let rig = sinew::build::build_rig_with(&raw, &inputs)
+            .expect("the chains build against the parameters");
         let mut inst = sinew::Instance::new(&rig);
         let (x, hair) = (
             rig.params.find("ParamAngleX").expect("x"),

@@ -7,45 +7,33 @@
 
 use super::Atlas;
 use crate::error::LoadError;
-use sinew::build::region::{update_mesh_attachment, update_region_attachment};
-use sinew::rig::{AttachmentKind, Rig, TextureRegion};
+use sinew::build::BuildProblem;
+use sinew::rig::Rig;
 
-/// Replaces every region/mesh attachment's texture regions by `atlas`'s and recomputes
-/// their geometry and UVs. Fails on the first region the atlas lacks, naming it.
+/// Re-binds a built rig to `atlas` (a texture swap to an atlas with the same region
+/// names): every region/mesh attachment's texture regions are replaced and their geometry
+/// and UVs recomputed ([`sinew::build::region::bind_regions`]). Loading binds the first
+/// atlas in the builder ([`sinew::build::BuildInputs::regions`]). Fails on the first region
+/// the atlas lacks, naming it.
 pub fn bind_atlas(rig: &mut Rig, atlas: &Atlas) -> Result<(), LoadError> {
-    let index = atlas.region_index();
-    let lookup = |regions: &mut [TextureRegion], attachment: &str| -> Result<(), LoadError> {
-        for r in regions.iter_mut() {
-            match index.get(r.name.as_str()) {
-                Some(&i) => *r = atlas.regions[i].texture_region(),
-                None => {
-                    return Err(LoadError::MissingRegion {
-                        region: r.name.clone(),
-                        attachment: attachment.to_owned(),
-                    });
-                }
-            }
-        }
-        Ok(())
-    };
-    let page_size = |page: u32| {
-        atlas
-            .pages
-            .get(page as usize)
-            .map(|p| (f64::from(p.width), f64::from(p.height)))
-    };
-    for att in &mut rig.attachments {
-        match &mut att.kind {
-            AttachmentKind::Region(r) => {
-                lookup(&mut r.regions, &att.name)?;
-                update_region_attachment(r);
-            }
-            AttachmentKind::Mesh(m) => {
-                lookup(&mut m.regions, &att.name)?;
-                update_mesh_attachment(m, page_size);
-            }
-            _ => {}
-        }
+    sinew::build::region::bind_regions(rig, &atlas.by_name()).map_err(|p| missing(&p))
+}
+
+/// The [`LoadError::MissingRegion`] for a [`sinew::build::region::bind_regions`] problem
+/// (its item is "attachment `NAME`", its name the region).
+pub(crate) fn missing(p: &BuildProblem) -> LoadError {
+    let attachment = p
+        .item
+        .strip_prefix("attachment `")
+        .and_then(|s| s.strip_suffix('`'))
+        .unwrap_or(&p.item);
+    LoadError::MissingRegion {
+        region: p.name.clone().unwrap_or_default(),
+        attachment: attachment.to_owned(),
     }
-    Ok(())
+}
+
+/// Whether a build problem is an atlas region the atlas lacks (from `bind_regions`).
+pub(crate) fn is_missing_region(p: &BuildProblem) -> bool {
+    p.message.starts_with("unknown atlas region")
 }

@@ -155,13 +155,23 @@ pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
         name: None,
         message,
     };
-    let mut rig = sinew::build::build_rig(&p.raw).map_err(|e| err(format!("invalid rig: {e}")))?;
-    rig.exact_angles = true;
-    // COMPAT(inochi2d): the runtimes place vertices in f32 (Inox2D, the reference's shaders).
-    rig.vertex_math = sinew::rig::VertexMath::F32Fused;
-    rig.params =
-        sinew::params::build::build_params(&rig, &p.params).map_err(|e| err(e.join("; ")))?;
-    Ok(rig)
+    let inputs = sinew::build::BuildInputs {
+        params: Some(&p.params),
+        exact_angles: true,
+        // COMPAT(inochi2d): the runtimes place vertices in f32 (Inox2D, the reference's
+        // shaders).
+        vertex_math: sinew::rig::VertexMath::F32Fused,
+        ..Default::default()
+    };
+    sinew::build::build_rig_with(&p.raw, &inputs).map_err(|e| {
+        // Parameter problems read as before ("parameter `x`: ..."), skeleton ones as a rig's.
+        if e.problems.iter().all(|q| q.item == "parameters") {
+            let messages: Vec<&str> = e.problems.iter().map(|q| q.message.as_str()).collect();
+            err(messages.join("; "))
+        } else {
+            err(format!("invalid rig: {e}"))
+        }
+    })
 }
 
 /// A loader problem before the file name is attached.

@@ -23,6 +23,7 @@ mod skins;
 mod tests;
 
 pub use problem::{BuildProblem, ProblemKind};
+pub use region::RegionSource;
 
 use crate::ids::NameId;
 use crate::raw::RawRig;
@@ -63,8 +64,63 @@ pub const MAX_ITEMS_U16: usize = u16::MAX as usize;
 /// Most texture regions over all attachments (sequence frames included).
 pub const MAX_TOTAL_REGIONS: usize = 1 << 16;
 
-/// Builds a rig from its raw form.
+/// What a rig is built from besides its [`RawRig`]: the builder is the only producer of a
+/// [`Rig`], so everything a format adds (an atlas's regions, Inochi2D parameters, the
+/// format's angle and vertex arithmetic) comes in here rather than being patched in after.
+///
+/// Owner: the builder (`build`), at load time.
+///
+/// ```
+/// use sinew::build::{BuildInputs, build_rig_with};
+/// use sinew::raw::{RawBone, RawRig};
+/// use sinew::rig::VertexMath;
+/// let mut raw = RawRig::default();
+/// raw.bones.push(RawBone::new("root", None));
+/// let inputs = BuildInputs {
+///     exact_angles: true,
+///     vertex_math: VertexMath::F32Fused,
+///     ..Default::default()
+/// };
+/// let rig = build_rig_with(&raw, &inputs).unwrap();
+/// assert!(rig.exact_angles && rig.vertex_math == VertexMath::F32Fused);
+/// ```
+#[derive(Clone, Copy, Default)]
+pub struct BuildInputs<'a> {
+    /// An atlas: every region and mesh attachment takes its regions from it
+    /// ([`region::bind_regions`]); a region it lacks is a problem. `None` keeps the regions
+    /// the skeleton implies (untextured).
+    pub regions: Option<&'a dyn RegionSource>,
+    /// Live2D/Inochi2D-style parameters, keyforms, deformers and parameter physics
+    /// ([`crate::params::build::build_params`]); their problems are build problems.
+    pub params: Option<&'a crate::params::raw::RawParams>,
+    /// Angles in exact radians ([`Rig::exact_angles`]; Inochi2D and DragonBones) instead of
+    /// Spine's rounded pi.
+    pub exact_angles: bool,
+    /// How world vertices are computed ([`Rig::vertex_math`]).
+    pub vertex_math: crate::rig::VertexMath,
+}
+
+impl std::fmt::Debug for BuildInputs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildInputs")
+            .field("regions", &self.regions.is_some())
+            .field("params", &self.params.is_some())
+            .field("exact_angles", &self.exact_angles)
+            .field("vertex_math", &self.vertex_math)
+            .finish()
+    }
+}
+
+/// Builds a rig from its raw form (a Spine rig: no atlas, no parameters, Spine's angles;
+/// [`build_rig_with`] for the rest).
 pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
+    build_rig_with(raw, &BuildInputs::default())
+}
+
+/// Builds a rig from its raw form and the format's [`BuildInputs`]. Every problem is
+/// reported at once; a missing atlas region is reported after the skeleton's own problems
+/// are fixed.
+pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, BuildError> {
     let mut problems = Vec::new();
     check_sizes(raw, &mut problems);
     if !problems.is_empty() {
@@ -88,11 +144,24 @@ pub fn build_rig(raw: &RawRig) -> Result<Rig, BuildError> {
     bones::build_events(raw, &mut rig, &mut problems);
     clips::build_clips(raw, &mut rig, &mut problems);
     rig.slot_deform_timelines = deform_timeline_slots(&rig);
-    if problems.is_empty() {
-        Ok(rig)
-    } else {
-        Err(BuildError { problems })
+    rig.exact_angles = inputs.exact_angles;
+    rig.vertex_math = inputs.vertex_math;
+    if !problems.is_empty() {
+        return Err(BuildError { problems });
     }
+    if let Some(params) = inputs.params {
+        rig.params = crate::params::build::build_params(&rig, params).map_err(|errs| {
+            let problems = errs
+                .into_iter()
+                .map(|m| BuildProblem::new(ProblemKind::Value, "parameters", m))
+                .collect();
+            BuildError { problems }
+        })?;
+    }
+    if let Some(source) = inputs.regions {
+        region::bind_regions(&mut rig, source).map_err(|p| BuildError { problems: vec![p] })?;
+    }
+    Ok(rig)
 }
 
 /// Which slots some clip's deform timeline writes ([`Rig::slot_deform_timelines`]).
