@@ -10,6 +10,11 @@
 //!
 //! Every case must match except those in [`INEXACT`], whose difference docs/CONVERT.md
 //! explains; an inexact case that starts matching fails too, so the list stays true.
+//!
+//! The synthetic rigs of `testdata/dragonbones/` are also converted and posed by the
+//! official Spine runtime (`gen_spine.py`, output committed under `spine/`): those dumps
+//! must match the DragonBones runtime's goldens, and sinew's conversion of today posed by
+//! sinew's Spine path must match those dumps.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod dragonbones_common;
@@ -98,4 +103,163 @@ fn converted_dragonbones_rigs_pose_like_the_dragonbones_goldens() {
     );
     assert!(fail.is_empty(), "{}", fail.join("\n"));
     assert_eq!(pass + inexact, cases.len());
+}
+
+/// Differences between two dumps' frames (bones by name, slots in draw order with their
+/// shown attachment and vertices); `mirror`: `b` is y-up (`F W F`, `F p`), `a` y-down.
+fn dump_diff(a: &[Value], b: &[Value], mirror: bool) -> Result<(), String> {
+    if a.len() != b.len() {
+        return Err(format!("{} frames vs {}", a.len(), b.len()));
+    }
+    let f = if mirror { -1.0 } else { 1.0 };
+    let num = |v: &Value, k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    for (fa, fb) in a.iter().zip(b) {
+        let t = num(fa, "time");
+        let bones_b = fb["bones"].as_array().cloned().unwrap_or_default();
+        for ba in fa["bones"].as_array().cloned().unwrap_or_default() {
+            let name = ba["name"].as_str().unwrap_or_default();
+            let Some(bb) = bones_b.iter().find(|x| x["name"] == name) else {
+                return Err(format!("t={t}: no bone {name}"));
+            };
+            let m = [1.0, f, f, 1.0, 1.0, f];
+            for (i, k) in ["a", "b", "c", "d", "worldX", "worldY"].iter().enumerate() {
+                let tol = if i < 4 { 1e-3 } else { 1e-2 };
+                let (x, y) = (num(&ba, k), m[i] * num(bb, k));
+                if (x - y).abs() > tol || x.is_nan() || y.is_nan() {
+                    return Err(format!("t={t}: bone {name}.{k} {x} vs {y}"));
+                }
+            }
+        }
+        let (sa, sb) = (
+            fa["slots"].as_array().unwrap(),
+            fb["slots"].as_array().unwrap(),
+        );
+        if sa.len() != sb.len() {
+            return Err(format!("t={t}: {} slots vs {}", sa.len(), sb.len()));
+        }
+        for (x, y) in sa.iter().zip(sb) {
+            let shown = |s: &Value| s.get("display").unwrap_or(&s["attachment"]).clone();
+            if x["slot"] != y["slot"] || shown(x) != shown(y) {
+                return Err(format!(
+                    "t={t}: slot {} {} vs {} {}",
+                    x["slot"],
+                    shown(x),
+                    y["slot"],
+                    shown(y)
+                ));
+            }
+            let vs = |s: &Value| -> Vec<f64> {
+                s["vertices"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                    .unwrap_or_default()
+            };
+            let (va, vb) = (vs(x), vs(y));
+            if va.is_empty() || vb.is_empty() {
+                continue;
+            }
+            if va.len() != vb.len() {
+                return Err(format!(
+                    "t={t}: slot {}: {} vs {} floats",
+                    x["slot"],
+                    va.len(),
+                    vb.len()
+                ));
+            }
+            for (i, (p, q)) in va.iter().zip(&vb).enumerate() {
+                let q = if i % 2 == 1 { f * q } else { *q };
+                if (p - q).abs() > 1e-2 {
+                    return Err(format!("t={t}: slot {} vertex[{i}] {p} vs {q}", x["slot"]));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sinew's frames in the dumps' schema (bones, slots with `attachment` and `vertices`).
+fn frames_json(frames: &[sinew_formats::dragonbones::Frame]) -> Vec<Value> {
+    frames
+        .iter()
+        .map(|f| {
+            let bones: Vec<Value> = f
+                .bones
+                .iter()
+                .map(|(n, m)| {
+                    serde_json::json!({"name": n, "a": m[0], "b": m[1], "c": m[2], "d": m[3],
+                        "worldX": m[4], "worldY": m[5]})
+                })
+                .collect();
+            let slots: Vec<Value> = f
+                .slots
+                .iter()
+                .map(|s| {
+                    serde_json::json!({"slot": s.slot, "attachment": s.attachment,
+                    "vertices": s.vertices})
+                })
+                .collect();
+            serde_json::json!({"time": f.time, "bones": bones, "slots": slots})
+        })
+        .collect()
+}
+
+#[test]
+fn the_official_spine_runtime_poses_converted_rigs_like_the_dragonbones_runtime() {
+    let dir = sinew_testutil::workspace_root().join("testdata/dragonbones");
+    let read =
+        |p: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let manifest = read(&dir.join("spine/MANIFEST.json"));
+    let db_cases = read(&dir.join("MANIFEST.json"));
+    let cases = manifest["cases"].as_array().unwrap();
+    assert!(cases.len() >= 4);
+    for case in cases {
+        let golden = case["golden"].as_str().unwrap();
+        let spine = read(&dir.join("spine").join(golden));
+        let dragon = read(&dir.join(golden));
+        let (sf, df) = (
+            spine["frames"].as_array().unwrap(),
+            dragon["frames"].as_array().unwrap(),
+        );
+        // The official Spine runtime on the committed conversion vs the DragonBones runtime.
+        dump_diff(&df[..sf.len().min(df.len())], sf, true)
+            .unwrap_or_else(|e| panic!("{golden}: Spine vs DragonBones: {e}"));
+        // Today's converter, posed by sinew's Spine path, vs the official Spine runtime.
+        let db_case = db_cases["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["golden"] == golden)
+            .unwrap();
+        let c = Case::new(&dir, db_case);
+        let (_, db) = sinew_formats::load_dragonbones(&c.skeleton, None, None).unwrap();
+        let text = write_spine_json(&dragonbones_to_spine(&db).rig, false).unwrap();
+        let raw = parse_spine_json(&text, "converted.json").unwrap();
+        let asset = sinew_formats::Asset {
+            rig: Arc::new(sinew::build::build_rig(&raw).unwrap()),
+            atlas: None,
+            atlas_path: None,
+            jiggle: None,
+            follow: None,
+            draw: Arc::new(Default::default()),
+            param_animations: Arc::from(Vec::new()),
+            puppet: None,
+        };
+        let frames = pose(
+            &asset,
+            &db,
+            c.anim.as_deref(),
+            &c.times,
+            c.fps,
+            c.mode,
+            false,
+        )
+        .unwrap();
+        // The goto case dumps t mod duration; sinew's frames carry the requested times.
+        let ours = frames_json(&frames[..sf.len()]);
+        dump_diff(sf, &ours, false).unwrap_or_else(|e| panic!("{golden}: sinew vs Spine: {e}"));
+        println!(
+            "{golden}: Spine runtime = DragonBones runtime = sinew ({} frames)",
+            sf.len()
+        );
+    }
 }
