@@ -185,3 +185,31 @@ fn puppets_have_no_mechanical_fix() {
     let e = sinew_lint::load(&face, Some(&extras)).expect_err("extras on a puppet");
     assert!(e.to_string().contains("Inochi2D puppet"), "{e}");
 }
+
+#[test]
+fn each_format_is_read_once() {
+    let face = sinew_testutil::workspace_root().join("examples/face/face.inp");
+    let db = write_db("once-db", &rigs::db::armature(0.8, 6));
+    let skel = as_skel("once-skel", &rigs::weights(0.8));
+    let json = rigs::write(
+        &rigs::temp_dir("once-json"),
+        "rig.json",
+        &rigs::weights(0.8),
+    );
+    for p in [face, db, skel, json] {
+        // Loading, linting and fixing (the `.skel` fix parses the file again) in one scope.
+        let (fixed, reads) = sinew_formats::read_once::read_once(|| {
+            let input = sinew_lint::load(&p, None).expect("loads");
+            let findings = sinew_lint::lint(&input, &Options::default());
+            sinew_lint::fix::fixed_file(&input, &findings).is_ok()
+        });
+        assert_eq!(
+            fixed,
+            !p.ends_with("face.inp"),
+            "{}: fixed unless a puppet",
+            p.display()
+        );
+        let n: usize = reads.iter().filter(|(r, _)| r == &p).map(|(_, n)| n).sum();
+        assert_eq!(n, 1, "{}: {reads:?}", p.display());
+    }
+}
