@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Optional files loaded with a rig.
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
     /// A rig-extras JSON file (`docs/EXTRAS.md`): jiggle bones, colliders and delayed
@@ -29,6 +31,8 @@ pub struct LoadOptions {
 }
 
 /// A loaded rig and everything a [`Character`] of it needs; share it between characters.
+///
+/// Owner: the loaders (`sinew-formats`), at load time; `Asset::character` hands it to the facade.
 #[derive(Debug, Clone)]
 pub struct Asset {
     /// The built rig (atlas regions bound, parameters built).

@@ -21,6 +21,8 @@ pub use bind::bind_atlas;
 pub(crate) use bind::{is_missing_region, missing};
 
 /// A parsed texture atlas.
+///
+/// Owner: the loaders (`sinew-formats`), at load time; the builder binds it (`build::BuildInputs::regions`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Atlas {
     /// Texture pages in file order.
@@ -30,6 +32,8 @@ pub struct Atlas {
 }
 
 /// One texture page (image file).
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AtlasPage {
     /// Image file name.
@@ -53,6 +57,8 @@ pub struct AtlasPage {
 }
 
 /// One packed region.
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AtlasRegion {
     /// Region name (what attachments look up).
@@ -136,6 +142,8 @@ impl Atlas {
 }
 
 /// An [`Atlas`] indexed by region name, for the builder ([`Atlas::by_name`]).
+///
+/// Owner: the loaders (`sinew-formats`), at load time (the builder's region source).
 #[derive(Debug)]
 pub struct AtlasRegions<'a> {
     atlas: &'a Atlas,

@@ -20,6 +20,8 @@ use sinew::raw::*;
 use sinew::types::{BlendMode, DragonBonesInherit, Inherit};
 
 /// A converted rig and what could not be converted exactly.
+///
+/// Owner: the converter (`sinew-formats::convert`), offline.
 #[derive(Debug, Clone)]
 pub struct Converted {
     /// The Spine rig (y up).

@@ -4,6 +4,8 @@
 //! the offending name appear in each message.
 
 /// Why a file could not be loaded.
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read.

@@ -70,6 +70,8 @@ use sinew::physics::spring::SpringParams;
 use std::path::Path;
 
 /// What a rig-extras file adds to a rig.
+///
+/// Owner: the loaders (`sinew-formats`), at load time; the jiggle and follow stages (steps 6 and 7) run what it builds.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RigExtras {
     /// Jiggle bones and colliders (empty when the file has no `jiggle` section).

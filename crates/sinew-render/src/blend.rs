@@ -27,10 +27,14 @@ use crate::advanced::blend_advanced;
 use sinew::{BlendMode, Color};
 
 /// A premultiplied RGBA colour, channels 0..1.
+///
+/// Owner: the CPU renderer (`sinew-render`): blending.
 pub type Rgba = [f32; 4];
 
 /// Per-command shading constants: the light tint premultiplied by its alpha, and the dark
 /// tint (Spine tint black) scaled by the light alpha, or an Inochi2D screen tint.
+///
+/// Owner: the CPU renderer (`sinew-render`): blending.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tint {
     /// Light rgb times light alpha, then light alpha.

@@ -10,6 +10,8 @@
 //! input; the cache reused under motion and a mirror, redone after a fold).
 
 /// A point in pixel space.
+///
+/// Owner: the CPU renderer (`sinew-render`): clipping.
 pub type Point = [f32; 2];
 
 /// Twice the signed area of a polygon (positive for counter-clockwise in a y-up frame).
@@ -100,6 +102,8 @@ pub fn triangulate_indices(poly: &[Point], out: &mut Vec<[u32; 3]>, order: &mut 
 /// triangle turned over or degenerated (a deform folded the polygon), or the last
 /// triangulation was not complete (`n - 2` triangles: degenerate input, redone each frame).
 /// Vertex counts are bounded at load by the `clip_vertices` budget.
+///
+/// Owner: the CPU renderer (`sinew-render`): clipping, kept between frames.
 #[derive(Debug, Clone, Default)]
 pub struct ClipCache {
     entries: Vec<CachedClip>,

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub const BLESS_ENV: &str = "SINEW_BLESS";
 
 /// The result of comparing two RGBA8 images of the same size.
+///
+/// Owner: the image comparisons of the render tests (`sinew-render`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Comparison {
     /// Pixels whose largest channel difference exceeds the tolerance.

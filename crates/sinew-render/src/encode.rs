@@ -21,6 +21,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// An error while encoding or writing an image.
+///
+/// Owner: the encoders (`encode`), after the draw stage.
 #[derive(Debug)]
 pub struct EncodeError(pub String);
 
@@ -100,6 +102,8 @@ pub fn gif_pixels(canvas: &Canvas, background: Color) -> Vec<u8> {
 }
 
 /// A GIF frame ready to write (re-exported so callers need no `gif` dependency).
+///
+/// Owner: the encoders (`encode`), after the draw stage.
 pub type GifFrame = gif::Frame<'static>;
 
 /// A quantised GIF frame (the costly part of GIF output, safe to run on worker threads).
@@ -121,6 +125,8 @@ pub fn gif_frame(
 }
 
 /// An animated output file being written frame by frame.
+///
+/// Owner: the encoders (`encode`), after the draw stage.
 pub enum AnimationWriter {
     /// Animated GIF.
     Gif(gif::Encoder<BufWriter<File>>),

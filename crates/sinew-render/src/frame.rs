@@ -67,6 +67,8 @@ pub fn asset_textures(asset: &Asset) -> Result<Vec<Texture>, TextureError> {
 }
 
 /// Draws characters onto canvases, reusing its scratch buffers between frames.
+///
+/// Owner: the CPU renderer (`sinew-render`): draws a `Character`'s draw list (step 10).
 #[derive(Debug, Default)]
 pub struct CharacterRenderer {
     masked: MaskedRenderer,

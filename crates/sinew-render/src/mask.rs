@@ -24,6 +24,8 @@ use sinew::{BlendMode, Color};
 pub use sinew::draw::SlotMask;
 
 /// Scratch state for masked and grouped drawing (reused across frames).
+///
+/// Owner: the CPU renderer (`sinew-render`): masks and composites.
 #[derive(Debug, Clone, Default)]
 pub struct MaskedRenderer {
     renderer: Renderer,

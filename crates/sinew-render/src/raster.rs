@@ -13,6 +13,8 @@
 //! a fan of triangles covering a square sums to exactly the square's coverage).
 
 /// Scratch buffers for [`Coverage::fill`], reused between polygons.
+///
+/// Owner: the CPU renderer (`sinew-render`): the rasteriser's scratch.
 #[derive(Debug, Default, Clone)]
 pub struct Coverage {
     acc: Vec<f32>,

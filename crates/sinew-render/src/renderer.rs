@@ -27,6 +27,8 @@ use sinew::draw::{DrawCommand, DrawList};
 /// The world rectangle an image shows (y up; `x0, y0` is the bottom-left corner). It fills
 /// the image exactly: pixel `(i, j)` covers world x in `[x0 + i * (x1 - x0) / W, ...]` and y
 /// from `y1` downwards.
+///
+/// Owner: the CPU renderer (`sinew-render`): where the draw list lands on the canvas.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View {
     /// Left edge, world units.
@@ -86,6 +88,8 @@ pub fn fill_estimate(list: &DrawList, view: &View, width: u32, height: u32) -> f
 }
 
 /// An RGBA image in premultiplied f32, rows top first.
+///
+/// Owner: the CPU renderer (`sinew-render`): its output.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Canvas {
     /// Width in pixels.
@@ -135,6 +139,8 @@ impl Canvas {
 }
 
 /// Reusable scratch state of the rasteriser.
+///
+/// Owner: the CPU renderer (`sinew-render`): its scratch, reused across frames.
 #[derive(Debug, Clone)]
 pub struct Renderer {
     coverage: Coverage,

@@ -12,6 +12,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// One atlas page, premultiplied RGBA8, rows top first.
+///
+/// Owner: the CPU renderer (`sinew-render`), which samples it when drawing a `DrawList`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
     /// Width in pixels.
@@ -23,6 +25,8 @@ pub struct Texture {
 }
 
 /// Why a texture could not be loaded.
+///
+/// Owner: the CPU renderer (`sinew-render`), when pages are decoded.
 #[derive(Debug)]
 pub enum TextureError {
     /// The page image file does not exist.

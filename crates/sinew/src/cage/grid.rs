@@ -35,6 +35,8 @@ use grid_bind::{Choice, Grid, assemble, prune};
 mod grid_bind;
 
 /// How a [`GridBinding`] is chosen.
+///
+/// Owner: the cage solver (`cage`), at bind time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridOptions {
     /// Largest L1 difference allowed between a point's effective weights and its own MVC
@@ -64,6 +66,8 @@ impl GridOptions {
 }
 
 /// What binding a [`GridBinding`] found.
+///
+/// Owner: the cage solver (`cage`), at bind time.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GridReport {
     /// Largest per-point L1 difference of the effective weights from the point's MVC row.

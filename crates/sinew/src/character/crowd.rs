@@ -123,6 +123,8 @@ fn worker(shared: Arc<Shared>) {
 }
 
 /// Many characters and the threads that update them. See the module docs.
+///
+/// Owner: the facade (`Character`): runs `Character::update` of many characters on a pool.
 #[derive(Debug)]
 pub struct Crowd {
     shared: Arc<Shared>,

@@ -10,6 +10,8 @@ use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// A vector of the simulation space, with the rotations of that space.
+///
+/// Owner: the jiggle solvers (`physics::jiggle`; step 7 of `Character::update`, and the 3D solver).
 pub trait SimVec:
     Copy
     + Debug

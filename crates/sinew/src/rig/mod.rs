@@ -84,6 +84,8 @@ pub struct Rig {
 /// // Spine's (and DragonBones') f64 order is the default; Inochi2D puppets take f32.
 /// assert_eq!(VertexMath::default(), VertexMath::SpineF64);
 /// ```
+///
+/// Owner: the builder (`build::BuildInputs::vertex_math`); the world-vertex stage (step 9 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum VertexMath {
     /// `(x·a + y·b) + tx` in f64 in Spine's order, rounded once to f32: spine-ts's
@@ -470,4 +472,6 @@ pub struct EventData {
 }
 
 /// Region/sequence helper re-exported for attachments.
+///
+/// Owner: the builder (`build`); the animation stage (sequence timelines) and the world-vertex stage read it.
 pub type SequenceData = Sequence;

@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Why a rig could not be written: the item and what is wrong with it.
+///
+/// Owner: the writers (`sinew-formats::spine`), offline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteError {
     /// What was being written, e.g. ``animation `run`, timeline 3 (bone `hip`)``.
