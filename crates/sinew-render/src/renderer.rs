@@ -133,7 +133,10 @@ impl Canvas {
     /// canvas.save_png(&path).unwrap();
     /// assert!(std::fs::read(&path).unwrap().starts_with(b"\x89PNG"));
     /// ```
-    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<(), crate::encode::EncodeError> {
+    pub fn save_png(
+        &self,
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<(), crate::encode::EncodeError> {
         crate::encode::write_png(path.as_ref(), self.width, self.height, &self.to_rgba8())
     }
 }
