@@ -97,8 +97,15 @@ impl App {
         }
         let c2 = ctx.clone();
         let status: Status = self.status.clone();
+        let launched = self.launched;
         ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(
             egui::ScreenshotCallback::new(move |image| {
+                // The start-up figure: the window's image is ready (every frame so far
+                // painted, the pipelines built).
+                eprintln!(
+                    "sinew view: window image ready {:.0} ms after start",
+                    launched.elapsed().as_secs_f64() * 1e3
+                );
                 if let Err(e) = write(&out, &image) {
                     fail(&status, e);
                 }
