@@ -521,6 +521,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn finds_a_top_level_array_without_parsing() {
+        assert!(top_level_array(
+            br#"{"version": "5.5", "armature": [{}]}"#,
+            b"armature"
+        ));
+        assert!(top_level_array(
+            b"\xef\xbb\xbf{ \"armature\" : []",
+            b"armature"
+        ));
+        // Nested, a string value, an object, or escaped quotes before it: no.
+        assert!(!top_level_array(
+            br#"{"bones": [{"armature": []}]}"#,
+            b"armature"
+        ));
+        assert!(!top_level_array(
+            br#"{"x": "armature", "y": []}"#,
+            b"armature"
+        ));
+        assert!(!top_level_array(br#"{"armature": {}}"#, b"armature"));
+        assert!(top_level_array(
+            br#"{"a\"b": 1, "armature": []}"#,
+            b"armature"
+        ));
+        assert!(!top_level_array(b"{\"armature", b"armature"));
+    }
+
+    #[test]
+    fn reads_image_sizes_from_headers() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend_from_slice(&11000u32.to_be_bytes());
+        png.extend_from_slice(&7u32.to_be_bytes());
+        assert_eq!(image_header_size(&png), Some((11000, 7)));
+        let mut tga = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        tga.extend_from_slice(&[0x10, 0x27, 3, 0, 32, 8]);
+        assert_eq!(image_header_size(&tga), Some((10000, 3)));
+        assert_eq!(image_header_size(b"GIF89a..."), None);
+    }
+
+    #[test]
     fn finds_nulls_where_numbers_belong() {
         let f = serde_json::json!({"time": 0, "bones": [{"name": "a", "a": 1}, {"name": "b", "a": null}],
             "slots": [{"slot": "s", "attachment": null, "vertices": [1, 2]}]});

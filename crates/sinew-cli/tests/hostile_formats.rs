@@ -237,7 +237,10 @@ fn without_scale_the_error_says_what_is_wrong() {
             .expect_err("non-finite bounds")
             .to_string();
         assert!(e.contains("bounds") && e.contains("--view"), "{e}");
-        assert!(!e.contains("--scale must") && !e.contains("bad --scale"), "{e}");
+        assert!(
+            !e.contains("--scale must") && !e.contains("bad --scale"),
+            "{e}"
+        );
     }
     // Through the binary: bones and a region within the magnitude limit whose product
     // overflows f32 either render finitely or are refused without blaming --scale.
@@ -458,6 +461,16 @@ fn streamed_gif_and_apng_renders_keep_memory_bounded() {
     }
 }
 
+/// A generated JSON document: name, head, item repeated, tail, and whether the
+/// `json_values` budget must be what refuses it.
+type Shape = (
+    &'static str,
+    &'static [u8],
+    &'static [u8],
+    &'static [u8],
+    bool,
+);
+
 #[test]
 fn a_70_mb_json_at_the_default_budgets_is_refused_early_or_parsed_in_bounded_memory() {
     if !capped("a_70_mb_json_at_the_default_budgets_is_refused_early_or_parsed_in_bounded_memory") {
@@ -466,7 +479,7 @@ fn a_70_mb_json_at_the_default_budgets_is_refused_early_or_parsed_in_bounded_mem
     // About 70 MB of each worst shape (docs/HOSTILE.md): parsed unweighted, one-key objects
     // needed over 4 GiB. `budget` says whether the json_values budget must be what refuses.
     let total = 70usize << 20;
-    let shapes: [(&str, &[u8], &[u8], &[u8], bool); 7] = [
+    let shapes: [Shape; 7] = [
         ("objects", b"{\"bones\":[", b"{\"a\":0},", b"{}]}", true),
         ("top-array", b"[", b"{\"a\":0},", b"{}]", false),
         ("numbers", b"{\"bones\":[", b"0,", b"0]}", true),

@@ -418,12 +418,12 @@ mod tests {
         // inside quotes not counted).
         assert_eq!(
             json_value_bound(br#"{"a": [1, 2, 3], "b": "x,[:"}"#),
-            7 + OBJECT_EXTRA + 2 * KEY_EXTRA + ARRAY_EXTRA
+            7 + OBJECT_EXTRA + 2 * KEY_EXTRA + ARRAY_EXTRA + 3 * STRING_EXTRA
         );
-        // The worst unweighted shape, one-key objects, costs 12 each.
+        // The worst unweighted shape, one-key objects, costs 13 each.
         assert_eq!(
             json_value_bound(br#"[{"a":0},{"a":0}]"#),
-            1 + 5 + 2 * 12 - 1
+            1 + 5 + 2 * 13 - 1
         );
     }
 
