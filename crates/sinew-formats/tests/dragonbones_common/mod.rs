@@ -38,7 +38,7 @@ fn manifest_cases(test: &str, dir: PathBuf, manifest: &Path) -> Option<(PathBuf,
         println!("skipping {test}: {} not found", manifest.display());
         return None;
     }
-    let m: Value = serde_json::from_str(&std::fs::read_to_string(&manifest).ok()?).ok()?;
+    let m: Value = serde_json::from_str(&std::fs::read_to_string(manifest).ok()?).ok()?;
     let cases = m["cases"].as_array()?.clone();
     assert!(!cases.is_empty(), "{} lists no case", manifest.display());
     Some((dir, cases))
