@@ -2,7 +2,10 @@
 //! ways interleaved round by round in one process so that they see the same machine load:
 //! the Rust facade on one thread (`Character::update` in a loop), `sinew_update_many` on
 //! one thread and on two. Each round times `FRAMES` frames of each path, in an order that
-//! rotates from round to round; the summary gives the median and the best round per path.
+//! rotates from round to round; the summary gives the median and the best round per path,
+//! in wall time and in on-CPU time of the whole process (every thread's, from
+//! `/proc/self/task/*/schedstat`, Linux): on a busy machine wall time includes waiting for
+//! a core, on-CPU time does not (but only wall time shows what a second thread buys).
 //!
 //!     cargo run --release -p sinew-capi --example update_many_rounds [ROUNDS]
 //!
@@ -31,6 +34,18 @@ fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Nanoseconds on a CPU so far, summed over the process's threads (0 where unavailable).
+fn cpu_ns() -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
 }
 
 fn check(st: SinewStatus, what: &str) {
@@ -85,6 +100,7 @@ fn main() {
         "capi-update-many-2t",
     ];
     let mut run = |path: usize| {
+        let cpu = cpu_ns();
         let t = Instant::now();
         for _ in 0..FRAMES {
             match path {
@@ -95,7 +111,8 @@ fn main() {
                 ),
             }
         }
-        t.elapsed().as_secs_f64() / FRAMES as f64
+        let wall = t.elapsed().as_secs_f64() / FRAMES as f64;
+        (wall, (cpu_ns() - cpu) as f64 * 1e-9 / FRAMES as f64)
     };
     // Warm-up: caches, the pool's worker, the characters' buffers.
     for p in 0..3 {
@@ -105,30 +122,42 @@ fn main() {
         "{anim} x{N}, {rounds} rounds of {FRAMES} frames per path; load average before: {}",
         loadavg()
     );
-    let mut times = vec![Vec::new(); 3];
+    let (mut wall, mut cpu) = (vec![Vec::new(); 3], vec![Vec::new(); 3]);
     for r in 0..rounds {
         for k in 0..3 {
             let p = (r + k) % 3;
-            times[p].push(run(p));
+            let (w, c) = run(p);
+            wall[p].push(w);
+            cpu[p].push(c);
         }
     }
     println!("load average after: {}", loadavg());
-    let mut medians = [0.0; 3];
-    for (p, t) in times.iter_mut().enumerate() {
-        t.sort_by(f64::total_cmp);
-        medians[p] = t[t.len() / 2];
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (mut mw, mut mc) = ([0.0; 3], [0.0; 3]);
+    for p in 0..3 {
+        mw[p] = median(&mut wall[p]);
+        mc[p] = median(&mut cpu[p]);
         println!(
-            "{:<22} median {:>7.3} ms/frame ({:.2} us per skeleton-frame), best {:.3} ms",
+            "{:<20} wall: median {:>7.3} ms/frame ({:.2} us per skeleton-frame), best {:.3} ms; \
+             on-CPU: median {:.3} ms/frame ({:.2} us per skeleton-frame)",
             names[p],
-            medians[p] * 1e3,
-            medians[p] * 1e6 / N as f64,
-            t[0] * 1e3
+            mw[p] * 1e3,
+            mw[p] * 1e6 / N as f64,
+            wall[p][0] * 1e3,
+            mc[p] * 1e3,
+            mc[p] * 1e6 / N as f64,
         );
     }
     println!(
-        "ABI 1 thread / facade: {:.3}; ABI 2 threads throughput vs ABI 1 thread: {:.2}x",
-        medians[1] / medians[0],
-        medians[1] / medians[2]
+        "ABI 1 thread / facade: wall {:.3}, on-CPU {:.3}; ABI 2 threads throughput vs 1: \
+         wall {:.2}x (best rounds {:.2}x)",
+        mw[1] / mw[0],
+        mc[1] / mc[0],
+        mw[1] / mw[2],
+        wall[1][0] / wall[2][0]
     );
     for ch in chars {
         sinew_character_destroy(ch);
