@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Crafted and mutated inputs through every `sinew` verb (issue 12), with counts.
 
-Usage: scripts/hostile_sweep.py [BINARY] [--cases N] [--seed S] [--jobs J]
+Usage: scripts/hostile_sweep.py [BINARY] [--cases N] [--seed S] [--jobs J] [--show]
+
+--show prints every case with its outcome (and the error), not only the failures.
 
 Verbs: info, validate, dump, render, bench, lint, convert, cage weights/bind/deform. Inputs:
 crafted arguments; Spine JSON, puppets (.inp), physics3 files and DragonBones skeletons with
@@ -317,7 +319,7 @@ def run(args, culprit, tmp):
     if args[0] == "lint" and r.returncode == 1 and outp:
         return "ok", args, ""  # lint's exit 1 means findings, not an error
     # An error: it must name its culprit (the file's name or the option).
-    return ("ok-error" if culprit in err else "unnamed-error"), args, f"[wants {culprit}] {err[-200:]}"
+    return ("ok-error" if culprit in err else "unnamed-error"), args, f"[wants {culprit}] {err.strip()[-200:]}"
 
 
 BINARY = os.path.join(ROOT, "target/release/sinew")
@@ -325,7 +327,7 @@ BINARY = os.path.join(ROOT, "target/release/sinew")
 
 def main():
     global BINARY
-    count, seed, jobs = 2000, 12, os.cpu_count() or 2
+    count, seed, jobs, show = 2000, 12, os.cpu_count() or 2, False
     argv = sys.argv[1:]
     while argv:
         a = argv.pop(0)
@@ -335,6 +337,8 @@ def main():
             seed = int(argv.pop(0))
         elif a == "--jobs":
             jobs = int(argv.pop(0))
+        elif a == "--show":
+            show = True
         else:
             BINARY = os.path.abspath(a)
     with tempfile.TemporaryDirectory() as tmp:
@@ -344,7 +348,7 @@ def main():
     counts = {}
     for kind, args, err in results:
         counts[kind] = counts.get(kind, 0) + 1
-        if kind not in ("ok", "ok-error"):
+        if show or kind not in ("ok", "ok-error"):
             shown = " ".join(os.path.basename(a) if os.sep in a else a for a in args)
             print(f"{kind}: {shown} :: {err.strip()[:220]}")
     print(json.dumps({"cases": len(results), **counts}))
