@@ -364,16 +364,23 @@ fn errors_name_the_culprit() {
     bom.extend_from_slice(&std::fs::read(f).expect("stickbot"));
     let p = write("bom.json", &bom);
     finite_ok(&["validate", s(&p)]);
-    // A DragonBones file or an arbitrary object is not an empty Spine rig.
+    // A DragonBones file without an armature or an arbitrary object is not an empty Spine
+    // rig (a crafted armature that loads: hostile_formats.rs).
     let p = write(
         "db.json",
         br#"{"frameRate": 24, "armature": [], "version": "5.5"}"#,
     );
     let o = sinew(&["validate", s(&p)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        !String::from_utf8_lossy(&o.stdout).contains("Spine"),
+        o.stdout.is_empty(),
         "{}",
         String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(
+        err.contains("db.json") && err.contains("$.armature") && !err.contains("Spine"),
+        "{err}"
     );
     let p = write("obj.json", br#"{"hello": 1}"#);
     refused(&["validate", s(&p)], &["obj.json", "not a Spine skeleton"]);
