@@ -19,7 +19,8 @@ pub struct BudgetArgs {
     /// Budget: bytes of one input file.
     #[arg(long, global = true, value_name = "BYTES")]
     pub max_file_bytes: Option<u64>,
-    /// Budget: values in one JSON document.
+    /// Budget: values in one JSON document, weighted by parsed size (a string counts 2, an
+    /// array 5, an object 9, a key 4 more; docs/HOSTILE.md).
     #[arg(long, global = true, value_name = "N")]
     pub max_json_values: Option<u64>,
     /// Budget: sample times of a dump, frames posed by a render.

@@ -1,8 +1,10 @@
 //! `sinew validate`: loads and builds a rig, then poses its setup pose once, and reports
-//! `ok: ...` or a single-line error, for Spine skeletons, DragonBones skeletons (by content,
-//! with the sibling `*_tex.json`) and Inochi2D puppets (`.inp`/`.inx`). Panics inside the runtime are caught by the caller
-//! ([`crate::run_guarded`]) and reported as internal errors. Verified by the CLI tests
-//! (a fixture, a missing file, invalid JSON, a wrong Spine version).
+//! `ok: ...` or a single-line error, for Spine skeletons, DragonBones skeletons (with the
+//! sibling `*_tex.json`) and Inochi2D puppets, each told from the content (`crate::guard`).
+//! Panics inside the runtime are caught by the caller ([`crate::run_guarded`]) and reported
+//! as internal errors. Verified by the CLI tests (a fixture, a missing file, invalid JSON, a
+//! wrong Spine version; a crafted DragonBones armature and a renamed puppet in
+//! `tests/hostile_formats.rs`).
 
 use crate::args::ValidateArgs;
 use crate::pose::{self, Session, SessionSpec};
