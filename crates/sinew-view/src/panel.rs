@@ -169,6 +169,7 @@ impl App {
             ui.add(
                 egui::Slider::new(&mut self.camera.zoom, camera::ZOOM_RANGE)
                     .logarithmic(true)
+                    .fixed_decimals(2)
                     .text("zoom"),
             );
             if ui
