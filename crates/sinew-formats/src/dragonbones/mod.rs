@@ -10,20 +10,25 @@
 //!   (image -> region, mesh -> mesh; weighted meshes put into each influence's bind space,
 //!   `inverse(bonePose) * slotPose * vertex`, unweighted ones through the display transform
 //!   into bone space);
-//! - IK (`chain` 0: one bone, else two), animations (see `anim.rs`).
+//! - IK (`chain` 0: one bone, else two), animations (see `anim.rs`, `emit.rs`, `ease.rs`);
+//! - armature displays as empty points, with the armatures they show loaded beside the rig
+//!   and posed by [`pose`] on their own clock (`children.rs`).
 //!
 //! Data stays in DragonBones' y-down space; the numbers are used as they are (the pose math
 //! does not care which way y points). The rig uses exact trigonometry.
 //!
-//! The loader never panics and never allocates for a count the file only declares; errors
-//! name the file and the JSON path.
+//! The loader never panics and never allocates for a count the file only declares; what
+//! keys expand into (samples, deform vectors, wrap-around twins) is charged to a budget
+//! proportional to the file's size before it is made (`emit.rs`); errors name the file and
+//! the JSON path.
 //!
 //! Playback details the rig does not carry, and how they are handled:
 //! - `playTimes` (in [`ClipInfo`]): 0 loops, 1 plays once and holds; N >= 2 loops N times
 //!   and then holds the end, done by the caller that plays the clip ([`pose`] does; a plain
-//!   `Character` loops it). COMPAT(dragonbones): where the loader wrote the wrap-around key
-//!   (a timeline whose last key ends before the animation end), the held end shows that
-//!   key's value (the first key's), while the runtime holds the last key.
+//!   `Character` loops it). COMPAT(dragonbones): while plays remain the runtime tweens a
+//!   last key that ends before the animation end back to the first key, and holds it in the
+//!   last play and when seeking; such animations get a held twin clip
+//!   ([`ClipInfo::held`]) that [`pose`] plays in the last play and for `goto`.
 //! - `fadeInTime` (in [`ClipInfo`]): the runtime's `play()` and `gotoAndStopByTime()` ignore
 //!   it (fade 0), so nothing uses it; a caller that fades may use it as a mix duration.
 //! - Colour offsets (`aO/rO/gO/bO`): sinew's draw model has a multiplying colour and Spine's
