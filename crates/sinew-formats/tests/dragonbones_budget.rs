@@ -1,6 +1,9 @@
 //! Small crafted inputs that would expand into gigabytes are refused, with errors naming the
-//! file and JSON path or animation, and memory staying small while they are read; the
-//! fixtures stay far inside the budgets. One test: `peak_bytes` counts every thread.
+//! file and JSON path or animation, and memory staying small while they are read: DragonBones
+//! FFD keys of a large mesh and curve keys (the reader's budget, `dragonbones/emit.rs`), Spine
+//! JSON and `.skel` deform keys without vertices (the builder's deform budget, stored whole).
+//! The fixtures stay far inside the budgets (`dragonbones_golden.rs`). One test:
+//! `peak_bytes` counts every thread.
 #![allow(clippy::unwrap_used)]
 
 use sinew_testutil::alloc::{CountingAlloc, peak_bytes};
@@ -96,6 +99,23 @@ fn expanding_inputs_are_refused_within_a_small_multiple_of_their_size() {
     println!(
         "spine deform: {} bytes of JSON, peak {bytes:.0} bytes",
         text.len()
+    );
+    assert!(bytes < 80e6, "peak {bytes} bytes");
+
+    // 4. The same rig as a binary `.skel` (about 5 bytes a key): read, then built.
+    let skel = {
+        let raw = sinew_formats::spine::parse_spine_json(&text, "deform.json").unwrap();
+        sinew_formats::spine::write_spine_binary(&raw).unwrap()
+    };
+    let (r, bytes) = peak(|| {
+        let raw = sinew_formats::spine::parse_spine(&skel, "deform.skel").unwrap();
+        sinew::build::build_rig(&raw).map(|_| ())
+    });
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("deform budget"), "{e}");
+    println!(
+        "spine .skel deform: {} bytes, peak {bytes:.0} bytes",
+        skel.len()
     );
     assert!(bytes < 80e6, "peak {bytes} bytes");
 }
