@@ -430,10 +430,12 @@ fn streamed_gif_and_apng_renders_keep_memory_bounded() {
     if !capped("streamed_gif_and_apng_renders_keep_memory_bounded") {
         return;
     }
-    // 60 frames of 1024x1024: held, their RGBA alone would be 240 MiB (and four times that
-    // while drawn); streamed, a few are in flight (measured: about 75 MiB in all).
-    for ext in ["gif", "apng"] {
+    // 1024x1024 frames, 30 to a GIF (its quantiser is slow in a debug build) and 60 to an
+    // APNG: held, their RGBA alone would be 120 and 240 MiB (four times that while drawn);
+    // streamed, a few are in flight (measured: 58-85 MiB in all).
+    for (ext, last, frames) in [("gif", "0.99", 30), ("apng", "1.99", 60)] {
         let out = scratch(&format!("big.{ext}"));
+        let times = format!("0:{last}:0.0333");
         let (o, peak) = sinew_peak(&[
             "render",
             STICKBOT,
@@ -444,20 +446,20 @@ fn streamed_gif_and_apng_renders_keep_memory_bounded() {
             "--size",
             "1024x1024",
             "--times",
-            "0:1.99:0.0333",
+            &times,
             "--out",
             s(&out),
         ]);
         assert_eq!(
             o.status.code(),
             Some(0),
-            "{}",
+            "{ext}: {} (killed: over the time cap?)",
             String::from_utf8_lossy(&o.stderr)
         );
-        assert_eq!(sinew_render::encode::frame_count(&out).expect(ext), 60);
+        assert_eq!(sinew_render::encode::frame_count(&out).expect(ext), frames);
         assert!(peak > 0, "no peak memory read from /proc");
         eprintln!("{ext}: peak RSS {} MiB", peak >> 20);
-        assert!(peak < 160 << 20, "{ext}: peak {} MiB", peak >> 20);
+        assert!(peak < 150 << 20, "{ext}: peak {} MiB", peak >> 20);
     }
 }
 
