@@ -389,7 +389,7 @@ impl Instance {
                         if self.slots.attachment[slot.index()] == Some(old_att)
                             && let Some(att) = new.get(slot, key)
                         {
-                            self.set_attachment(rig, slot, Some(att));
+                            self.attach(rig, slot, Some(att));
                         }
                     }
                 }
@@ -398,7 +398,7 @@ impl Instance {
                         if let Some(key) = sd.attachment
                             && let Some(att) = new.get(SlotId(i as u16), key)
                         {
-                            self.set_attachment(rig, SlotId(i as u16), Some(att));
+                            self.attach(rig, SlotId(i as u16), Some(att));
                         }
                     }
                 }
@@ -414,6 +414,17 @@ impl Instance {
         if !self.is_for(rig) {
             return None;
         }
+        self.lookup_attachment(rig, slot, key)
+    }
+
+    /// [`Instance::find_attachment`] for a rig known to be this instance's (the stages).
+    #[inline]
+    pub(crate) fn lookup_attachment(
+        &self,
+        rig: &Rig,
+        slot: SlotId,
+        key: NameId,
+    ) -> Option<AttachmentId> {
         if let Some(skin) = &self.skin
             && let Some(a) = skin.get(slot, key)
         {
@@ -428,13 +439,19 @@ impl Instance {
     /// `Slot.setAttachment`). Does nothing for a slot or attachment that is not the rig's,
     /// or another rig.
     pub fn set_attachment(&mut self, rig: &Rig, slot: SlotId, attachment: Option<AttachmentId>) {
-        let i = slot.index();
-        if !self.is_for(rig)
-            || i >= rig.slots.len()
-            || attachment.is_some_and(|a| a.index() >= rig.attachments.len())
+        if self.is_for(rig)
+            && slot.index() < rig.slots.len()
+            && attachment.is_none_or(|a| a.index() < rig.attachments.len())
         {
-            return;
+            self.attach(rig, slot, attachment);
         }
+    }
+
+    /// [`Instance::set_attachment`] for a slot, attachment and rig known to be this
+    /// instance's (the animation stage, setup pose, skins).
+    #[inline]
+    pub(crate) fn attach(&mut self, rig: &Rig, slot: SlotId, attachment: Option<AttachmentId>) {
+        let i = slot.index();
         let old = self.slots.attachment[i];
         if old == attachment {
             return;
@@ -514,12 +531,12 @@ impl Instance {
             self.slots.color[i] = sd.color;
             self.slots.dark[i] = sd.dark.unwrap_or(Color::BLACK);
             match sd.attachment {
-                None => self.set_attachment(rig, slot, None),
+                None => self.attach(rig, slot, None),
                 Some(key) => {
                     // Spine clears the attachment first so the deform is always reset.
                     self.slots.attachment[i] = None;
-                    let att = self.find_attachment(rig, slot, key);
-                    self.set_attachment(rig, slot, att);
+                    let att = self.lookup_attachment(rig, slot, key);
+                    self.attach(rig, slot, att);
                     self.slots.deform_len[i] = 0;
                     self.slots.sequence_index[i] = -1;
                 }

@@ -216,17 +216,18 @@ impl Character {
     /// stage from now on, from rest.
     /// Refused (nothing changes) when they were built for another rig.
     pub fn set_jiggle(&mut self, jiggle: Option<Arc<JiggleRig>>) -> Result<(), CharacterError> {
-        if let Some(jr) = &jiggle
-            && (jr.rig_uid != self.rig.uid || jr.is_jiggle.len() != self.rig.bones.len())
+        let jiggle = jiggle.map(|jr| {
+            let js = JiggleState::new(&jr);
+            (jr, js)
+        });
+        if let Some((jr, js)) = &jiggle
+            && !js.fits(&self.rig, jr, &self.inst)
         {
             return Err(CharacterError::ForeignRig {
                 what: "jiggle bones",
             });
         }
-        self.jiggle = jiggle.map(|jr| {
-            let js = JiggleState::new(&jr);
-            (jr, js)
-        });
+        self.jiggle = jiggle;
         Ok(())
     }
 
@@ -234,15 +235,16 @@ impl Character {
     /// world stage and before jiggle from now on, with an empty history.
     /// Refused (nothing changes) when they were built for another rig.
     pub fn set_follows(&mut self, follows: Option<Arc<FollowRig>>) -> Result<(), CharacterError> {
-        if let Some(fr) = &follows
-            && (fr.rig_uid != self.rig.uid || fr.follow_of.len() != self.rig.bones.len())
-        {
-            return Err(CharacterError::ForeignRig { what: "follows" });
-        }
-        self.follow = follows.map(|fr| {
+        let follow = follows.map(|fr| {
             let fs = FollowState::new(&fr);
             (fr, fs)
         });
+        if let Some((fr, fs)) = &follow
+            && !fs.fits(&self.rig, fr, &self.inst)
+        {
+            return Err(CharacterError::ForeignRig { what: "follows" });
+        }
+        self.follow = follow;
         Ok(())
     }
 
@@ -404,7 +406,7 @@ impl Character {
             AnimMode::State => {
                 if self.animates {
                     self.state.update(dt);
-                    self.state.apply(rig, inst);
+                    self.state.apply_to(rig, inst);
                 }
             }
             AnimMode::Clip {
@@ -456,23 +458,24 @@ impl Character {
                 crate::params::driver::reset_drivers(inst);
                 crate::params::chain::reset_chains(inst);
             }
-            crate::params::update_params(rig, inst, dt, self.param_physics);
+            crate::params::apply::params_frame(rig, inst, dt, self.param_physics);
         } else {
             let physics = if reset { Physics::Reset } else { self.physics };
-            crate::skeleton::update_world_transform(rig, inst, physics);
+            crate::skeleton::world_transform(rig, inst, physics);
         }
         // 6. Delayed follow.
         if let Some((fr, fs)) = &mut self.follow {
             if reset {
                 fs.reset();
             }
-            fs.update(rig, fr, inst, dt);
+            fs.follow_frame(rig, fr, inst, dt);
         }
         // 7. Jiggle.
         if let Some((jr, js)) = &mut self.jiggle {
             if reset {
                 js.reset();
             }
+            // Checked each frame: `jiggle_mut` hands out the state.
             js.update(rig, jr, inst, dt);
         }
         // 8. Cages on meshes, after skinning.

@@ -262,9 +262,13 @@ fn stage_without_physics(rig: &Rig, inst: &mut Instance) {
 /// bones that need it when the plan allows; see `params::plan`). Does nothing for an
 /// instance of another rig ([`Instance::is_for`]).
 pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
-    if !inst.is_for(rig) {
-        return;
+    if inst.is_for(rig) {
+        params_frame(rig, inst, dt, physics);
     }
+}
+
+/// [`update_params`] for an instance known to be the rig's (the facade's own).
+pub(crate) fn params_frame(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
     super::chain::step_chains(rig, inst, dt, physics);
     if !physics || rig.params.drivers.is_empty() {
         // The slots are remembered once, after the deformers have written too.

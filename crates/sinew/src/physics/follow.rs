@@ -375,9 +375,14 @@ impl FollowState {
     /// Runs the follow stage for a frame of `dt` seconds on a posed instance (after the
     /// world stage). Allocation-free.
     pub fn update(&mut self, rig: &Rig, fr: &FollowRig, inst: &mut Instance, dt: f64) {
-        if !self.fits(rig, fr, inst) {
-            return;
+        if self.fits(rig, fr, inst) {
+            self.follow_frame(rig, fr, inst, dt);
         }
+    }
+
+    /// [`FollowState::update`] for parts known to fit (the facade checked them once, when
+    /// they were attached).
+    pub(crate) fn follow_frame(&mut self, rig: &Rig, fr: &FollowRig, inst: &mut Instance, dt: f64) {
         if dt.is_finite() && dt > 0.0 {
             self.time += dt;
         }

@@ -34,9 +34,13 @@ use crate::types::Physics;
 /// in the plan (see `plan::update_cache`), so they are skipped. Allocation-free. Does
 /// nothing when `inst` was made for another rig ([`Instance::is_for`]).
 pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
-    if !inst.is_for(rig) {
-        return;
+    if inst.is_for(rig) {
+        world_transform(rig, inst, physics);
     }
+}
+
+/// [`update_world_transform`] for an instance known to be the rig's (the facade's own).
+pub(crate) fn world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
     inst.applied.copy_from_slice(&inst.pose);
     let mut i = 0;
     while i < inst.plan.len() {

@@ -26,9 +26,12 @@ impl AnimationState {
     /// entry touched but nothing keyed. Returns whether any track was applied.
     /// Does nothing (returns `false`) when this state or `inst` was made for another rig.
     pub fn apply(&mut self, rig: &Rig, inst: &mut Instance) -> bool {
-        if !self.is_for(rig) || !inst.is_for(rig) {
-            return false;
-        }
+        self.is_for(rig) && inst.is_for(rig) && self.apply_to(rig, inst)
+    }
+
+    /// [`AnimationState::apply`] for a state and instance known to be the rig's (the
+    /// facade's own).
+    pub(crate) fn apply_to(&mut self, rig: &Rig, inst: &mut Instance) -> bool {
         if self.animations_changed {
             self.recompute_modes(rig);
         }

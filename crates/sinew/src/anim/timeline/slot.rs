@@ -23,8 +23,8 @@ pub(crate) fn set_attachment_key(
     slot: SlotId,
     key: Option<NameId>,
 ) {
-    let att = key.and_then(|k| inst.find_attachment(rig, slot, k));
-    inst.set_attachment(rig, slot, att);
+    let att = key.and_then(|k| inst.lookup_attachment(rig, slot, k));
+    inst.attach(rig, slot, att);
 }
 
 /// Whether a slot's bone is active.
