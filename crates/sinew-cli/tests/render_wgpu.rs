@@ -282,17 +282,15 @@ fn each_node(node: &mut Value, f: &mut dyn FnMut(&mut Value)) {
     }
 }
 
-/// The face with its parts' blend modes cycling through the modes other than Normal (the
-/// neck, back hair and face stay Normal, a backdrop for the rest) except DestinationIn, the
-/// right iris's mask
+/// The face with its parts' blend modes cycling through every mode other than Normal (the
+/// neck, back hair and face stay Normal, a backdrop for the rest), the right iris's mask
 /// turned into a dodge mask (drawn outside the eye white) and the top hair dodged by a bang;
-/// returns the puppet bytes and the modes used.
-///
-/// DestinationIn is left out: on a part, the CPU renderer skips fully transparent texels, so
-/// it erases only under the part's visible texels, while the GPU (like Inochi2D's GL shader,
-/// which does not discard) erases the whole triangle's footprint (docs/GPU.md).
+/// returns the puppet bytes and the modes used. DestinationIn erases the whole footprint of
+/// its part, transparent texels included, on both renderers (as Inochi2D's `(0, src alpha)`
+/// blend does).
 fn face_with_blend_modes(face: &[u8]) -> (Vec<u8>, Vec<String>) {
-    const MODES: [&str; 17] = [
+    const MODES: [&str; 18] = [
+        "DestinationIn",
         "Multiply",
         "Screen",
         "Overlay",

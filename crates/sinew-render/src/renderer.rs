@@ -181,6 +181,10 @@ struct Shader<'a> {
     /// Texel-space coordinates of the three corners.
     tu: [f32; 3],
     tv: [f32; 3],
+    /// Whether transparent texels still count as covered: for DestinationIn (not linear in
+    /// coverage), whose transparent source erases what is under it, as Inochi2D's
+    /// fixed-function `(0, src alpha)` blend and the GPU renderer do.
+    keep_empty: bool,
 }
 
 impl Renderer {
@@ -276,9 +280,10 @@ impl Renderer {
                         f64::from(q[1]),
                     )
                 });
-                let Some(shader) = Shader::new(tex, tint, px, uv) else {
+                let Some(mut shader) = Shader::new(tex, tint, px, uv) else {
                     continue;
                 };
+                shader.keep_empty = !coverage_linear(cmd.blend);
                 self.fill_triangle(&px, &shader, cmd.clip.is_some(), w, h, &mut bbox);
             }
             if bbox[0] <= bbox[2] {
@@ -454,6 +459,7 @@ impl<'a> Shader<'a> {
             l2,
             tu: uv.map(|q| q[0] * tw - 0.5),
             tv: uv.map(|q| q[1] * th - 0.5),
+            keep_empty: false,
         })
     }
 }
@@ -493,7 +499,7 @@ fn shade_span(
         let u = b0 * s.tu[0] + b1 * s.tu[1] + b2 * s.tu[2];
         let v = b0 * s.tv[0] + b1 * s.tv[1] + b2 * s.tv[2];
         let texel = s.tex.sample(u, v);
-        if texel[3] <= 0.0 {
+        if texel[3] <= 0.0 && !s.keep_empty {
             continue;
         }
         let c = s.tint.shade(texel);
