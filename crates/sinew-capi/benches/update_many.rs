@@ -1,8 +1,9 @@
 //! 1,000 spineboys playing `run` (staggered): one frame of all of them through the Rust
 //! facade on one thread (`rust-facade-1t`), through `sinew_update_many` on one thread
-//! (`capi-update-many-1t`) and on two (`capi-update-many-2t`), interleaved in one run.
+//! (`capi-update-many-1t`) and on two (`capi-update-many-2t`), one after another in one run.
 //! Divide a time by 1,000 for one skeleton-frame. Falls back to the bundled stickbot `walk`
-//! when the shared fixtures are missing.
+//! when the shared fixtures are missing. For the three interleaved round by round (the same
+//! load for each, the figures in docs/PERFORMANCE.md), run the `update_many_rounds` example.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
