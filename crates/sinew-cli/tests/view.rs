@@ -386,7 +386,7 @@ fn overlays_draw_the_geometry_and_a_2d_param_moves_the_puppet() {
     let cmd = list
         .commands
         .iter()
-        .find(|cmd| cmd.slot == slot)
+        .find(|cmd| cmd.slot == slot.id())
         .expect("the cape is drawn");
     let pos = list.command_positions(cmd);
     let tris = list.command_indices(cmd);

@@ -136,3 +136,33 @@ fn tracks_past_the_limit_are_refused_not_allocated() {
     );
     assert!(state.set_animation(&bot.rig, 0, ClipId(0), true).is_some());
 }
+
+#[test]
+fn handles_found_on_one_load_are_refused_by_another() {
+    // The same file loaded twice: two rigs with the same tables, so every index is in
+    // range for both; the handles remember which rig they came from.
+    let one = load("stickbot/stickbot.json", Some("stickbot/stickbot.atlas"));
+    let two = load("stickbot/stickbot.json", Some("stickbot/stickbot.atlas"));
+    let (a, mut b) = (one.character(), two.character());
+    let ik = a.find_ik(&one.rig.ik[0].name).expect("an IK constraint");
+    let slot = a.find_slot(&one.rig.slots[0].name).expect("a slot");
+    let clip = a.find_clip("walk").expect("walk");
+    assert!(matches!(
+        b.set_ik_target(ik, 1.0, 2.0),
+        Err(CharacterError::ForeignId { .. })
+    ));
+    assert!(matches!(
+        b.set_animation_id(0, clip, true),
+        Err(CharacterError::ForeignId { .. })
+    ));
+    assert_eq!(b.attachment(slot), None);
+    assert!(!b.world_vertices(slot, &mut Vec::new()));
+    if let Some(skin) = one.rig.skins.first().and_then(|s| a.find_skin(&s.name)) {
+        assert!(b.set_skins(&[skin]).is_err());
+    }
+    // Its own ids and the names work.
+    let own = b.find_ik(&two.rig.ik[0].name).expect("an IK constraint");
+    assert!(b.set_ik_target(own, 1.0, 2.0).is_ok());
+    assert!(b.set_animation_id(0, "walk", true).is_ok());
+    assert_eq!(b.attachment(slot.id()), a.attachment(slot));
+}

@@ -12,6 +12,7 @@ use std::ffi::c_char;
 fn bone_of(s: &CharState, name: &str) -> Res<sinew::BoneId> {
     s.character
         .find_bone(name)
+        .map(|b| b.id())
         .ok_or_else(|| not_found("bone", name))
 }
 
@@ -165,6 +166,7 @@ pub extern "C" fn sinew_character_bone_worlds(
 fn ik_of(s: &CharState, name: &str) -> Res<sinew::IkId> {
     s.character
         .find_ik(name)
+        .map(|k| k.id())
         .ok_or_else(|| not_found("IK constraint", name))
 }
 

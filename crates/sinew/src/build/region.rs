@@ -180,6 +180,58 @@ pub fn region_names(path: &str, sequence: Option<&Sequence>) -> Vec<String> {
     }
 }
 
+/// Where the builder finds texture regions by name: an atlas
+/// ([`BuildInputs::regions`](super::BuildInputs::regions); `sinew_formats`'s `Atlas`
+/// implements it).
+///
+/// Owner: the builder (`build`), at load time.
+pub trait RegionSource {
+    /// The region called `name`, or `None` when there is none.
+    fn region(&self, name: &str) -> Option<TextureRegion>;
+    /// The size of atlas page `page` in pixels, or `None`.
+    fn page_size(&self, page: u32) -> Option<(f64, f64)>;
+}
+
+/// Replaces every region and mesh attachment's texture regions by `source`'s (one per
+/// sequence frame) and recomputes their geometry and UVs (spine-ts
+/// `AtlasAttachmentLoader`). The builder does this for [`BuildInputs::regions`]
+/// (super::BuildInputs::regions); a tool re-binding a built rig to another atlas of the
+/// same names (a texture swap) calls it directly. Stops at the first region `source` lacks:
+/// a [`ProblemKind::UnknownName`](super::ProblemKind::UnknownName) problem naming the
+/// attachment (`item`) and the region (`name`).
+pub fn bind_regions(
+    rig: &mut crate::rig::Rig,
+    source: &dyn RegionSource,
+) -> Result<(), super::BuildProblem> {
+    use crate::rig::AttachmentKind;
+    let lookup = |regions: &mut [TextureRegion], attachment: &str| {
+        for r in regions.iter_mut() {
+            *r = source.region(&r.name).ok_or_else(|| {
+                super::BuildProblem::unknown(
+                    format!("attachment `{attachment}`"),
+                    "atlas region",
+                    &r.name,
+                )
+            })?;
+        }
+        Ok(())
+    };
+    for att in &mut rig.attachments {
+        match &mut att.kind {
+            AttachmentKind::Region(r) => {
+                lookup(&mut r.regions, &att.name)?;
+                update_region_attachment(r);
+            }
+            AttachmentKind::Mesh(m) => {
+                lookup(&mut m.regions, &att.name)?;
+                update_mesh_attachment(m, |page| source.page_size(page));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,56 +337,4 @@ mod tests {
         assert_eq!(sequence_path("p", &s, 0), "p100");
         assert_eq!(region_names("p", None), vec!["p"]);
     }
-}
-
-/// Where the builder finds texture regions by name: an atlas
-/// ([`BuildInputs::regions`](super::BuildInputs::regions); `sinew_formats`'s `Atlas`
-/// implements it).
-///
-/// Owner: the builder (`build`), at load time.
-pub trait RegionSource {
-    /// The region called `name`, or `None` when there is none.
-    fn region(&self, name: &str) -> Option<TextureRegion>;
-    /// The size of atlas page `page` in pixels, or `None`.
-    fn page_size(&self, page: u32) -> Option<(f64, f64)>;
-}
-
-/// Replaces every region and mesh attachment's texture regions by `source`'s (one per
-/// sequence frame) and recomputes their geometry and UVs (spine-ts
-/// `AtlasAttachmentLoader`). The builder does this for [`BuildInputs::regions`]
-/// (super::BuildInputs::regions); a tool re-binding a built rig to another atlas of the
-/// same names (a texture swap) calls it directly. Stops at the first region `source` lacks:
-/// a [`ProblemKind::UnknownName`](super::ProblemKind::UnknownName) problem naming the
-/// attachment (`item`) and the region (`name`).
-pub fn bind_regions(
-    rig: &mut crate::rig::Rig,
-    source: &dyn RegionSource,
-) -> Result<(), super::BuildProblem> {
-    use crate::rig::AttachmentKind;
-    let lookup = |regions: &mut [TextureRegion], attachment: &str| {
-        for r in regions.iter_mut() {
-            *r = source.region(&r.name).ok_or_else(|| {
-                super::BuildProblem::unknown(
-                    format!("attachment `{attachment}`"),
-                    "atlas region",
-                    &r.name,
-                )
-            })?;
-        }
-        Ok(())
-    };
-    for att in &mut rig.attachments {
-        match &mut att.kind {
-            AttachmentKind::Region(r) => {
-                lookup(&mut r.regions, &att.name)?;
-                update_region_attachment(r);
-            }
-            AttachmentKind::Mesh(m) => {
-                lookup(&mut m.regions, &att.name)?;
-                update_mesh_attachment(m, |page| source.page_size(page));
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }

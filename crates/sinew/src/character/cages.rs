@@ -31,11 +31,11 @@ impl Character {
     /// the mesh does not have.
     pub fn add_cage(
         &mut self,
-        slot: SlotId,
+        slot: impl super::Key<SlotId>,
         attachment: AttachmentId,
         deformer: CageDeformer,
     ) -> Result<usize, CharacterError> {
-        error::check("slot", slot.index(), self.rig.slots.len(), ())?;
+        let slot = slot.resolve(self)?;
         let att = error::check(
             "attachment",
             attachment.index(),
@@ -147,7 +147,7 @@ impl Character {
     /// assert_eq!(c.cage_count(), 1);
     /// c.update(0.0);
     /// let (s, points, loops) = c.cage_world(k).expect("posed this frame");
-    /// assert_eq!(s, slot);
+    /// assert_eq!(s, slot.id());
     /// assert_eq!(&points[..4], &[10.0, 0.0, 11.0, 0.0]);
     /// assert_eq!(loops, &[4]);
     /// assert!(c.cage_world(k + 1).is_none());

@@ -48,6 +48,7 @@ mod cages;
 mod crowd;
 mod error;
 pub mod finite;
+mod key;
 mod query;
 #[cfg(test)]
 mod tests;
@@ -57,6 +58,7 @@ mod tests_hostile;
 pub use bounds::{SkeletonBounds, fit_view};
 pub use crowd::{Crowd, MAX_THREADS};
 pub use error::CharacterError;
+pub use key::{Bone, Clip, Handle, Ik, Key, Param, Skin, Slot};
 
 use crate::anim::state::{MixTable, StateEvent, StateEventKind};
 use crate::anim::{AnimationState, EntryId, FiredEvent, MixBlend, MixDirection, apply_clip};
@@ -366,8 +368,12 @@ impl Character {
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
     /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
     /// of the animation state.
-    pub fn set_clip_mode(&mut self, clip: ClipId, looping: bool) -> Result<(), CharacterError> {
-        error::check("clip", clip.index(), self.rig.clips.len(), ())?;
+    pub fn set_clip_mode(
+        &mut self,
+        clip: impl Key<ClipId>,
+        looping: bool,
+    ) -> Result<(), CharacterError> {
+        let clip = clip.resolve(self)?;
         self.mode = AnimMode::Clip {
             clip,
             looping,
@@ -612,8 +618,11 @@ impl Character {
 
     /// World vertices (x, y pairs) of a slot's current attachment into `out` (resized;
     /// empty for no attachment). `false` for a foreign slot.
-    pub fn world_vertices(&self, slot: SlotId, out: &mut Vec<f32>) -> bool {
+    pub fn world_vertices(&self, slot: impl Key<SlotId>, out: &mut Vec<f32>) -> bool {
         out.clear();
+        let Ok(slot) = slot.resolve(self) else {
+            return false;
+        };
         let Some(att) = self.inst.slots.attachment.get(slot.index()) else {
             return false;
         };

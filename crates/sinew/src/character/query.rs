@@ -5,8 +5,9 @@
 //!
 //! Owned by the facade (`character`). Verified by `character/tests.rs`.
 
-use super::error::{CharacterError, check, named};
+use super::error::{CharacterError, named};
 use super::finite;
+use super::key::{Bone, Clip, Ik, Key, Param, Skin, Slot};
 use super::{Character, ParamAnim};
 use crate::anim::EntryId;
 use crate::ids::{AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, SkinId, SlotId};
@@ -35,58 +36,58 @@ pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
 }
 
 impl Character {
-    /// A bone by name (Spine `findBone`).
-    pub fn find_bone(&self, name: &str) -> Option<BoneId> {
-        self.rig.bone(name)
+    /// A bone by name (Spine `findBone`), as a handle that only this rig's characters
+    /// take ([`Handle`](super::Handle)).
+    pub fn find_bone(&self, name: &str) -> Option<Bone> {
+        self.rig.bone(name).map(|id| self.handle(id))
     }
 
     /// A slot by name (Spine `findSlot`).
-    pub fn find_slot(&self, name: &str) -> Option<SlotId> {
-        self.rig.slot(name)
+    pub fn find_slot(&self, name: &str) -> Option<Slot> {
+        self.rig.slot(name).map(|id| self.handle(id))
     }
 
     /// An animation clip by name (Spine `findAnimation`).
-    pub fn find_clip(&self, name: &str) -> Option<ClipId> {
-        self.rig.clip(name)
+    pub fn find_clip(&self, name: &str) -> Option<Clip> {
+        self.rig.clip(name).map(|id| self.handle(id))
     }
 
     /// A skin by name (Spine `findSkin`).
-    pub fn find_skin(&self, name: &str) -> Option<SkinId> {
-        self.rig.skin(name)
+    pub fn find_skin(&self, name: &str) -> Option<Skin> {
+        self.rig.skin(name).map(|id| self.handle(id))
     }
 
     /// An IK constraint by name (Spine `findIkConstraint`).
-    pub fn find_ik(&self, name: &str) -> Option<IkId> {
-        self.rig
-            .ik
-            .iter()
-            .position(|c| c.name == name)
-            .map(|i| IkId(i as u16))
+    pub fn find_ik(&self, name: &str) -> Option<Ik> {
+        Key::<IkId>::resolve(name, self)
+            .ok()
+            .map(|id| self.handle(id))
     }
 
     /// A parameter by name (puppets).
-    pub fn find_param(&self, name: &str) -> Option<ParamId> {
-        self.rig.params.find(name)
+    pub fn find_param(&self, name: &str) -> Option<Param> {
+        self.rig.params.find(name).map(|id| self.handle(id))
     }
 
-    fn bone_index(&self, bone: BoneId) -> Result<usize, CharacterError> {
-        check("bone", bone.index(), self.rig.bones.len(), bone.index())
+    fn bone_index(&self, bone: impl Key<BoneId>) -> Result<usize, CharacterError> {
+        bone.resolve(self).map(BoneId::index)
     }
 
     /// A bone's world transform after the last update (rig space: the rig's own y
-    /// convention).
-    pub fn bone_world(&self, bone: BoneId) -> Option<WorldTransform> {
-        self.inst.world.get(bone.index()).copied()
+    /// convention). `None` for a bone that is not this rig's.
+    pub fn bone_world(&self, bone: impl Key<BoneId>) -> Option<WorldTransform> {
+        let i = self.bone_index(bone).ok()?;
+        self.inst.world.get(i).copied()
     }
 
     /// A bone's world rotation of its x axis, degrees (Spine `getWorldRotationX`).
-    pub fn world_rotation(&self, bone: BoneId) -> Option<f64> {
+    pub fn world_rotation(&self, bone: impl Key<BoneId>) -> Option<f64> {
         self.bone_world(bone).map(|w| w.c.atan2(w.a) * RAD_DEG)
     }
 
     /// A point in a bone's space to world space (Spine `localToWorld`).
     /// `None` also for a result that is not finite (a non-finite or huge point).
-    pub fn local_to_world(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
+    pub fn local_to_world(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
         self.bone_world(bone)
             .and_then(|w| finite::point(w.apply(x, y)))
     }
@@ -94,16 +95,16 @@ impl Character {
     /// A world point to a bone's space (Spine `worldToLocal`).
     /// A singular bone (scaled to 0) maps through its pseudo-inverse
     /// ([`crate::math::inverse_linear`]); `None` also for a result that is not finite.
-    pub fn world_to_local(&self, bone: BoneId, x: f64, y: f64) -> Option<(f64, f64)> {
+    pub fn world_to_local(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
         self.bone_world(bone)
             .and_then(|w| finite::point(world_to_local(&w, x, y)))
     }
 
     /// A world rotation (degrees) to a bone's local rotation (Spine
     /// `worldToLocalRotation`); `None` for a non-finite result.
-    pub fn world_to_local_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
-        let w = self.bone_world(bone)?;
-        let applied = self.inst.applied.get(bone.index())?;
+    pub fn world_to_local_rotation(&self, bone: impl Key<BoneId>, degrees: f64) -> Option<f64> {
+        let i = self.bone_index(bone).ok()?;
+        let (w, applied) = (self.inst.world.get(i)?, self.inst.applied.get(i)?);
         let (s, c) = degrees.to_radians().sin_cos();
         finite::scalar(
             (w.a * s - w.c * c).atan2(w.d * c - w.b * s) * RAD_DEG + applied.rotation
@@ -113,9 +114,9 @@ impl Character {
 
     /// A bone's local rotation (degrees) to a world rotation (Spine
     /// `localToWorldRotation`); `None` for a non-finite result.
-    pub fn local_to_world_rotation(&self, bone: BoneId, degrees: f64) -> Option<f64> {
-        let w = self.bone_world(bone)?;
-        let applied = self.inst.applied.get(bone.index())?;
+    pub fn local_to_world_rotation(&self, bone: impl Key<BoneId>, degrees: f64) -> Option<f64> {
+        let i = self.bone_index(bone).ok()?;
+        let (w, applied) = (self.inst.world.get(i)?, self.inst.applied.get(i)?);
         let (s, c) = (degrees - applied.rotation - applied.shear_x)
             .to_radians()
             .sin_cos();
@@ -123,8 +124,9 @@ impl Character {
     }
 
     /// A bone's local pose as the animation (or code) left it.
-    pub fn bone_local(&self, bone: BoneId) -> Option<LocalPose> {
-        self.inst.pose.get(bone.index()).copied()
+    pub fn bone_local(&self, bone: impl Key<BoneId>) -> Option<LocalPose> {
+        let i = self.bone_index(bone).ok()?;
+        self.inst.pose.get(i).copied()
     }
 
     /// Holds a bone's local pose from code: from the next update on it replaces what the
@@ -133,7 +135,11 @@ impl Character {
     ///
     /// Every field must be finite and under 1e30 in magnitude
     /// ([`CharacterError::NotFinite`] otherwise).
-    pub fn set_bone_local(&mut self, bone: BoneId, pose: LocalPose) -> Result<(), CharacterError> {
+    pub fn set_bone_local(
+        &mut self,
+        bone: impl Key<BoneId>,
+        pose: LocalPose,
+    ) -> Result<(), CharacterError> {
         let i = self.bone_index(bone)?;
         finite::input("bone local x", pose.x)?;
         finite::input("bone local y", pose.y)?;
@@ -148,7 +154,7 @@ impl Character {
     }
 
     /// Lets the animation pose the bone again.
-    pub fn clear_bone_local(&mut self, bone: BoneId) -> Result<(), CharacterError> {
+    pub fn clear_bone_local(&mut self, bone: impl Key<BoneId>) -> Result<(), CharacterError> {
         let i = self.bone_index(bone)?;
         self.bone_overrides[i] = None;
         self.recount_overrides();
@@ -159,8 +165,13 @@ impl Character {
     /// the animation, before world transforms) until [`Character::clear_ik_target`]. The
     /// position is mapped through the target's parent as posed by the previous update.
     /// Coordinates must be finite and under 1e30 in magnitude.
-    pub fn set_ik_target(&mut self, ik: IkId, x: f64, y: f64) -> Result<(), CharacterError> {
-        let k = check("IK constraint", ik.index(), self.rig.ik.len(), ik.index())?;
+    pub fn set_ik_target(
+        &mut self,
+        ik: impl Key<IkId>,
+        x: f64,
+        y: f64,
+    ) -> Result<(), CharacterError> {
+        let k = ik.resolve(self)?.index();
         finite::input("IK target x", x)?;
         finite::input("IK target y", y)?;
         self.ik_targets[k] = Some((x, y));
@@ -169,8 +180,8 @@ impl Character {
     }
 
     /// Lets the animation place the IK target again.
-    pub fn clear_ik_target(&mut self, ik: IkId) -> Result<(), CharacterError> {
-        let k = check("IK constraint", ik.index(), self.rig.ik.len(), ik.index())?;
+    pub fn clear_ik_target(&mut self, ik: impl Key<IkId>) -> Result<(), CharacterError> {
+        let k = ik.resolve(self)?.index();
         self.ik_targets[k] = None;
         self.recount_overrides();
         Ok(())
@@ -184,11 +195,13 @@ impl Character {
     /// Shows these skins combined in order (later ones win; Spine `Skin.addSkin`), or no
     /// skin for an empty list; slots showing the old skin's attachments switch to the new
     /// one's. Recomputes the update plan (allocates).
-    pub fn set_skins(&mut self, skins: &[SkinId]) -> Result<(), CharacterError> {
-        for s in skins {
-            check("skin", s.index(), self.rig.skins.len(), ())?;
-        }
-        self.inst.set_skins(&self.rig, skins);
+    /// Skins are [`Skin`] handles, names or ids (`&[SkinId]`, range-checked).
+    pub fn set_skins<K: Key<SkinId> + Copy>(&mut self, skins: &[K]) -> Result<(), CharacterError> {
+        let ids = skins
+            .iter()
+            .map(|s| s.resolve(self))
+            .collect::<Result<Vec<SkinId>, _>>()?;
+        self.inst.set_skins(&self.rig, &ids);
         Ok(())
     }
 
@@ -204,11 +217,7 @@ impl Character {
     /// assert!(c.set_skins_by_name(&[]).is_ok());
     /// ```
     pub fn set_skins_by_name(&mut self, names: &[&str]) -> Result<(), CharacterError> {
-        let ids = names
-            .iter()
-            .map(|n| named("skin", n, self.rig.skin(n)))
-            .collect::<Result<Vec<_>, _>>()?;
-        self.set_skins(&ids)
+        self.set_skins(names)
     }
 
     /// The skins shown, combined in order.
@@ -227,13 +236,9 @@ impl Character {
     }
 
     /// The attachment a slot shows.
-    pub fn attachment(&self, slot: SlotId) -> Option<AttachmentId> {
-        self.inst
-            .slots
-            .attachment
-            .get(slot.index())
-            .copied()
-            .flatten()
+    pub fn attachment(&self, slot: impl Key<SlotId>) -> Option<AttachmentId> {
+        let i = slot.resolve(self).ok()?.index();
+        self.inst.slots.attachment.get(i).copied().flatten()
     }
 
     /// The attachment a slot would show under this name (its key in the skins): the
@@ -268,10 +273,10 @@ impl Character {
     /// rig's or the attachment belongs to another slot.
     pub fn set_attachment_id(
         &mut self,
-        slot: SlotId,
+        slot: impl Key<SlotId>,
         att: Option<AttachmentId>,
     ) -> Result<(), CharacterError> {
-        check("slot", slot.index(), self.rig.slots.len(), ())?;
+        let slot = slot.resolve(self)?;
         if let Some(a) = att {
             match self.rig.attachments.get(a.index()) {
                 Some(data) if data.slot == slot => {}
@@ -287,8 +292,8 @@ impl Character {
         Ok(())
     }
 
-    fn clip_id(&self, clip: ClipId) -> Result<ClipId, CharacterError> {
-        check("clip", clip.index(), self.rig.clips.len(), clip)
+    fn clip_id(&self, clip: impl Key<ClipId>) -> Result<ClipId, CharacterError> {
+        clip.resolve(self)
     }
 
     /// The queued entry, or the reason the state refused it (the clip was checked).
@@ -300,7 +305,7 @@ impl Character {
     pub fn set_animation_id(
         &mut self,
         track: usize,
-        clip: ClipId,
+        clip: impl Key<ClipId>,
         looping: bool,
     ) -> Result<EntryId, CharacterError> {
         let clip = self.clip_id(clip)?;
@@ -326,7 +331,7 @@ impl Character {
     pub fn add_animation_id(
         &mut self,
         track: usize,
-        clip: ClipId,
+        clip: impl Key<ClipId>,
         looping: bool,
         delay: f64,
     ) -> Result<EntryId, CharacterError> {
@@ -385,8 +390,9 @@ impl Character {
     }
 
     /// A parameter's definition: name, axes, range per axis, default (puppets).
-    pub fn param_info(&self, param: ParamId) -> Option<&ParamData> {
-        self.rig.params.params.get(param.index())
+    pub fn param_info(&self, param: impl Key<ParamId>) -> Option<&ParamData> {
+        let i = param.resolve(self).ok()?.index();
+        self.rig.params.params.get(i)
     }
 
     /// Every parameter's definition, in id order.
@@ -395,22 +401,22 @@ impl Character {
     }
 
     /// A parameter's current value (x, y; y unused for 1-axis parameters).
-    pub fn param(&self, param: ParamId) -> Option<[f64; 2]> {
-        self.inst.params.values.get(param.index()).copied()
+    pub fn param(&self, param: impl Key<ParamId>) -> Option<[f64; 2]> {
+        let i = param.resolve(self).ok()?.index();
+        self.inst.params.values.get(i).copied()
     }
 
     /// Sets a parameter (clamped to its range on use); with a parameter animation playing
     /// this is the base value it plays on. Physics-driven parameters take it as a start.
     /// Values must be finite and under 1e30 in magnitude ([`CharacterError::NotFinite`]).
     #[inline]
-    pub fn set_param_id(&mut self, param: ParamId, value: [f64; 2]) -> Result<(), CharacterError> {
+    pub fn set_param_id(
+        &mut self,
+        param: impl Key<ParamId>,
+        value: [f64; 2],
+    ) -> Result<(), CharacterError> {
+        let param = param.resolve(self)?;
         let i = param.index();
-        if i >= self.rig.params.params.len() {
-            return Err(CharacterError::ForeignId {
-                kind: "parameter",
-                index: i,
-            });
-        }
         finite::input("parameter value", value[0])?;
         finite::input("parameter value", value[1])?;
         self.inst.params.set(&self.rig, param, value);
@@ -424,13 +430,12 @@ impl Character {
 
     /// Leaves a parameter out of the parameter stage (`true`, an editor's mute) or puts it
     /// back.
-    pub fn set_param_muted(&mut self, param: ParamId, muted: bool) -> Result<(), CharacterError> {
-        let i = check(
-            "parameter",
-            param.index(),
-            self.rig.params.params.len(),
-            param.index(),
-        )?;
+    pub fn set_param_muted(
+        &mut self,
+        param: impl Key<ParamId>,
+        muted: bool,
+    ) -> Result<(), CharacterError> {
+        let i = param.resolve(self)?.index();
         if let Some(m) = self.inst.params.muted.get_mut(i) {
             *m = muted;
         }

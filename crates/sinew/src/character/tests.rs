@@ -42,6 +42,42 @@ fn foreign_and_unknown_ids_are_refused() {
 }
 
 #[test]
+fn handles_of_another_rig_are_refused() {
+    // Two characters of two rigs with the same tables: every index is in range for both,
+    // so only the handle's rig tells them apart.
+    let (mut a, mut b) = (Character::new(rig()), Character::new(rig()));
+    let hand = a.find_bone("hand").expect("hand");
+    assert_eq!(hand.id(), BoneId(2));
+    let refused = Err(CharacterError::ForeignId {
+        kind: "bone",
+        index: 2,
+    });
+    assert_eq!(b.set_bone_local(hand, LocalPose::IDENTITY), refused);
+    assert_eq!(b.clear_bone_local(hand), refused);
+    assert_eq!(b.bone_world(hand), None);
+    assert_eq!(b.bone_local(hand), None);
+    assert_eq!(b.world_rotation(hand), None);
+    assert_eq!(b.local_to_world(hand, 1.0, 0.0), None);
+    assert_eq!(b.world_to_local(hand, 1.0, 0.0), None);
+    assert_eq!(b.world_to_local_rotation(hand, 1.0), None);
+    assert_eq!(b.local_to_world_rotation(hand, 1.0), None);
+    // The rig's own character takes it; names and bare ids work on both.
+    assert!(a.set_bone_local(hand, LocalPose::IDENTITY).is_ok());
+    assert!(b.set_bone_local("hand", LocalPose::IDENTITY).is_ok());
+    assert!(b.set_bone_local(BoneId(2), LocalPose::IDENTITY).is_ok());
+    assert_eq!(
+        b.set_bone_local("foot", LocalPose::IDENTITY),
+        Err(CharacterError::UnknownName {
+            kind: "bone",
+            name: "foot".into()
+        })
+    );
+    a.update(0.0);
+    b.update(0.0);
+    assert_eq!(a.bone_world(hand), b.bone_world("hand"));
+}
+
+#[test]
 fn update_matches_the_stages_by_hand() {
     let r = rig();
     let mut c = Character::new(r.clone());
