@@ -50,6 +50,9 @@ pub struct BudgetArgs {
     /// Budget: pixels one rendered frame fills (every draw command's bounding box, summed).
     #[arg(long, global = true, value_name = "N")]
     pub max_fill_pixels: Option<u64>,
+    /// Budget: pixels of all the frames one render writes (a GIF's counted four times).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_output_pixels: Option<u64>,
 }
 
 impl BudgetArgs {
@@ -68,6 +71,7 @@ impl BudgetArgs {
             clip_vertices: self.max_clip_vertices.unwrap_or(d.clip_vertices),
             output_values: self.max_output_values.unwrap_or(d.output_values),
             fill_pixels: self.max_fill_pixels.unwrap_or(d.fill_pixels),
+            output_pixels: self.max_output_pixels.unwrap_or(d.output_pixels),
         }
     }
 }

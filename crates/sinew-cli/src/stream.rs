@@ -127,8 +127,24 @@ where
     W: FnMut(&DrawList, &mut Canvas) -> Result<()>,
 {
     let n = target.frames;
-    let workers = workers.clamp(1, n.max(1));
     let pixels = u64::from(target.width) * u64::from(target.height);
+    // What the encoders will chew through, before anything is drawn.
+    let weight = if matches!(target.out, Output::Gif) {
+        4.0
+    } else {
+        1.0
+    };
+    sinew_formats::budget::check(
+        "output_pixels",
+        n as f64 * pixels as f64 * weight,
+        format!(
+            "{n} frames of {}x{} to {}",
+            target.width,
+            target.height,
+            target.path.display()
+        ),
+    )?;
+    let workers = workers.clamp(1, n.max(1));
     let slots = in_flight(workers, pixels);
     let (pool_tx, pool_rx) = sync_channel::<DrawList>(slots);
     for _ in 0..slots {

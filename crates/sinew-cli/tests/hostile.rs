@@ -80,6 +80,31 @@ fn unbounded_work_is_refused_by_a_budget() {
             &["--duration"],
         );
     }
+    // Every frame within the canvas budget, but 30 of them at 4096x4096 to a GIF: about
+    // 90 s of palette quantising. Refused before anything is drawn, and the APNG too (its
+    // 500 Mi pixels take about 12 s to encode).
+    let big = ["--size", "4096x4096", "--fps", "30", "--duration", "1"];
+    refused(
+        &[
+            &["render", f, "--anim", "walk", "--out", s(&out)][..],
+            &big[..],
+        ]
+        .concat(),
+        &[
+            "output_pixels budget",
+            "--max-output-pixels",
+            "frames of 4096x4096",
+        ],
+    );
+    let apng = scratch("x.apng");
+    refused(
+        &[
+            &["render", f, "--anim", "walk", "--out", s(&apng)][..],
+            &big[..],
+        ]
+        .concat(),
+        &["output_pixels budget", "--max-output-pixels"],
+    );
     let pattern = scratch("f%0999999d.png");
     refused(
         &["render", f, "--anim", "walk", "--out", s(&pattern)],

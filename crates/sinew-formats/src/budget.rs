@@ -20,6 +20,7 @@
 //! | `instances` | 10 000 | characters of one `bench` |
 //! | `clip_vertices` | 1 024 | vertices of one clipping polygon (refused at load, naming the attachment) |
 //! | `output_values` | 8 Mi | values in one output document (a `dump`; about 200 bytes each while built) |
+//! | `output_pixels` | 128 Mi | pixels of all the frames one `render` writes, a GIF's counted four times (its palette quantising costs about four times the rest of a frame): what bounds a render's encoding time (about 3 s per 16 Mi GIF pixels here) |
 //! | `fill_pixels` | 128 Mi | pixels one rendered frame fills: each draw command's on-image bounding box, summed (overdraw; about 50 ns each on the CPU renderer, so about 7 s at the budget) |
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
@@ -68,6 +69,8 @@ pub struct Budgets {
     /// Pixels one rendered frame fills (every draw command's bounding box on the image,
     /// summed): what bounds a frame's rasterising time whatever the overdraw.
     pub fill_pixels: u64,
+    /// Pixels of all the frames one render writes (a GIF's weighted by 4).
+    pub output_pixels: u64,
 }
 
 impl Budgets {
@@ -84,6 +87,7 @@ impl Budgets {
         clip_vertices: 1024,
         output_values: 8 << 20,
         fill_pixels: 128 << 20,
+        output_pixels: 128 << 20,
     };
 }
 
@@ -143,6 +147,7 @@ fn meta(name: &'static str) -> (&'static str, &'static str) {
         "clip_vertices" => ("--max-clip-vertices", "clipping polygon vertices"),
         "output_values" => ("--max-output-values", "output JSON values"),
         "fill_pixels" => ("--max-fill-pixels", "filled pixels"),
+        "output_pixels" => ("--max-output-pixels", "output pixels"),
         _ => ("--max-?", "units"),
     }
 }
@@ -160,6 +165,7 @@ fn limit_of(b: &Budgets, name: &str) -> u64 {
         "clip_vertices" => b.clip_vertices,
         "output_values" => b.output_values,
         "fill_pixels" => b.fill_pixels,
+        "output_pixels" => b.output_pixels,
         _ => 0,
     }
 }
