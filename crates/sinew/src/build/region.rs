@@ -194,8 +194,8 @@ pub trait RegionSource {
 
 /// Replaces every region and mesh attachment's texture regions by `source`'s (one per
 /// sequence frame) and recomputes their geometry and UVs (spine-ts
-/// `AtlasAttachmentLoader`). The builder does this for [`BuildInputs::regions`]
-/// (super::BuildInputs::regions); a tool re-binding a built rig to another atlas of the
+/// `AtlasAttachmentLoader`). The builder does this for
+/// [`BuildInputs::regions`](super::BuildInputs::regions); a tool re-binding a built rig to another atlas of the
 /// same names (a texture swap) calls it directly. Stops at the first region `source` lacks:
 /// a [`ProblemKind::UnknownName`](super::ProblemKind::UnknownName) problem naming the
 /// attachment (`item`) and the region (`name`).
