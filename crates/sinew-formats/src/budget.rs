@@ -20,7 +20,7 @@
 //! | `instances` | 10 000 | characters of one `bench` |
 //! | `clip_vertices` | 1 024 | vertices of one clipping polygon (refused at load, naming the attachment) |
 //! | `output_values` | 8 Mi | values in one output document (a `dump`; about 200 bytes each while built) |
-//! | `output_pixels` | 128 Mi | pixels of all the frames one `render` writes, a GIF's counted four times (its palette quantising costs about four times the rest of a frame): what bounds a render's encoding time (about 3 s per 16 Mi GIF pixels here) |
+//! | `output_pixels` | 256 Mi | pixels of all the frames one `render` writes, a GIF's counted four times (its palette quantising costs about four times the rest of a frame): what bounds a render's encoding time (about 3 s per 16 Mi GIF pixels here; a 1024x1024 GIF may have 64 frames) |
 //! | `fill_pixels` | 128 Mi | pixels one rendered frame fills: each draw command's on-image bounding box, summed (overdraw; about 50 ns each on the CPU renderer, so about 7 s at the budget) |
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
@@ -87,7 +87,7 @@ impl Budgets {
         clip_vertices: 1024,
         output_values: 8 << 20,
         fill_pixels: 128 << 20,
-        output_pixels: 128 << 20,
+        output_pixels: 256 << 20,
     };
 }
 
