@@ -138,7 +138,8 @@ where
         "output_pixels",
         n as f64 * pixels as f64 * weight,
         format!(
-            "{n} frames of {}x{} to {}",
+            "{n} frames (from --fps with --duration or --times) of {}x{} (from --size, --scale \
+             or --view) to {}",
             target.width,
             target.height,
             target.path.display()

@@ -93,7 +93,8 @@ fn unbounded_work_is_refused_by_a_budget() {
         &[
             "output_pixels budget",
             "--max-output-pixels",
-            "frames of 4096x4096",
+            "of 4096x4096",
+            "--size",
         ],
     );
     let apng = scratch("x.apng");
