@@ -3,14 +3,13 @@
 //! vertices, frame by frame), `update_many` on 1-4 threads equals one-by-one updates, the
 //! render batches cover every command's triangles, and misuse gives statuses.
 
+mod common;
+
+use common::{last_error, rust_worlds, s, worlds};
 use sinew_capi::*;
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr::{null, null_mut};
-
-fn s(x: &str) -> (*const c_char, usize) {
-    (x.as_ptr().cast(), x.len())
-}
 
 fn load(skel: &Path, atlas: Option<&Path>) -> *mut SinewRig {
     let sk = skel.to_str().expect("utf-8 path");
@@ -27,37 +26,6 @@ fn load(skel: &Path, atlas: Option<&Path>) -> *mut SinewRig {
     );
     assert_eq!(st, SinewStatus::Ok, "{}", last_error());
     rig
-}
-
-fn last_error() -> String {
-    let mut buf = vec![0 as c_char; 4096];
-    let mut len = 0;
-    sinew_last_error(buf.as_mut_ptr(), buf.len(), &mut len);
-    String::from_utf8_lossy(&buf[..len].iter().map(|&b| b as u8).collect::<Vec<_>>()).into_owned()
-}
-
-fn worlds(c: *mut SinewCharacter) -> Vec<u64> {
-    let mut len = 0;
-    assert_eq!(
-        sinew_character_bone_worlds(c, null_mut(), 0, &mut len),
-        SinewStatus::BufferTooSmall
-    );
-    let mut v = vec![SinewWorldTransform::default(); len];
-    assert_eq!(
-        sinew_character_bone_worlds(c, v.as_mut_ptr(), v.len(), &mut len),
-        SinewStatus::Ok
-    );
-    v.iter()
-        .flat_map(|w| [w.a, w.b, w.c, w.d, w.x, w.y].map(f64::to_bits))
-        .collect()
-}
-
-fn rust_worlds(c: &sinew::Character) -> Vec<u64> {
-    c.instance()
-        .world
-        .iter()
-        .flat_map(|w| [w.a, w.b, w.c, w.d, w.x, w.y].map(f64::to_bits))
-        .collect()
 }
 
 fn render_positions(c: *mut SinewCharacter) -> (Vec<u32>, usize, usize) {
