@@ -19,13 +19,12 @@
 
 mod dragonbones_common;
 
-use dragonbones_common::Case;
+use dragonbones_common::{Case, bare_asset};
 use serde_json::Value;
 use sinew_formats::convert::dragonbones_to_spine;
-use sinew_formats::dragonbones::{load_tex_atlas, pose};
+use sinew_formats::dragonbones::load_tex_atlas;
 use sinew_formats::spine::{parse_spine_json, write_spine_json};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Cases the conversion cannot pose exactly: bone `hair0605` (a child of `hair0603`, whose
 /// DragonBones inherit flags have no Spine inherit mode) is off by about 0.02 units.
@@ -50,25 +49,8 @@ fn check_case(dir: &Path, case: &Value) -> Result<(f64, f64), String> {
         let atlas = load_tex_atlas(t).map_err(|e| e.to_string())?;
         sinew_formats::bind_atlas(&mut rig, &atlas).map_err(|e| e.to_string())?;
     }
-    let asset = sinew_formats::Asset {
-        rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
-        jiggle: None,
-        follow: None,
-        draw: Arc::new(Default::default()),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    };
-    let frames = pose(
-        &asset,
-        &db,
-        c.anim.as_deref(),
-        &c.times,
-        c.fps,
-        c.mode,
-        false,
-    )?;
+    let asset = bare_asset(rig);
+    let frames = c.pose(&asset, &db)?;
     c.compare(&frames, true)
 }
 
@@ -234,26 +216,8 @@ fn the_official_spine_runtime_poses_converted_rigs_like_the_dragonbones_runtime(
         let (_, db) = sinew_formats::load_dragonbones(&c.skeleton, None, None).unwrap();
         let text = write_spine_json(&dragonbones_to_spine(&db).rig, false).unwrap();
         let raw = parse_spine_json(&text, "converted.json").unwrap();
-        let asset = sinew_formats::Asset {
-            rig: Arc::new(sinew::build::build_rig(&raw).unwrap()),
-            atlas: None,
-            atlas_path: None,
-            jiggle: None,
-            follow: None,
-            draw: Arc::new(Default::default()),
-            param_animations: Arc::from(Vec::new()),
-            puppet: None,
-        };
-        let frames = pose(
-            &asset,
-            &db,
-            c.anim.as_deref(),
-            &c.times,
-            c.fps,
-            c.mode,
-            false,
-        )
-        .unwrap();
+        let asset = bare_asset(sinew::build::build_rig(&raw).unwrap());
+        let frames = c.pose(&asset, &db).unwrap();
         // The goto case dumps t mod duration; sinew's frames carry the requested times.
         let ours = frames_json(&frames[..sf.len()]);
         dump_diff(sf, &ours, false).unwrap_or_else(|e| panic!("{golden}: sinew vs Spine: {e}"));

@@ -8,7 +8,6 @@ mod dragonbones_common;
 
 use dragonbones_common::Case;
 use serde_json::Value;
-use sinew_formats::dragonbones::pose;
 use std::path::Path;
 
 /// Poses one case with sinew's DragonBones loader; `Err` describes the first mismatch.
@@ -17,15 +16,7 @@ fn check_case(dir: &Path, case: &Value) -> Result<(), String> {
     let (asset, db) =
         sinew_formats::load_dragonbones(&c.skeleton, c.texture.as_deref(), c.armature.as_deref())
             .map_err(|e| e.to_string())?;
-    let frames = pose(
-        &asset,
-        &db,
-        c.anim.as_deref(),
-        &c.times,
-        c.fps,
-        c.mode,
-        false,
-    )?;
+    let frames = c.pose(&asset, &db)?;
     c.compare(&frames, false).map(|_| ())
 }
 

@@ -28,15 +28,7 @@ fn synthetic_rigs_match_the_official_runtime() {
                 c.armature.as_deref(),
             )
             .map_err(|e| e.to_string())?;
-            let frames = pose(
-                &asset,
-                &db,
-                c.anim.as_deref(),
-                &c.times,
-                c.fps,
-                c.mode,
-                false,
-            )?;
+            let frames = c.pose(&asset, &db)?;
             c.compare(&frames, false)
         };
         // Known gaps (the manifest says why) must still differ, so the list stays true.

@@ -8,8 +8,26 @@
 //! float and string of each.
 
 use serde_json::Value;
-use sinew_formats::dragonbones::{Frame, PoseMode, SlotPose};
+use sinew_formats::Asset;
+use sinew_formats::dragonbones::{DragonBonesRig, Frame, PoseMode, SlotPose, pose};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An asset of `rig` alone (no atlas, extras or puppet; Spine's draw setup), for posing a
+/// converted rig with the DragonBones clock.
+#[allow(dead_code)] // only the conversion suite builds its own rigs
+pub fn bare_asset(rig: sinew::Rig) -> Asset {
+    Asset {
+        rig: Arc::new(rig),
+        atlas: None,
+        atlas_path: None,
+        jiggle: None,
+        follow: None,
+        draw: Arc::new(Default::default()),
+        param_animations: Arc::from(Vec::new()),
+        puppet: None,
+    }
+}
 
 /// The fixtures' DragonBones folder and its manifest cases, or `None` (with a notice, or a
 /// failure under `CI=true`) when they are missing.
@@ -58,6 +76,20 @@ pub struct Case {
 }
 
 impl Case {
+    /// The case's frames of `asset`: its animation, sample times, frame rate and mode, y down
+    /// as the golden dumps.
+    pub fn pose(&self, asset: &Asset, db: &DragonBonesRig) -> Result<Vec<Frame>, String> {
+        pose(
+            asset,
+            db,
+            self.anim.as_deref(),
+            &self.times,
+            self.fps,
+            self.mode,
+            false,
+        )
+    }
+
     pub fn new(dir: &Path, case: &Value) -> Case {
         let s = |k: &str| case[k].as_str().unwrap_or_default().to_owned();
         let args = case["args"].as_array().cloned().unwrap_or_default();
