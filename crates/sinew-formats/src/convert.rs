@@ -10,14 +10,15 @@
 //!
 //! What Spine cannot hold is approximated and listed in [`Converted::inexact`] (see
 //! `docs/CONVERT.md`): DragonBones inherit flags (Spine's nearest inherit mode), blend modes
-//! other than normal/additive/multiply/screen (normal), and the play counts and fade-in
-//! times of animations (Spine leaves both to the player). Verified by
+//! other than normal/additive/multiply/screen (normal), IK constraints (Spine's solver, which
+//! differs from DragonBones' under non-uniformly scaled parents and at weights below 1),
+//! and the play counts and fade-in times of animations (Spine leaves both to the player). Verified by
 //! `tests/convert_dragonbones.rs` (every DragonBones golden posed by the converted rig,
 //! loaded back as Spine JSON).
 
 use crate::dragonbones::DragonBonesRig;
 use sinew::raw::*;
-use sinew::types::{BlendMode, DragonBonesInherit, Inherit};
+use sinew::types::{BlendMode, DragonBonesInherit, IkSolver, Inherit};
 
 /// A converted rig and what could not be converted exactly.
 ///
@@ -101,6 +102,16 @@ pub fn dragonbones_to_spine(db: &DragonBonesRig) -> Converted {
     }
     for c in &mut rig.ik {
         c.bend_positive = !c.bend_positive;
+        if c.solver == IkSolver::DragonBones {
+            c.solver = IkSolver::Spine;
+            inexact.push(format!(
+                "IK `{}`: written as a Spine IK constraint, which solves in the parent's \
+                 local space; DragonBones solves on world lengths and blends world rotations, \
+                 so the two differ under a non-uniformly scaled or skewed parent and at \
+                 weights below 1",
+                c.name
+            ));
+        }
     }
     for c in &mut rig.transforms {
         c.offset_rotation = -c.offset_rotation;

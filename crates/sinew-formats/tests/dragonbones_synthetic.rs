@@ -3,9 +3,11 @@
 //! node): the loop wrap-around (5.5 rotation the short way, 5.0 unnormalised), the last of N
 //! plays and `--mode goto` holding the last key, `playTimes` 0/1/2, zOrder, IK keys, easing
 //! strengths and curves, clockwise turns, a zero-length middle key, colour and display keys,
-//! FFD, events with payloads, sounds and the 5.0 singular `event`. Same tolerances as the
-//! fixture goldens (`dragonbones_common`). Cases the manifest marks `knownGap` (IK weight
-//! keys below 1, non-uniform scale above an IK chain: sinew's IK is Spine's) must differ.
+//! FFD, events with payloads, sounds and the 5.0 singular `event`, and DragonBones IK (one
+//! and two bones, weight keys below 1, both bends, out of reach, under non-uniformly scaled,
+//! reflected and skewed parents, y-up). Same tolerances as the fixture goldens
+//! (`dragonbones_common`). Cases the manifest marks `knownGap` (a sample exactly on a key
+//! time that f32 rounds up) must differ, so the list stays true.
 #![allow(clippy::unwrap_used)]
 
 mod dragonbones_common;

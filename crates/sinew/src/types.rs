@@ -53,6 +53,20 @@ impl Default for Color {
     }
 }
 
+/// Which runtime's IK an IK constraint follows.
+///
+/// Owner: shared vocabulary of the loaders (which set it) and the world stage's IK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IkSolver {
+    /// Spine's `IkConstraint` (local space of the parent's parent, mix on local rotations).
+    #[default]
+    Spine,
+    /// DragonBones' `IKConstraint`: the triangle solved on world lengths and the weight
+    /// applied to decomposed world rotations, skew and scale kept (see
+    /// [`crate::constraint::ik_dragonbones`]).
+    DragonBones,
+}
+
 /// How a bone inherits its parent's world transform (Spine's five modes).
 ///
 /// Owner: shared vocabulary of every stage.

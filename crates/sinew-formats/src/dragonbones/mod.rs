@@ -729,6 +729,7 @@ fn read_armature(
             compress: false,
             stretch: false,
             uniform: false,
+            solver: sinew::IkSolver::DragonBones,
         });
         info.ik.push(name);
     }

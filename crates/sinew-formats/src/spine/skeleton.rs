@@ -248,6 +248,7 @@ pub(crate) fn read_constraints<'j>(
             compress: bool_or(m, "compress", false, at)?,
             stretch: bool_or(m, "stretch", false, at)?,
             uniform: bool_or(m, "uniform", false, at)?,
+            solver: sinew::IkSolver::Spine,
         });
         Ok(())
     })?;

@@ -72,12 +72,14 @@ pub struct Case {
     pub times: Vec<f64>,
     pub fps: f64,
     pub mode: PoseMode,
+    /// `--y-up`: the golden is in y-up space.
+    pub y_up: bool,
     golden: PathBuf,
 }
 
 impl Case {
-    /// The case's frames of `asset`: its animation, sample times, frame rate and mode, y down
-    /// as the golden dumps.
+    /// The case's frames of `asset`: its animation, sample times, frame rate, mode and y
+    /// direction, as the golden dumps.
     pub fn pose(&self, asset: &Asset, db: &DragonBonesRig) -> Result<Vec<Frame>, String> {
         pose(
             asset,
@@ -86,7 +88,7 @@ impl Case {
             &self.times,
             self.fps,
             self.mode,
-            false,
+            self.y_up,
         )
     }
 
@@ -116,6 +118,7 @@ impl Case {
                 Some("goto") => PoseMode::Goto,
                 _ => PoseMode::Play,
             },
+            y_up: args.iter().any(|a| a.as_str() == Some("--y-up")),
             golden,
         }
     }

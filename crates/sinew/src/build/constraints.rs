@@ -54,6 +54,7 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             compress: c.compress,
             stretch: c.stretch,
             uniform: c.uniform,
+            solver: c.solver,
         });
     }
     for (i, c) in raw.transforms.iter().enumerate() {
@@ -289,6 +290,7 @@ mod tests {
             compress: false,
             stretch: false,
             uniform: false,
+            solver: Default::default(),
         }
     }
 

@@ -8,12 +8,13 @@
 //! target, one-bone aim) and by oracle values for `synthetic/constraints-lab.json` in
 //! `skeleton/tests.rs`.
 
+use super::ik_dragonbones::solve_ik_dragonbones;
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
 use crate::math::{SPINE_PI, SPINE_RAD_DEG, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::skeleton::update_bone_world_with;
-use crate::types::Inherit;
+use crate::types::{IkSolver, Inherit};
 
 /// Runs IK constraint `id` with its current state `inst.ik[id]` (Spine
 /// `IkConstraint.update`). Does nothing at mix 0.
@@ -21,6 +22,18 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
     let data = &rig.ik[id.index()];
     let state = inst.ik[id.index()];
     if state.mix == 0.0 {
+        return;
+    }
+    if data.solver == IkSolver::DragonBones {
+        let bend_positive = state.bend_direction > 0;
+        solve_ik_dragonbones(
+            rig,
+            inst,
+            &data.bones,
+            data.target,
+            bend_positive,
+            state.mix,
+        );
         return;
     }
     let t = inst.world[data.target.index()];

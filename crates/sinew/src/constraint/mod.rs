@@ -3,5 +3,6 @@
 //! world transforms and leaves both world and applied poses consistent.
 
 pub mod ik;
+pub mod ik_dragonbones;
 pub mod path;
 pub mod transform;

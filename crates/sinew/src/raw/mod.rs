@@ -8,7 +8,7 @@
 mod anim;
 pub use anim::*;
 
-use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingMode};
+use crate::types::{BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, SpacingMode};
 
 /// A whole rig in authoring form.
 ///
@@ -144,6 +144,8 @@ pub struct RawIk {
     pub stretch: bool,
     /// Scale y along with x when compressing/stretching.
     pub uniform: bool,
+    /// Which runtime's solver (Spine unless a DragonBones loader says so).
+    pub solver: IkSolver,
 }
 
 /// A transform constraint.

@@ -8,7 +8,7 @@ pub use attachment::*;
 
 use crate::ids::*;
 use crate::raw::Sequence;
-use crate::types::{BlendMode, Color, Inherit, PositionMode, RotateMode, SpacingMode};
+use crate::types::{BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, SpacingMode};
 use std::collections::HashMap;
 
 /// An immutable character definition, shared (`Arc`) by any number of instances.
@@ -265,6 +265,8 @@ pub struct IkData {
     pub stretch: bool,
     /// Uniform scaling.
     pub uniform: bool,
+    /// Which runtime's solver.
+    pub solver: IkSolver,
 }
 
 /// Transform constraint mixes (animatable).

@@ -71,6 +71,7 @@ pub(crate) fn add_ik(
         compress,
         stretch,
         uniform,
+        solver: Default::default(),
     };
     rig.ik.push(data);
     rig.constraint_order.push(ConstraintRef::Ik(id));

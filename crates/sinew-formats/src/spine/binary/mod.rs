@@ -319,6 +319,7 @@ fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             compress: f & 4 != 0,
             stretch: f & 8 != 0,
             uniform: f & 16 != 0,
+            solver: sinew::IkSolver::Spine,
         });
     }
     r.context(format_args!("transform constraints"));
