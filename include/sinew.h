@@ -42,8 +42,9 @@
 // Most threads a call may use (the caller included).
 #define SINEW_MAX_THREADS 64
 
-// Most vertices in one batch (u16 indices).
-#define SINEW_MAX_BATCH_VERTICES 65535
+// Most vertices in one batch: what `u16` indices 0 to 65,535 address. A single mesh can
+// have this many (its own indices are `u16`), so one command always fits in a batch.
+#define SINEW_MAX_BATCH_VERTICES 65536
 
 // No page, clip, group or mask.
 #define SINEW_NONE -1

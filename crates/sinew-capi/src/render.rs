@@ -2,8 +2,8 @@
 //! they share texture page, blend mode, premultiplied-alpha flag, two-colour kind, clip
 //! polygon and composite group, and no mask is involved (spine-cpp `SkeletonRenderer`'s
 //! batching, except that clipping is left to the host's stencil instead of being done on
-//! the CPU). A batch never exceeds 65,535 vertices, so its `u16` indices (relative to the
-//! batch's first vertex) always fit.
+//! the CPU). A batch never exceeds 65,536 vertices, so its `u16` indices (relative to the
+//! batch's first vertex, 0 to 65,535) always fit.
 
 use crate::character::{CharState, SinewCharacter, character_obj};
 use crate::rig::PageData;
@@ -11,8 +11,9 @@ use crate::{Fail, SinewStatus, copy_out, guard, put};
 use sinew::Character;
 use sinew::draw::{DrawList, NO_PAGE};
 
-/// Most vertices in one batch (u16 indices).
-pub const SINEW_MAX_BATCH_VERTICES: u32 = 65_535;
+/// Most vertices in one batch: what `u16` indices 0 to 65,535 address. A single mesh can
+/// have this many (its own indices are `u16`), so one command always fits in a batch.
+pub const SINEW_MAX_BATCH_VERTICES: u32 = 65_536;
 
 /// No page, clip, group or mask.
 pub const SINEW_NONE: i32 = -1;

@@ -209,3 +209,31 @@ fn draws_longer_than_65535_vertices_are_split_with_valid_u16_indices() {
     sinew_character_destroy(c);
     sinew_rig_destroy(rig);
 }
+
+#[test]
+fn meshes_of_65536_vertices_fill_one_batch_each() {
+    // The largest meshes u16 indices can address (indices 0..=65,535): each fills a batch
+    // exactly, so two never merge.
+    let json = strips(2, 32_768);
+    let mut rig = null_mut();
+    let st = sinew_rig_load_spine_memory(json.as_ptr(), json.len(), null(), 0, null(), 0, &mut rig);
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let c = character(rig);
+    assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
+    let r = render(c);
+    check_batches(&r);
+    assert_eq!(r.positions.len() / 2, 2 * 65_536);
+    let counts: Vec<(u32, u32)> = r
+        .batches
+        .iter()
+        .map(|b| (b.command_count, b.vertex_count))
+        .collect();
+    assert_eq!(counts, vec![(1, SINEW_MAX_BATCH_VERTICES); 2]);
+    for b in &r.batches {
+        let idx = &r.indices[b.index_start as usize..(b.index_start + b.index_count) as usize];
+        assert_eq!(idx.iter().copied().max(), Some(65_535));
+        assert_eq!(idx.iter().copied().min(), Some(0));
+    }
+    sinew_character_destroy(c);
+    sinew_rig_destroy(rig);
+}
