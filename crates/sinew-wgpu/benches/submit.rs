@@ -9,6 +9,11 @@
 //! - `submit/update+draw_list+render`: that and `GpuRenderer::render` (plan, buffer writes,
 //!   render passes encoded, `queue.submit`).
 //!
+//! With `SINEW_SUBMIT_DRIVER=1` the same frames run on the first real adapter
+//! (`Gpu::headless`, `WGPU_BACKEND` honoured) instead of the noop backend, and a fourth
+//! bench, `submit/update+draw_list+render+wait`, also waits until the GPU has finished the
+//! frame (`device.poll(wait)`): what a driver's submission and the GPU's own work cost.
+//!
 //! Needs the shared fixtures (skips with a message without them).
 
 // criterion_group! generates an undocumented public function.
@@ -24,7 +29,13 @@ fn bench_submit(c: &mut Criterion) {
     let Some(spine) = sinew_testutil::require_spine_fixtures("submit") else {
         return;
     };
-    let gpu = match noop::noop_gpu() {
+    let driver = std::env::var_os("SINEW_SUBMIT_DRIVER").is_some_and(|v| v == "1");
+    let opened = if driver {
+        sinew_wgpu::Gpu::headless().map_err(|e| e.to_string())
+    } else {
+        noop::noop_gpu()
+    };
+    let gpu = match opened {
         Ok(g) => g,
         Err(e) => {
             eprintln!("skipping submit: {e}");
@@ -46,10 +57,12 @@ fn bench_submit(c: &mut Criterion) {
     }
     let stats = scene.renderer.stats();
     eprintln!(
-        "spineboy-pro run {}x{} on {:?}: {} commands, {} batches, {} draw calls, {} passes",
+        "spineboy-pro run {}x{} on {:?} ({}, {}): {} commands, {} batches, {} draw calls, {} passes",
         noop::WIDTH,
         noop::HEIGHT,
         gpu.info.backend,
+        gpu.info.name,
+        gpu.info.driver_info,
         stats.commands,
         stats.batches,
         stats.draw_calls,
@@ -76,6 +89,16 @@ fn bench_submit(c: &mut Criterion) {
             black_box(scene.render());
         });
     });
+    if driver {
+        g.bench_function("update+draw_list+render+wait", |b| {
+            b.iter(|| {
+                scene.update();
+                scene.draw_list();
+                black_box(scene.render());
+                let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+            });
+        });
+    }
     g.finish();
 }
 
