@@ -1,11 +1,11 @@
 //! Posing a DragonBones armature as the oracle (`shared/oracle/dragonbones/dump.mjs`) does.
 //!
-//! Play mode: the animation is started with its own `playTimes` and the clock stepped at
-//! `1 / fps`, with one shorter step landing on each requested time; key events fired by the
-//! steps since the previous sample are listed with each sample. In the last of N >= 2
-//! plays the held twin of the clip ([`super::ClipInfo::held`]) runs and then holds the end,
-//! as the runtime holds the last keys once no play follows. Goto mode: a fresh character per time at `t mod duration`
-//! on the held clip (the runtime's `gotoAndStopByTime`, which never loops). Bones come in
+//! Play mode: the animation is started with its own `playTimes` (`Character::play`: the
+//! animation state plays the clip the DragonBones way, the held twin in the last play and
+//! then the end held) and the clock stepped at `1 / fps`, with one shorter step landing on
+//! each requested time; key events fired by the steps since the previous sample are listed
+//! with each sample. Goto mode: a fresh character per time at `t mod duration`, played
+//! once (the runtime's `gotoAndStopByTime`, which never loops). Bones come in
 //! the file's `bone[]` order with Spine-style matrix names; slots in draw order with their
 //! colour multipliers; image corners top-left, top-right, bottom-right, bottom-left. Slots
 //! showing a child armature carry its pose (see `children.rs`).
@@ -116,6 +116,20 @@ pub fn pose(
         ),
         None => None,
     };
+    // A rig built from this armature elsewhere (a converted one) may lack the clips'
+    // DragonBones facts: pose a copy that has them.
+    let patched;
+    let asset = if lacks_playback(asset, db) {
+        let mut rig = (*asset.rig).clone();
+        super::set_playback(&mut rig, db);
+        patched = Asset {
+            rig: Arc::new(rig),
+            ..asset.clone()
+        };
+        &patched
+    } else {
+        asset
+    };
     let fps = if fps.is_finite() && fps > 0.0 {
         fps
     } else {
@@ -129,10 +143,12 @@ pub fn pose(
         .iter()
         .map(|k| child_asset(&k.rig))
         .collect::<Result<_, _>>()?;
-    let start = |clip: Option<&str>, looping: bool| -> Result<Character, String> {
+    // `plays`: `None` the clip's own `playTimes`.
+    let start = |clip: Option<&str>, plays: Option<u32>| -> Result<Character, String> {
         let mut c = asset.character();
         if let Some(a) = clip {
-            c.set_animation(0, a, looping).map_err(|e| e.to_string())?;
+            c.fade_in(0, a, Some(0.0), plays)
+                .map_err(|e| e.to_string())?;
         }
         c.update(0.0);
         Ok(c)
@@ -148,15 +164,12 @@ pub fn pose(
     let mut out = Vec::with_capacity(times.len());
     match mode {
         PoseMode::Play => {
-            let looping = info.as_ref().is_some_and(|c| c.play_times != 1);
-            let mut c = start(anim, looping)?;
+            let mut c = start(anim, None)?;
             let mut events = Vec::new();
             drain(&mut c, &mut events);
             let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
             let mut now = 0.0f64;
             show(&c, db, &kids, &mut live, anim, anim_time(now), now)?;
-            let mut held = false;
-            let plays = info.as_ref().map_or(0, |c| c.play_times);
             for &t in times {
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
@@ -169,20 +182,6 @@ pub fn pose(
                     for l in live.iter_mut().flatten() {
                         l.c.update(dt);
                         l.c.drain_events().for_each(drop);
-                    }
-                    // COMPAT(dragonbones): in the last of N >= 2 plays the runtime's last
-                    // keys hold (they tween back only while plays remain): from the start
-                    // of the last play the held twin runs, once, then holds the end. Its
-                    // events already fired in the looping clip.
-                    let last = f64::from(plays.saturating_sub(1)) * duration;
-                    if !held && plays >= 2 && duration > 0.0 && *now >= last {
-                        if let Some(i) = &info {
-                            c.set_animation(0, i.held_clip(), false)
-                                .map_err(|e| e.to_string())?;
-                            c.update(*now - last);
-                            c.drain_events().for_each(drop);
-                        }
-                        held = true;
                     }
                     show(c, db, &kids, &mut live, anim, anim_time(*now), *now)
                 };
@@ -205,8 +204,7 @@ pub fn pose(
                 if !t.is_finite() || t < 0.0 {
                     return Err(format!("bad time {t}"));
                 }
-                let held = info.as_ref().map(super::ClipInfo::held_clip);
-                let mut c = start(held, false)?;
+                let mut c = start(anim, Some(1))?;
                 let mut at = t;
                 if duration > 0.0 {
                     if at > duration {
@@ -229,11 +227,22 @@ pub fn pose(
     Ok(out)
 }
 
+/// Whether a clip of `db` is in `asset`'s rig without its DragonBones playback facts.
+fn lacks_playback(asset: &Asset, db: &DragonBonesRig) -> bool {
+    let rig = &asset.rig;
+    db.clips.iter().any(|c| {
+        rig.clip(&c.name)
+            .and_then(|id| rig.clips.get(id.index()))
+            .is_some_and(|clip| clip.playback.is_none())
+    })
+}
+
 /// A child armature's rig as an asset (no atlas: the loader already sized its images).
 fn child_asset(db: &DragonBonesRig) -> Result<Asset, String> {
     let mut rig = sinew::build::build_rig(&db.raw)
         .map_err(|e| format!("child armature `{}`: {e}", db.armature))?;
     rig.exact_angles = true;
+    super::set_playback(&mut rig, db);
     Ok(Asset {
         rig: Arc::new(rig),
         atlas: None,
@@ -291,12 +300,7 @@ fn show(
             .map(str::to_owned);
         let mut cc = asset.character();
         if let Some(n) = &name {
-            let looping = child
-                .rig
-                .clips
-                .iter()
-                .any(|i| &i.name == n && i.play_times != 1);
-            cc.set_animation(0, n, looping).map_err(|e| e.to_string())?;
+            cc.play(0, n).map_err(|e| e.to_string())?;
         }
         cc.update(0.0);
         cc.drain_events().for_each(drop);

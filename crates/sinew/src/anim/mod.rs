@@ -13,10 +13,12 @@
 //! dumps of the official runtime.
 
 pub mod curve;
+mod playback;
 pub mod state;
 pub mod timeline;
 
 pub use curve::Curves;
+pub use playback::{ClipPlayback, PlaybackStyle, set_clip_playback};
 pub use state::{AnimationState, EntryId, StateEvent, StateEventKind, TrackEntry};
 pub use timeline::apply_timeline;
 
@@ -73,6 +75,10 @@ pub struct Clip {
     pub property_ids: Vec<u32>,
     /// String payloads of event keys that override their event's default string.
     pub strings: Vec<String>,
+    /// How a format other than Spine plays this clip (DragonBones: play count, fade-in,
+    /// held end; see [`ClipPlayback`]); `None` for Spine clips, which the animation state
+    /// plays with Spine's semantics.
+    pub playback: Option<ClipPlayback>,
 }
 
 impl Clip {
@@ -93,6 +99,7 @@ static EMPTY: Clip = Clip {
     timelines: Vec::new(),
     property_ids: Vec::new(),
     strings: Vec::new(),
+    playback: None,
 };
 
 /// The clip for an id: `rig.clips[id]`, or the empty clip for [`EMPTY_CLIP`] (and for an id

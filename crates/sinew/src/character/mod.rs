@@ -365,6 +365,34 @@ impl Character {
         self.overflowed
     }
 
+    /// Plays a clip on a track now with its format's defaults: a DragonBones clip plays its
+    /// own `playTimes` (0: forever) and then holds the end, crossfading from what played
+    /// over its `fadeInTime` the DragonBones way (DragonBones `animation.fadeIn(name)`; see
+    /// [`crate::anim::ClipPlayback`]); a Spine clip loops, mixing as the mix table says.
+    pub fn play(&mut self, track: usize, name: &str) -> Result<EntryId, CharacterError> {
+        self.fade_in(track, name, None, None)
+    }
+
+    /// [`Character::play`] with the fade time (seconds) and play count (0: forever) given
+    /// (DragonBones `animation.fadeIn(name, fadeInTime, playTimes)`); `None` keeps the
+    /// clip's own. A Spine clip loops for `None` or `Some(0)` and plays once otherwise.
+    /// A non-finite `fade_in` is refused; a negative one counts as 0.
+    pub fn fade_in(
+        &mut self,
+        track: usize,
+        name: &str,
+        fade_in: Option<f64>,
+        play_times: Option<u32>,
+    ) -> Result<EntryId, CharacterError> {
+        let clip = error::named("animation", name, self.rig.clip(name))?;
+        if let Some(f) = fade_in {
+            finite::input("fade-in time", f)?;
+        }
+        self.state
+            .play(&self.rig, track, clip, fade_in, play_times)
+            .ok_or(CharacterError::TrackOutOfRange { track })
+    }
+
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
     /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
     /// of the animation state.

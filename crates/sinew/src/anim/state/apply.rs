@@ -15,9 +15,9 @@ const SETUP: u64 = 1;
 const CURRENT: u64 = 2;
 
 /// Per-slot attachment bookkeeping shared by the attachment timelines of one apply.
-struct AttachmentState<'a> {
-    state: &'a mut [u64],
-    unkeyed: u64,
+pub(super) struct AttachmentState<'a> {
+    pub(super) state: &'a mut [u64],
+    pub(super) unkeyed: u64,
 }
 
 impl AnimationState {
@@ -44,6 +44,10 @@ impl AnimationState {
                 continue;
             }
             applied = true;
+            if self.entries[cur].db {
+                self.apply_dragonbones(rig, inst, cur);
+                continue;
+            }
             let blend = if i == 0 {
                 MixBlend::First
             } else {
@@ -341,7 +345,7 @@ impl AnimationState {
 
     /// Queues the fired key events and the completion of an entry in the official order
     /// (Spine `queueEvents`): events before the loop point, complete, events after it.
-    fn queue_events(&mut self, entry: usize, animation_time: f64) {
+    pub(super) fn queue_events(&mut self, entry: usize, animation_time: f64) {
         let e = &self.entries[entry];
         let (start, end) = (e.animation_start, e.animation_end);
         let duration = end - start;
@@ -391,7 +395,7 @@ impl AnimationState {
 
 /// Spine `applyAttachmentTimeline`: sets the keyed (or setup) attachment and records whether
 /// a timeline set it (`attachments`) or the setup attachment must be restored later.
-fn apply_attachment(
+pub(super) fn apply_attachment(
     rig: &Rig,
     inst: &mut Instance,
     att: &mut AttachmentState<'_>,

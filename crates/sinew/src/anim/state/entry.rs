@@ -97,6 +97,16 @@ pub struct TrackEntry {
     pub(crate) timelines_rotation: Vec<f64>,
     /// Whether `timelines_rotation` holds state (Spine: its length is 2 × timelines).
     pub(crate) rotation_ready: bool,
+    /// Played the DragonBones way (its clip has DragonBones playback facts).
+    pub(crate) db: bool,
+    /// DragonBones plays before the held end (0: forever).
+    pub(crate) db_plays: u32,
+    /// One DragonBones play, seconds.
+    pub(crate) db_len: f64,
+    /// The clip posed in the last play and after it (the held twin).
+    pub(crate) db_held: ClipId,
+    /// The entry's DragonBones weight when it began fading out.
+    pub(crate) db_out_from: f64,
     pub(crate) generation: u32,
     pub(crate) live: bool,
 }
@@ -138,6 +148,11 @@ impl TrackEntry {
             timeline_hold_mix: Vec::new(),
             timelines_rotation: Vec::new(),
             rotation_ready: false,
+            db: false,
+            db_plays: 0,
+            db_len: 0.0,
+            db_held: ClipId(0),
+            db_out_from: 1.0,
             generation: 0,
             live: false,
         }
@@ -227,6 +242,25 @@ impl TrackEntry {
     /// Forgets the remembered rotation directions (Spine `resetRotationDirections`).
     pub fn reset_rotation_directions(&mut self) {
         self.rotation_ready = false;
+    }
+
+    /// Whether the entry plays the DragonBones way and, if so, its play count (0: forever;
+    /// then the end holds). Set from the clip's [`crate::anim::ClipPlayback`] when the
+    /// entry is made.
+    pub fn dragonbones_plays(&self) -> Option<u32> {
+        self.db.then_some(self.db_plays)
+    }
+
+    /// Makes this a DragonBones entry of `plays` plays (0: forever) of `len` seconds each,
+    /// the last play and the held end posed from `held`.
+    pub(crate) fn set_dragonbones(&mut self, plays: u32, len: f64, held: ClipId) {
+        self.db = true;
+        self.db_plays = plays;
+        self.db_len = len;
+        self.db_held = held;
+        self.looping = plays == 0;
+        self.animation_start = 0.0;
+        self.animation_end = len * f64::from(plays.max(1));
     }
 
     /// The entry's current mix percentage, 0..1 (1 when not mixing).

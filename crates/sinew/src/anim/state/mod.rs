@@ -13,6 +13,7 @@
 //! `crates/sinew-formats/tests/anim_local.rs`.
 
 mod apply;
+mod dragonbones;
 mod entry;
 mod hold;
 mod mix_table;
@@ -268,6 +269,39 @@ impl AnimationState {
         Some(self.handle(entry))
     }
 
+    /// Plays `clip` on `track` now with its format's defaults (DragonBones
+    /// `animation.fadeIn(name, fadeInTime, playTimes)`): `play_times` plays, 0 forever, then
+    /// the end holds (`None`: the clip's own `playTimes`), crossfading over `fade_in`
+    /// seconds (`None`: the mix table's pair, else the clip's `fadeInTime`). A clip without
+    /// [`crate::anim::ClipPlayback`] (Spine) loops unless `play_times` is `Some(n)` with
+    /// n >= 1, which plays it once. A negative or non-finite `fade_in` counts as 0. `None`
+    /// as for [`AnimationState::set_animation`].
+    pub fn play(
+        &mut self,
+        rig: &Rig,
+        track: usize,
+        clip: ClipId,
+        fade_in: Option<f64>,
+        play_times: Option<u32>,
+    ) -> Option<EntryId> {
+        let playback = if clip == EMPTY_CLIP {
+            None
+        } else {
+            rig.clips.get(clip.index()).and_then(|c| c.playback)
+        };
+        let looping = play_times.is_none_or(|n| n == 0);
+        let id = self.set_animation(rig, track, clip, looping)?;
+        let e = &mut self.entries[id.index as usize];
+        if let Some(p) = playback {
+            let plays = play_times.unwrap_or(p.play_times);
+            e.set_dragonbones(plays, p.length, p.held.unwrap_or(clip));
+        }
+        if let Some(f) = fade_in {
+            e.mix_duration = if f.is_finite() && f > 0.0 { f } else { 0.0 };
+        }
+        Some(id)
+    }
+
     /// [`AnimationState::set_animation`] by clip name; `None` when the rig has no such clip.
     pub fn set_animation_by_name(
         &mut self,
@@ -440,6 +474,11 @@ impl AnimationState {
             if interrupt {
                 self.queue(StateEventKind::Interrupt, from);
             }
+            if self.entries[current].db {
+                // DragonBones fades the old state out from the weight it has now.
+                let w = self.db_weight(from);
+                self.entries[from].db_out_from = w;
+            }
             self.entries[current].mixing_from = from as u32;
             self.entries[from].mixing_to = current as u32;
             self.entries[current].mix_time = 0.0;
@@ -463,8 +502,14 @@ impl AnimationState {
         looping: bool,
         last: Option<usize>,
     ) -> usize {
-        let mix = last.map_or(0.0, |l| self.mix(self.entries[l].clip, clip));
         let data = clip_data(rig, clip);
+        // A DragonBones clip fades in over its own `fadeInTime` unless the table says.
+        let fallback = data.playback.map_or(self.default_mix, |p| p.fade_in);
+        let mix = last.map_or(0.0, |l| {
+            self.mixes
+                .pair(self.entries[l].clip, clip)
+                .unwrap_or(fallback)
+        });
         let i = match self.free.pop() {
             Some(i) => i as usize,
             None => {
@@ -480,6 +525,12 @@ impl AnimationState {
             data.timelines.len(),
             mix,
         );
+        if let Some(p) = data.playback {
+            // COMPAT(dragonbones): `looping` asks for playTimes 0, else one play; the
+            // clip's own playTimes come with [`AnimationState::play`].
+            let plays = u32::from(!looping);
+            self.entries[i].set_dragonbones(plays, p.length, p.held.unwrap_or(clip));
+        }
         i
     }
 

@@ -40,6 +40,7 @@ fn rotate_clip(name: &str, keys: &[(f32, f32)], events: &[f32]) -> Clip {
         timelines,
         property_ids,
         strings: Vec::new(),
+        playback: None,
     }
 }
 

@@ -39,7 +39,9 @@ impl AnimationState {
                     let scale = self.entries[cur].time_scale;
                     let n = &mut self.entries[next];
                     n.delay = 0.0;
-                    n.track_time += if scale == 0.0 {
+                    // COMPAT(dragonbones): a state fading in starts at its first frame.
+                    let paused = n.db && n.mix_duration > 0.0;
+                    n.track_time += if scale == 0.0 || paused {
                         0.0
                     } else {
                         (next_time / scale + delta) * n.time_scale
@@ -71,7 +73,12 @@ impl AnimationState {
                     from = link(self.entries[f].mixing_from);
                 }
             }
-            self.entries[cur].track_time += current_delta;
+            let e = &mut self.entries[cur];
+            // COMPAT(dragonbones): the playhead of a state fading in waits for the fade
+            // (`pauseFadeIn`); the step that completes it plays whole.
+            if !(e.db && e.mixing_from != NONE && e.mix_time < e.mix_duration) {
+                e.track_time += current_delta;
+            }
         }
         self.drain();
     }
@@ -102,7 +109,10 @@ impl AnimationState {
             return finished;
         }
         let f = &mut self.entries[from];
-        f.track_time += delta * f.time_scale;
+        // COMPAT(dragonbones): a state fading out stops its playhead (`pauseFadeOut`).
+        if !f.db {
+            f.track_time += delta * f.time_scale;
+        }
         self.entries[to].mix_time += delta;
         false
     }

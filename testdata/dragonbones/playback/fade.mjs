@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// DragonBones crossfade / playTimes goldens from the official runtime (our oracle, dump.mjs's
+// headless factory). Each scenario: Animation.play(first, playTimes) at t = 0, then at given clock
+// times Animation.fadeIn(anim, fadeInTime, playTimes); the world clock is stepped at 1/fps with a
+// shorter step landing on every action time and sample time (dump.mjs's stepping). Bone world
+// matrices (Spine-style names, y-down data space) are dumped at the sample times.
+//   node fade.mjs FIXTURES_DIR > golden.json
+import { load, armatureName, rawArmature, build, dumpPose } from "./dump.mjs";
+import path from "node:path";
+
+const root = process.argv[2];
+const scenarios = [
+  {
+    name: "walk_to_stand",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: -1 },
+    actions: [{ at: 0.5, anim: "stand", fadeIn: 0.3, playTimes: -1 }],
+    times: [0.55, 0.65, 0.75, 0.85, 1.1, 1.6],
+  },
+  {
+    name: "idle_to_angry_twice",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: -1 },
+    actions: [{ at: 0.7, anim: "angry", fadeIn: 0.25, playTimes: 2 }],
+    times: [0.8, 0.9, 1.3, 2.4, 3.55, 4.2],
+  },
+  {
+    name: "jump_interrupted_by_fall",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0 },
+    actions: [
+      { at: 0.3, anim: "jump", fadeIn: 0.4, playTimes: 0 },
+      { at: 0.5, anim: "fall", fadeIn: 0.2, playTimes: 3 },
+    ],
+    times: [0.4, 0.55, 0.65, 0.75, 1.0, 1.4],
+  },
+  {
+    name: "jump_plays_twice",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "jump", playTimes: 2 },
+    actions: [],
+    times: [0.05, 0.25, 0.3, 0.45, 0.9],
+  },
+  {
+    name: "walk_then_jump_defaults",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: -1 },
+    actions: [{ at: 0.4, anim: "jump", fadeIn: -1, playTimes: -1 }],
+    times: [0.35, 0.45, 0.6, 0.9],
+  },
+];
+
+const fps = 60;
+const round = (v) => Math.round(v * 1e6) / 1e6 + 0;
+const out = {
+  meta: {
+    oracle: "fade.mjs (dump.mjs's headless factory, @cocos/dragonbones-js 1.0.2)",
+    fps,
+    stepping: "1/fps steps; a shorter step lands on every action and sample time (eps 1e-9)",
+    matrix: "bone world point = (a*x + b*y + worldX, c*x + d*y + worldY), y-down data space",
+    playTimes: "-1: the animation's own; fadeIn: seconds passed to Animation.fadeIn",
+  },
+  scenarios: [],
+};
+for (const sc of scenarios) {
+  const ctx = load(path.join(root, sc.skeleton), "none");
+  const name = armatureName(ctx, null);
+  const rawArm = rawArmature(ctx, name);
+  ctx.factory.clock.clear();
+  const armature = build(ctx, name);
+  armature.clock = ctx.factory.clock;
+  armature._proxy.recordEvents = false;
+  const dragonBones = ctx.factory.dragonBones;
+  armature.animation.play(sc.first.anim, sc.first.playTimes);
+  const dt = 1 / fps;
+  const eps = 1e-9;
+  let now = 0;
+  const stepTo = (t) => {
+    while (now + dt <= t + eps) { dragonBones.advanceTime(dt); now += dt; }
+    if (t - now > eps) { dragonBones.advanceTime(t - now); now = t; }
+  };
+  const events = [
+    ...sc.actions.map((a) => ({ t: a.at, a })),
+    ...sc.times.map((t) => ({ t })),
+  ].sort((x, y) => x.t - y.t || (x.a ? -1 : 1));
+  const frames = [];
+  for (const e of events) {
+    stepTo(e.t);
+    if (e.a) {
+      armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes);
+    } else {
+      const pose = dumpPose(armature, rawArm, { vertices: false });
+      frames.push({
+        time: e.t,
+        bones: pose.bones.map((b) => ({
+          name: b.name, a: round(b.a), b: round(b.b), c: round(b.c), d: round(b.d),
+          worldX: round(b.worldX), worldY: round(b.worldY),
+        })),
+      });
+    }
+  }
+  out.scenarios.push({
+    name: sc.name, skeleton: sc.skeleton, armature: name, first: sc.first, actions: sc.actions,
+    frames,
+  });
+}
+process.stdout.write(JSON.stringify(out) + "\n");
