@@ -3,7 +3,8 @@
 //! playTimes)`, and `Character::play` with the clip's own defaults), an interrupted fade,
 //! and `playTimes` 2 run past its end. Goldens: `testdata/dragonbones/playback/fade.json`,
 //! made by `fade.mjs` beside it (see its README) from the shared fixtures. Bone a..d within
-//! 1e-3, positions within 1e-2, every bone at every sample.
+//! 1e-3, positions within 1e-2, every bone at every sample, and the world vertices of a
+//! deformed mesh (its deform fades in by the runtime's progress²) within 1e-2.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::Value;
@@ -79,7 +80,28 @@ fn compare(c: &Character, frame: &Value, what: &str) -> (f64, f64) {
             w.y
         );
     }
-    (m, p)
+    (m, p.max(compare_vertices(c, frame, what)))
+}
+
+/// Largest world-vertex difference of the sample's mesh slots (within 1e-2).
+fn compare_vertices(c: &Character, frame: &Value, what: &str) -> f64 {
+    let mut worst = 0.0f64;
+    let mut buf = Vec::new();
+    for s in frame["slots"].as_array().map_or(&[][..], Vec::as_slice) {
+        let name = s["slot"].as_str().unwrap();
+        assert!(
+            c.world_vertices(name, &mut buf),
+            "{what}: slot {name} shows nothing"
+        );
+        let want = s["vertices"].as_array().unwrap();
+        assert_eq!(buf.len(), want.len(), "{what}: slot {name} vertex count");
+        for (i, (ours, g)) in buf.iter().zip(want).enumerate() {
+            let d = (f64::from(*ours) - g.as_f64().unwrap()).abs();
+            assert!(d < 1e-2, "{what}: slot {name} float {i}: {ours} vs {g}");
+            worst = worst.max(d);
+        }
+    }
+    worst
 }
 
 #[test]

@@ -22,7 +22,16 @@ const scenarios = [
     skeleton: "you_xin_body/body_ske.json",
     first: { anim: "idle", playTimes: -1 },
     actions: [{ at: 0.7, anim: "angry", fadeIn: 0.25, playTimes: 2 }],
+    meshSlots: ["1046"],
     times: [0.8, 0.9, 1.3, 2.4, 3.55, 4.2],
+  },
+  {
+    name: "idle_blink_to_angry",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: -1 },
+    actions: [{ at: 2.15, anim: "angry", fadeIn: 0.3, playTimes: 1 }],
+    meshSlots: ["1046"],
+    times: [2.2, 2.3, 2.4, 2.5],
   },
   {
     name: "jump_interrupted_by_fall",
@@ -89,14 +98,20 @@ for (const sc of scenarios) {
     if (e.a) {
       armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes);
     } else {
-      const pose = dumpPose(armature, rawArm, { vertices: false });
-      frames.push({
+      const mesh = sc.meshSlots ?? [];
+      const pose = dumpPose(armature, rawArm, { vertices: mesh.length > 0 });
+      const frame = {
         time: e.t,
         bones: pose.bones.map((b) => ({
           name: b.name, a: round(b.a), b: round(b.b), c: round(b.c), d: round(b.d),
           worldX: round(b.worldX), worldY: round(b.worldY),
         })),
-      });
+      };
+      if (mesh.length > 0) {
+        frame.slots = pose.slots.filter((s) => mesh.includes(s.slot))
+          .map((s) => ({ slot: s.slot, vertices: s.vertices.map(round) }));
+      }
+      frames.push(frame);
     }
   }
   out.scenarios.push({
