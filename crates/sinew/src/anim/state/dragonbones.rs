@@ -354,7 +354,8 @@ mod tests {
         // The looping clip tweens its last key (40 at 0.5 s) back to the first by 1 s; the
         // held twin keeps 40.
         let held = ClipPlayback::dragonbones(1, 0.0, 1.0, None);
-        rig.clips.push(clip(&[(0.0, 0.0), (0.5, 40.0), (1.0, 0.0)], held));
+        rig.clips
+            .push(clip(&[(0.0, 0.0), (0.5, 40.0), (1.0, 0.0)], held));
         rig.clips.push(clip(&[(0.0, 0.0), (0.5, 40.0)], held));
         rig.clips[0].playback = Some(ClipPlayback::dragonbones(2, 0.0, 1.0, Some(ClipId(1))));
         let mut inst = instance(&rig);
@@ -368,7 +369,10 @@ mod tests {
         };
         assert!(close(at(0.75), 10.0 + 20.0), "first play tweens back");
         assert!(close(at(1.0), 10.0 + 40.0), "last play holds the last key");
-        assert!(close(at(1.25), 10.0 + 40.0), "after the plays the end holds");
+        assert!(
+            close(at(1.25), 10.0 + 40.0),
+            "after the plays the end holds"
+        );
     }
 
     #[test]
