@@ -4,7 +4,8 @@
 //! and `playTimes` 2 run past its end. Goldens: `testdata/dragonbones/playback/fade.json`,
 //! made by `fade.mjs` beside it (see its README) from the shared fixtures. Bone a..d within
 //! 1e-3, positions within 1e-2, every bone at every sample, and the world vertices of a
-//! deformed mesh (its deform fades in by the runtime's progress²) within 1e-2.
+//! deformed mesh (its deform fades in by the runtime's progress²) within 1e-2 and slot
+//! colour multipliers (faded in by progress⁴) within 1e-3.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::Value;
@@ -50,8 +51,8 @@ fn step_to(c: &mut Character, now: &mut f64, t: f64) {
     }
 }
 
-/// Largest (matrix, position) differences of one sample.
-fn compare(c: &Character, frame: &Value, what: &str) -> (f64, f64) {
+/// Largest (matrix, position, colour) differences of one sample.
+fn compare(c: &Character, frame: &Value, what: &str) -> (f64, f64, f64) {
     let rig = c.rig();
     let (mut m, mut p) = (0.0f64, 0.0f64);
     for b in frame["bones"].as_array().unwrap() {
@@ -80,15 +81,27 @@ fn compare(c: &Character, frame: &Value, what: &str) -> (f64, f64) {
             w.y
         );
     }
-    (m, p.max(compare_vertices(c, frame, what)))
+    let (v, col) = compare_vertices(c, frame, what);
+    (m, p.max(v), col)
 }
 
-/// Largest world-vertex difference of the sample's mesh slots (within 1e-2).
-fn compare_vertices(c: &Character, frame: &Value, what: &str) -> f64 {
-    let mut worst = 0.0f64;
+/// Largest world-vertex difference of the sample's mesh slots (within 1e-2); colour
+/// multipliers of its other slots within 1e-3.
+fn compare_vertices(c: &Character, frame: &Value, what: &str) -> (f64, f64) {
+    let (mut worst, mut worst_color) = (0.0f64, 0.0f64);
     let mut buf = Vec::new();
     for s in frame["slots"].as_array().map_or(&[][..], Vec::as_slice) {
         let name = s["slot"].as_str().unwrap();
+        if let Some(want) = s["color"].as_array() {
+            let id = c.rig().slot(name).unwrap();
+            let col = c.instance().slots.color[id.index()];
+            for (ours, g) in [col.r, col.g, col.b, col.a].iter().zip(want) {
+                let d = (f64::from(*ours) - g.as_f64().unwrap()).abs();
+                assert!(d < 1e-3, "{what}: slot {name} colour {col:?} vs {want:?}");
+                worst_color = worst_color.max(d);
+            }
+            continue;
+        }
         assert!(
             c.world_vertices(name, &mut buf),
             "{what}: slot {name} shows nothing"
@@ -101,7 +114,7 @@ fn compare_vertices(c: &Character, frame: &Value, what: &str) -> f64 {
             worst = worst.max(d);
         }
     }
-    worst
+    (worst, worst_color)
 }
 
 #[test]
@@ -125,7 +138,7 @@ fn fades_and_play_counts_match_the_runtime() {
         let mut now = 0.0;
         let actions = sc["actions"].as_array().unwrap();
         let mut next = 0;
-        let (mut worst_m, mut worst_p) = (0.0f64, 0.0f64);
+        let (mut worst_m, mut worst_p, mut worst_c) = (0.0f64, 0.0f64, 0.0f64);
         for f in sc["frames"].as_array().unwrap() {
             let t = f["time"].as_f64().unwrap();
             // Actions at or before this sample run first, at their own times.
@@ -135,12 +148,15 @@ fn fades_and_play_counts_match_the_runtime() {
                 next += 1;
             }
             step_to(&mut c, &mut now, t);
-            let (m, p) = compare(&c, f, &format!("{name} at {t}"));
+            let (m, p, col) = compare(&c, f, &format!("{name} at {t}"));
+            worst_c = worst_c.max(col);
             worst_m = worst_m.max(m);
             worst_p = worst_p.max(p);
             samples += 1;
         }
-        println!("{name}: max matrix diff {worst_m:.2e}, max position diff {worst_p:.2e}");
+        println!(
+            "{name}: max matrix diff {worst_m:.2e}, position {worst_p:.2e}, colour {worst_c:.2e}"
+        );
     }
     assert!(samples >= 25, "only {samples} samples");
 }

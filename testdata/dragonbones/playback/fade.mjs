@@ -34,6 +34,14 @@ const scenarios = [
     times: [2.2, 2.3, 2.4, 2.5],
   },
   {
+    name: "skill_into_itself",
+    skeleton: "effect/effect_ske.json",
+    first: { anim: "skill", playTimes: 0 },
+    actions: [{ at: 1.2, anim: "skill", fadeIn: 0.4, playTimes: 1 }],
+    colorSlots: ["jiguang", "jiguang3", "jiguang9"],
+    times: [1.25, 1.35, 1.5, 1.7, 2.0],
+  },
+  {
     name: "jump_interrupted_by_fall",
     skeleton: "dragon_boy/dragon_boy_ske.json",
     first: { anim: "walk", playTimes: 0 },
@@ -107,9 +115,12 @@ for (const sc of scenarios) {
           worldX: round(b.worldX), worldY: round(b.worldY),
         })),
       };
-      if (mesh.length > 0) {
-        frame.slots = pose.slots.filter((s) => mesh.includes(s.slot))
-          .map((s) => ({ slot: s.slot, vertices: s.vertices.map(round) }));
+      const colors = sc.colorSlots ?? [];
+      if (mesh.length + colors.length > 0) {
+        frame.slots = pose.slots.filter((s) => mesh.includes(s.slot) || colors.includes(s.slot))
+          .map((s) => mesh.includes(s.slot)
+            ? { slot: s.slot, vertices: s.vertices.map(round) }
+            : { slot: s.slot, color: s.color.map(round) });
       }
       frames.push(frame);
     }
