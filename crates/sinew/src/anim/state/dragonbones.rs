@@ -18,6 +18,12 @@
 //!   keys by `progress⁴` and deforms by `progress²` each frame, from their current values.
 //! - IK weights and other constraint keys come from the newest state (the runtime does not
 //!   fade them: "TODO fade update").
+//!
+//! Not modelled: DragonBones layers (a higher layer leaving `1 - weight` of a bone to the
+//! lower ones): each sinew track with a DragonBones entry poses the bones it keys from the
+//! setup pose by itself, so a higher track replaces a lower one on shared bones. Entries
+//! played in `reverse` are posed forwards. Verified against the official runtime by
+//! `crates/sinew-formats/tests/dragonbones_fade.rs`.
 
 use super::entry::{NONE, link};
 use super::{AnimationState, apply::AttachmentState, apply::apply_attachment};
