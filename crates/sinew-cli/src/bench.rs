@@ -4,7 +4,9 @@
 //! skeleton-frame is, per instance: [`sinew::Character::update`] (animation update + apply,
 //! clock advance, world transform with physics, jiggle), then world vertices of every region and mesh attachment in draw order into
 //! a preallocated buffer (what a renderer does before batching). Warm-up frames are not
-//! measured.
+//! measured. On one thread the instances run through [`sinew::character::Batch`] (four at
+//! a time in SIMD lanes, the same bits as one by one); `SINEW_BENCH_LANES=0` in the
+//! environment runs them one by one instead.
 //!
 //! CPU time: std has no CPU clock, so this reads the thread's on-CPU nanoseconds from
 //! `/proc/thread-self/schedstat` (Linux), falling back to `/proc/self/stat` utime+stime
@@ -130,16 +132,30 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
     }
     let mut buf = vec![0f32; asset.character().max_world_floats().max(8)];
     let dt = 1.0 / args.fps;
+    // Four characters of the rig at a time in SIMD lanes (`sinew::character::Batch`);
+    // `SINEW_BENCH_LANES=0` in the environment measures the plain per-character loop.
+    let lanes = std::env::var_os("SINEW_BENCH_LANES").is_none_or(|v| v != "0");
+    let mut chars: Vec<sinew::Character> =
+        sessions.into_iter().map(Session::into_character).collect();
+    let mut batch = sinew::character::Batch::new();
 
     let mut phase = [Duration::ZERO; 2];
     let mut vertices = 0u64;
-    let mut run_frame = |sessions: &mut [Session], measure: bool| {
+    let mut run_frame = |chars: &mut [sinew::Character], measure: bool| {
         let t0 = Instant::now();
-        sessions.iter_mut().for_each(|s| s.step(dt));
+        if lanes {
+            batch.update(chars, dt);
+        } else {
+            chars.iter_mut().for_each(|c| c.update(dt));
+        }
         let t2 = Instant::now();
         let mut n = 0u64;
-        for s in sessions.iter() {
-            n += s.render_vertices(&mut buf) as u64;
+        if lanes {
+            n = batch.compute_world_vertices(chars, |_, _, _| {}) as u64;
+        } else {
+            for c in chars.iter() {
+                n += c.compute_world_vertices(&mut buf) as u64;
+            }
         }
         let t3 = Instant::now();
         if measure {
@@ -149,13 +165,13 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         }
     };
     for _ in 0..args.warmup {
-        run_frame(&mut sessions, false);
+        run_frame(&mut chars, false);
     }
     let clock = CpuClock::detect();
     let start = Instant::now();
     let cpu0 = clock.now(start);
     for _ in 0..args.frames {
-        run_frame(&mut sessions, true);
+        run_frame(&mut chars, true);
     }
     let cpu = clock.now(start).saturating_sub(cpu0);
     let wall = start.elapsed();

@@ -43,6 +43,7 @@
 //! [`CharacterError::ForeignId`] (or `None`) for one out of range; calls taking names return
 //! [`CharacterError::UnknownName`]. Nothing panics on a bad id or name.
 
+mod batch;
 mod bounds;
 mod cages;
 mod crowd;
@@ -55,6 +56,7 @@ mod tests;
 #[cfg(test)]
 mod tests_hostile;
 
+pub use batch::{Batch, LANES};
 pub use bounds::{SkeletonBounds, fit_view};
 pub use crowd::{Crowd, MAX_THREADS};
 pub use error::CharacterError;
@@ -414,6 +416,38 @@ impl Character {
     /// Runs one frame of `dt` seconds (see the module docs for the order). A non-finite or
     /// negative `dt` (after the time scale) is treated as 0: time never runs backwards.
     pub fn update(&mut self, dt: f64) {
+        let (dt, reset) = self.begin_frame(dt);
+        self.world_stage(dt, reset);
+        self.finish_frame(dt, reset);
+    }
+
+    /// Step 5 of [`Character::update`]: the parameter stage for rigs with parameters, else
+    /// the skeleton's world transforms with constraints and physics.
+    fn world_stage(&mut self, dt: f64, reset: bool) {
+        if self.param_stage {
+            let inst = &mut self.inst;
+            if reset {
+                // Pendulums and chains back at rest, their clocks forgotten.
+                crate::params::driver::reset_drivers(inst);
+                crate::params::chain::reset_chains(inst);
+            }
+            crate::params::apply::params_frame(&self.rig, inst, dt, self.param_physics);
+        } else {
+            let physics = self.world_physics(reset);
+            crate::skeleton::world_transform(&self.rig, &mut self.inst, physics);
+        }
+    }
+
+    /// The physics mode of this frame's world stage (a pending reset wins).
+    fn world_physics(&self, reset: bool) -> Physics {
+        if reset { Physics::Reset } else { self.physics }
+    }
+
+    /// Steps 1-4 of [`Character::update`] (parameter animation, animation, overrides,
+    /// clock); returns the frame's `dt` (time scale and pause applied, never negative) and
+    /// whether physics resets this frame. The batch (`batch.rs`) runs the world stage of
+    /// several characters between this and [`Character::finish_frame`].
+    fn begin_frame(&mut self, dt: f64) -> (f64, bool) {
         let dt = if self.paused || !dt.is_finite() {
             0.0
         } else if self.time_scale == 1.0 {
@@ -484,19 +518,14 @@ impl Character {
         }
         // 4. Clock.
         inst.advance_time(dt);
-        // 5. World.
-        let reset = std::mem::take(&mut self.reset_physics);
-        if self.param_stage {
-            if reset {
-                // Pendulums and chains back at rest, their clocks forgotten.
-                crate::params::driver::reset_drivers(inst);
-                crate::params::chain::reset_chains(inst);
-            }
-            crate::params::apply::params_frame(rig, inst, dt, self.param_physics);
-        } else {
-            let physics = if reset { Physics::Reset } else { self.physics };
-            crate::skeleton::world_transform(rig, inst, physics);
-        }
+        (dt, std::mem::take(&mut self.reset_physics))
+    }
+
+    /// Steps 6-8 of [`Character::update`] (follow, jiggle, cages) and the finiteness guard,
+    /// after the world stage.
+    fn finish_frame(&mut self, dt: f64, reset: bool) {
+        let rig = &*self.rig;
+        let inst = &mut self.inst;
         // 6. Delayed follow.
         if let Some((fr, fs)) = &mut self.follow {
             if reset {
@@ -589,43 +618,9 @@ impl Character {
     /// [`Character::world_vertices`] for one slot). Returns the total vertex count; a slot
     /// longer than `buf` is cut to it ([`Character::max_world_floats`] floats always fit).
     pub fn compute_world_vertices(&self, buf: &mut [f32]) -> usize {
-        let (rig, inst) = (&*self.rig, &self.inst);
         let mut n = 0;
-        for &slot in &inst.draw_order {
-            let si = slot.index();
-            if !inst.bone_active[rig.slots[si].bone.index()]
-                || !inst.params.visible.get(si).copied().unwrap_or(true)
-            {
-                continue;
-            }
-            let Some(att) = inst.slots.attachment[si] else {
-                continue;
-            };
-            let kind = &rig.attachments[att.index()].kind;
-            let count = match kind {
-                AttachmentKind::Region(_) => 4,
-                AttachmentKind::Mesh(m) => m.vertices.count as usize,
-                _ => continue,
-            };
-            let end = (count * 2).min(buf.len());
-            let out = &mut buf[..end];
-            if self.cages.is_empty() {
-                // Values past f32 are zeroed (`finite`), unless the loop that wrote them
-                // checked them already.
-                if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
-                    finite::floats(out);
-                }
-            } else {
-                match cages::caged(&self.cages, slot, att) {
-                    Some(v) => out.copy_from_slice(&v[..end]),
-                    None => {
-                        if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
-                            finite::floats(out);
-                        }
-                    }
-                }
-            }
-            n += count;
+        for &slot in &self.inst.draw_order {
+            n += self.slot_world_vertices(slot, buf).unwrap_or(0);
         }
         n
     }

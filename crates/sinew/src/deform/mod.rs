@@ -7,6 +7,7 @@ mod affine_fma;
 pub mod cage_stage;
 #[cfg(target_arch = "x86_64")]
 mod skin_avx;
+pub(crate) mod skin_lanes;
 pub mod vertices;
 
 #[cfg(test)]

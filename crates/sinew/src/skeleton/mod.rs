@@ -8,6 +8,9 @@
 
 mod bone_run;
 mod dragonbones;
+pub(crate) mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod lanes_avx;
 pub(crate) mod plan;
 pub(crate) mod world;
 

@@ -184,9 +184,9 @@ pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, 
 
 /// Spine's y-axis turn, `90 * degRad` with its float-rounded pi (a little over pi/2), and
 /// its sine and cosine (from a 60-digit evaluation of the exact binary value).
-const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
-const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
-const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
+pub(super) const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
+pub(super) const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
+pub(super) const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
 
 /// `local_matrix` with the memo (public for the comparison test).
 pub fn local_matrix_fast(

@@ -1,0 +1,286 @@
+//! [`Batch`]: the frame of many characters, four of one rig at a time in SIMD lanes.
+//!
+//! Characters of one rig with the same skin share the update plan, so one pass can pose
+//! [`LANES`] of them at once. [`Batch::update`] takes the characters in runs of four
+//! consecutive ones of the same rig (not puppets: the parameter stage poses those): each
+//! runs its own animation, overrides and clock (steps 1-4 of [`Character::update`], lane
+//! by lane), then the four share one walk of the update plan (`skeleton::lanes`: the bones
+//! that inherit normally in every lane computed together, everything else lane by lane in
+//! plan order), then each runs its follows, jiggle, cages and the finiteness guard. Runs
+//! shorter than four, and four whose plans differ, take the plain path.
+//!
+//! [`Batch::compute_world_vertices`] likewise skins the same weighted mesh of four
+//! characters of one rig together (`deform::skin_lanes`, over a lane-major copy of their
+//! bone matrices) when they show it in the same draw order; every other slot is computed
+//! per character as [`Character::compute_world_vertices`] does.
+//!
+//! Results are bit-identical to [`Character::update`] and
+//! [`Character::compute_world_vertices`] on each character alone
+//! (`sinew-formats/tests/batch_lanes.rs`: bone world transforms and world vertices of
+//! every Spine fixture's animations, groups of 1 to 9 characters at staggered times). After
+//! the first frames nothing allocates (the scratch grows only while a bigger rig or mesh
+//! comes along).
+
+use super::{Character, cages, finite};
+use crate::deform::skin_lanes::{LaneMatrix, fill_lanes, skin_lanes};
+use crate::ids::SlotId;
+use crate::instance::Instance;
+use crate::raw::Vertices;
+use crate::rig::AttachmentKind;
+use std::sync::Arc;
+
+pub use crate::skeleton::lanes::LANES;
+
+/// Scratch for batched frames: the lane-major bone matrices and one vertex buffer per
+/// lane. Keep one and reuse it every frame.
+///
+/// Owner: the facade's batch (`Batch::update`, `Batch::compute_world_vertices`).
+#[derive(Debug, Default, Clone)]
+pub struct Batch {
+    soa: Vec<LaneMatrix>,
+    bufs: [Vec<f32>; LANES],
+    /// The rig (uid) `floats` was measured for, and the floats its largest region or mesh
+    /// needs ([`Character::max_world_floats`]).
+    sized: Option<(u64, usize)>,
+}
+
+impl Batch {
+    /// Empty scratch (sized on first use).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// [`Character::update`] on every character of `chars`, four of one rig at a time in
+    /// SIMD lanes where they allow it (see the module notes); the same results, bit for bit.
+    pub fn update(&mut self, chars: &mut [Character], dt: f64) {
+        let mut rest = chars;
+        while !rest.is_empty() {
+            if lane_run(rest) == LANES {
+                let (group, tail) = rest.split_at_mut(LANES);
+                if let Ok(group) = <&mut [Character; LANES]>::try_from(group) {
+                    update_lanes(group, dt);
+                }
+                rest = tail;
+            } else {
+                let (one, tail) = rest.split_at_mut(1);
+                one[0].update(dt);
+                rest = tail;
+            }
+        }
+    }
+
+    /// World vertices of every region and mesh each character shows, in its draw order,
+    /// as [`Character::compute_world_vertices`] makes them, handed to `visit(character
+    /// index, slot, x/y pairs)` one slot at a time (the slice is scratch, valid during the
+    /// call). Returns the total vertex count.
+    pub fn compute_world_vertices(
+        &mut self,
+        chars: &[Character],
+        mut visit: impl FnMut(usize, SlotId, &[f32]),
+    ) -> usize {
+        let mut total = 0;
+        let mut base = 0;
+        while base < chars.len() {
+            let rest = &chars[base..];
+            if let Some(group) = rest.first_chunk::<LANES>()
+                && vertex_lanes_allowed(group)
+            {
+                total += self.vertices_lanes(group, base, &mut visit);
+                base += LANES;
+            } else {
+                let c = &chars[base];
+                let floats = self.floats_for(c);
+                let buf = grow(&mut self.bufs[0], floats);
+                for &slot in &c.inst.draw_order {
+                    if let Some(n) = c.slot_world_vertices(slot, buf) {
+                        visit(base, slot, &buf[..(n * 2).min(buf.len())]);
+                        total += n;
+                    }
+                }
+                base += 1;
+            }
+        }
+        total
+    }
+
+    /// The floats the largest region or mesh of `c`'s rig needs (measured once per rig in a
+    /// row).
+    fn floats_for(&mut self, c: &Character) -> usize {
+        match self.sized {
+            Some((uid, n)) if uid == c.rig.uid => n,
+            _ => {
+                let n = c.max_world_floats();
+                self.sized = Some((c.rig.uid, n));
+                n
+            }
+        }
+    }
+
+    /// Four characters' world vertices, slot by slot in their shared draw order.
+    fn vertices_lanes(
+        &mut self,
+        group: &[Character; LANES],
+        base: usize,
+        visit: &mut impl FnMut(usize, SlotId, &[f32]),
+    ) -> usize {
+        let floats = self.floats_for(&group[0]);
+        let Batch { soa, bufs, .. } = self;
+        let [b0, b1, b2, b3] = bufs;
+        let mut bufs = [b0, b1, b2, b3].map(|b| grow(b, floats));
+        let mut filled = false;
+        let mut total = 0;
+        for &slot in &group[0].inst.draw_order {
+            if let Some(vertices) = shared_weighted_mesh(group, slot) {
+                let count = vertices.count as usize;
+                let deforms = group.each_ref().map(|c| c.inst.slots.deform(slot));
+                let with = !deforms[0].is_empty();
+                let [o0, o1, o2, o3] = &mut bufs;
+                if deforms.iter().all(|d| d.is_empty() != with)
+                    && let (Some(o0), Some(o1), Some(o2), Some(o3)) = (
+                        o0.get_mut(..count * 2),
+                        o1.get_mut(..count * 2),
+                        o2.get_mut(..count * 2),
+                        o3.get_mut(..count * 2),
+                    )
+                {
+                    if !filled {
+                        fill_lanes(group.each_ref().map(|c| &c.inst.world[..]), soa);
+                        filled = true;
+                    }
+                    let mut outs = [o0, o1, o2, o3];
+                    let d = with.then_some(deforms);
+                    if skin_lanes(soa, &vertices.bones, &vertices.values, d, &mut outs) {
+                        for (l, out) in outs.into_iter().enumerate() {
+                            // Weighted vertices are not checked on the way (`finite`).
+                            finite::floats(out);
+                            visit(base + l, slot, out);
+                        }
+                        total += LANES * count;
+                        continue;
+                    }
+                }
+            }
+            for (l, (c, buf)) in group.iter().zip(&mut bufs).enumerate() {
+                if let Some(n) = c.slot_world_vertices(slot, buf) {
+                    visit(base + l, slot, &buf[..(n * 2).min(buf.len())]);
+                    total += n;
+                }
+            }
+        }
+        total
+    }
+}
+
+/// The weighted mesh all four characters show in `slot` (the same attachment, its bone
+/// active and the slot visible in every lane), if any.
+#[inline]
+fn shared_weighted_mesh(group: &[Character; LANES], slot: SlotId) -> Option<&Vertices> {
+    let rig = &*group[0].rig;
+    let si = slot.index();
+    let att = group[0].inst.slots.attachment.get(si).copied().flatten()?;
+    let AttachmentKind::Mesh(m) = &rig.attachments.get(att.index())?.kind else {
+        return None;
+    };
+    if !m.vertices.is_weighted() {
+        return None;
+    }
+    let bone = rig.slots.get(si)?.bone.index();
+    let shown = |inst: &Instance| {
+        inst.slots.attachment.get(si) == Some(&Some(att))
+            && inst.bone_active.get(bone) == Some(&true)
+            && inst.params.visible.get(si).copied().unwrap_or(true)
+    };
+    group.iter().all(|c| shown(&c.inst)).then_some(&m.vertices)
+}
+
+/// `buf` grown to at least `n` floats (allocates only when it grows).
+fn grow(buf: &mut Vec<f32>, n: usize) -> &mut [f32] {
+    if buf.len() < n {
+        buf.resize(n, 0.0);
+    }
+    buf
+}
+
+/// How many characters from the front of `chars` (at most [`LANES`]) can share a batched
+/// world stage: the same rig (the same `Arc`) and no parameter stage.
+fn lane_run(chars: &[Character]) -> usize {
+    let Some(first) = chars.first() else {
+        return 0;
+    };
+    if first.param_stage {
+        return 0;
+    }
+    chars
+        .iter()
+        .take(LANES)
+        .take_while(|c| Arc::ptr_eq(&c.rig, &first.rig) && !c.param_stage)
+        .count()
+}
+
+/// Whether four characters' vertices can be computed slot by slot together: one rig, no
+/// cages, the same draw order.
+fn vertex_lanes_allowed(group: &[Character; LANES]) -> bool {
+    let first = &group[0];
+    group.iter().all(|c| {
+        Arc::ptr_eq(&c.rig, &first.rig)
+            && c.cages.is_empty()
+            && c.inst.draw_order == first.inst.draw_order
+    })
+}
+
+/// One frame of four characters of one rig: their own steps 1-4, one shared world stage,
+/// their own steps 6-8.
+fn update_lanes(group: &mut [Character; LANES], dt: f64) {
+    let frames = group.each_mut().map(|c| c.begin_frame(dt));
+    // Plans that differ (other skins) part ways where they first differ (`world_transform_lanes`).
+    let physics = [0, 1, 2, 3].map(|l| group[l].world_physics(frames[l].1));
+    let [c0, c1, c2, c3] = group.each_mut();
+    let rig = &*c0.rig;
+    let mut insts = [&mut c0.inst, &mut c1.inst, &mut c2.inst, &mut c3.inst];
+    crate::skeleton::lanes::world_transform_lanes(rig, &mut insts, physics);
+    for (c, &(dt, reset)) in group.iter_mut().zip(&frames) {
+        c.finish_frame(dt, reset);
+    }
+}
+
+impl Character {
+    /// One slot's part of [`Character::compute_world_vertices`]: its vertices written to
+    /// the start of `buf` (cut to it), and their count; `None` for a slot that shows no
+    /// region or mesh (or whose bone is inactive, or that is hidden).
+    #[inline(always)]
+    pub(super) fn slot_world_vertices(&self, slot: SlotId, buf: &mut [f32]) -> Option<usize> {
+        let (rig, inst) = (&*self.rig, &self.inst);
+        let si = slot.index();
+        if !inst.bone_active[rig.slots[si].bone.index()]
+            || !inst.params.visible.get(si).copied().unwrap_or(true)
+        {
+            return None;
+        }
+        let att = inst.slots.attachment[si]?;
+        let kind = &rig.attachments[att.index()].kind;
+        let count = match kind {
+            AttachmentKind::Region(_) => 4,
+            AttachmentKind::Mesh(m) => m.vertices.count as usize,
+            _ => return None,
+        };
+        let end = (count * 2).min(buf.len());
+        let out = &mut buf[..end];
+        if self.cages.is_empty() {
+            // Values past f32 are zeroed (`finite`), unless the loop that wrote them
+            // checked them already.
+            if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
+                finite::floats(out);
+            }
+        } else {
+            match cages::caged(&self.cages, slot, att) {
+                Some(v) => out.copy_from_slice(&v[..end]),
+                None => {
+                    if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
+                        finite::floats(out);
+                    }
+                }
+            }
+        }
+        Some(count)
+    }
+}

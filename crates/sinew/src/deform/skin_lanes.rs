@@ -1,0 +1,255 @@
+//! Weighted (skinned) world vertices of four characters of one rig at once, one character
+//! per SIMD lane.
+//!
+//! When four characters show the same weighted attachment, everything but the bone
+//! matrices and the deform offsets is shared: the influence counts, bone indices, setup
+//! offsets and weights are read once and broadcast, and each lane takes its own bone
+//! matrix from a lane-major copy of the four world arrays ([`LaneMatrix`] per bone, made
+//! by [`fill_lanes`]). Each lane computes Spine's running sum of `((vx·a + vy·b) + x)·w`
+//! and `((vx·c + vy·d) + y)·w` over the influences in order, from 0, exactly as
+//! `vertices::vertex_sum` does (plain `+` and `*`, never fused), so every value is
+//! bit-identical to `vertices::skin` and `skin_avx::skin` on each character alone
+//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture). The loops
+//! are over `[f64; 4]`, compiled for AVX when the CPU has it (runtime-detected) and plain
+//! otherwise.
+
+use crate::math::WorldTransform;
+
+/// One bone's world transform in four lanes: `[a, b, c, d, x, y]`, each `[lane 0..4]`.
+pub(crate) type LaneMatrix = [[f64; 4]; 6];
+
+/// Four lanes' world arrays, bone by bone, into `out` (resized to the shortest array: it
+/// allocates only when it grows, so not after the first frame of a rig). With AVX, four
+/// bones' rows are transposed in registers.
+pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatrix>) {
+    let n = worlds.iter().map(|w| w.len()).min().unwrap_or(0);
+    out.resize(n, [[0.0; 4]; 6]);
+    let worlds = worlds.map(|w| &w[..n]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // calling functions compiled with `target_feature(enable = "avx")`.
+            #[allow(unsafe_code)]
+            unsafe {
+                fill_avx(worlds, out)
+            };
+            return;
+        }
+    }
+    let [w0, w1, w2, w3] = worlds;
+    for ((((o, m0), m1), m2), m3) in out.iter_mut().zip(w0).zip(w1).zip(w2).zip(w3) {
+        *o = [
+            [m0.a, m1.a, m2.a, m3.a],
+            [m0.b, m1.b, m2.b, m3.b],
+            [m0.c, m1.c, m2.c, m3.c],
+            [m0.d, m1.d, m2.d, m3.d],
+            [m0.x, m1.x, m2.x, m3.x],
+            [m0.y, m1.y, m2.y, m3.y],
+        ];
+    }
+}
+
+/// [`fill_lanes`]'s loop with AVX: each bone's four `(a, b, c, d)` rows transposed into
+/// the `a`, `b`, `c`, `d` rows of four lanes, its `(x, y)` pairs likewise.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(unsafe_code)]
+fn fill_avx(worlds: [&[WorldTransform]; 4], out: &mut [LaneMatrix]) {
+    use std::arch::x86_64::*;
+    let [w0, w1, w2, w3] = worlds;
+    for ((((o, m0), m1), m2), m3) in out.iter_mut().zip(w0).zip(w1).zip(w2).zip(w3) {
+        let [p0, p1, p2, p3] = [m0, m1, m2, m3].map(|m| (m as *const WorldTransform).cast::<f64>());
+        let dst = o.as_mut_ptr().cast::<f64>();
+        // SAFETY: each `p` is a `WorldTransform` (`repr(C)`: six contiguous f64), read four
+        // and two at a time within it; `dst` is the 24 contiguous f64 of a `LaneMatrix`.
+        unsafe {
+            let (r0, r1) = (_mm256_loadu_pd(p0), _mm256_loadu_pd(p1));
+            let (r2, r3) = (_mm256_loadu_pd(p2), _mm256_loadu_pd(p3));
+            let (t0, t1) = (_mm256_unpacklo_pd(r0, r1), _mm256_unpackhi_pd(r0, r1));
+            let (t2, t3) = (_mm256_unpacklo_pd(r2, r3), _mm256_unpackhi_pd(r2, r3));
+            let u0 = _mm256_set_m128d(_mm_loadu_pd(p2.add(4)), _mm_loadu_pd(p0.add(4)));
+            let u1 = _mm256_set_m128d(_mm_loadu_pd(p3.add(4)), _mm_loadu_pd(p1.add(4)));
+            _mm256_storeu_pd(dst, _mm256_permute2f128_pd::<0x20>(t0, t2));
+            _mm256_storeu_pd(dst.add(4), _mm256_permute2f128_pd::<0x20>(t1, t3));
+            _mm256_storeu_pd(dst.add(8), _mm256_permute2f128_pd::<0x31>(t0, t2));
+            _mm256_storeu_pd(dst.add(12), _mm256_permute2f128_pd::<0x31>(t1, t3));
+            _mm256_storeu_pd(dst.add(16), _mm256_unpacklo_pd(u0, u1));
+            _mm256_storeu_pd(dst.add(20), _mm256_unpackhi_pd(u0, u1));
+        }
+    }
+}
+
+/// Skins `outs[0].len() / 2` vertices (every `outs[l]` has that length) of one weighted
+/// attachment (`bones`, `values` as the rig stores them) for four lanes; `deforms` offsets
+/// each lane's influences when `Some` (every lane has a deform buffer). Returns `false` on
+/// data the builder would have rejected (too short, a bone out of range), having written
+/// a prefix: the caller then runs the scalar kernel lane by lane, which writes the same
+/// prefix and stops where it does.
+pub(crate) fn skin_lanes(
+    soa: &[LaneMatrix],
+    bones: &[u32],
+    values: &[f32],
+    deforms: Option<[&[f64]; 4]>,
+    outs: &mut [&mut [f32]; 4],
+) -> bool {
+    let n = outs[0].len() / 2;
+    if outs.iter().any(|o| o.len() / 2 != n) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // calling functions compiled with `target_feature(enable = "avx")`.
+            #[allow(unsafe_code)]
+            return unsafe {
+                match deforms {
+                    Some(d) => skin_avx::<true>(soa, bones, values, d, outs, n),
+                    None => skin_avx::<false>(soa, bones, values, [&[]; 4], outs, n),
+                }
+            };
+        }
+    }
+    match deforms {
+        Some(d) => skin_body::<true>(soa, bones, values, d, outs, n),
+        None => skin_body::<false>(soa, bones, values, [&[]; 4], outs, n),
+    }
+}
+
+/// [`skin_body`] in AVX registers: per influence the setup offsets and weight broadcast,
+/// the bone's lane-major values loaded as they are, the four sums side by side; the same
+/// operations in the same order per lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(unsafe_code)]
+fn skin_avx<const DEFORM: bool>(
+    soa: &[LaneMatrix],
+    mut bones: &[u32],
+    mut values: &[f32],
+    mut deforms: [&[f64]; 4],
+    outs: &mut [&mut [f32]; 4],
+    n: usize,
+) -> bool {
+    use std::arch::x86_64::*;
+    for v in 0..n {
+        let Some((&count, rest)) = bones.split_first() else {
+            return false;
+        };
+        let count = count as usize;
+        if rest.len() < count
+            || values.len() < 3 * count
+            || (DEFORM && deforms.iter().any(|d| d.len() < 2 * count))
+        {
+            return false;
+        }
+        let (ids, brest) = rest.split_at(count);
+        let (vals, vrest) = values.split_at(3 * count);
+        let (mut wx, mut wy) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+        for (k, (&bi, p)) in ids.iter().zip(vals.chunks_exact(3)).enumerate() {
+            let Some(m) = soa.get(bi as usize) else {
+                return false;
+            };
+            let mut vx = _mm256_set1_pd(f64::from(p[0]));
+            let mut vy = _mm256_set1_pd(f64::from(p[1]));
+            if DEFORM {
+                let [d0, d1, d2, d3] = deforms;
+                let (j, j1) = (2 * k, 2 * k + 1);
+                vx = _mm256_add_pd(vx, _mm256_setr_pd(d0[j], d1[j], d2[j], d3[j]));
+                vy = _mm256_add_pd(vy, _mm256_setr_pd(d0[j1], d1[j1], d2[j1], d3[j1]));
+            }
+            let w = _mm256_set1_pd(f64::from(p[2]));
+            // SAFETY: `m` is six rows of four f64, each read whole.
+            let [a, b, c, d, x, y] = unsafe {
+                [
+                    _mm256_loadu_pd(m[0].as_ptr()),
+                    _mm256_loadu_pd(m[1].as_ptr()),
+                    _mm256_loadu_pd(m[2].as_ptr()),
+                    _mm256_loadu_pd(m[3].as_ptr()),
+                    _mm256_loadu_pd(m[4].as_ptr()),
+                    _mm256_loadu_pd(m[5].as_ptr()),
+                ]
+            };
+            let tx = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, a), _mm256_mul_pd(vy, b)), x);
+            let ty = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, c), _mm256_mul_pd(vy, d)), y);
+            wx = _mm256_add_pd(wx, _mm256_mul_pd(tx, w));
+            wy = _mm256_add_pd(wy, _mm256_mul_pd(ty, w));
+        }
+        // (x0, x1, x2, x3) and (y0, y1, y2, y3) rounded to f32, interleaved into each lane's
+        // (x, y) pair.
+        let (fx, fy) = (_mm256_cvtpd_ps(wx), _mm256_cvtpd_ps(wy));
+        let mut pairs = [0.0f32; 8];
+        // SAFETY: `pairs` holds the eight f32 two unaligned 128-bit stores write.
+        unsafe {
+            _mm_storeu_ps(pairs.as_mut_ptr(), _mm_unpacklo_ps(fx, fy));
+            _mm_storeu_ps(pairs.as_mut_ptr().add(4), _mm_unpackhi_ps(fx, fy));
+        }
+        for (o, pair) in outs.iter_mut().zip(pairs.chunks_exact(2)) {
+            if let Some(dst) = o.get_mut(2 * v..2 * v + 2) {
+                dst.copy_from_slice(pair);
+            }
+        }
+        bones = brest;
+        values = vrest;
+        if DEFORM {
+            deforms = deforms.map(|d| &d[2 * count..]);
+        }
+    }
+    true
+}
+
+/// The four-lane loop: `n` vertices, influence after influence, each lane's sum from 0.
+#[inline(always)]
+fn skin_body<const DEFORM: bool>(
+    soa: &[LaneMatrix],
+    mut bones: &[u32],
+    mut values: &[f32],
+    mut deforms: [&[f64]; 4],
+    outs: &mut [&mut [f32]; 4],
+    n: usize,
+) -> bool {
+    for v in 0..n {
+        let Some((&count, rest)) = bones.split_first() else {
+            return false;
+        };
+        let count = count as usize;
+        if rest.len() < count
+            || values.len() < 3 * count
+            || (DEFORM && deforms.iter().any(|d| d.len() < 2 * count))
+        {
+            return false;
+        }
+        let (ids, brest) = rest.split_at(count);
+        let (vals, vrest) = values.split_at(3 * count);
+        let (mut wx, mut wy) = ([0.0f64; 4], [0.0f64; 4]);
+        for (k, (&bi, p)) in ids.iter().zip(vals.chunks_exact(3)).enumerate() {
+            let Some(m) = soa.get(bi as usize) else {
+                return false;
+            };
+            let (vx, vy, w) = (f64::from(p[0]), f64::from(p[1]), f64::from(p[2]));
+            let (mut lx, mut ly) = ([vx; 4], [vy; 4]);
+            if DEFORM {
+                for l in 0..4 {
+                    lx[l] += deforms[l][2 * k];
+                    ly[l] += deforms[l][2 * k + 1];
+                }
+            }
+            for l in 0..4 {
+                wx[l] += (lx[l] * m[0][l] + ly[l] * m[1][l] + m[4][l]) * w;
+                wy[l] += (lx[l] * m[2][l] + ly[l] * m[3][l] + m[5][l]) * w;
+            }
+        }
+        for (o, (x, y)) in outs.iter_mut().zip(wx.into_iter().zip(wy)) {
+            if let Some(pair) = o.get_mut(2 * v..2 * v + 2) {
+                pair[0] = x as f32;
+                pair[1] = y as f32;
+            }
+        }
+        bones = brest;
+        values = vrest;
+        if DEFORM {
+            deforms = deforms.map(|d| &d[2 * count..]);
+        }
+    }
+    true
+}

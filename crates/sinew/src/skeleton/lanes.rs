@@ -1,0 +1,382 @@
+//! The world stage of four instances of one rig at once, one instance per SIMD lane.
+//!
+//! Characters of one rig with the same skin share the update plan, so one walk of it poses
+//! all four: a bone that inherits normally in every lane (the bulk of every Spine skeleton)
+//! is computed for the four lanes together — the applied poses gathered, the angles, the
+//! fast `sin_cos` ([`trig::sin_cos_lanes`]), the y-axis turn and the matrix products over
+//! `[f64; 4]`, the results scattered to each instance's world array — and every other op
+//! (a root, another inherit mode, IK, transform, path and physics constraints) runs the
+//! scalar code lane after lane, in plan order. Each lane does exactly the operations
+//! [`normal_child_world`](super::world::normal_child_world) does, in the same order (plain
+//! `+` and `*`, never fused), with the same trig memo, so every value is bit-identical to
+//! [`world_transform`](super::world_transform) on each instance alone
+//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture).
+//!
+//! The lane loops are compiled twice: for AVX (runtime-detected), where they become vector
+//! instructions, and plain, for other machines; the arithmetic is the same.
+
+use super::plan::PlanOp;
+use super::world::{RIGHT, RIGHT_COS, RIGHT_SIN, TrigMemo, update_bone_world};
+use crate::instance::Instance;
+use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
+use crate::rig::Rig;
+use crate::types::{Inherit, Physics};
+
+/// How many instances one batched pass poses.
+pub const LANES: usize = 4;
+
+/// Poses four instances of `rig` (the caller checks that every one [`Instance::is_for`] the
+/// rig), each with its own physics mode; the results are those of `world_transform` on each
+/// alone. Their plans are walked together while they agree (the same skin); where they
+/// differ, each lane runs the rest of its own plan alone.
+pub(crate) fn world_transform_lanes(
+    rig: &Rig,
+    insts: &mut [&mut Instance; LANES],
+    physics: [Physics; LANES],
+) {
+    for inst in insts.iter_mut() {
+        let inst = &mut **inst;
+        inst.applied.copy_from_slice(&inst.pose);
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // calling a function compiled with `target_feature(enable = "avx")`.
+            #[allow(unsafe_code)]
+            unsafe {
+                plan_lanes_avx(rig, insts, physics)
+            };
+            return;
+        }
+    }
+    plan_lanes::<false>(rig, insts, physics);
+}
+
+/// [`plan_lanes`] compiled for AVX, its runs of bones in `lanes_avx.rs`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn plan_lanes_avx(rig: &Rig, insts: &mut [&mut Instance; LANES], physics: [Physics; LANES]) {
+    plan_lanes::<true>(rig, insts, physics);
+}
+
+/// Walks the shared plan: runs of bones that inherit normally in every lane together
+/// (`AVX`: the AVX kernel, which only [`plan_lanes_avx`] asks for), the rest lane by lane.
+#[inline(always)]
+fn plan_lanes<const AVX: bool>(
+    rig: &Rig,
+    insts: &mut [&mut Instance; LANES],
+    physics: [Physics; LANES],
+) {
+    let n = insts[0].plan.len();
+    if insts.iter().any(|s| s.plan.len() != n) {
+        return apart(rig, insts, physics, 0);
+    }
+    let mut k = 0;
+    while k < n {
+        #[cfg(target_arch = "x86_64")]
+        let run = if AVX {
+            // SAFETY: `AVX` is true only inside `plan_lanes_avx`, which runs after the CPU
+            // was found to support AVX.
+            #[allow(unsafe_code)]
+            unsafe {
+                super::lanes_avx::normal_children(rig, insts, k)
+            }
+        } else {
+            normal_children(rig, insts, k)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let run = normal_children(rig, insts, k);
+        if run > 0 {
+            k += run;
+            continue;
+        }
+        let op = insts[0].plan[k];
+        if !same_op(insts, k, op) {
+            return apart(rig, insts, physics, k);
+        }
+        for (inst, &ph) in insts.iter_mut().zip(&physics) {
+            run_op(rig, inst, op, ph);
+        }
+        k += 1;
+    }
+}
+
+/// Whether every lane's plan has `op` at `k`.
+#[inline(always)]
+pub(super) fn same_op(insts: &[&mut Instance; LANES], k: usize, op: PlanOp) -> bool {
+    insts[1..].iter().all(|s| s.plan.get(k) == Some(&op))
+}
+
+/// Where the lanes' plans part ways (other skins): each lane runs the rest of its own plan
+/// from op `k` alone (what `world_transform` would run from there).
+#[cold]
+fn apart(rig: &Rig, insts: &mut [&mut Instance; LANES], physics: [Physics; LANES], k: usize) {
+    for (inst, &ph) in insts.iter_mut().zip(&physics) {
+        let mut i = k;
+        while let Some(&op) = inst.plan.get(i) {
+            run_op(rig, inst, op, ph);
+            i += 1;
+        }
+    }
+}
+
+/// The plain run of bones: from op `start`, the bones that inherit normally from a parent
+/// in every lane, one [`bone_lanes`] each; returns how many.
+fn normal_children(rig: &Rig, insts: &mut [&mut Instance; LANES], start: usize) -> usize {
+    if rig.exact_angles {
+        return 0;
+    }
+    let mut done = 0;
+    while let Some(&op @ PlanOp::Bone(b)) = insts[0].plan.get(start + done) {
+        let i = b.index();
+        if !same_op(insts, start + done, op) {
+            break;
+        }
+        let Some(p) = rig.bones.get(i).and_then(|bone| bone.parent) else {
+            break;
+        };
+        if !insts
+            .iter()
+            .all(|s| s.inherit.get(i) == Some(&Inherit::Normal))
+            || !bone_lanes(insts, i, p.index())
+        {
+            break;
+        }
+        done += 1;
+    }
+    done
+}
+
+/// One op of the plan on one instance, as `world_transform` runs it.
+#[inline(never)]
+fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physics) {
+    match op {
+        PlanOp::Bone(b) => update_bone_world(rig, inst, b),
+        PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
+        PlanOp::Transform(id) => {
+            crate::constraint::transform::apply_transform_constraint(rig, inst, id)
+        }
+        PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
+        PlanOp::Physics(id) => {
+            crate::physics::spine::apply_physics_constraint(rig, inst, id, physics)
+        }
+    }
+}
+
+/// Bone `i` (parent `p`, normal inheritance, Spine angles) in the four lanes: Spine's
+/// `updateWorldTransformWith` for a normal child, as `normal_child_world` computes it with
+/// `local_matrix`'s memo and turn. `false` (nothing written) when an index is out of range
+/// in a lane (not for a rig's own instance): the caller then runs the scalar op.
+#[inline(always)]
+fn bone_lanes(insts: &mut [&mut Instance; LANES], i: usize, p: usize) -> bool {
+    let (mut rx, mut ry, mut sx, mut sy) = ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
+    let (mut x, mut y) = ([0.0; 4], [0.0; 4]);
+    let mut turn = [false; 4];
+    let mut hit = [false; 4];
+    let (mut pa, mut pb, mut pc, mut pd, mut px, mut py) =
+        ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
+    for (l, inst) in insts.iter().enumerate() {
+        let (Some(a), Some(w), Some(m)) =
+            (inst.applied.get(i), inst.world.get(p), inst.trig.get(i))
+        else {
+            return false;
+        };
+        if i >= inst.world.len() {
+            return false;
+        }
+        rx[l] = (a.rotation + a.shear_x) * SPINE_DEG_RAD;
+        ry[l] = (a.rotation + 90.0 + a.shear_y) * SPINE_DEG_RAD;
+        turn[l] = a.shear_x.to_bits() == a.shear_y.to_bits();
+        hit[l] =
+            rx[l].to_bits() == m.angles[0].to_bits() && ry[l].to_bits() == m.angles[1].to_bits();
+        (sx[l], sy[l], x[l], y[l]) = (a.scale_x, a.scale_y, a.x, a.y);
+        (pa[l], pb[l], pc[l], pd[l], px[l], py[l]) = (w.a, w.b, w.c, w.d, w.x, w.y);
+    }
+    if !hit.iter().all(|&h| h) {
+        // Some lane's angles changed: the four lanes' sines and cosines at once, then the
+        // y axis turned from the x axis (`local_matrix_with`'s unsheared case).
+        let (sin_x, cos_x) = trig::sin_cos_lanes(rx);
+        let (mut sin_y, mut cos_y) = ([0.0; 4], [0.0; 4]);
+        for l in 0..LANES {
+            let e = (ry[l] - rx[l]) - RIGHT;
+            let (sd, cd) = (RIGHT_SIN + e * RIGHT_COS, RIGHT_COS - e * RIGHT_SIN);
+            sin_y[l] = sin_x[l] * cd + cos_x[l] * sd;
+            cos_y[l] = cos_x[l] * cd - sin_x[l] * sd;
+        }
+        for (l, inst) in insts.iter_mut().enumerate() {
+            if hit[l] {
+                continue;
+            }
+            if !turn[l] {
+                // Sheared: the y angle has its own sincos.
+                (sin_y[l], cos_y[l]) = trig::sin_cos(ry[l]);
+            }
+            inst.trig[i] = TrigMemo {
+                angles: [rx[l], ry[l]],
+                cos: [cos_x[l], cos_y[l]],
+                sin: [sin_x[l], sin_y[l]],
+            };
+        }
+    }
+    let (mut ca, mut cb, mut sa, mut sb) = ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
+    for (l, inst) in insts.iter().enumerate() {
+        let m = &inst.trig[i];
+        (ca[l], cb[l], sa[l], sb[l]) = (m.cos[0], m.cos[1], m.sin[0], m.sin[1]);
+    }
+    let mut out = [[0.0; 6]; LANES];
+    for l in 0..LANES {
+        let (la, lb, lc, ld) = (ca[l] * sx[l], cb[l] * sy[l], sa[l] * sx[l], sb[l] * sy[l]);
+        out[l] = [
+            pa[l] * la + pb[l] * lc,
+            pa[l] * lb + pb[l] * ld,
+            pc[l] * la + pd[l] * lc,
+            pc[l] * lb + pd[l] * ld,
+            pa[l] * x[l] + pb[l] * y[l] + px[l],
+            pc[l] * x[l] + pd[l] * y[l] + py[l],
+        ];
+    }
+    for (inst, o) in insts.iter_mut().zip(out) {
+        inst.world[i] = WorldTransform {
+            a: o[0],
+            b: o[1],
+            c: o[2],
+            d: o[3],
+            x: o[4],
+            y: o[5],
+        };
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skeleton::testrig::{BoneRow, rig_with_bones};
+
+    /// Both lane kernels (plain and, where the CPU has it, AVX) against the scalar stage,
+    /// bit for bit, over poses that move in some lanes and stay in others (memo hits),
+    /// sheared bones, another inherit mode in one lane, and awkward angles.
+    #[test]
+    fn lane_kernels_match_the_scalar_stage() {
+        let id = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0];
+        let rows: Vec<BoneRow> = vec![
+            ("root", None, 0.0, id, Inherit::Normal),
+            (
+                "a",
+                Some(0),
+                10.0,
+                [5.0, 1.0, 30.0, 1.5, 0.5, 0.0, 0.0],
+                Inherit::Normal,
+            ),
+            (
+                "b",
+                Some(1),
+                10.0,
+                [7.0, -2.0, -45.0, 1.0, 2.0, 10.0, -5.0],
+                Inherit::Normal,
+            ),
+            (
+                "c",
+                Some(2),
+                10.0,
+                [1.0, 2.0, 90.0, -1.0, 1.0, 0.0, 0.0],
+                Inherit::NoScale,
+            ),
+            (
+                "d",
+                Some(3),
+                10.0,
+                [3.0, 4.0, 12.5, 1.0, 1.0, 0.0, 0.0],
+                Inherit::Normal,
+            ),
+            (
+                "e",
+                Some(1),
+                10.0,
+                [0.5, 0.5, 1e-12, 1.0, 1.0, 0.0, 0.0],
+                Inherit::Normal,
+            ),
+        ];
+        let rig = rig_with_bones(&rows);
+        let fresh = || {
+            let mut inst = Instance::new(&rig);
+            crate::skeleton::plan::update_cache(&rig, &mut inst);
+            inst
+        };
+        let mut scalar: Vec<Instance> = (0..LANES).map(|_| fresh()).collect();
+        let kernels: &[bool] = &[false, true];
+        for &avx in kernels {
+            #[cfg(target_arch = "x86_64")]
+            if avx && !std::arch::is_x86_feature_detected!("avx") {
+                continue;
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            if avx {
+                continue;
+            }
+            let mut lanes: Vec<Instance> = (0..LANES).map(|_| fresh()).collect();
+            for frame in 0..40 {
+                for (l, (s, v)) in scalar.iter_mut().zip(&mut lanes).enumerate() {
+                    for (b, pose) in s.pose.iter_mut().enumerate().skip(1) {
+                        // Lane 2 holds still every other frame (its memo hits).
+                        if l == 2 && frame % 2 == 1 {
+                            continue;
+                        }
+                        let t = (frame * 7 + l * 13 + b * 3) as f64;
+                        pose.rotation += t * 1.37 - 20.0;
+                        pose.shear_y = if b == 4 && l == 1 {
+                            t * 0.1
+                        } else {
+                            pose.shear_y
+                        };
+                        if frame == 17 && l == 3 {
+                            pose.rotation = [f64::NAN, 1e9, -1e-300, 0.0][b % 4];
+                        }
+                    }
+                    // Lane 1's bone d inherits differently: that bone runs lane by lane.
+                    s.inherit[4] = if l == 1 {
+                        Inherit::OnlyTranslation
+                    } else {
+                        Inherit::Normal
+                    };
+                    v.pose.clone_from(&s.pose);
+                    v.inherit.clone_from(&s.inherit);
+                    crate::skeleton::world_transform(&rig, s, Physics::Update);
+                }
+                let [v0, v1, v2, v3] = &mut lanes[..] else {
+                    unreachable!()
+                };
+                let mut insts = [v0, v1, v2, v3];
+                let physics = [Physics::Update; LANES];
+                for inst in insts.iter_mut() {
+                    let inst = &mut **inst;
+                    inst.applied.copy_from_slice(&inst.pose);
+                }
+                if avx {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: the CPU has AVX (checked above).
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        plan_lanes_avx(&rig, &mut insts, physics)
+                    };
+                } else {
+                    plan_lanes::<false>(&rig, &mut insts, physics);
+                }
+                for (l, (s, v)) in scalar.iter().zip(&lanes).enumerate() {
+                    for (b, (p, q)) in s.world.iter().zip(&v.world).enumerate() {
+                        let bits =
+                            |w: &WorldTransform| [w.a, w.b, w.c, w.d, w.x, w.y].map(f64::to_bits);
+                        assert_eq!(
+                            bits(p),
+                            bits(q),
+                            "avx {avx} frame {frame} lane {l} bone {b}"
+                        );
+                    }
+                    assert_eq!(format!("{:?}", s.trig), format!("{:?}", v.trig));
+                }
+            }
+            scalar = (0..LANES).map(|_| fresh()).collect();
+        }
+    }
+}

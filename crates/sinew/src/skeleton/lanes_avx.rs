@@ -1,0 +1,243 @@
+//! The AVX kernel of `lanes.rs`: a run of bones that inherit normally in four instances,
+//! each value in a 256-bit register holding the four lanes.
+//!
+//! Per bone: the applied poses gathered lane by lane, the angles and their comparison with
+//! the trig memo (bitwise, as `local_matrix_with` compares), on a change the four
+//! `sin_cos` at once ([`trig::sin_cos_avx`]) with the y axis turned from the x axis, then
+//! the parent's matrices transposed in, the products, and the results transposed back
+//! into each lane's `WorldTransform` (`repr(C)`: six contiguous f64). Plain `+` and `*` in
+//! `normal_child_world`'s order, so every lane is bit-identical to the scalar bone step.
+#![allow(unsafe_code)]
+
+use super::plan::PlanOp;
+use super::world::{RIGHT, RIGHT_COS, RIGHT_SIN, TrigMemo};
+use crate::instance::Instance;
+use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
+use crate::rig::{LocalPose, Rig};
+use crate::types::Inherit;
+use std::arch::x86_64::*;
+
+/// One lane's arrays, cut to the rig's bone count.
+struct Lane<'a> {
+    applied: &'a [LocalPose],
+    world: &'a mut [WorldTransform],
+    trig: &'a mut [TrigMemo],
+    inherit: &'a [Inherit],
+}
+
+/// The lane's arrays cut to `nb` bones, and its plan; `None` when one is shorter.
+fn cut(inst: &mut Instance, nb: usize) -> Option<(Lane<'_>, &[PlanOp])> {
+    let Instance {
+        plan,
+        applied,
+        world,
+        trig,
+        inherit,
+        ..
+    } = inst;
+    let lane = Lane {
+        applied: applied.get(..nb)?,
+        world: world.get_mut(..nb)?,
+        trig: trig.get_mut(..nb)?,
+        inherit: inherit.get(..nb)?,
+    };
+    Some((lane, plan))
+}
+
+/// Poses the bones of the shared plan from op `start` on, up to the first op that is not a
+/// bone inheriting normally from a parent in every lane; returns how many (0: the caller
+/// runs that op lane by lane). Spine angles only (0 for a rig with exact angles).
+#[target_feature(enable = "avx")]
+pub(super) fn normal_children(rig: &Rig, insts: &mut [&mut Instance; 4], start: usize) -> usize {
+    if rig.exact_angles {
+        return 0;
+    }
+    let nb = rig.bones.len();
+    let [i0, i1, i2, i3] = insts;
+    let (Some((l0, plan)), Some((l1, p1)), Some((l2, p2)), Some((l3, p3))) =
+        (cut(i0, nb), cut(i1, nb), cut(i2, nb), cut(i3, nb))
+    else {
+        return 0;
+    };
+    let mut lanes = [l0, l1, l2, l3];
+    let Some(ops) = plan.get(start..) else {
+        return 0;
+    };
+    let bones = &rig.bones[..nb];
+    let mut done = 0;
+    for (k, op) in ops.iter().enumerate() {
+        let PlanOp::Bone(b) = *op else { break };
+        let k = start + k;
+        if p1.get(k) != Some(op) || p2.get(k) != Some(op) || p3.get(k) != Some(op) {
+            break; // the plans part ways here (`lanes::apart`)
+        }
+        let i = b.index();
+        let Some(p) = bones
+            .get(i)
+            .and_then(|bone| bone.parent)
+            .map(|p| p.index())
+            .filter(|&p| p < nb)
+        else {
+            break;
+        };
+        if lanes.iter().any(|l| l.inherit[i] != Inherit::Normal) {
+            break;
+        }
+        bone(&mut lanes, i, p);
+        done += 1;
+    }
+    done
+}
+
+/// Bone `i` (parent `p`, both below every lane's length) in the four lanes.
+#[target_feature(enable = "avx")]
+#[inline]
+fn bone(lanes: &mut [Lane<'_>; 4], i: usize, p: usize) {
+    let set = _mm256_set1_pd;
+    let [a0, a1, a2, a3] = [
+        &lanes[0].applied[i],
+        &lanes[1].applied[i],
+        &lanes[2].applied[i],
+        &lanes[3].applied[i],
+    ];
+    macro_rules! pose {
+        ($f:ident) => {
+            _mm256_setr_pd(a0.$f, a1.$f, a2.$f, a3.$f)
+        };
+    }
+    macro_rules! memo {
+        ($f:ident, $k:literal) => {
+            _mm256_setr_pd(
+                lanes[0].trig[i].$f[$k],
+                lanes[1].trig[i].$f[$k],
+                lanes[2].trig[i].$f[$k],
+                lanes[3].trig[i].$f[$k],
+            )
+        };
+    }
+    let rot = pose!(rotation);
+    let rx = _mm256_mul_pd(_mm256_add_pd(rot, pose!(shear_x)), set(SPINE_DEG_RAD));
+    let ry = _mm256_mul_pd(
+        _mm256_add_pd(_mm256_add_pd(rot, set(90.0)), pose!(shear_y)),
+        set(SPINE_DEG_RAD),
+    );
+    // Bitwise comparison with the memo's angles (a NaN angle never matches).
+    let diff = _mm256_castpd_si256(_mm256_or_pd(
+        _mm256_xor_pd(rx, memo!(angles, 0)),
+        _mm256_xor_pd(ry, memo!(angles, 1)),
+    ));
+    if _mm256_testz_si256(diff, diff) == 0 {
+        let turn = [a0, a1, a2, a3].map(|a| a.shear_x.to_bits() == a.shear_y.to_bits());
+        recompute(lanes, i, rx, ry, diff, turn);
+    }
+    let (sx, sy) = (pose!(scale_x), pose!(scale_y));
+    let (x, y) = (pose!(x), pose!(y));
+    let la = _mm256_mul_pd(memo!(cos, 0), sx);
+    let lb = _mm256_mul_pd(memo!(cos, 1), sy);
+    let lc = _mm256_mul_pd(memo!(sin, 0), sx);
+    let ld = _mm256_mul_pd(memo!(sin, 1), sy);
+    // The parents' (a, b, c, d) rows and (x, y) pairs, transposed to one value per register.
+    let row = |l: usize| (&lanes[l].world[p] as *const WorldTransform).cast::<f64>();
+    let (w0, w1, w2, w3) = (row(0), row(1), row(2), row(3));
+    // SAFETY: each pointer is a `WorldTransform` in its lane's array (`repr(C)`: six
+    // contiguous f64), read four and two at a time within it.
+    let (pa, pb, pc, pd, px, py) = unsafe {
+        let (r0, r1) = (_mm256_loadu_pd(w0), _mm256_loadu_pd(w1));
+        let (r2, r3) = (_mm256_loadu_pd(w2), _mm256_loadu_pd(w3));
+        let (t0, t1) = (_mm256_unpacklo_pd(r0, r1), _mm256_unpackhi_pd(r0, r1));
+        let (t2, t3) = (_mm256_unpacklo_pd(r2, r3), _mm256_unpackhi_pd(r2, r3));
+        let u0 = _mm256_set_m128d(_mm_loadu_pd(w2.add(4)), _mm_loadu_pd(w0.add(4)));
+        let u1 = _mm256_set_m128d(_mm_loadu_pd(w3.add(4)), _mm_loadu_pd(w1.add(4)));
+        (
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+            _mm256_unpacklo_pd(u0, u1),
+            _mm256_unpackhi_pd(u0, u1),
+        )
+    };
+    let mul = _mm256_mul_pd;
+    let add = _mm256_add_pd;
+    let oa = add(mul(pa, la), mul(pb, lc));
+    let ob = add(mul(pa, lb), mul(pb, ld));
+    let oc = add(mul(pc, la), mul(pd, lc));
+    let od = add(mul(pc, lb), mul(pd, ld));
+    let ox = add(add(mul(pa, x), mul(pb, y)), px);
+    let oy = add(add(mul(pc, x), mul(pd, y)), py);
+    let (t0, t1) = (_mm256_unpacklo_pd(oa, ob), _mm256_unpackhi_pd(oa, ob));
+    let (t2, t3) = (_mm256_unpacklo_pd(oc, od), _mm256_unpackhi_pd(oc, od));
+    let (v0, v1) = (_mm256_unpacklo_pd(ox, oy), _mm256_unpackhi_pd(ox, oy));
+    let rows = [
+        (
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+            _mm256_castpd256_pd128(v0),
+        ),
+        (
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+            _mm256_castpd256_pd128(v1),
+        ),
+        (
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+            _mm256_extractf128_pd::<1>(v0),
+        ),
+        (
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+            _mm256_extractf128_pd::<1>(v1),
+        ),
+    ];
+    for (lane, (abcd, xy)) in lanes.iter_mut().zip(rows) {
+        let w = (&mut lane.world[i] as *mut WorldTransform).cast::<f64>();
+        // SAFETY: `w` is a `WorldTransform` in the lane's array (six contiguous f64),
+        // written four and two at a time within it.
+        unsafe {
+            _mm256_storeu_pd(w, abcd);
+            _mm_storeu_pd(w.add(4), xy);
+        }
+    }
+}
+
+/// The lanes whose angles changed (`diff` non-zero) get new sines and cosines in their
+/// memo: `sin_cos` of the x angle for the four at once, the y axis turned from it
+/// (unsheared, `turn`) or its own `sin_cos` (sheared), as `local_matrix_with` does.
+#[target_feature(enable = "avx")]
+#[inline(never)]
+fn recompute(
+    lanes: &mut [Lane<'_>; 4],
+    i: usize,
+    rx: __m256d,
+    ry: __m256d,
+    diff: __m256i,
+    turn: [bool; 4],
+) {
+    let set = _mm256_set1_pd;
+    let (sin_x, cos_x) = trig::sin_cos_avx(rx);
+    let e = _mm256_sub_pd(_mm256_sub_pd(ry, rx), set(RIGHT));
+    let sd = _mm256_add_pd(set(RIGHT_SIN), _mm256_mul_pd(e, set(RIGHT_COS)));
+    let cd = _mm256_sub_pd(set(RIGHT_COS), _mm256_mul_pd(e, set(RIGHT_SIN)));
+    let sin_y = _mm256_add_pd(_mm256_mul_pd(sin_x, cd), _mm256_mul_pd(cos_x, sd));
+    let cos_y = _mm256_sub_pd(_mm256_mul_pd(cos_x, cd), _mm256_mul_pd(sin_x, sd));
+    let mut v = [[0.0f64; 4]; 6];
+    let mut d = [0u64; 4];
+    // SAFETY: each array holds the four f64 (u64) an unaligned 256-bit store writes.
+    unsafe {
+        for (dst, src) in v.iter_mut().zip([rx, ry, sin_x, cos_x, sin_y, cos_y]) {
+            _mm256_storeu_pd(dst.as_mut_ptr(), src);
+        }
+        _mm256_storeu_si256(d.as_mut_ptr().cast::<__m256i>(), diff);
+    }
+    let [rx, ry, sin_x, cos_x, mut sin_y, mut cos_y] = v;
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        if d[l] == 0 {
+            continue;
+        }
+        if !turn[l] {
+            (sin_y[l], cos_y[l]) = trig::sin_cos(ry[l]);
+        }
+        lane.trig[i] = TrigMemo {
+            angles: [rx[l], ry[l]],
+            cos: [cos_x[l], cos_y[l]],
+            sin: [sin_x[l], sin_y[l]],
+        };
+    }
+}
