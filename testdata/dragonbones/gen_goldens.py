@@ -13,7 +13,7 @@ import json, os, subprocess, sys
 ORACLE = sys.argv[1] if len(sys.argv) > 1 else "/tmp/dbo"
 HERE = os.path.dirname(os.path.abspath(__file__))
 # (golden, skeleton, animation, mode, times): times avoid the 10 fps key grid except in the
-# `_grid` case.
+# `_grid` case (the runtime reaches a key at exactly its frame's time).
 CASES = [
     ("wrap55__loop.json", "wrap55_ske.json", "loop", "play",
      [0.275, 0.875, 1.125, 1.575, 1.925, 2.475, 3.775]),
@@ -27,7 +27,7 @@ CASES = [
     ("legacy50__spin_goto.json", "legacy50_ske.json", "spin", "goto", [1.675, 1.925]),
     ("ikgap55__loop.json", "ikgap55_ske.json", "loop", "play",
      [0.1, 0.275, 0.6, 0.9, 1.0, 1.25, 1.575, 1.8]),
-    ("ikgap55__loop_grid.json", "ikgap55_ske.json", "loop", "play", [0.275, 0.4]),
+    ("ikgap55__loop_grid.json", "ikgap55_ske.json", "loop", "play", [0.275, 0.3, 0.4, 0.7, 1.0, 1.2]),
     ("ikhold55__loop.json", "ikhold55_ske.json", "loop", "play", [0.9, 1.05, 1.5, 2.5]),
     ("ikmore55__loop.json", "ikmore55_ske.json", "loop", "play",
      [0.1, 0.275, 0.45, 0.55, 0.75, 1.0, 1.25, 1.35, 1.575, 1.8, 2.35, 3.1]),
@@ -36,10 +36,6 @@ CASES = [
 ]
 # Cases sinew does not match yet, with the reason (the test fails if one starts matching).
 KNOWN_GAPS = {
-    "ikgap55__loop_grid.json": "a sample exactly on a key whose time f32 rounds up (0.4 s at "
-                               "10 fps): sinew keeps key times as f32 like Spine and still "
-                               "shows the previous key; the runtime reaches a key at "
-                               "floor(time * frameRate)",
     "ikhold55__loop.json": "IK with a weight below 1 while the chain holds still (here after "
                            "the last keys, playTimes 1): the runtime recomputes a bone's world "
                            "transform only when it or its parent is dirty, so each frame "
@@ -78,3 +74,40 @@ with open(os.path.join(HERE, "MANIFEST.json"), "w") as f:
     json.dump(manifest, f, indent=1)
     f.write("\n")
 print(f"{len(cases)} goldens written")
+
+# The shared fixtures sampled exactly on their key grids (k / frameRate), where hold keys
+# (display frames, a child armature's flip-book, zOrder) change: goldens in grid/, skeletons
+# referenced in the shared fixtures (FIXTURES, default ../shared/fixtures/dragonbones).
+FIXTURES = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "../../../shared/fixtures/dragonbones")
+GRID = [
+    ("dragon_boy__walk_grid.json", "dragon_boy/dragon_boy_ske.json", "dragon_boy/dragon_boy_tex.json",
+     "DragonBoy", "walk", [k / 24 for k in (1, 5, 8, 13, 20)]),
+    ("effect__sprite_grid.json", "effect/effect_ske.json", "effect/effect_tex.json",
+     "sprite", "sprite", [k / 10 for k in (1, 3, 4, 7, 9, 12)]),
+    ("effect__skill_grid.json", "effect/effect_ske.json", "effect/effect_tex.json",
+     "flower", "skill", [k / 30 for k in (6, 28, 50, 72, 95, 143)]),
+    ("you_xin_body__idle_grid.json", "you_xin_body/body_ske.json", "you_xin_body/body_tex.json",
+     "body", "idle", [k / 30 for k in (4, 17, 32, 46, 60)]),
+]
+grid_cases = []
+os.makedirs(os.path.join(HERE, "grid"), exist_ok=True)
+for golden, ske, tex, arm, anim, times in GRID:
+    times = [round(t, 12) for t in times]
+    args = ["--tex", tex, "--armature", arm, "--anim", anim,
+            "--times", ",".join(map(str, times)), "--mode", "play", "--fps", "60", "--round", "5"]
+    cmd_args = ["--tex", os.path.join(FIXTURES, tex)] + args[2:]
+    out = subprocess.run(["node", os.path.join(ORACLE, "dump.mjs"), os.path.join(FIXTURES, ske)]
+                         + cmd_args, check=True, capture_output=True, text=True).stdout
+    with open(os.path.join(HERE, "grid", golden), "w") as f:
+        json.dump(json.loads(out), f, separators=(",", ":"))
+        f.write("\n")
+    grid_cases.append({"golden": golden, "skeleton": ske, "texture": tex, "animation": anim,
+                       "times": times, "args": args})
+with open(os.path.join(HERE, "grid", "MANIFEST.json"), "w") as f:
+    json.dump({"generator": "testdata/dragonbones/gen_goldens.py",
+               "runtime": "@cocos/dragonbones-js 1.0.2 through shared/oracle/dragonbones/dump.mjs",
+               "note": "the shared fixtures (skeleton and texture paths relative to "
+                       "shared/fixtures/dragonbones) sampled exactly on their key grids",
+               "cases": grid_cases}, f, indent=1)
+    f.write("\n")
+print(f"{len(grid_cases)} grid goldens written")

@@ -209,6 +209,7 @@ mod tests {
                     keys: vec![key(1.5)],
                 },
             ],
+            playback: None,
         });
         let j = info_json(&raw, "x.json");
         assert_eq!(j["counts"]["bones"], 2);

@@ -309,8 +309,7 @@ pub fn load_dragonbones(
         exact_angles: true,
         ..Default::default()
     };
-    let mut rig = build_with_atlas(&db.raw, &inputs, &file, tex)?;
-    crate::dragonbones::set_playback(&mut rig, &db);
+    let rig = build_with_atlas(&db.raw, &inputs, &file, tex)?;
     let asset = Asset {
         rig: Arc::new(rig),
         atlas,

@@ -19,7 +19,7 @@
 
 mod dragonbones_common;
 
-use dragonbones_common::{Case, bare_asset};
+use dragonbones_common::{Case, bare_asset, with_playback};
 use serde_json::Value;
 use sinew_formats::convert::dragonbones_to_spine;
 use sinew_formats::dragonbones::load_tex_atlas;
@@ -44,6 +44,7 @@ fn check_case(dir: &Path, case: &Value) -> Result<(f64, f64), String> {
     let conv = dragonbones_to_spine(&db);
     let text = write_spine_json(&conv.rig, false).map_err(|e| format!("write: {e}"))?;
     let raw = parse_spine_json(&text, "converted.json").map_err(|e| e.to_string())?;
+    let raw = with_playback(raw, &db);
     let mut rig = sinew::build::build_rig(&raw).map_err(|e| e.to_string())?;
     if let Some(t) = &c.texture {
         let atlas = load_tex_atlas(t).map_err(|e| e.to_string())?;
@@ -215,7 +216,7 @@ fn the_official_spine_runtime_poses_converted_rigs_like_the_dragonbones_runtime(
         let c = Case::new(&dir, db_case);
         let (_, db) = sinew_formats::load_dragonbones(&c.skeleton, None, None).unwrap();
         let text = write_spine_json(&dragonbones_to_spine(&db).rig, false).unwrap();
-        let raw = parse_spine_json(&text, "converted.json").unwrap();
+        let raw = with_playback(parse_spine_json(&text, "converted.json").unwrap(), &db);
         let asset = bare_asset(sinew::build::build_rig(&raw).unwrap());
         let frames = c.pose(&asset, &db).unwrap();
         // The goto case dumps t mod duration; sinew's frames carry the requested times.

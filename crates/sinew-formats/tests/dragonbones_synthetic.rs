@@ -6,8 +6,9 @@
 //! FFD, events with payloads, sounds and the 5.0 singular `event`, and DragonBones IK (one
 //! and two bones, weight keys below 1, both bends, out of reach, under non-uniformly scaled,
 //! reflected and skewed parents, y-up). Same tolerances as the fixture goldens
-//! (`dragonbones_common`). Cases the manifest marks `knownGap` (a sample exactly on a key
-//! time that f32 rounds up) must differ, so the list stays true.
+//! (`dragonbones_common`). Cases the manifest marks `knownGap` (IK with a weight below 1 on
+//! a chain that holds still) must differ, so the list stays true. The shared fixtures are
+//! also checked exactly on their key grids (`testdata/dragonbones/grid/`).
 #![allow(clippy::unwrap_used)]
 
 mod dragonbones_common;
@@ -41,6 +42,36 @@ fn synthetic_rigs_match_the_official_runtime() {
             (Err(e), Some(why)) => println!("{name}: known gap ({why}): {e}"),
             (Ok(_), Some(_)) => fail.push(format!("{name}: a known gap that now matches")),
             (Err(e), None) => fail.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(fail.is_empty(), "{}", fail.join("\n"));
+}
+
+#[test]
+fn fixtures_sampled_on_their_key_grid_match_the_official_runtime() {
+    // Exactly on k / frameRate, where hold keys change (display frames, the sprite
+    // flip-book, the child armature in `flower`): the runtime reaches key k there
+    // (`floor(time * frameRate)`), though f32 key times may round past it.
+    let Some((dir, cases)) = dragonbones_common::grid_cases("grid_goldens") else {
+        return;
+    };
+    assert!(cases.len() >= 4, "{} cases", cases.len());
+    let mut fail = Vec::new();
+    for case in &cases {
+        let name = case["golden"].as_str().unwrap();
+        let c = Case::on_fixtures(&dir, case);
+        let run = || -> Result<(f64, f64), String> {
+            let (asset, db) = sinew_formats::load_dragonbones(
+                &c.skeleton,
+                c.texture.as_deref(),
+                c.armature.as_deref(),
+            )
+            .map_err(|e| e.to_string())?;
+            c.compare(&c.pose(&asset, &db)?, false)
+        };
+        match run() {
+            Ok((wm, wp)) => println!("{name}: matches (worst a..d {wm:.1e}, xy {wp:.1e})"),
+            Err(e) => fail.push(format!("{name}: {e}")),
         }
     }
     assert!(fail.is_empty(), "{}", fail.join("\n"));

@@ -133,10 +133,21 @@ pub(crate) fn read_animations(
         if let Some(t) = events(an, &p, rate, rig, budget)? {
             clips.clip.timelines.push(t);
         }
-        let (clip, held) = clips.finish(|| held_name(&name, &taken), budget, &p)?;
+        let (mut clip, held) = clips.finish(|| held_name(&name, &taken), budget, &p)?;
+        let fade_in = num(an, "fadeInTime", 0.0, &p)?;
+        // The rig says how the runtime plays the clip (see `sinew::anim::ClipPlayback`).
+        let playback = |play_times, held| RawPlayback {
+            play_times,
+            fade_in,
+            length: f64::from(total) / rate,
+            frame_rate: rate,
+            held,
+        };
+        clip.playback = Some(playback(play_times, held.as_ref().map(|h| h.name.clone())));
         rig.clips.push(clip);
-        let held = held.map(|h| {
+        let held = held.map(|mut h| {
             let n = h.name.clone();
+            h.playback = Some(playback(1, None));
             rig.clips.push(h);
             n
         });
@@ -144,7 +155,7 @@ pub(crate) fn read_animations(
             name,
             play_times,
             frames: total,
-            fade_in: num(an, "fadeInTime", 0.0, &p)?,
+            fade_in,
             held,
         });
     }

@@ -154,6 +154,7 @@ impl Clips {
             clip: RawClip {
                 name,
                 timelines: vec![],
+                playback: None,
             },
             held: vec![],
             total,
@@ -210,6 +211,7 @@ impl Clips {
         let mut twin = RawClip {
             name: held_name(),
             timelines: Vec::with_capacity(self.clip.timelines.len()),
+            playback: None,
         };
         let mut held = self.held.into_iter().peekable();
         for (i, t) in self.clip.timelines.iter().enumerate() {
@@ -273,7 +275,9 @@ fn emit(
         Ok::<(), Box<Bad>>(())
     };
     for (i, k) in keys.iter().enumerate() {
-        let t0 = f64::from(k.frame) / rate;
+        // COMPAT(dragonbones): at or before the frame's time, so the runtime's key is reached
+        // there (see `ClipPlayback::grid_time`).
+        let t0 = sinew::anim::f32_at_or_before(f64::from(k.frame) / rate);
         let next: Option<(u32, &[f64])> = match keys.get(i + 1) {
             Some(n) => Some((n.frame, &n.values)),
             None if k.frame < total => wrap.map(|v| (total, v)),

@@ -22,8 +22,9 @@
 //! proportional to the file's size before it is made (`emit.rs`); errors name the file and
 //! the JSON path.
 //!
-//! Playback: the rig's clips carry their DragonBones facts ([`sinew::anim::ClipPlayback`],
-//! set by [`set_playback`]), and the animation state plays them the DragonBones way:
+//! Playback: the raw clips carry their DragonBones facts ([`sinew::raw::RawPlayback`]; the
+//! builder makes them [`sinew::anim::ClipPlayback`]), and the animation state plays them the
+//! DragonBones way:
 //! - `playTimes` (also in [`ClipInfo`]): 0 loops, 1 plays once and holds; N >= 2 loops N
 //!   times and then holds the end (`Character::play`). COMPAT(dragonbones): while plays
 //!   remain the runtime tweens a last key that ends before the animation end back to the
@@ -114,27 +115,6 @@ pub struct DragonBonesRig {
     /// file, children included: what its memory budget (a fixed multiple of the file's size)
     /// was charged.
     pub values_made: u64,
-}
-
-/// Gives the built rig of `db` its clips' DragonBones playback facts (`playTimes`,
-/// `fadeInTime`, length, held twin; [`sinew::anim::ClipPlayback`]), so a
-/// [`sinew::character::Character`] plays them the DragonBones way. Held twins play once.
-pub fn set_playback(rig: &mut sinew::rig::Rig, db: &DragonBonesRig) {
-    let rate = if db.frame_rate.is_finite() && db.frame_rate > 0.0 {
-        db.frame_rate
-    } else {
-        24.0
-    };
-    for c in &db.clips {
-        let length = f64::from(c.frames) / rate;
-        let held = c.held.as_deref().and_then(|h| rig.clip(h));
-        let p = sinew::anim::ClipPlayback::dragonbones(c.play_times, c.fade_in, length, held);
-        sinew::anim::set_clip_playback(rig, &c.name, p);
-        if let Some(h) = &c.held {
-            let twin = sinew::anim::ClipPlayback::dragonbones(1, c.fade_in, length, None);
-            sinew::anim::set_clip_playback(rig, h, twin);
-        }
-    }
 }
 
 /// Whether these bytes look like a DragonBones skeleton: a JSON object with an `armature`

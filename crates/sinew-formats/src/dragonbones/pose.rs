@@ -18,6 +18,9 @@ use sinew::ids::SlotId;
 use sinew::rig::AttachmentKind;
 use std::sync::Arc;
 
+/// Most clock steps between two sampled times (bounds the work a huge time asks for).
+const MAX_STEPS: u64 = 10_000_000;
+
 /// How the animation time is reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PoseMode {
@@ -116,20 +119,15 @@ pub fn pose(
         ),
         None => None,
     };
-    // A rig built from this armature elsewhere (a converted one) may lack the clips'
-    // DragonBones facts: pose a copy that has them.
-    let patched;
-    let asset = if lacks_playback(asset, db) {
-        let mut rig = (*asset.rig).clone();
-        super::set_playback(&mut rig, db);
-        patched = Asset {
-            rig: Arc::new(rig),
-            ..asset.clone()
-        };
-        &patched
-    } else {
-        asset
-    };
+    // A rig built from this armature elsewhere (a converted one) must carry the clips'
+    // DragonBones facts (`sinew::raw::RawPlayback`) to be posed the runtime's way.
+    if lacks_playback(asset, db) {
+        return Err(format!(
+            "the rig's clips lack their DragonBones playback facts (set `RawClip::playback` \
+             from the armature `{}` before building)",
+            db.armature
+        ));
+    }
     let fps = if fps.is_finite() && fps > 0.0 {
         fps
     } else {
@@ -174,7 +172,6 @@ pub fn pose(
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
                 }
-                let steps = ((t - now) * fps).floor().min(10_000_000.0) as u64;
                 let mut step = |c: &mut Character, dt: f64, now: &mut f64| -> Result<(), String> {
                     c.update(dt);
                     *now += dt;
@@ -185,10 +182,16 @@ pub fn pose(
                     }
                     show(c, db, &kids, &mut live, anim, anim_time(*now), *now)
                 };
-                for _ in 0..steps {
-                    step(&mut c, 1.0 / fps, &mut now)?;
+                // The oracle's schedule, to the last bit of the clock (keys are reached at
+                // `floor(time * frameRate)`): whole steps while one ends no later than
+                // 1e-9 past `t`, then one shorter step onto `t` unless within 1e-9 of it.
+                const EPS: f64 = 1e-9;
+                let (dt, mut n) = (1.0 / fps, 0u64);
+                while now + dt <= t + EPS && n < MAX_STEPS {
+                    step(&mut c, dt, &mut now)?;
+                    n += 1;
                 }
-                if t > now {
+                if t - now > EPS {
                     let dt = t - now;
                     step(&mut c, dt, &mut now)?;
                     now = t;
@@ -239,10 +242,12 @@ fn lacks_playback(asset: &Asset, db: &DragonBonesRig) -> bool {
 
 /// A child armature's rig as an asset (no atlas: the loader already sized its images).
 fn child_asset(db: &DragonBonesRig) -> Result<Asset, String> {
-    let mut rig = sinew::build::build_rig(&db.raw)
+    let inputs = sinew::build::BuildInputs {
+        exact_angles: true,
+        ..Default::default()
+    };
+    let rig = sinew::build::build_rig_with(&db.raw, &inputs)
         .map_err(|e| format!("child armature `{}`: {e}", db.armature))?;
-    rig.exact_angles = true;
-    super::set_playback(&mut rig, db);
     Ok(Asset {
         rig: Arc::new(rig),
         atlas: None,

@@ -54,6 +54,7 @@ pub(crate) fn read_animations(
         let mut clip = RawClip {
             name: name.clone(),
             timelines: Vec::new(),
+            playback: None,
         };
         for key in m.keys() {
             if !matches!(

@@ -29,6 +29,18 @@ pub fn bare_asset(rig: sinew::Rig) -> Asset {
     }
 }
 
+/// Gives a converted rig's clips the DragonBones playback facts of `db`'s clips of the same
+/// name (Spine data has no place for them), so it can be posed with the DragonBones clock.
+#[allow(dead_code)] // only the conversion suite builds its own rigs
+pub fn with_playback(mut raw: sinew::RawRig, db: &DragonBonesRig) -> sinew::RawRig {
+    for clip in &mut raw.clips {
+        if let Some(c) = db.raw.clips.iter().find(|c| c.name == clip.name) {
+            clip.playback = c.playback.clone();
+        }
+    }
+    raw
+}
+
 /// The fixtures' DragonBones folder and its manifest cases, or `None` (with a notice, or a
 /// failure under `CI=true`) when they are missing.
 #[allow(dead_code)] // not every suite reads both manifests
@@ -42,6 +54,17 @@ pub fn cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
 #[allow(dead_code)]
 pub fn synthetic_cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
     let dir = sinew_testutil::workspace_root().join("testdata/dragonbones");
+    manifest_cases(test, dir.clone(), &dir.join("MANIFEST.json"))
+}
+
+/// The shared fixtures sampled on their key grids (`testdata/dragonbones/grid/`): the
+/// goldens' folder and its cases, whose skeleton and texture paths are relative to the
+/// fixtures' DragonBones folder (see [`Case::on_fixtures`]); `None` (with a notice, or a
+/// failure under `CI=true`) without the fixtures.
+#[allow(dead_code)]
+pub fn grid_cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
+    sinew_testutil::require_fixtures(test)?;
+    let dir = sinew_testutil::workspace_root().join("testdata/dragonbones/grid");
     manifest_cases(test, dir.clone(), &dir.join("MANIFEST.json"))
 }
 
@@ -90,6 +113,15 @@ impl Case {
             self.mode,
             self.y_up,
         )
+    }
+
+    /// A case of [`grid_cases`]: the golden in `dir`, the files in the shared fixtures.
+    #[allow(dead_code)]
+    pub fn on_fixtures(dir: &Path, case: &Value) -> Case {
+        let files = sinew_testutil::expected_fixtures_dir().join("dragonbones");
+        let mut c = Case::new(&files, case);
+        c.golden = dir.join(case["golden"].as_str().unwrap_or_default());
+        c
     }
 
     pub fn new(dir: &Path, case: &Value) -> Case {

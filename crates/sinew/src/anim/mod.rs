@@ -18,7 +18,7 @@ pub mod state;
 pub mod timeline;
 
 pub use curve::Curves;
-pub use playback::{ClipPlayback, PlaybackStyle, set_clip_playback};
+pub use playback::{ClipPlayback, PlaybackStyle, f32_at_or_before};
 pub use state::{AnimationState, EntryId, StateEvent, StateEventKind, TrackEntry};
 pub use timeline::apply_timeline;
 

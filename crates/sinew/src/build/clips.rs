@@ -18,7 +18,7 @@ mod special;
 mod tests;
 mod values;
 
-use crate::anim::{Clip, Timeline, TimelineKind};
+use crate::anim::{Clip, ClipPlayback, Timeline, TimelineKind};
 use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::ClipId;
 use crate::raw::{RawClip, RawRig, RawTarget, RawTimeline};
@@ -37,6 +37,33 @@ pub fn build_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>
         let id = ClipId(rig.clips.len() as u32);
         rig.names.clips.entry(rc.name.clone()).or_insert(id);
         rig.clips.push(clip);
+    }
+    // Playback facts last: a held twin may be named before it is built.
+    for (rc, clip) in raw.clips.iter().zip(rig.clips.iter_mut()) {
+        let Some(p) = &rc.playback else {
+            continue;
+        };
+        let held = match &p.held {
+            None => None,
+            Some(h) => match rig.names.clips.get(h) {
+                Some(&id) => Some(id),
+                None => {
+                    problems.push(BuildProblem::unknown(
+                        format!("animation `{}`", rc.name),
+                        "held twin animation",
+                        h,
+                    ));
+                    continue;
+                }
+            },
+        };
+        clip.playback = Some(ClipPlayback::dragonbones(
+            p.play_times,
+            p.fade_in,
+            p.length,
+            p.frame_rate,
+            held,
+        ));
     }
 }
 

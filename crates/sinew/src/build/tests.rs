@@ -383,6 +383,7 @@ fn only_deformed_slots_get_a_deform_buffer() {
                 },
             }],
         }],
+        playback: None,
     }];
     let rig = build_rig(&raw).unwrap();
     assert_eq!(rig.slot_deform_capacity, vec![6, 6]);

@@ -297,6 +297,7 @@ mod tests {
                 },
                 keys: vec![key(0.0, 0.0), key(1.0, 360.0)],
             }],
+            playback: None,
         });
         Arc::new(crate::build::build_rig(&raw).unwrap_or_else(|e| panic!("{e}")))
     }

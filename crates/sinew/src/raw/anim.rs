@@ -11,6 +11,28 @@ pub struct RawClip {
     pub name: String,
     /// Timelines.
     pub timelines: Vec<RawTimeline>,
+    /// How a format other than Spine plays the clip (DragonBones: play count, fade-in, key
+    /// grid, held twin); `None` for Spine clips. The builder turns it into
+    /// [`crate::anim::ClipPlayback`].
+    pub playback: Option<RawPlayback>,
+}
+
+/// A DragonBones clip's playback facts as the loader reads them (see
+/// [`crate::anim::ClipPlayback`]).
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RawPlayback {
+    /// `playTimes`: plays before the end is held; 0 forever.
+    pub play_times: u32,
+    /// `fadeInTime`, seconds.
+    pub fade_in: f64,
+    /// One play, seconds.
+    pub length: f64,
+    /// The armature's frame rate: keys sit on its grid.
+    pub frame_rate: f64,
+    /// The clip that holds the last keys (the held twin), by name; `None`: this clip.
+    pub held: Option<String>,
 }
 
 /// One timeline: a target property and its keys in time order.

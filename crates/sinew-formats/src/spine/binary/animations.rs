@@ -36,6 +36,7 @@ pub(super) fn read_animations(
             clip: RawClip {
                 name: name.clone(),
                 timelines: Vec::new(),
+                playback: None,
             },
         };
         a.read(r)?;

@@ -55,8 +55,13 @@ impl AnimationState {
         }
     }
 
-    /// The clip posed for an entry at its entry time `t` and the time in that clip.
+    /// The clip posed for an entry at its entry time `t` and the time in that clip, on the
+    /// runtime's key grid ([`crate::anim::ClipPlayback::grid_time`]).
     fn db_sample(&self, rig: &Rig, e: usize, t: f64) -> (ClipId, f64) {
+        let on_grid = |c: ClipId, t: f64| {
+            let t = clip_data(rig, c).playback.map_or(t, |p| p.grid_time(t));
+            (c, t)
+        };
         let x = &self.entries[e];
         if !x.db {
             return (x.clip, t);
@@ -66,19 +71,19 @@ impl AnimationState {
             return (x.clip, t.min(0.0));
         }
         if x.db_plays == 0 {
-            return (x.clip, t % len);
+            return on_grid(x.clip, t % len);
         }
         let last = len * f64::from(x.db_plays - 1);
         if t >= last {
             let local = t - last;
             if local < len {
-                return (x.db_held, local);
+                return on_grid(x.db_held, local);
             }
             // The held end: the last key, also when its f32 time lies a hair past `len`.
             let end = f64::from(clip_data(rig, x.db_held).duration);
             (x.db_held, len.max(end))
         } else {
-            (x.clip, t % len)
+            on_grid(x.clip, t % len)
         }
     }
 
@@ -319,11 +324,11 @@ mod tests {
         let mut rig = rig();
         rig.clips.push(clip(
             &[(0.0, 200.0), (1.0, 200.0)],
-            ClipPlayback::dragonbones(0, 0.0, 1.0, None),
+            ClipPlayback::dragonbones(0, 0.0, 1.0, 0.0, None),
         ));
         rig.clips.push(clip(
             &[(0.0, 20.0), (1.0, 60.0)],
-            ClipPlayback::dragonbones(1, 0.5, 1.0, None),
+            ClipPlayback::dragonbones(1, 0.5, 1.0, 0.0, None),
         ));
         let mut inst = instance(&rig);
         let mut st = AnimationState::new(&rig);
@@ -359,11 +364,11 @@ mod tests {
         let mut rig = rig();
         // The looping clip tweens its last key (40 at 0.5 s) back to the first by 1 s; the
         // held twin keeps 40.
-        let held = ClipPlayback::dragonbones(1, 0.0, 1.0, None);
+        let held = ClipPlayback::dragonbones(1, 0.0, 1.0, 0.0, None);
         rig.clips
             .push(clip(&[(0.0, 0.0), (0.5, 40.0), (1.0, 0.0)], held));
         rig.clips.push(clip(&[(0.0, 0.0), (0.5, 40.0)], held));
-        rig.clips[0].playback = Some(ClipPlayback::dragonbones(2, 0.0, 1.0, Some(ClipId(1))));
+        rig.clips[0].playback = Some(ClipPlayback::dragonbones(2, 0.0, 1.0, 0.0, Some(ClipId(1))));
         let mut inst = instance(&rig);
         let mut st = AnimationState::new(&rig);
         let e = st.play(&rig, 0, ClipId(0), None, None).unwrap();

@@ -46,6 +46,7 @@ fn build(timelines: Vec<RawTimeline>) -> (Rig, Vec<String>) {
         clips: vec![RawClip {
             name: "c".into(),
             timelines,
+            playback: None,
         }],
         ..Default::default()
     };
