@@ -28,27 +28,25 @@ CASES = [
     ("ikgap55__loop.json", "ikgap55_ske.json", "loop", "play",
      [0.1, 0.275, 0.6, 0.9, 1.0, 1.25, 1.575, 1.8]),
     ("ikgap55__loop_grid.json", "ikgap55_ske.json", "loop", "play", [0.275, 0.3, 0.4, 0.7, 1.0, 1.2]),
-    ("ikhold55__loop.json", "ikhold55_ske.json", "loop", "play", [0.9, 1.05, 1.5, 2.5]),
+    ("ikhold55__loop.json", "ikhold55_ske.json", "loop", "play", [0.9, 1.05, 1.5, 2.0, 2.5]),
+    ("ikstill55__loop.json", "ikstill55_ske.json", "loop", "play",
+     [0.1, 0.3, 0.45, 0.6, 0.75, 1.25, 1.9, 2.3]),
+    ("ikstill55__loop_24fps.json", "ikstill55_ske.json", "loop", "play --fps 24",
+     [0.1, 0.3, 0.45, 0.6, 1.25, 2.3]),
+    ("ikstill55__loop_goto.json", "ikstill55_ske.json", "loop", "goto", [0.1, 0.3, 0.6]),
     ("ikmore55__loop.json", "ikmore55_ske.json", "loop", "play",
      [0.1, 0.275, 0.45, 0.55, 0.75, 1.0, 1.25, 1.35, 1.575, 1.8, 2.35, 3.1]),
     ("ikmore55__loop_goto.json", "ikmore55_ske.json", "loop", "goto", [0.45, 0.75, 1.25, 1.8]),
     ("ikmore55__loop_yup.json", "ikmore55_ske.json", "loop", "play y-up", [0.45, 1.25, 1.8]),
 ]
 # Cases sinew does not match yet, with the reason (the test fails if one starts matching).
-KNOWN_GAPS = {
-    "ikhold55__loop.json": "IK with a weight below 1 while the chain holds still (here after "
-                           "the last keys, playTimes 1): the runtime recomputes a bone's world "
-                           "transform only when it or its parent is dirty, so each frame "
-                           "re-applies the weight to the previous frame's IK result and the "
-                           "chain creeps toward the target at a rate set by the frame rate; "
-                           "sinew applies the weight once to the animated pose",
-}
+KNOWN_GAPS = {}
 
 cases = []
 for golden, ske, anim, mode, times in CASES:
     mode, *flags = mode.split()
     args = ["--tex", "none", "--anim", anim, "--times", ",".join(map(str, times)),
-            "--mode", mode, "--round", "6"] + ["--" + f for f in flags]
+            "--mode", mode, "--round", "6"] + [f if f.startswith("--") or f[0].isdigit() else "--" + f for f in flags]
     out = subprocess.run(["node", os.path.join(ORACLE, "dump.mjs"), os.path.join(HERE, ske)] + args,
                          check=True, capture_output=True, text=True).stdout
     doc = json.loads(out)
@@ -66,7 +64,8 @@ manifest = {
     "note": "synthetic rigs: loop wrap-around (5.5 short way, 5.0 unnormalised), playTimes 0/1/2, "
             "goto, zOrder, IK keys, easings, curves, clockwise turns, a zero-length middle key, "
             "colour and display keys, FFD, events with payloads, sounds, the 5.0 singular event, "
-            "IK (one and two bones, weights below 1, both bends, out of reach) under "
+            "IK (one and two bones, weights below 1, both bends, out of reach, chains holding still "
+            "between keys and after the end, at 60 and 24 fps) under "
             "non-uniform, reflected and skewed parents, y-up",
     "cases": cases,
 }

@@ -5,9 +5,10 @@
 //! strengths and curves, clockwise turns, a zero-length middle key, colour and display keys,
 //! FFD, events with payloads, sounds and the 5.0 singular `event`, and DragonBones IK (one
 //! and two bones, weight keys below 1, both bends, out of reach, under non-uniformly scaled,
-//! reflected and skewed parents, y-up). Same tolerances as the fixture goldens
-//! (`dragonbones_common`). Cases the manifest marks `knownGap` (IK with a weight below 1 on
-//! a chain that holds still) must differ, so the list stays true. The shared fixtures are
+//! reflected and skewed parents, y-up; chains that hold still between keys and after the
+//! end, where the runtime re-solves from its last result, at 60 and 24 fps). Same
+//! tolerances as the fixture goldens (`dragonbones_common`). Cases the manifest marks
+//! `knownGap` (none today) must differ, so the list stays true. The shared fixtures are
 //! also checked exactly on their key grids (`testdata/dragonbones/grid/`).
 #![allow(clippy::unwrap_used)]
 

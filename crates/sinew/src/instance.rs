@@ -194,8 +194,46 @@ pub struct Instance {
     /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
     /// pure function: most bones keep their rotation from frame to frame).
     pub(crate) trig: Vec<crate::skeleton::TrigMemo>,
+    /// DragonBones IK's frame-to-frame memory (empty unless the rig has DragonBones IK).
+    pub(crate) db_hold: DbHold,
     /// The [`Rig::uid`] this instance was made for ([`Instance::is_for`]).
     rig_uid: u64,
+}
+
+/// What DragonBones IK remembers from one frame to the next (see
+/// `constraint/ik_dragonbones.rs`): the runtime recomputes a bone's world transform only
+/// when the bone or an ancestor moved, so an IK chain that holds still is solved again from
+/// its previous result. Both vectors are empty for rigs without DragonBones IK.
+///
+/// Owner: the animation stage writes `still` (DragonBones clips); the world stage's
+/// DragonBones IK reads it and writes `prev`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DbHold {
+    /// Per bone: no timeline moved it this frame (the runtime's dirty flags stay clear).
+    pub still: Vec<bool>,
+    /// Per IK constraint: the chain root's world transform after the constraint last ran.
+    pub prev: Vec<Option<WorldTransform>>,
+}
+
+impl DbHold {
+    fn new(rig: &Rig) -> DbHold {
+        if !rig
+            .ik
+            .iter()
+            .any(|k| k.solver == crate::types::IkSolver::DragonBones)
+        {
+            return DbHold::default();
+        }
+        DbHold {
+            still: vec![false; rig.bones.len()],
+            prev: vec![None; rig.ik.len()],
+        }
+    }
+
+    fn fits(&self, rig: &Rig) -> bool {
+        (self.still.is_empty() || self.still.len() == rig.bones.len())
+            && (self.prev.is_empty() || self.prev.len() == rig.ik.len())
+    }
 }
 
 impl Instance {
@@ -272,6 +310,7 @@ impl Instance {
             plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
             params: crate::params::ParamState::new(rig),
+            db_hold: DbHold::new(rig),
             rig_uid: rig.uid,
         };
         let default: Vec<SkinId> = rig.default_skin.into_iter().collect();
@@ -330,6 +369,7 @@ impl Instance {
             && self.physics.len() == rig.physics.len()
             && self.physics_active.len() == rig.physics.len()
             && self.params.fits(rig)
+            && self.db_hold.fits(rig)
     }
 
     /// Shows the given skins combined in order (Spine `Skin.addSkin` into a new skin, then
@@ -492,6 +532,8 @@ impl Instance {
         if !self.is_for(rig) {
             return;
         }
+        // DragonBones IK starts over from the animated pose.
+        self.db_hold.prev.iter_mut().for_each(|p| *p = None);
         for (i, b) in rig.bones.iter().enumerate() {
             self.pose[i] = b.setup;
             self.inherit[i] = b.inherit;

@@ -142,14 +142,18 @@ pub fn pose(
         .map(|k| child_asset(&k.rig))
         .collect::<Result<_, _>>()?;
     // `plays`: `None` the clip's own `playTimes`.
-    let start = |clip: Option<&str>, plays: Option<u32>| -> Result<Character, String> {
+    // `play()` poses t = 0 at once; `gotoAndStopByTime` poses only the time it seeks to (one
+    // first application of the clip: every bone counts as moved, see `DbHold`).
+    let start = |clip: Option<&str>, plays: Option<u32>, pose_now: bool| {
         let mut c = asset.character();
         if let Some(a) = clip {
             c.fade_in(0, a, Some(0.0), plays)
                 .map_err(|e| e.to_string())?;
         }
-        c.update(0.0);
-        Ok(c)
+        if pose_now {
+            c.update(0.0);
+        }
+        Ok::<Character, String>(c)
     };
     // The parent's time inside its animation (for the child start actions).
     let anim_time = |now: f64| {
@@ -162,7 +166,7 @@ pub fn pose(
     let mut out = Vec::with_capacity(times.len());
     match mode {
         PoseMode::Play => {
-            let mut c = start(anim, None)?;
+            let mut c = start(anim, None, true)?;
             let mut events = Vec::new();
             drain(&mut c, &mut events);
             let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
@@ -207,7 +211,7 @@ pub fn pose(
                 if !t.is_finite() || t < 0.0 {
                     return Err(format!("bad time {t}"));
                 }
-                let mut c = start(anim, Some(1))?;
+                let mut c = start(anim, Some(1), false)?;
                 let mut at = t;
                 if duration > 0.0 {
                     if at > duration {

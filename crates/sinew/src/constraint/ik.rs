@@ -21,19 +21,12 @@ use crate::types::{IkSolver, Inherit};
 pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
     let data = &rig.ik[id.index()];
     let state = inst.ik[id.index()];
-    if state.mix == 0.0 {
+    if data.solver == IkSolver::DragonBones {
+        // Also at weight 0: the runtime's constraint still runs (and remembers the chain).
+        solve_ik_dragonbones(rig, inst, id, state.bend_direction > 0, state.mix);
         return;
     }
-    if data.solver == IkSolver::DragonBones {
-        let bend_positive = state.bend_direction > 0;
-        solve_ik_dragonbones(
-            rig,
-            inst,
-            &data.bones,
-            data.target,
-            bend_positive,
-            state.mix,
-        );
+    if state.mix == 0.0 {
         return;
     }
     let t = inst.world[data.target.index()];

@@ -15,11 +15,12 @@
 //! `sinew-formats/tests/dragonbones_synthetic.rs` (`ikgap55`: non-uniform scale above the
 //! chain, weight keys below 1, both bend directions).
 
-use crate::ids::BoneId;
+use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
 use crate::math::WorldTransform;
 use crate::rig::Rig;
-use crate::skeleton::update_applied_transform;
+use crate::skeleton::{update_applied_transform, update_bone_world};
+use crate::types::IkSolver;
 use std::f64::consts::{FRAC_PI_4, PI};
 
 /// A decomposed DragonBones world transform (`Transform`): radians, y-down.
@@ -148,16 +149,41 @@ fn store(rig: &Rig, inst: &mut Instance, bone: BoneId, m: [f64; 6]) {
     }
 }
 
-/// Runs a DragonBones IK constraint on `bones` (one bone, or parent and child) toward the
-/// `target` bone's world position with `weight` and bend direction `bend_positive`.
+/// Runs DragonBones IK constraint `id` (one bone, or parent and child) toward its target
+/// bone's world position with `weight` and bend direction `bend_positive`.
+///
+/// COMPAT(dragonbones): the runtime recomputes a bone's world transform from its local pose
+/// only when the bone or an ancestor moved this frame (its dirty flags), so when the
+/// chain's root holds still the constraint starts from its own previous result: at a weight
+/// below 1 the chain creeps toward the target frame by frame (`DbHold`, `ikhold55`).
 pub(crate) fn solve_ik_dragonbones(
     rig: &Rig,
     inst: &mut Instance,
-    bones: &[BoneId],
-    target: BoneId,
+    id: IkId,
     bend_positive: bool,
     weight: f64,
 ) {
+    let Some(data) = rig.ik.get(id.index()) else {
+        return;
+    };
+    let (bones, target) = (data.bones.as_slice(), data.target);
+    let Some(&root) = bones.first() else {
+        return;
+    };
+    let held = inst
+        .db_hold
+        .prev
+        .get(id.index())
+        .copied()
+        .flatten()
+        .filter(|_| holds_still(rig, inst, root));
+    if let Some(w) = held {
+        inst.world[root.index()] = w;
+        if let [_, child] = *bones {
+            // The child is recomputed from its local pose under that parent.
+            update_bone_world(rig, inst, child);
+        }
+    }
     let t = to_db(
         &inst.world[target.index()],
         inst.scale_x,
@@ -179,6 +205,31 @@ pub(crate) fn solve_ik_dragonbones(
         [parent, child] => solve_two(rig, inst, [parent, child], (tx, ty), bend_positive, weight),
         _ => {}
     }
+    if let Some(p) = inst.db_hold.prev.get_mut(id.index()) {
+        *p = Some(inst.world[root.index()]);
+    }
+}
+
+/// Whether the runtime leaves `root`'s world transform as it was last frame: no timeline
+/// moved it and no ancestor's transform changed (an ancestor moved by a timeline or
+/// touched by a DragonBones IK constraint, which marks its bones dirty every frame).
+fn holds_still(rig: &Rig, inst: &Instance, root: BoneId) -> bool {
+    let still = |b: BoneId| inst.db_hold.still.get(b.index()).copied().unwrap_or(false);
+    if !still(root) {
+        return false;
+    }
+    let mut up = rig.bones.get(root.index()).and_then(|b| b.parent);
+    while let Some(b) = up {
+        let constrained = rig
+            .ik
+            .iter()
+            .any(|k| k.solver == IkSolver::DragonBones && k.bones.contains(&b));
+        if !still(b) || constrained {
+            return false;
+        }
+        up = rig.bones.get(b.index()).and_then(|x| x.parent);
+    }
+    true
 }
 
 /// `_computeB`: the parent is the chain's root, the child carries the length.

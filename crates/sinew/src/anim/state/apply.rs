@@ -36,6 +36,8 @@ impl AnimationState {
             self.recompute_modes(rig);
         }
         let mut applied = false;
+        // DragonBones IK: bones hold still unless a track moves them (`apply_dragonbones`).
+        inst.db_hold.still.fill(true);
         for i in 0..self.tracks.len() {
             let Some(cur) = link(self.tracks[i]) else {
                 continue;
@@ -48,6 +50,8 @@ impl AnimationState {
                 self.apply_dragonbones(rig, inst, cur);
                 continue;
             }
+            // A Spine-style track may move any bone.
+            inst.db_hold.still.fill(false);
             let blend = if i == 0 {
                 MixBlend::First
             } else {

@@ -27,9 +27,11 @@
 
 use super::entry::{NONE, link};
 use super::{AnimationState, apply::AttachmentState, apply::apply_attachment};
+use crate::anim::curve::STEPPED;
+use crate::anim::f32_at_or_before;
 use crate::anim::timeline::{before_first, curve_value};
 use crate::anim::{MixBlend, MixDirection, Timeline, TimelineKind as K, apply_timeline, clip_data};
-use crate::ids::ClipId;
+use crate::ids::{BoneId, ClipId};
 use crate::instance::Instance;
 use crate::rig::Rig;
 
@@ -113,6 +115,13 @@ impl AnimationState {
             self.db_sample(rig, cur, x.animation_last)
         };
         let reverse = x.reverse;
+        mark_moving(
+            rig,
+            inst,
+            clip,
+            (local, last_local),
+            fading || x.animation_last < 0.0,
+        );
         let (color_alpha, deform_alpha) = if fading {
             (progress.powi(4), progress * progress)
         } else {
@@ -200,6 +209,86 @@ impl AnimationState {
         f.total_alpha = weight;
         f.next_animation_last = time;
         f.next_track_last = f.track_time;
+    }
+}
+
+/// Clears `still` for the bones the runtime marks dirty this frame (`_transformDirty`): all of
+/// them when `all` (a fade, the first frame), else those with a timeline that, the time
+/// having changed, is inside a tween or reached another key.
+fn mark_moving(rig: &Rig, inst: &mut Instance, clip: ClipId, (t, last): (f64, f64), all: bool) {
+    if inst.db_hold.still.is_empty() {
+        return;
+    }
+    if all {
+        inst.db_hold.still.fill(false);
+        return;
+    }
+    if t == last {
+        return;
+    }
+    let data = clip_data(rig, clip);
+    let end = data.playback.map_or(f64::INFINITY, |p| p.length);
+    for tl in &data.timelines {
+        // An IK key marks the constraint's bones dirty (`invalidUpdate`).
+        let bones: &[BoneId] = match &tl.kind {
+            K::Ik { constraint, .. } => rig
+                .ik
+                .get(constraint.index())
+                .map_or(&[], |k| k.bones.as_slice()),
+            k => match bone_of(k) {
+                Some(b) => std::slice::from_ref(b),
+                None => continue,
+            },
+        };
+        let (key, tweens) = segment(tl, t, end);
+        if tweens || key != segment(tl, last, end).0 {
+            for b in bones {
+                if let Some(s) = inst.db_hold.still.get_mut(b.index()) {
+                    *s = false;
+                }
+            }
+        }
+    }
+}
+
+/// The key a timeline shows at `time` (`None` before the first) and whether the segment
+/// from it tweens (not stepped, and a key follows). A key at the clip's `end` is the
+/// loader's, holding the last one until the end (the runtime has no such key): reaching it
+/// is no new key.
+fn segment(tl: &Timeline, time: f64, end: f64) -> (Option<usize>, bool) {
+    let entries = tl.kind.entries();
+    if entries == 0 || before_first(tl, time) {
+        return (None, false);
+    }
+    let keys = tl.frames.len() / entries;
+    let mut key = tl.search(time, entries) / entries;
+    let at_end = |k: usize| {
+        tl.frames
+            .get(k * entries)
+            .is_some_and(|&t| f64::from(t) >= f32_at_or_before(end))
+    };
+    if key > 0 && key + 1 == keys && at_end(key) {
+        key -= 1;
+    }
+    let tweens =
+        key + 1 < keys && !at_end(key) && tl.curves.types.get(key).is_some_and(|&c| c != STEPPED);
+    (Some(key), tweens)
+}
+
+/// The bone a bone timeline drives.
+fn bone_of(k: &K) -> Option<&BoneId> {
+    match k {
+        K::Rotate(b)
+        | K::Translate(b)
+        | K::TranslateX(b)
+        | K::TranslateY(b)
+        | K::Scale(b)
+        | K::ScaleX(b)
+        | K::ScaleY(b)
+        | K::Shear(b)
+        | K::ShearX(b)
+        | K::ShearY(b) => Some(b),
+        _ => None,
     }
 }
 
