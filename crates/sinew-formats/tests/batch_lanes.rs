@@ -151,8 +151,10 @@ fn batched_frames_match_plain_frames_bit_for_bit() {
                     "{}",
                     path.display()
                 );
-                // The batch visits four characters slot by slot; put both in one order.
-                batched.sort_by_key(|e| e.0);
+                // The batch visits the meshes four characters share first; put both lists
+                // in one order (each slot once per character and frame).
+                plain.sort_by_key(|e| (e.0, e.1.index()));
+                batched.sort_by_key(|e| (e.0, e.1.index()));
                 assert_eq!(plain.len(), batched.len(), "{}", path.display());
                 for (p, q) in plain.iter().zip(&batched) {
                     assert_eq!((p.0, p.1), (q.0, q.1), "{}", path.display());

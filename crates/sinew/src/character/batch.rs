@@ -7,12 +7,13 @@
 //! by lane), then the four share one walk of the update plan (`skeleton::lanes`: the bones
 //! that inherit normally in every lane computed together, everything else lane by lane in
 //! plan order), then each runs its follows, jiggle, cages and the finiteness guard. Runs
-//! shorter than four, and four whose plans differ, take the plain path.
+//! shorter than four take the plain path; four whose plans differ (other skins) walk them
+//! together up to the first difference, then each alone.
 //!
-//! [`Batch::compute_world_vertices`] likewise skins the same weighted mesh of four
-//! characters of one rig together (`deform::skin_lanes`, over a lane-major copy of their
-//! bone matrices) when they show it in the same draw order; every other slot is computed
-//! per character as [`Character::compute_world_vertices`] does.
+//! [`Batch::compute_world_vertices`] likewise skins a weighted mesh that all four
+//! characters of a group (in the same draw order) show together (`deform::skin_lanes`, over a lane-major copy of
+//! their bone matrices); every other slot is computed per character as
+//! [`Character::compute_world_vertices`] does.
 //!
 //! Results are bit-identical to [`Character::update`] and
 //! [`Character::compute_world_vertices`] on each character alone
@@ -39,6 +40,8 @@ pub use crate::skeleton::lanes::LANES;
 pub struct Batch {
     soa: Vec<LaneMatrix>,
     bufs: [Vec<f32>; LANES],
+    /// Per slot: skinned in lanes this group (the per-character pass skips it).
+    skinned: Vec<bool>,
     /// The rig (uid) `floats` was measured for, and the floats its largest region or mesh
     /// needs ([`Character::max_world_floats`]).
     sized: Option<(u64, usize)>,
@@ -69,10 +72,12 @@ impl Batch {
         }
     }
 
-    /// World vertices of every region and mesh each character shows, in its draw order,
-    /// as [`Character::compute_world_vertices`] makes them, handed to `visit(character
-    /// index, slot, x/y pairs)` one slot at a time (the slice is scratch, valid during the
-    /// call). Returns the total vertex count.
+    /// World vertices of every region and mesh each character shows, as
+    /// [`Character::compute_world_vertices`] makes them, handed to `visit(character index,
+    /// slot, x/y pairs)` one slot at a time (the slice is scratch, valid during the call).
+    /// Each character's slots come in its draw order, except that in a group of four the
+    /// weighted meshes all four show come first (skinned together). Returns the total
+    /// vertex count.
     pub fn compute_world_vertices(
         &mut self,
         chars: &[Character],
@@ -91,12 +96,7 @@ impl Batch {
                 let c = &chars[base];
                 let floats = self.floats_for(c);
                 let buf = grow(&mut self.bufs[0], floats);
-                for &slot in &c.inst.draw_order {
-                    if let Some(n) = c.slot_world_vertices(slot, buf) {
-                        visit(base, slot, &buf[..(n * 2).min(buf.len())]);
-                        total += n;
-                    }
-                }
+                total += other_slots(c, buf, &[], base, &mut visit);
                 base += 1;
             }
         }
@@ -116,7 +116,8 @@ impl Batch {
         }
     }
 
-    /// Four characters' world vertices, slot by slot in their shared draw order.
+    /// Four characters' world vertices: first the weighted meshes all four show, skinned
+    /// together in their shared draw order, then each character's other slots.
     fn vertices_lanes(
         &mut self,
         group: &[Character; LANES],
@@ -124,51 +125,80 @@ impl Batch {
         visit: &mut impl FnMut(usize, SlotId, &[f32]),
     ) -> usize {
         let floats = self.floats_for(&group[0]);
-        let Batch { soa, bufs, .. } = self;
+        let Batch {
+            soa, bufs, skinned, ..
+        } = self;
         let [b0, b1, b2, b3] = bufs;
         let mut bufs = [b0, b1, b2, b3].map(|b| grow(b, floats));
+        skinned.clear();
+        skinned.resize(group[0].rig.slots.len(), false);
         let mut filled = false;
         let mut total = 0;
         for &slot in &group[0].inst.draw_order {
-            if let Some(vertices) = shared_weighted_mesh(group, slot) {
-                let count = vertices.count as usize;
-                let deforms = group.each_ref().map(|c| c.inst.slots.deform(slot));
-                let with = !deforms[0].is_empty();
-                let [o0, o1, o2, o3] = &mut bufs;
-                if deforms.iter().all(|d| d.is_empty() != with)
-                    && let (Some(o0), Some(o1), Some(o2), Some(o3)) = (
-                        o0.get_mut(..count * 2),
-                        o1.get_mut(..count * 2),
-                        o2.get_mut(..count * 2),
-                        o3.get_mut(..count * 2),
-                    )
-                {
-                    if !filled {
-                        fill_lanes(group.each_ref().map(|c| &c.inst.world[..]), soa);
-                        filled = true;
-                    }
-                    let mut outs = [o0, o1, o2, o3];
-                    let d = with.then_some(deforms);
-                    if skin_lanes(soa, &vertices.bones, &vertices.values, d, &mut outs) {
-                        for (l, out) in outs.into_iter().enumerate() {
-                            // Weighted vertices are not checked on the way (`finite`).
-                            finite::floats(out);
-                            visit(base + l, slot, out);
-                        }
-                        total += LANES * count;
-                        continue;
-                    }
-                }
+            let Some(vertices) = shared_weighted_mesh(group, slot) else {
+                continue;
+            };
+            let count = vertices.count as usize;
+            let deforms = group.each_ref().map(|c| c.inst.slots.deform(slot));
+            let with = !deforms[0].is_empty();
+            let [o0, o1, o2, o3] = &mut bufs;
+            let (Some(o0), Some(o1), Some(o2), Some(o3)) = (
+                o0.get_mut(..count * 2),
+                o1.get_mut(..count * 2),
+                o2.get_mut(..count * 2),
+                o3.get_mut(..count * 2),
+            ) else {
+                continue;
+            };
+            if deforms.iter().any(|d| d.is_empty() == with) {
+                continue;
             }
-            for (l, (c, buf)) in group.iter().zip(&mut bufs).enumerate() {
-                if let Some(n) = c.slot_world_vertices(slot, buf) {
-                    visit(base + l, slot, &buf[..(n * 2).min(buf.len())]);
-                    total += n;
+            if !filled {
+                fill_lanes(group.each_ref().map(|c| &c.inst.world[..]), soa);
+                filled = true;
+            }
+            let mut outs = [o0, o1, o2, o3];
+            let d = with.then_some(deforms);
+            if skin_lanes(soa, &vertices.bones, &vertices.values, d, &mut outs) {
+                for (l, out) in outs.into_iter().enumerate() {
+                    // Weighted vertices are not checked on the way (`finite`).
+                    finite::floats(out);
+                    visit(base + l, slot, out);
+                }
+                total += LANES * count;
+                if let Some(done) = skinned.get_mut(slot.index()) {
+                    *done = true;
                 }
             }
         }
+        for (l, (c, buf)) in group.iter().zip(bufs).enumerate() {
+            total += other_slots(c, buf, skinned, base + l, visit);
+        }
         total
     }
+}
+
+/// The plain per-slot loop of [`Character::compute_world_vertices`] over `c`'s draw order,
+/// skipping the slots `skip` marks (done already), each slot handed to `visit` as
+/// character `k`; returns the vertex count.
+fn other_slots(
+    c: &Character,
+    buf: &mut [f32],
+    skip: &[bool],
+    k: usize,
+    visit: &mut impl FnMut(usize, SlotId, &[f32]),
+) -> usize {
+    let mut total = 0;
+    for &slot in &c.inst.draw_order {
+        if skip.get(slot.index()) == Some(&true) {
+            continue;
+        }
+        if let Some(n) = c.slot_world_vertices(slot, buf) {
+            visit(k, slot, &buf[..(n * 2).min(buf.len())]);
+            total += n;
+        }
+    }
+    total
 }
 
 /// The weighted mesh all four characters show in `slot` (the same attachment, its bone
@@ -217,8 +247,9 @@ fn lane_run(chars: &[Character]) -> usize {
         .count()
 }
 
-/// Whether four characters' vertices can be computed slot by slot together: one rig, no
-/// cages, the same draw order.
+/// Whether four characters' shared weighted meshes are skinned together: one rig, no cages
+/// and the same draw order (four that differ, as a draw-order timeline makes them, show
+/// different things often enough that the lane-major copy of their bones does not pay).
 fn vertex_lanes_allowed(group: &[Character; LANES]) -> bool {
     let first = &group[0];
     group.iter().all(|c| {

@@ -5,13 +5,13 @@
 //! matrices and the deform offsets is shared: the influence counts, bone indices, setup
 //! offsets and weights are read once and broadcast, and each lane takes its own bone
 //! matrix from a lane-major copy of the four world arrays ([`LaneMatrix`] per bone, made
-//! by [`fill_lanes`]). Each lane computes Spine's running sum of `((vx·a + vy·b) + x)·w`
-//! and `((vx·c + vy·d) + y)·w` over the influences in order, from 0, exactly as
-//! `vertices::vertex_sum` does (plain `+` and `*`, never fused), so every value is
-//! bit-identical to `vertices::skin` and `skin_avx::skin` on each character alone
-//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture). The loops
-//! are over `[f64; 4]`, compiled for AVX when the CPU has it (runtime-detected) and plain
-//! otherwise.
+//! by [`fill_lanes`] once per group). Each lane computes Spine's running sum
+//! of `((vx·a + vy·b) + x)·w` and `((vx·c + vy·d) + y)·w` over the influences in order,
+//! from 0, exactly as `vertices::vertex_sum` does (plain `+` and `*`, never fused), so every
+//! value is bit-identical to `vertices::skin` and `skin_avx::skin` on each character alone
+//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture). The
+//! kernel runs in AVX registers when the CPU has it (runtime-detected), else as a plain
+//! loop over `[f64; 4]`.
 
 use crate::math::WorldTransform;
 
@@ -19,12 +19,14 @@ use crate::math::WorldTransform;
 pub(crate) type LaneMatrix = [[f64; 4]; 6];
 
 /// Four lanes' world arrays, bone by bone, into `out` (resized to the shortest array: it
-/// allocates only when it grows, so not after the first frame of a rig). With AVX, four
-/// bones' rows are transposed in registers.
+/// allocates only when it grows, so not after the first frame of a rig). With AVX, each
+/// bone's four rows are transposed in registers.
 pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatrix>) {
     let n = worlds.iter().map(|w| w.len()).min().unwrap_or(0);
-    out.resize(n, [[0.0; 4]; 6]);
-    let worlds = worlds.map(|w| &w[..n]);
+    if out.len() != n {
+        out.resize(n, [[0.0; 4]; 6]);
+    }
+    let [w0, w1, w2, w3] = worlds.map(|w| &w[..n]);
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx") {
@@ -32,12 +34,11 @@ pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatri
             // calling functions compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
-                fill_avx(worlds, out)
+                fill_avx([w0, w1, w2, w3], out)
             };
             return;
         }
     }
-    let [w0, w1, w2, w3] = worlds;
     for ((((o, m0), m1), m2), m3) in out.iter_mut().zip(w0).zip(w1).zip(w2).zip(w3) {
         *o = [
             [m0.a, m1.a, m2.a, m3.a],
@@ -50,8 +51,8 @@ pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatri
     }
 }
 
-/// [`fill_lanes`]'s loop with AVX: each bone's four `(a, b, c, d)` rows transposed into
-/// the `a`, `b`, `c`, `d` rows of four lanes, its `(x, y)` pairs likewise.
+/// [`fill_lanes`]'s loop with AVX: each bone's four lanes' `(a, b, c, d)` rows transposed
+/// into the `a`, `b`, `c`, `d` rows of its [`LaneMatrix`], the `(x, y)` pairs likewise.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 #[allow(unsafe_code)]

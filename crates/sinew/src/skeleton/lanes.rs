@@ -74,8 +74,15 @@ fn plan_lanes<const AVX: bool>(
     }
     let mut k = 0;
     while k < n {
+        // Only a bone that inherits normally in lane 0 may start a run.
+        let starts = match insts[0].plan[k] {
+            PlanOp::Bone(b) => insts[0].inherit.get(b.index()) == Some(&Inherit::Normal),
+            _ => false,
+        };
         #[cfg(target_arch = "x86_64")]
-        let run = if AVX {
+        let run = if !starts {
+            0
+        } else if AVX {
             // SAFETY: `AVX` is true only inside `plan_lanes_avx`, which runs after the CPU
             // was found to support AVX.
             #[allow(unsafe_code)]
@@ -86,7 +93,11 @@ fn plan_lanes<const AVX: bool>(
             normal_children(rig, insts, k)
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let run = normal_children(rig, insts, k);
+        let run = if starts {
+            normal_children(rig, insts, k)
+        } else {
+            0
+        };
         if run > 0 {
             k += run;
             continue;
