@@ -215,3 +215,50 @@ fn batched_frames_allocate_nothing_after_warm_up() {
     assert_eq!(n, 0, "allocations in 300 batched frames");
     assert!(sum.is_finite());
 }
+
+#[test]
+fn crowds_in_lanes_match_one_by_one_bit_for_bit() {
+    // `Crowd` (and so the C ABI's `sinew_update_many`) takes four characters of one rig at a
+    // time through the lanes: the same bits as one by one, on 1 and 2 threads.
+    let Some(files) = spine_files("crowd_lanes") else {
+        return;
+    };
+    let mut checked = 0usize;
+    for path in files.iter().step_by(3) {
+        let Some(rig) = load(path) else { continue };
+        for threads in [1, 2] {
+            let mut alone = crowd(&rig, 11, 0);
+            let mut pool = sinew::character::Crowd::new(threads);
+            for c in crowd(&rig, 11, 0) {
+                pool.push(c);
+            }
+            for frame in 0..12 {
+                let dt = if frame % 5 == 3 { 0.1 } else { 1.0 / 30.0 };
+                alone.iter_mut().for_each(|c| c.update(dt));
+                assert!(pool.update(dt));
+            }
+            for (k, c) in alone.iter().enumerate() {
+                let same = pool
+                    .with(k, |p| {
+                        let (x, y) = (&c.instance().world, &p.instance().world);
+                        x.len() == y.len()
+                            && x.iter().zip(y).all(|(p, q)| {
+                                [p.a, p.b, p.c, p.d, p.x, p.y]
+                                    .iter()
+                                    .zip([q.a, q.b, q.c, q.d, q.x, q.y])
+                                    .all(|(u, v)| u.to_bits() == v.to_bits())
+                            })
+                    })
+                    .unwrap();
+                assert!(
+                    same,
+                    "{}: character {k} on {threads} threads",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0);
+    println!("{checked} crowd characters bit-identical to one by one");
+}

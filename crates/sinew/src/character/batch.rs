@@ -262,14 +262,40 @@ fn vertex_lanes_allowed(group: &[Character; LANES]) -> bool {
 /// One frame of four characters of one rig: their own steps 1-4, one shared world stage,
 /// their own steps 6-8.
 fn update_lanes(group: &mut [Character; LANES], dt: f64) {
-    let frames = group.each_mut().map(|c| c.begin_frame(dt));
+    update_lanes_apart(group.each_mut(), dt);
+}
+
+/// Whether four characters can share a batched world stage (as [`lane_run`] finds them).
+pub(super) fn can_share(group: [&Character; LANES]) -> bool {
+    let first = group[0];
+    group
+        .iter()
+        .all(|c| Arc::ptr_eq(&c.rig, &first.rig) && !c.param_stage)
+}
+
+/// [`update_lanes`] for four characters held apart (a crowd's, each behind its lock); the
+/// caller checked [`can_share`].
+pub(super) fn update_lanes_apart(group: [&mut Character; LANES], dt: f64) {
+    let [c0, c1, c2, c3] = group;
+    let frames = [
+        c0.begin_frame(dt),
+        c1.begin_frame(dt),
+        c2.begin_frame(dt),
+        c3.begin_frame(dt),
+    ];
     // Plans that differ (other skins) part ways where they first differ (`world_transform_lanes`).
-    let physics = [0, 1, 2, 3].map(|l| group[l].world_physics(frames[l].1));
-    let [c0, c1, c2, c3] = group.each_mut();
-    let rig = &*c0.rig;
-    let mut insts = [&mut c0.inst, &mut c1.inst, &mut c2.inst, &mut c3.inst];
-    crate::skeleton::lanes::world_transform_lanes(rig, &mut insts, physics);
-    for (c, &(dt, reset)) in group.iter_mut().zip(&frames) {
+    let physics = [
+        c0.world_physics(frames[0].1),
+        c1.world_physics(frames[1].1),
+        c2.world_physics(frames[2].1),
+        c3.world_physics(frames[3].1),
+    ];
+    {
+        let rig = &*c0.rig;
+        let mut insts = [&mut c0.inst, &mut c1.inst, &mut c2.inst, &mut c3.inst];
+        crate::skeleton::lanes::world_transform_lanes(rig, &mut insts, physics);
+    }
+    for (c, &(dt, reset)) in [c0, c1, c2, c3].into_iter().zip(&frames) {
         c.finish_frame(dt, reset);
     }
 }

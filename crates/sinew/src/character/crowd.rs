@@ -3,9 +3,10 @@
 //! The pool's threads are created once, in [`Crowd::new`], and wait on a condition variable
 //! between frames: no thread is spawned per frame, and a frame allocates nothing. In
 //! [`Crowd::update`] the calling thread and the workers take chunks of characters from an
-//! atomic counter; each character is updated on its own, with its own state, so the results
-//! are bit-identical to updating the characters one by one on one thread, whatever the
-//! thread count or which thread happens to take which chunk. Between updates the host reads
+//! atomic counter; each character is updated with its own state (four of one rig at a time
+//! in SIMD lanes, [`super::Batch`]'s path, which gives the same bits), so the results are
+//! bit-identical to updating the characters one by one on one thread, whatever the thread
+//! count or which thread happens to take which chunk. Between updates the host reads
 //! and changes characters with [`Crowd::with`] (the borrow checker keeps that apart from an
 //! update in progress).
 //!
@@ -32,6 +33,8 @@
 //! Owner: the facade (`Character::update` for each character, on the pool).
 
 use super::Character;
+use super::LANES;
+use super::batch::{can_share, update_lanes_apart};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
@@ -82,8 +85,32 @@ impl Shared {
             if i >= chars.len() {
                 break;
             }
-            for c in &chars[i..(i + CHUNK).min(chars.len())] {
-                let mut c = c.lock().unwrap_or_else(PoisonError::into_inner);
+            let chunk = &chars[i..(i + CHUNK).min(chars.len())];
+            let mut j = 0;
+            while j < chunk.len() {
+                let lock = |k: usize| chunk[k].lock().unwrap_or_else(PoisonError::into_inner);
+                // Four of one rig in SIMD lanes (`batch.rs`: the same results, bit for bit);
+                // the chunk is this thread's alone, so taking four locks cannot deadlock.
+                if let Some(quad) = chunk.get(j..j + LANES) {
+                    let mut g = [lock(j), lock(j + 1), lock(j + 2), lock(j + 3)];
+                    if can_share([&*g[0], &*g[1], &*g[2], &*g[3]]) {
+                        let frame = AssertUnwindSafe(|| {
+                            let [a, b, c, d] = &mut g;
+                            update_lanes_apart([&mut **a, &mut **b, &mut **c, &mut **d], dt);
+                            if draw {
+                                g.iter_mut().for_each(|c| {
+                                    c.draw_list();
+                                });
+                            }
+                        });
+                        if catch_unwind(frame).is_err() {
+                            self.panicked.store(true, Ordering::Relaxed);
+                        }
+                        j += quad.len();
+                        continue;
+                    }
+                }
+                let mut c = lock(j);
                 // `Character::update` does not panic; if it ever did, the frame still ends
                 // (the other characters are updated) and the crowd reports it.
                 let frame = AssertUnwindSafe(|| {
@@ -95,6 +122,7 @@ impl Shared {
                 if catch_unwind(frame).is_err() {
                     self.panicked.store(true, Ordering::Relaxed);
                 }
+                j += 1;
             }
         }
     }
