@@ -294,35 +294,13 @@ fn bone_of(k: &K) -> Option<&BoneId> {
 
 /// Whether a timeline drives a bone's local transform.
 fn is_bone(k: &K) -> bool {
-    matches!(
-        k,
-        K::Rotate(_)
-            | K::Translate(_)
-            | K::TranslateX(_)
-            | K::TranslateY(_)
-            | K::Scale(_)
-            | K::ScaleX(_)
-            | K::ScaleY(_)
-            | K::Shear(_)
-            | K::ShearX(_)
-            | K::ShearY(_)
-    )
+    bone_of(k).is_some()
 }
 
 /// Puts the properties a bone timeline drives back to the setup pose.
 fn reset_bone(rig: &Rig, inst: &mut Instance, tl: &Timeline) {
-    let b = match tl.kind {
-        K::Rotate(b)
-        | K::Translate(b)
-        | K::TranslateX(b)
-        | K::TranslateY(b)
-        | K::Scale(b)
-        | K::ScaleX(b)
-        | K::ScaleY(b)
-        | K::Shear(b)
-        | K::ShearX(b)
-        | K::ShearY(b) => b.index(),
-        _ => return,
+    let Some(b) = bone_of(&tl.kind).map(|b| b.index()) else {
+        return;
     };
     let (Some(p), Some(s)) = (inst.pose.get_mut(b), rig.bones.get(b)) else {
         return;
