@@ -11,21 +11,10 @@ use std::path::PathBuf;
 
 /// (folder, atlas) for every fixture folder with an atlas.
 fn atlases(test: &str) -> Option<Vec<(PathBuf, PathBuf)>> {
-    let dir = sinew_testutil::require_spine_fixtures(test)?;
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let sub = e.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|x| x == "atlas") {
-                out.push((sub.clone(), f));
-            }
-        }
-    }
-    out.sort();
+    let out: Vec<(PathBuf, PathBuf)> = sinew_testutil::spine_fixture_files(test, &["atlas"])?
+        .into_iter()
+        .filter_map(|f| Some((f.parent()?.to_path_buf(), f)))
+        .collect();
     assert!(out.len() >= 15, "found {} atlases", out.len());
     Some(out)
 }

@@ -22,22 +22,7 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 
 /// Every `*.json` and `*.skel` Spine fixture (one level below `spine/`).
 fn spine_files(test: &str) -> Option<Vec<PathBuf>> {
-    let dir = sinew_testutil::require_spine_fixtures(test)?;
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let sub = e.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|x| x == "json" || x == "skel") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Some(out)
+    sinew_testutil::spine_fixture_files(test, &["json", "skel"])
 }
 
 fn load(path: &std::path::Path) -> Option<Arc<Rig>> {

@@ -15,22 +15,7 @@ use std::sync::Arc;
 
 /// Every `*.json` and `*.skel` Spine fixture (one level below `spine/`).
 fn spine_files() -> Option<Vec<PathBuf>> {
-    let dir = sinew_testutil::require_spine_fixtures("fast_paths")?;
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let sub = e.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|x| x == "json" || x == "skel") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Some(out)
+    sinew_testutil::spine_fixture_files("fast_paths", &["json", "skel"])
 }
 
 fn load(path: &std::path::Path) -> Option<Arc<Rig>> {

@@ -10,22 +10,13 @@ use std::path::PathBuf;
 
 /// Every `*/*.json` rig under the Spine fixtures (goldens and render references excluded).
 fn fixture_jsons(test: &str) -> Option<Vec<PathBuf>> {
-    let dir = sinew_testutil::require_spine_fixtures(test)?;
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let sub = entry.unwrap().path();
-        let name = sub.file_name().unwrap().to_string_lossy().into_owned();
-        if !sub.is_dir() || name == "golden" || name == "render-ref" {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == "json") {
-                out.push(f);
-            }
-        }
-    }
-    out.sort();
+    let out: Vec<PathBuf> = sinew_testutil::spine_fixture_files(test, &["json"])?
+        .into_iter()
+        .filter(|f| {
+            let folder = f.parent().and_then(|p| p.file_name());
+            folder.is_none_or(|n| n != "golden" && n != "render-ref")
+        })
+        .collect();
     assert!(
         out.len() >= 20,
         "expected the 22 fixture rigs, found {}",

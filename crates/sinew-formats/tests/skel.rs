@@ -15,21 +15,13 @@ use std::path::{Path, PathBuf};
 
 /// Every `*.skel` with a `.json` twin under the Spine fixtures.
 fn skel_pairs(test: &str) -> Option<Vec<(PathBuf, PathBuf)>> {
-    let dir = sinew_testutil::require_spine_fixtures(test)?;
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let sub = entry.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == "skel") {
-                out.push((f.clone(), f.with_extension("json")));
-            }
-        }
-    }
-    out.sort();
+    let out: Vec<(PathBuf, PathBuf)> = sinew_testutil::spine_fixture_files(test, &["skel"])?
+        .into_iter()
+        .map(|skel| {
+            let json = skel.with_extension("json");
+            (skel, json)
+        })
+        .collect();
     assert!(
         out.len() >= 20,
         "expected the 20 .skel exports, found {}",

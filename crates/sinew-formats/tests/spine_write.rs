@@ -18,22 +18,7 @@ use std::sync::Arc;
 
 /// Every file with extension `ext` one folder below the Spine fixtures.
 fn fixtures(test: &str, ext: &str) -> Option<Vec<PathBuf>> {
-    let dir = sinew_testutil::require_spine_fixtures(test)?;
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let sub = entry.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == ext) {
-                out.push(f);
-            }
-        }
-    }
-    out.sort();
-    Some(out)
+    sinew_testutil::spine_fixture_files(test, &[ext])
 }
 
 /// A pose: per bone `[a, b, c, d, x, y]`, per slot its world vertices.

@@ -80,6 +80,25 @@ pub fn require_spine_fixtures(test_name: &str) -> Option<PathBuf> {
     require_fixtures(test_name).map(|d| d.join("spine"))
 }
 
+/// Every file one folder below the Spine fixtures (`<fixtures>/spine/*/`) whose extension is
+/// one of `exts`, sorted, for a test with the policy of [`require_fixtures`]. The folders
+/// `golden/` and `render-ref/` are folders like any other here (their dumps are `.json`).
+pub fn spine_fixture_files(test_name: &str, exts: &[&str]) -> Option<Vec<PathBuf>> {
+    let dir = require_spine_fixtures(test_name)?;
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for sub in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let files = std::fs::read_dir(&sub).unwrap_or_else(|e| panic!("{}: {e}", sub.display()));
+        out.extend(files.flatten().map(|f| f.path()).filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x))
+        }));
+    }
+    out.sort();
+    Some(out)
+}
+
 /// A folder of the shared oracles (`<fixtures>/../oracle/<sub>`, e.g. `mvc/fixtures`) for a
 /// test, with the same policy as [`require_fixtures`]: the oracles' committed outputs are
 /// read in place, never copied into this repository.
