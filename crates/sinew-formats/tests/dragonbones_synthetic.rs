@@ -24,19 +24,8 @@ fn synthetic_rigs_match_the_official_runtime() {
     let mut fail = Vec::new();
     for case in &cases {
         let name = case["golden"].as_str().unwrap();
-        let c = Case::new(&dir, case);
-        let run = || -> Result<(f64, f64), String> {
-            let (asset, db) = sinew_formats::load_dragonbones(
-                &c.skeleton,
-                c.texture.as_deref(),
-                c.armature.as_deref(),
-            )
-            .map_err(|e| e.to_string())?;
-            let frames = c.pose(&asset, &db)?;
-            c.compare(&frames, false)
-        };
         // Known gaps (the manifest says why) must still differ, so the list stays true.
-        match (run(), case["knownGap"].as_str()) {
+        match (Case::new(&dir, case).check(), case["knownGap"].as_str()) {
             (Ok((wm, wp)), None) => {
                 println!("{name}: matches (worst a..d {wm:.1e}, xy {wp:.1e})")
             }
@@ -60,17 +49,7 @@ fn fixtures_sampled_on_their_key_grid_match_the_official_runtime() {
     let mut fail = Vec::new();
     for case in &cases {
         let name = case["golden"].as_str().unwrap();
-        let c = Case::on_fixtures(&dir, case);
-        let run = || -> Result<(f64, f64), String> {
-            let (asset, db) = sinew_formats::load_dragonbones(
-                &c.skeleton,
-                c.texture.as_deref(),
-                c.armature.as_deref(),
-            )
-            .map_err(|e| e.to_string())?;
-            c.compare(&c.pose(&asset, &db)?, false)
-        };
-        match run() {
+        match Case::on_fixtures(&dir, case).check() {
             Ok((wm, wp)) => println!("{name}: matches (worst a..d {wm:.1e}, xy {wp:.1e})"),
             Err(e) => fail.push(format!("{name}: {e}")),
         }

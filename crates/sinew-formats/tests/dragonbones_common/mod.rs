@@ -115,6 +115,20 @@ impl Case {
         )
     }
 
+    /// Loads the case's skeleton with sinew's DragonBones loader, poses it and compares
+    /// with the golden (y as the golden): the worst (matrix, position) errors, or the
+    /// first mismatch.
+    #[allow(dead_code)]
+    pub fn check(&self) -> Result<(f64, f64), String> {
+        let (asset, db) = sinew_formats::load_dragonbones(
+            &self.skeleton,
+            self.texture.as_deref(),
+            self.armature.as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
+        self.compare(&self.pose(&asset, &db)?, false)
+    }
+
     /// A case of [`grid_cases`]: the golden in `dir`, the files in the shared fixtures.
     #[allow(dead_code)]
     pub fn on_fixtures(dir: &Path, case: &Value) -> Case {
