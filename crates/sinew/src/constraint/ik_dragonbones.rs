@@ -47,6 +47,17 @@ fn to_db(w: &WorldTransform, sx: f64, sy: f64, ox: f64, oy: f64) -> [f64; 6] {
     ]
 }
 
+/// A bone's world transform as [`to_db`] gives it, in `inst`'s skeleton space.
+fn world_db(inst: &Instance, bone: BoneId) -> [f64; 6] {
+    to_db(
+        &inst.world[bone.index()],
+        inst.scale_x,
+        inst.scale_y,
+        inst.x,
+        inst.y,
+    )
+}
+
 /// The inverse of [`to_db`].
 fn from_db(m: [f64; 6], sx: f64, sy: f64, ox: f64, oy: f64) -> WorldTransform {
     WorldTransform {
@@ -130,9 +141,8 @@ struct Posed {
 }
 
 fn posed(inst: &Instance, bone: BoneId) -> Posed {
-    let i = bone.index();
-    let m = to_db(&inst.world[i], inst.scale_x, inst.scale_y, inst.x, inst.y);
-    let local = inst.applied[i];
+    let m = world_db(inst, bone);
+    let local = inst.applied[bone.index()];
     Posed {
         m,
         g: decompose(m, (local.scale_x, local.scale_y)),
@@ -184,14 +194,7 @@ pub(crate) fn solve_ik_dragonbones(
             update_bone_world(rig, inst, child);
         }
     }
-    let t = to_db(
-        &inst.world[target.index()],
-        inst.scale_x,
-        inst.scale_y,
-        inst.x,
-        inst.y,
-    );
-    let (tx, ty) = (t[4], t[5]);
+    let [.., tx, ty] = world_db(inst, target);
     match *bones {
         [bone] => {
             let mut g = posed(inst, bone).g;
@@ -265,13 +268,7 @@ fn solve_two(
         let (rx, ry) = (-dy * r, dx * r);
         // A reflecting grandparent flips the bend.
         let reflected = rig.bones[parent.index()].parent.is_some_and(|gp| {
-            let m = to_db(
-                &inst.world[gp.index()],
-                inst.scale_x,
-                inst.scale_y,
-                inst.x,
-                inst.y,
-            );
+            let m = world_db(inst, gp);
             m[0] * m[3] - m[1] * m[2] < 0.0
         });
         (cg.x, cg.y) = if reflected != bend_positive {
