@@ -1,6 +1,6 @@
 //! The batched render output beyond plain merging: Inochi2D masks (the face example) and
 //! composite groups (the shared `.inx` fixture) are present and described so a host can
-//! draw them, and a draw longer than 65,535 vertices is split into batches whose u16
+//! draw them, and a draw longer than 65,536 vertices is split into batches whose u16
 //! indices stay inside each batch.
 
 mod common;
@@ -168,11 +168,10 @@ fn strips(slots: usize, columns: usize) -> String {
     )
 }
 
-#[test]
-fn draws_longer_than_65535_vertices_are_split_with_valid_u16_indices() {
-    // Three 30,000-vertex meshes: the first two merge (60,000), the third would pass
-    // 65,535 and starts a second batch.
-    let json = strips(3, 15_000);
+/// `strips(slots, columns)` loaded and posed through the C ABI, and its render output (the
+/// batches checked); the caller destroys the character and the rig.
+fn render_strips(slots: usize, columns: usize) -> (*mut SinewRig, *mut SinewCharacter, Render) {
+    let json = strips(slots, columns);
     let mut rig = null_mut();
     let st = sinew_rig_load_spine_memory(json.as_ptr(), json.len(), null(), 0, null(), 0, &mut rig);
     assert_eq!(st, SinewStatus::Ok, "{}", last_error());
@@ -180,23 +179,37 @@ fn draws_longer_than_65535_vertices_are_split_with_valid_u16_indices() {
     assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
     let r = render(c);
     check_batches(&r);
-    assert_eq!(r.command_count, 3);
-    assert_eq!(r.positions.len() / 2, 90_000);
-    let counts: Vec<(u32, u32)> = r
-        .batches
+    (rig, c, r)
+}
+
+/// Each batch's (command count, vertex count).
+fn batch_counts(r: &Render) -> Vec<(u32, u32)> {
+    r.batches
         .iter()
         .map(|b| (b.command_count, b.vertex_count))
-        .collect();
-    assert_eq!(counts, vec![(2, 60_000), (1, 30_000)]);
+        .collect()
+}
+
+/// A batch's indices.
+fn batch_indices<'a>(r: &'a Render, b: &SinewBatch) -> &'a [u16] {
+    &r.indices[b.index_start as usize..(b.index_start + b.index_count) as usize]
+}
+
+#[test]
+fn draws_longer_than_65535_vertices_are_split_with_valid_u16_indices() {
+    // Three 30,000-vertex meshes: the first two merge (60,000), the third would pass
+    // 65,536 and starts a second batch.
+    let (rig, c, r) = render_strips(3, 15_000);
+    assert_eq!(r.command_count, 3);
+    assert_eq!(r.positions.len() / 2, 90_000);
+    assert_eq!(batch_counts(&r), vec![(2, 60_000), (1, 30_000)]);
     // Indices are relative to their batch: the second mesh of the first batch is offset by
     // the first's 30,000 vertices, the third mesh starts again at 0.
     let first = &r.batches[0];
-    let tail =
-        &r.indices[first.index_start as usize..(first.index_start + first.index_count) as usize];
+    let tail = batch_indices(&r, first);
     assert_eq!(tail.iter().copied().max(), Some(59_999));
     let second = &r.batches[1];
-    let idx =
-        &r.indices[second.index_start as usize..(second.index_start + second.index_count) as usize];
+    let idx = batch_indices(&r, second);
     assert_eq!(idx.iter().copied().max(), Some(29_999));
     assert_eq!(idx.iter().copied().min(), Some(0));
     // The first triangle of each mesh, through the batch, lands on that mesh's vertices.
@@ -214,23 +227,11 @@ fn draws_longer_than_65535_vertices_are_split_with_valid_u16_indices() {
 fn meshes_of_65536_vertices_fill_one_batch_each() {
     // The largest meshes u16 indices can address (indices 0..=65,535): each fills a batch
     // exactly, so two never merge.
-    let json = strips(2, 32_768);
-    let mut rig = null_mut();
-    let st = sinew_rig_load_spine_memory(json.as_ptr(), json.len(), null(), 0, null(), 0, &mut rig);
-    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
-    let c = character(rig);
-    assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
-    let r = render(c);
-    check_batches(&r);
+    let (rig, c, r) = render_strips(2, 32_768);
     assert_eq!(r.positions.len() / 2, 2 * 65_536);
-    let counts: Vec<(u32, u32)> = r
-        .batches
-        .iter()
-        .map(|b| (b.command_count, b.vertex_count))
-        .collect();
-    assert_eq!(counts, vec![(1, SINEW_MAX_BATCH_VERTICES); 2]);
+    assert_eq!(batch_counts(&r), vec![(1, SINEW_MAX_BATCH_VERTICES); 2]);
     for b in &r.batches {
-        let idx = &r.indices[b.index_start as usize..(b.index_start + b.index_count) as usize];
+        let idx = batch_indices(&r, b);
         assert_eq!(idx.iter().copied().max(), Some(65_535));
         assert_eq!(idx.iter().copied().min(), Some(0));
     }
