@@ -35,6 +35,32 @@ pub use crate::skeleton::lanes::LANES;
 /// Scratch for batched frames: the lane-major bone matrices and one vertex buffer per
 /// lane. Keep one and reuse it every frame.
 ///
+/// ```
+/// use sinew::character::{Batch, Character};
+/// use sinew::raw::{RawBone, RawRig};
+/// use std::sync::Arc;
+///
+/// let mut raw = RawRig::default();
+/// raw.bones.push(RawBone::new("root", None));
+/// raw.bones.push(RawBone::new("arm", Some("root")));
+/// let rig = Arc::new(sinew::build::build_rig(&raw)?);
+/// let mut crowd: Vec<Character> = (0..6)
+///     .map(|i| {
+///         let mut c = Character::new(rig.clone());
+///         c.set_position(f64::from(i), 0.0);
+///         c
+///     })
+///     .collect();
+/// let mut alone = crowd.clone();
+/// let mut batch = Batch::new();
+/// batch.update(&mut crowd, 1.0 / 60.0); // four in lanes, two alone
+/// alone.iter_mut().for_each(|c| c.update(1.0 / 60.0));
+/// for (a, b) in crowd.iter().zip(&alone) {
+///     assert_eq!(a.instance().world, b.instance().world); // the same bits
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// Owner: the facade's batch (`Batch::update`, `Batch::compute_world_vertices`).
 #[derive(Debug, Default, Clone)]
 pub struct Batch {

@@ -379,6 +379,37 @@ impl Character {
     /// (DragonBones `animation.fadeIn(name, fadeInTime, playTimes)`); `None` keeps the
     /// clip's own. A Spine clip loops for `None` or `Some(0)` and plays once otherwise.
     /// A non-finite `fade_in` is refused; a negative one counts as 0.
+    ///
+    /// ```
+    /// use sinew::Character;
+    /// use sinew::raw::{RawBone, RawClip, RawPlayback, RawRig};
+    /// use std::sync::Arc;
+    ///
+    /// // What the DragonBones loader writes for each animation.
+    /// let mut raw = RawRig::default();
+    /// raw.bones.push(RawBone::new("root", None));
+    /// for name in ["walk", "jump"] {
+    ///     raw.clips.push(RawClip {
+    ///         name: name.into(),
+    ///         playback: Some(RawPlayback {
+    ///             play_times: 0,
+    ///             fade_in: 0.2,
+    ///             length: 1.0,
+    ///             frame_rate: 24.0,
+    ///             held: None,
+    ///         }),
+    ///         ..Default::default()
+    ///     });
+    /// }
+    /// let mut c = Character::new(Arc::new(sinew::build::build_rig(&raw)?));
+    /// c.play(0, "walk")?; // its own playTimes (0: forever)
+    /// c.update(0.5);
+    /// c.fade_in(0, "jump", Some(0.1), Some(1))?; // over 0.1 s, one play, then hold the end
+    /// c.update(0.05);
+    /// assert!(c.fade_in(0, "run", None, None).is_err()); // no such animation
+    /// assert!(c.fade_in(0, "jump", Some(f64::NAN), None).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fade_in(
         &mut self,
         track: usize,
