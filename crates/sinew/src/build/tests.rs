@@ -402,3 +402,32 @@ fn only_deformed_slots_get_a_deform_buffer() {
     assert_eq!(c.instance().slots.deform(s)[..2], [1.0, 2.0]);
     assert!(c.instance().slots.deform(crate::ids::SlotId(1)).is_empty());
 }
+
+#[test]
+fn playback_facts_resolve_the_held_twin_or_name_the_missing_one() {
+    let facts = |held: Option<&str>| RawPlayback {
+        play_times: 2,
+        fade_in: 0.3,
+        length: 1.0,
+        frame_rate: 24.0,
+        held: held.map(str::to_owned),
+    };
+    let clip = |name: &str, playback| RawClip {
+        name: name.into(),
+        playback,
+        ..Default::default()
+    };
+    let mut raw = base();
+    raw.clips = vec![
+        clip("walk", Some(facts(Some("walk (held end)")))),
+        clip("walk (held end)", Some(facts(None))),
+    ];
+    let rig = build_rig(&raw).unwrap();
+    let p = rig.clips[0].playback.unwrap();
+    assert_eq!(p.held, Some(ClipId(1)));
+    assert_eq!((p.play_times, p.fade_in, p.frame_rate), (2, 0.3, 24.0));
+    // A held twin the rig does not have is a named problem, not a silent fallback.
+    raw.clips = vec![clip("walk", Some(facts(Some("nope"))))];
+    let err = build_rig(&raw).unwrap_err().to_string();
+    assert!(err.contains("nope") && err.contains("walk"), "{err}");
+}
