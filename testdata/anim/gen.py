@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates the animation oracle data in this folder (used by
-crates/sinew-formats/tests/anim_local.rs).
+crates/sinew-formats/tests/all/anim_local.rs).
 
 For each case it runs the official runtime through the shared oracle
     node $ORACLE/dump.mjs <fixture> <args> --local --no-vertices

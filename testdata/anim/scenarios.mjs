@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs scripted AnimationState scenarios on the official runtime (spine-core 4.2, through the
 // shared oracle's loader) and writes testdata/anim/state/<name>.json for
-// crates/sinew-formats/tests/anim_local.rs, which replays the same commands on sinew.
+// crates/sinew-formats/tests/all/anim_local.rs, which replays the same commands on sinew.
 //
 // A scenario is a rig, a mix table and a list of commands, each run just before a step
 // (step 0 is the initial 0 s step; every later step is 1/fps s). Each step does

@@ -6,7 +6,7 @@ runtime oracle (shared/oracle/dragonbones/dump.mjs, npm @cocos/dragonbones-js 1.
     python3 testdata/dragonbones/gen_goldens.py /tmp/dbo      # from the repository root
 
 CI has no node: the goldens and MANIFEST.json are committed; the test
-(crates/sinew-formats/tests/dragonbones_synthetic.rs) only reads them.
+(crates/sinew-formats/tests/all/dragonbones_synthetic.rs) only reads them.
 """
 import json, os, subprocess, sys
 

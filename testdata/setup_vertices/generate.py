@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the expected data of crates/sinew-formats/tests/vertices_setup.rs.
+"""Regenerates the expected data of crates/sinew-formats/tests/all/vertices_setup.rs.
 
 Usage: python3 generate.py ORACLE_DIR FIXTURES_DIR
   ORACLE_DIR: a copy of shared/oracle/spine with `npm install` done (spine-core 4.2.119)

@@ -7,8 +7,8 @@
 //!   (`sinew_formats::spine::binary::write_spine_binary`, the reader's exact mirror);
 //! - Inochi2D puppets: no mechanical fix applies ([`unsupported`] says why).
 //!
-//! Re-linting the written file finds neither fault again (`tests/codes.rs`,
-//! `tests/formats.rs`).
+//! Re-linting the written file finds neither fault again (`tests/all/codes.rs`,
+//! `tests/all/formats.rs`).
 
 use crate::{Edit, Finding, Kind, LintInput, Source};
 use serde_json::Value;

@@ -25,9 +25,9 @@
 //!
 //! The work per rig is capped ([`Options`]): animations are sampled at 30 fps for at most
 //! [`Options::max_seconds`] each, so a CI run over every shared fixture takes seconds.
-//! Verified by `tests/codes.rs` (each code on a rig with the fault and the same rig fixed),
-//! `tests/formats.rs` (DragonBones and `.skel` linted and fixed in their own format,
-//! puppets refused by `--fix`) and `tests/fixtures.rs` (the shared Spine fixtures have no
+//! Verified by `tests/all/codes.rs` (each code on a rig with the fault and the same rig fixed),
+//! `tests/all/formats.rs` (DragonBones and `.skel` linted and fixed in their own format,
+//! puppets refused by `--fix`) and `tests/all/fixtures.rs` (the shared Spine fixtures have no
 //! errors).
 
 pub mod cage;

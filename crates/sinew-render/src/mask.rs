@@ -12,7 +12,7 @@
 //! `mask * (1 - dodge)` per pixel and composited with the command's blend mode. The layers and
 //! the mask are allocated on the first frame of a size and reused. Verified by the unit tests
 //! below (a square masked by a half-plane square, the same dodged), the composite tests in
-//! [`crate::composite`], `tests/alloc.rs` and the CLI render tests on the synthetic puppets.
+//! [`crate::composite`], `tests/all/alloc.rs` and the CLI render tests on the synthetic puppets.
 
 use crate::advanced::blend_coverage;
 use crate::composite::composite_layer;

@@ -1,13 +1,16 @@
 //! A counting global allocator for the zero-allocation tests.
 //!
 //! A test binary installs it with
-//! `#[global_allocator] static GLOBAL: CountingAlloc = CountingAlloc;` and measures a region
-//! with [`count_allocations`]. Counts are per thread: the test harness runs tests in
-//! parallel, and one test must never see another's allocations.
+//! `#[global_allocator] static GLOBAL: CountingAlloc = CountingAlloc;` (each crate's one
+//! integration-test binary does, in `tests/all/main.rs`) and measures a region with
+//! [`count_allocations`]. Counts are per thread: the test harness runs tests in parallel, and
+//! one test must never see another's allocations. The process-wide measures
+//! ([`count_all_threads`], [`peak_bytes`]) see every thread, so a test using them runs in a
+//! process of its own ([`crate::run_alone`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 /// Whether [`peak_bytes`] is measuring (every thread's allocations count then).
 static GLOBAL_ON: AtomicBool = AtomicBool::new(false);
@@ -15,6 +18,10 @@ static GLOBAL_ON: AtomicBool = AtomicBool::new(false);
 static GLOBAL_LIVE: AtomicIsize = AtomicIsize::new(0);
 /// The most [`GLOBAL_LIVE`] reached.
 static GLOBAL_PEAK: AtomicIsize = AtomicIsize::new(0);
+/// Whether [`count_all_threads`] is counting (every thread's allocations count then).
+static COUNT_ALL_ON: AtomicBool = AtomicBool::new(false);
+/// Allocations by every thread since [`count_all_threads`] started.
+static COUNT_ALL: AtomicUsize = AtomicUsize::new(0);
 
 /// Forwards every call to the system allocator and counts allocations (alloc, alloc_zeroed,
 /// realloc) made on a thread while that thread is inside [`count_allocations`].
@@ -28,6 +35,9 @@ thread_local! {
 }
 
 fn note_allocation() {
+    if COUNT_ALL_ON.load(Ordering::Relaxed) {
+        COUNT_ALL.fetch_add(1, Ordering::Relaxed);
+    }
     // `try_with`: the thread-locals may already be gone while a thread shuts down.
     if COUNTING.try_with(Cell::get).unwrap_or(false) {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
@@ -96,7 +106,8 @@ pub fn live_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
 /// Runs `f` and returns its result with the peak of heap bytes live at once, over every
 /// thread, while it ran (relative to when it started: what `f` and the threads it started
 /// held at their most). 0 unless the binary installed [`CountingAlloc`]. Allocations of other
-/// threads of the process count too: a test binary that measures this way runs one test.
+/// threads of the process count too: a test measuring this way runs in a process of its own
+/// ([`crate::run_alone`]).
 pub fn peak_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
     GLOBAL_LIVE.store(0, Ordering::SeqCst);
     GLOBAL_PEAK.store(0, Ordering::SeqCst);
@@ -104,4 +115,16 @@ pub fn peak_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
     let r = f();
     GLOBAL_ON.store(false, Ordering::SeqCst);
     (r, GLOBAL_PEAK.load(Ordering::SeqCst))
+}
+
+/// Runs `f` and returns how many allocations every thread of the process made while it ran
+/// (`f`'s own, its worker threads' and any other thread's: a test measuring this way runs in
+/// a process of its own, [`crate::run_alone`]). 0 unless the binary installed
+/// [`CountingAlloc`].
+pub fn count_all_threads(f: impl FnOnce()) -> usize {
+    COUNT_ALL.store(0, Ordering::SeqCst);
+    COUNT_ALL_ON.store(true, Ordering::SeqCst);
+    f();
+    COUNT_ALL_ON.store(false, Ordering::SeqCst);
+    COUNT_ALL.load(Ordering::SeqCst)
 }

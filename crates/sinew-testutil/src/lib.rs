@@ -1,5 +1,6 @@
-//! Test plumbing shared by every sinew crate: where the shared fixtures live, and the
-//! counting allocator of the zero-allocation tests ([`alloc`]).
+//! Test plumbing shared by every sinew crate: where the shared fixtures live, the counting
+//! allocator of the zero-allocation tests ([`alloc`]), and [`run_alone`] for the few tests
+//! that must not share their process with the others of their binary.
 //!
 //! The differential fixtures (official Spine exports and the oracle's golden dumps) are not
 //! part of the repository. They are found in ONE place, [`fixtures_dir`]: the directory named
@@ -108,6 +109,65 @@ pub fn require_oracle(test_name: &str, sub: &str) -> Option<PathBuf> {
     decide(test_name, found, &expected, is_ci())
 }
 
+/// Environment variable that marks a child test binary started by [`run_alone`]; its value
+/// is the one test the child runs.
+const ALONE_ENV: &str = "SINEW_TEST_ALONE";
+
+/// A test's path inside its test binary (what libtest filters on): `module` (the caller's
+/// `module_path!()`) without the crate's name, then `name`. `all::render_stream` and `peak`
+/// give `render_stream::peak`.
+pub fn test_path(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, rest)) => format!("{rest}::{name}"),
+        None => name.to_owned(),
+    }
+}
+
+/// Runs a test in a process of its own, for a test that measures or changes something
+/// process-wide (every thread's allocations, the C ABI's thread pool): each crate's tests are
+/// one binary whose tests run in parallel threads. The test binary re-runs itself for this
+/// one test (`--exact`, one test thread) and asserts that the child ran it and passed.
+///
+/// `module` is the caller's `module_path!()` and `name` the test function's name. Returns
+/// `true` in the child, where the caller runs the body, and `false` in the parent once the
+/// child passed: callers write
+/// `if !sinew_testutil::run_alone(module_path!(), "name") { return; }`.
+pub fn run_alone(module: &str, name: &str) -> bool {
+    let path = test_path(module, name);
+    if std::env::var_os(ALONE_ENV).is_some_and(|v| v == path.as_str()) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new(exe)
+        .args([
+            path.as_str(),
+            "--exact",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(ALONE_ENV, &path)
+        .output()
+        .expect("the test binary re-runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Passed on, so that a skip notice of the child shows with `--nocapture`.
+    print!("{text}");
+    assert!(
+        out.status.success(),
+        "{path} in a process of its own failed ({:?})\n{text}",
+        out.status.code()
+    );
+    assert!(
+        text.contains("1 passed"),
+        "{path}: the child test binary ran no test named so\n{text}"
+    );
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +177,16 @@ mod tests {
         let d = default_fixtures_dir();
         assert!(d.ends_with("../shared/fixtures"));
         assert!(workspace_root().join("Cargo.toml").is_file());
+    }
+
+    #[test]
+    fn a_test_path_drops_the_crate_name() {
+        assert_eq!(
+            test_path("all::render_stream", "peak"),
+            "render_stream::peak"
+        );
+        assert_eq!(test_path("all::a::b", "t"), "a::b::t");
+        assert_eq!(test_path("all", "t"), "t");
     }
 
     #[test]

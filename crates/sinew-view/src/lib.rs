@@ -19,7 +19,7 @@
 //! [`run`] then returns the load error, if any.
 //!
 //! The host gives the loader ([`Loader`]), so the viewer opens exactly what the CLI opens.
-//! Verified by the CLI's `tests/view.rs` under Xvfb.
+//! Verified by the CLI's `tests/all/view.rs` under Xvfb.
 //!
 //! Modules: `app` (the state, loading, the frame loop), `source` (rig extras beside a
 //! file, puppet physics reset), `panel` (the side panel), `canvas` (the character's

@@ -5,7 +5,7 @@
 //! transforms, wireframes and clip polygons from the [`DrawList`] (y up), bounding boxes
 //! from [`Character::hit_bounds`] and cages from [`Character::cage_world`] (both in world
 //! units, flipped like the bones for y-down rigs). Each overlay has its own colour, so the
-//! viewer tests (`crates/sinew-cli/tests/view.rs`) can tell them apart on a screenshot.
+//! viewer tests (`crates/sinew-cli/tests/all/view.rs`) can tell them apart on a screenshot.
 
 use eframe::egui;
 use sinew::Character;

@@ -22,7 +22,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
-#[path = "../tests/noop/mod.rs"]
+#[path = "../tests/all/noop/mod.rs"]
 mod noop;
 
 fn bench_submit(c: &mut Criterion) {

@@ -32,10 +32,10 @@
 //! RGBA8 (what `sinew render --backend wgpu` encodes). A window host renders into the same
 //! target and shows [`GpuRenderer::output_view`].
 //!
-//! Verified by `sinew-cli/tests/render_wgpu.rs` (`sinew render --backend wgpu` against the
+//! Verified by `sinew-cli/tests/all/render_wgpu.rs` (`sinew render --backend wgpu` against the
 //! CPU renderer on every Spine render reference and the puppets, by PSNR and alpha IoU),
-//! this crate's `tests/synthetic.rs` (masks, composites, blend modes, batching counts, no
-//! growth after warm-up), `tests/noop_spineboy.rs` (a frame on wgpu's noop backend) and the
+//! this crate's `tests/all/synthetic.rs` (masks, composites, blend modes, batching counts, no
+//! growth after warm-up), `tests/all/noop_spineboy.rs` (a frame on wgpu's noop backend) and the
 //! unit tests in `renderer/`. Tests that need an adapter skip without one (fail
 //! with `CI=true`).
 

@@ -575,6 +575,12 @@ pub(super) mod vrm {
 
     #[test]
     fn rest_length_differs_where_documented() {
+        // Both scenarios are the shared oracle's: skip (or fail under CI) without it, as
+        // `fixture` does, rather than assert on an empty trajectory.
+        let test = "rest_length_differs_where_documented";
+        if sinew_testutil::require_oracle(test, "springbone/fixtures").is_none() {
+            return;
+        }
         // The spec's rest length departs from three-vrm only after the sudden root move.
         assert!(run_2d("gravity", false) < 0.01);
         let step = run_2d("step", false);

@@ -1,0 +1,298 @@
+//! DragonBones rigs through the ABI: a small armature written here (from memory and from
+//! files: same poses; its pose, page and UVs checked against what the file says), and the
+//! shared `dragon_boy` fixture posed bit for bit like `sinew_formats::load_dragonbones` and
+//! the facade, by path and from memory.
+
+use crate::common;
+
+use common::*;
+use sinew_capi::*;
+use std::path::Path;
+use std::ptr::{null, null_mut};
+
+/// One 40-unit bone `arm` at (5, -10) (y down) under `root`, a 16 x 8 image `box` centred
+/// 20 units along it, and `spin`: the arm turns from 0 to 90 degrees over 30 frames at 30
+/// fps (linear), looping.
+const SKE: &str = r#"{
+  "name": "tiny", "version": "5.5", "frameRate": 30,
+  "armature": [{
+    "type": "Armature", "name": "tiny", "frameRate": 30,
+    "bone": [
+      { "name": "root" },
+      { "name": "arm", "parent": "root", "length": 40, "transform": { "x": 5, "y": -10 } }
+    ],
+    "slot": [{ "name": "box", "parent": "arm" }],
+    "skin": [{ "slot": [{ "name": "box",
+      "display": [{ "name": "box", "type": "image", "transform": { "x": 20 } }] }] }],
+    "animation": [{ "name": "spin", "duration": 30, "playTimes": 0,
+      "bone": [{ "name": "arm", "frame": [
+        { "duration": 30, "tweenEasing": 0, "transform": {} },
+        { "duration": 0, "transform": { "skX": 90, "skY": 90 } } ] }] }]
+  }]
+}"#;
+
+/// The page: 64 x 32 pixels, the box packed at the top-left corner.
+const TEX: &str = r#"{ "imagePath": "tiny_tex.png", "width": 64, "height": 32,
+  "SubTexture": [{ "name": "box", "x": 0, "y": 0, "width": 16, "height": 8 }] }"#;
+
+fn load_memory(ske: &str, tex: &str, armature: &str) -> (SinewStatus, *mut SinewRig) {
+    let mut rig = null_mut();
+    let st = sinew_rig_load_dragonbones_memory(
+        ske.as_ptr().cast(),
+        ske.len(),
+        tex.as_ptr().cast(),
+        tex.len(),
+        armature.as_ptr().cast(),
+        armature.len(),
+        &mut rig,
+    );
+    (st, rig)
+}
+
+fn load_path(ske: &Path, tex: &Path, armature: &str) -> (SinewStatus, *mut SinewRig) {
+    let (ske, tex) = (ske.to_str().expect("utf-8"), tex.to_str().expect("utf-8"));
+    let mut rig = null_mut();
+    let st = sinew_rig_load_dragonbones(
+        ske.as_ptr().cast(),
+        ske.len(),
+        tex.as_ptr().cast(),
+        tex.len(),
+        armature.as_ptr().cast(),
+        armature.len(),
+        &mut rig,
+    );
+    (st, rig)
+}
+
+fn play(c: *mut SinewCharacter, anim: &str) {
+    let (a, l) = s(anim);
+    assert_eq!(
+        sinew_character_set_animation(c, 0, a, l, true),
+        SinewStatus::Ok,
+        "{}",
+        last_error()
+    );
+}
+
+#[test]
+fn a_small_armature_loads_from_memory_and_files_and_poses_as_written() {
+    let (st, rig) = load_memory(SKE, TEX, "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let mut info = SinewRigInfo::default();
+    assert_eq!(sinew_rig_info(rig, &mut info), SinewStatus::Ok);
+    assert_eq!(
+        (
+            info.bones,
+            info.slots,
+            info.animations,
+            info.pages,
+            info.is_puppet
+        ),
+        (2, 1, 1, 1, 0)
+    );
+    let mut page = std::mem::MaybeUninit::<SinewPageInfo>::uninit();
+    assert_eq!(sinew_rig_page(rig, 0, page.as_mut_ptr()), SinewStatus::Ok);
+    // SAFETY: filled by the successful call.
+    let page = unsafe { page.assume_init() };
+    // SAFETY: the view points into the live rig.
+    let name = unsafe { std::slice::from_raw_parts(page.name.ptr.cast::<u8>(), page.name.len) };
+    assert_eq!(
+        (name, page.width, page.height),
+        (&b"tiny_tex.png"[..], 64, 32)
+    );
+
+    // Setup pose: the box is centred at (25, -10) y down, so (25, 10) in the y-up output,
+    // 16 x 8 units; its UVs cover the packed quarter-by-quarter rectangle.
+    let c = character(rig);
+    assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
+    let r = render(c);
+    check_batches(&r);
+    assert_eq!((r.command_count, r.batches.len()), (1, 1));
+    assert_eq!(r.batches[0].page, 0);
+    let xs: Vec<f32> = r.positions.iter().step_by(2).copied().collect();
+    let ys: Vec<f32> = r.positions.iter().skip(1).step_by(2).copied().collect();
+    let span = |v: &[f32]| {
+        let lo = v.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        (lo, hi)
+    };
+    let near = |got: (f32, f32), want: (f32, f32)| {
+        (got.0 - want.0).abs() < 1e-4 && (got.1 - want.1).abs() < 1e-4
+    };
+    assert!(near(span(&xs), (17.0, 33.0)), "x span {:?}", span(&xs));
+    assert!(near(span(&ys), (6.0, 14.0)), "y span {:?}", span(&ys));
+    let us: Vec<f32> = r.uvs.iter().step_by(2).copied().collect();
+    let vs: Vec<f32> = r.uvs.iter().skip(1).step_by(2).copied().collect();
+    assert!(near(span(&us), (0.0, 0.25)), "u span {:?}", span(&us));
+    assert!(near(span(&vs), (0.0, 0.25)), "v span {:?}", span(&vs));
+
+    // Half way through `spin` the arm has turned 45 degrees.
+    play(c, "spin");
+    for _ in 0..30 {
+        assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+    }
+    let mut w = SinewWorldTransform::default();
+    let (b, bl) = s("arm");
+    assert_eq!(
+        sinew_character_bone_world(c, b, bl, &mut w),
+        SinewStatus::Ok
+    );
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    assert!(
+        (w.a - h).abs() < 1e-6 && (w.c - h).abs() < 1e-6 && w.x == 5.0 && w.y == -10.0,
+        "arm world {w:?}"
+    );
+
+    // The same files on disk load to the same rig: same poses frame by frame.
+    let dir = std::env::temp_dir().join(format!("sinew-capi-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (ske, tex) = (dir.join("tiny_ske.json"), dir.join("tiny_tex.json"));
+    std::fs::write(&ske, SKE).expect("write");
+    std::fs::write(&tex, TEX).expect("write");
+    let (st, by_path) = load_path(&ske, &tex, "tiny");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let (a, m) = (character(by_path), character(rig));
+    for x in [a, m] {
+        play(x, "spin");
+    }
+    for _ in 0..45 {
+        for x in [a, m] {
+            assert_eq!(sinew_character_update(x, 1.0 / 60.0), SinewStatus::Ok);
+        }
+        assert!(worlds(a) == worlds(m), "path and memory loads differ");
+    }
+    for x in [a, m, c] {
+        sinew_character_destroy(x);
+    }
+    sinew_rig_destroy(by_path);
+    sinew_rig_destroy(rig);
+
+    // Misuse: an unknown armature, a display the atlas lacks, a tex without a size, bad
+    // files, bad UTF-8, a null out-pointer.
+    let (st, _) = load_memory(SKE, TEX, "nope");
+    assert_eq!(st, SinewStatus::LoadFailed);
+    assert!(
+        last_error().contains("no armature named `nope`"),
+        "{}",
+        last_error()
+    );
+    let (st, _) = load_memory(SKE, &TEX.replace("\"box\"", "\"crate\""), "");
+    assert_eq!(st, SinewStatus::LoadFailed);
+    assert!(last_error().contains("box"), "{}", last_error());
+    let (st, _) = load_memory(SKE, &TEX.replace("\"width\": 64, \"height\": 32,", ""), "");
+    assert_eq!(st, SinewStatus::LoadFailed, "{}", last_error());
+    assert!(last_error().contains("<tex>"), "{}", last_error());
+    let (st, _) = load_memory(&SKE.replace("\"5.5\"", "\"3.0\""), TEX, "");
+    assert_eq!(st, SinewStatus::LoadFailed);
+    let (st, _) = load_path(&dir.join("missing_ske.json"), &tex, "");
+    assert_eq!(st, SinewStatus::Io);
+    assert!(
+        last_error().contains("missing_ske.json"),
+        "{}",
+        last_error()
+    );
+    let bad = [0xffu8, 0xfe];
+    let mut out = null_mut();
+    assert_eq!(
+        sinew_rig_load_dragonbones_memory(bad.as_ptr().cast(), 2, null(), 0, null(), 0, &mut out),
+        SinewStatus::InvalidUtf8
+    );
+    assert_eq!(
+        sinew_rig_load_dragonbones_memory(
+            SKE.as_ptr().cast(),
+            SKE.len(),
+            null(),
+            0,
+            null(),
+            0,
+            null_mut()
+        ),
+        SinewStatus::NullArgument
+    );
+    // Untextured: no page, the batch draws white.
+    let (st, untextured) = load_memory(SKE, "", "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let u = character(untextured);
+    assert_eq!(sinew_character_update(u, 0.0), SinewStatus::Ok);
+    assert_eq!(render(u).batches[0].page, SINEW_NONE);
+    sinew_character_destroy(u);
+    sinew_rig_destroy(untextured);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dragon_boy_poses_like_the_facade_bit_for_bit() {
+    let Some(fx) = sinew_testutil::require_fixtures("dragon_boy_poses_like_the_facade") else {
+        return;
+    };
+    let dir = fx.join("dragonbones/dragon_boy");
+    let (ske, tex) = (
+        dir.join("dragon_boy_ske.json"),
+        dir.join("dragon_boy_tex.json"),
+    );
+    let (asset, db) = sinew_formats::load_dragonbones(&ske, Some(&tex), None).expect("load");
+    let (st, by_path) = load_path(&ske, &tex, "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let (ske_text, tex_text) = (
+        std::fs::read_to_string(&ske).expect("read"),
+        std::fs::read_to_string(&tex).expect("read"),
+    );
+    let (st, by_memory) = load_memory(&ske_text, &tex_text, &db.armature);
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let mut info = SinewRigInfo::default();
+    assert_eq!(sinew_rig_info(by_path, &mut info), SinewStatus::Ok);
+    assert_eq!(info.animations as usize, db.clips.len());
+    assert_eq!(info.bones as usize, db.file_bone_order.len());
+    let mut frames = 0;
+    for clip in &db.clips {
+        let mut rust = asset.character();
+        rust.set_animation(0, &clip.name, true).expect("anim");
+        let (a, m) = (character(by_path), character(by_memory));
+        for x in [a, m] {
+            play(x, &clip.name);
+        }
+        for f in 0..60 {
+            rust.update(1.0 / 60.0);
+            for x in [a, m] {
+                assert_eq!(sinew_character_update(x, 1.0 / 60.0), SinewStatus::Ok);
+            }
+            let want = rust_worlds(&rust);
+            assert!(
+                worlds(a) == want,
+                "{}: path load differs at frame {f}",
+                clip.name
+            );
+            assert!(
+                worlds(m) == want,
+                "{}: memory load differs at frame {f}",
+                clip.name
+            );
+            if f % 15 == 0 {
+                let r = render(a);
+                check_batches(&r);
+                let list = rust.draw_list();
+                let want: Vec<u32> = list
+                    .commands
+                    .iter()
+                    .flat_map(|c| list.command_positions(c).iter().map(|p| p.to_bits()))
+                    .collect();
+                let got: Vec<u32> = r.positions.iter().map(|p| p.to_bits()).collect();
+                assert!(
+                    got == want,
+                    "{}: render vertices differ at frame {f}",
+                    clip.name
+                );
+                assert!(render(m).positions == r.positions);
+            }
+            frames += 1;
+        }
+        sinew_character_destroy(a);
+        sinew_character_destroy(m);
+    }
+    println!(
+        "dragon_boy: {} animations, {frames} frames equal the facade's",
+        db.clips.len()
+    );
+    sinew_rig_destroy(by_path);
+    sinew_rig_destroy(by_memory);
+}

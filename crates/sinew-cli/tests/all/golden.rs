@@ -1,0 +1,175 @@
+//! Golden differential suite: runs EVERY case of `<fixtures>/spine/golden/MANIFEST.json`
+//! through the in-process dump code with the case's own arguments and compares the result
+//! with the official runtime's dump (tolerances in `common/compare.rs`: bone a..d 1e-3,
+//! positions and vertices 1e-2, colours 1e-3; names, types, draw order and events exact).
+//!
+//! One test prints a per-case table (max errors, first mismatch with its JSON path) and fails
+//! at the end listing the failing cases, so progress stays visible while the runtime is
+//! incomplete. `GOLDEN_CASE=substring` runs only matching cases; `GOLDEN_VERBOSE=1` prints
+//! up to five mismatches per case. Without the shared fixtures the test is skipped
+//! (or fails under `CI=true`), see `sinew_testutil::require_fixtures`.
+
+use crate::common::compare;
+
+use serde_json::Value;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::time::Instant;
+
+struct Case {
+    golden: String,
+    skeleton: String,
+    args: Vec<String>,
+}
+
+fn read_manifest(golden_dir: &Path) -> Vec<Case> {
+    let path = golden_dir.join("MANIFEST.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let root: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let cases = root["cases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: no cases", path.display()));
+    cases
+        .iter()
+        .map(|c| Case {
+            golden: c["golden"].as_str().unwrap_or_default().to_owned(),
+            skeleton: c["skeleton"].as_str().unwrap_or_default().to_owned(),
+            args: c["args"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Runs one case; Err holds a one-line reason (error or panic). Golden files live in
+/// `golden_dir`, skeleton paths are relative to `skeleton_root`.
+fn run_case(
+    golden_dir: &Path,
+    skeleton_root: &Path,
+    case: &Case,
+) -> Result<compare::Report, String> {
+    let want_path = golden_dir.join(&case.golden);
+    let want: Value = std::fs::read_to_string(&want_path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|e| format!("golden {}: {e}", want_path.display()))?;
+    let skel = skeleton_root.join(&case.skeleton);
+    let got = catch_unwind(AssertUnwindSafe(|| {
+        sinew_cli::dump::dump_with_args(&skel, &case.args)
+    }))
+    .map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        format!("PANIC {msg}")
+    })?
+    .map_err(|e| format!("error: {}", format!("{e:#}").replace('\n', " ")))?;
+    Ok(compare::compare(&got, &want, compare::TOL))
+}
+
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        format!("{}...", s.chars().take(n).collect::<String>())
+    } else {
+        s.to_owned()
+    }
+}
+
+#[test]
+fn golden_manifest() {
+    let Some(dir) = sinew_testutil::require_spine_fixtures("golden_manifest") else {
+        return;
+    };
+    run_manifest(&dir.join("golden"), &dir);
+}
+
+/// The binary `.skel` exports, posed by the official runtime's binary loader
+/// (`<fixtures>/spine/golden/skel/MANIFEST.json`; skeleton paths relative to `<fixtures>/spine`).
+#[test]
+fn golden_skel_manifest() {
+    let Some(dir) = sinew_testutil::require_spine_fixtures("golden_skel_manifest") else {
+        return;
+    };
+    run_manifest(&dir.join("golden").join("skel"), &dir);
+}
+
+/// sinew's own example rigs, posed by the official runtime (goldens committed in
+/// `testdata/golden/`, skeletons in `examples/`): needs no shared fixtures.
+#[test]
+fn golden_own_examples() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    run_manifest(&root.join("testdata/golden"), &root.join("examples"));
+}
+
+fn run_manifest(golden_dir: &Path, skeleton_root: &Path) {
+    let filter = std::env::var("GOLDEN_CASE").unwrap_or_default();
+    let verbose = std::env::var("GOLDEN_VERBOSE").is_ok_and(|v| !v.is_empty() && v != "0");
+    let cases: Vec<Case> = read_manifest(golden_dir)
+        .into_iter()
+        .filter(|c| c.golden.contains(&filter))
+        .collect();
+    assert!(
+        !cases.is_empty(),
+        "no golden case matches GOLDEN_CASE={filter:?}"
+    );
+
+    println!(
+        "{:<48} {:>4} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}  first mismatch",
+        "case", "ok", "|abcd|", "|boneXY|", "|vert|", "|color|", "bad", "ms"
+    );
+    let mut failing = Vec::new();
+    for case in &cases {
+        let t0 = Instant::now();
+        let result = run_case(golden_dir, skeleton_root, case);
+        let ms = t0.elapsed().as_millis();
+        let name = case.golden.trim_end_matches(".json");
+        match result {
+            Ok(r) => {
+                println!(
+                    "{:<48} {:>4} {:>9.2e} {:>9.2e} {:>9.2e} {:>9.2e} {:>6} {:>6}  {}",
+                    name,
+                    if r.ok() { "ok" } else { "FAIL" },
+                    r.matrix,
+                    r.bone_pos,
+                    r.vertex,
+                    r.color,
+                    r.mismatches,
+                    ms,
+                    cut(r.first.first().map_or("", String::as_str), 140)
+                );
+                if verbose {
+                    for m in r.first.iter().skip(1) {
+                        println!("{:>48}  {}", "", cut(m, 160));
+                    }
+                }
+                if !r.ok() {
+                    failing.push(name.to_owned());
+                }
+            }
+            Err(e) => {
+                println!("{:<48} {:>4} {:>57}  {}", name, "ERR", "", cut(&e, 160));
+                failing.push(name.to_owned());
+            }
+        }
+    }
+    println!(
+        "{} of {} cases pass",
+        cases.len() - failing.len(),
+        cases.len()
+    );
+    assert!(
+        failing.is_empty(),
+        "{} golden case(s) fail: {}",
+        failing.len(),
+        failing.join(", ")
+    );
+}
