@@ -54,6 +54,7 @@
 //! ```
 
 pub mod anim;
+pub(crate) mod bone;
 pub mod build;
 pub mod cage;
 pub mod character;
@@ -68,6 +69,7 @@ pub mod params;
 pub mod physics;
 pub mod raw;
 pub mod rig;
+pub mod sim;
 pub mod skeleton;
 pub mod types;
 

@@ -169,7 +169,7 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             shear_x: c.shear_x,
             limit: c.limit,
             // Not in spine-ts: at most MAX_FPS steps a second (physics::spine docs).
-            step: c.step.max(1.0 / crate::physics::spine::MAX_FPS),
+            step: c.step.max(1.0 / crate::constraint::physics::MAX_FPS),
             setup: PhysicsParams {
                 inertia: c.inertia,
                 strength: c.strength,

@@ -9,11 +9,11 @@
 //! `skeleton/tests.rs`.
 
 use super::ik_dragonbones::solve_ik_dragonbones;
+use crate::bone::update_bone_world_with;
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
 use crate::math::{SPINE_PI, SPINE_RAD_DEG, trig};
 use crate::rig::{LocalPose, Rig};
-use crate::skeleton::update_bone_world_with;
 use crate::types::{IkSolver, Inherit};
 
 /// Runs IK constraint `id` with its current state `inst.ik[id]` (Spine

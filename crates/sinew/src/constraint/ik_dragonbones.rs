@@ -15,11 +15,11 @@
 //! `sinew-formats/tests/dragonbones_synthetic.rs` (`ikgap55`: non-uniform scale above the
 //! chain, weight keys below 1, both bend directions).
 
+use crate::bone::{update_applied_transform, update_bone_world};
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
 use crate::math::WorldTransform;
 use crate::rig::Rig;
-use crate::skeleton::{update_applied_transform, update_bone_world};
 use crate::types::IkSolver;
 use std::f64::consts::{FRAC_PI_4, PI};
 

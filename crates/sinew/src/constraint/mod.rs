@@ -5,4 +5,5 @@
 pub mod ik;
 pub mod ik_dragonbones;
 pub mod path;
+pub mod physics;
 pub mod transform;

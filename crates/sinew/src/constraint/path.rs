@@ -13,6 +13,8 @@
 #[path = "path_positions.rs"]
 mod positions;
 
+pub use crate::instance::PathScratch;
+
 use crate::ids::{BoneId, PathId};
 use crate::instance::Instance;
 use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, trig};
@@ -21,53 +23,6 @@ use crate::types::{RotateMode, SpacingMode};
 
 /// Bones shorter than this take the raw spacing (Spine `PathConstraint.epsilon`).
 const EPSILON: f64 = 0.00001;
-
-/// Scratch buffers for path constraints, sized once from the rig so updates never allocate.
-///
-/// Owner: the world stage (constraints run in the skeleton plan; step 5 of `Character::update`).
-#[derive(Debug, Clone, Default)]
-pub struct PathScratch {
-    /// Spaces between bones (one per bone, plus one unless tangent mode).
-    pub spaces: Vec<f64>,
-    /// Positions: x, y and tangent angle (radians) per point, plus 2.
-    pub positions: Vec<f64>,
-    /// World vertices of the path (all of them, or one curve's 8 floats).
-    pub world: Vec<f64>,
-    /// Cumulative curve lengths of the path.
-    pub curves: Vec<f64>,
-    /// Bone lengths (chainScale).
-    pub lengths: Vec<f64>,
-    /// Cumulative lengths of the 10 segments of the current curve.
-    pub segments: Vec<f64>,
-}
-
-impl PathScratch {
-    /// Allocates buffers large enough for every path constraint and path attachment of the
-    /// rig: the most constrained bones of any constraint and the most path vertices.
-    pub fn new(rig: &Rig) -> Self {
-        let bones = rig.paths.iter().map(|p| p.bones.len()).max().unwrap_or(0);
-        let floats = rig
-            .attachments
-            .iter()
-            .filter_map(|a| match &a.kind {
-                AttachmentKind::Path(p) => Some(p.vertices.count as usize * 2),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        if bones == 0 {
-            return PathScratch::default();
-        }
-        PathScratch {
-            spaces: vec![0.0; bones + 1],
-            positions: vec![0.0; (bones + 1) * 3 + 2],
-            world: vec![0.0; (floats + 2).max(8)],
-            curves: vec![0.0; floats / 6 + 1],
-            lengths: vec![0.0; bones],
-            segments: vec![0.0; 10],
-        }
-    }
-}
 
 /// Grows `v` to at least `n` entries. Only a rig that lied about its sizes makes this
 /// allocate; [`PathScratch::new`] sizes everything up front.
@@ -196,7 +151,7 @@ pub(crate) fn apply_path_constraint(rig: &Rig, inst: &mut Instance, id: PathId) 
             bone.c = sin * a + cos * c;
             bone.d = sin * b + cos * d;
         }
-        crate::skeleton::update_applied_transform(rig, inst, bone_id);
+        crate::bone::update_applied_transform(rig, inst, bone_id);
     }
     inst.path_scratch = scratch;
 }

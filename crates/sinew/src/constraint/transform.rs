@@ -8,11 +8,11 @@
 //! the applied pose and recompute the world matrix. Verified by oracle values for
 //! `synthetic/constraints-lab.json` (one bone per variant) in `skeleton/tests.rs`.
 
+use crate::bone::{update_applied_transform, update_bone_world_with};
 use crate::ids::{BoneId, TransformId};
 use crate::instance::Instance;
 use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, trig};
 use crate::rig::{LocalPose, Rig, TransformData, TransformMix};
-use crate::skeleton::{update_applied_transform, update_bone_world_with};
 
 /// Runs transform constraint `id` with its current mixes `inst.transforms[id]` (Spine
 /// `TransformConstraint.update`). Does nothing when every mix is 0.

@@ -266,6 +266,31 @@ pub fn atan2(y: f64, x: f64) -> f64 {
     if y < 0.0 { -r } else { r }
 }
 
+/// A bone's last local rotation angles (radians, x and y axes) with their cosines and
+/// sines. Reusing them when the angles are bit-identical gives exactly the values
+/// recomputing would, and saves two `sincos` per bone in most frames.
+///
+/// Owner: per-instance state ([`crate::Instance`] holds one per bone); the world stage
+/// (`skeleton`; step 5 of `Character::update`) reads and writes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrigMemo {
+    /// The x and y axis angles, radians (NaN: nothing cached yet).
+    pub angles: [f64; 2],
+    /// Their cosines.
+    pub cos: [f64; 2],
+    /// Their sines.
+    pub sin: [f64; 2],
+}
+
+impl TrigMemo {
+    /// Nothing cached.
+    pub const EMPTY: TrigMemo = TrigMemo {
+        angles: [f64::NAN; 2],
+        cos: [0.0; 2],
+        sin: [0.0; 2],
+    };
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -336,7 +336,7 @@ pub struct ParamState {
     /// Driver parameter overrides (length add, gravity factor) per driver.
     pub(crate) driver_offsets: Vec<[f64; 2]>,
     /// The physics clock.
-    pub(crate) clock: crate::physics::clock::FixedClock,
+    pub(crate) clock: crate::sim::clock::FixedClock,
     /// Whether the drivers have been placed at rest (the first physics frame places them).
     pub(crate) drivers_placed: bool,
     /// Deformer state (offsets, rotation frames, current lattices).
@@ -365,7 +365,7 @@ impl ParamState {
                 .collect(),
             drivers: p.drivers.iter().map(driver::DriverState::new).collect(),
             driver_offsets: vec![[0.0, 1.0]; p.drivers.len()],
-            clock: crate::physics::clock::FixedClock::new(driver::clock_settings()),
+            clock: crate::sim::clock::FixedClock::new(driver::clock_settings()),
             drivers_placed: false,
             deformers: crate::deformer::DeformerState::new(&p.deformers),
             chains: chain::ChainState::new(&p.chains),

@@ -4,16 +4,16 @@
 //!
 //! The inline case calls the skeleton's own `Inherit::Normal` function
 //! (`skeleton::world::normal_child_world`), so results are bit-identical to
-//! [`crate::skeleton::update_bone_world_with`]; every other case calls that. Verified by
+//! [`crate::bone::update_bone_world_with`]; every other case calls that. Verified by
 //! `params/tests.rs` (`world_subsets_around_physics_leave_nothing_stale`: a full skeleton
 //! pass reproduces the stage's world transforms exactly) and
 //! `sinew-formats/tests/inochi2d_cache.rs`.
 
 use super::cache::BoneMemo;
+use crate::bone::normal_child_world;
 use crate::ids::BoneId;
 use crate::instance::Instance;
 use crate::rig::{LocalPose, Rig};
-use crate::skeleton::world::normal_child_world;
 use crate::types::Inherit;
 
 /// World transforms of `bones` (parent-first) from their local poses, recomputing only
@@ -130,7 +130,7 @@ fn other_bone(rig: &Rig, inst: &mut Instance, b: BoneId, roots_moved: bool) {
     if !dirty {
         return;
     }
-    crate::skeleton::update_bone_world_with(rig, inst, b, pose);
+    crate::bone::update_bone_world_with(rig, inst, b, pose);
     let cache = &mut inst.params.cache;
     cache.counter += 1;
     cache.bones[i] = BoneMemo {

@@ -29,9 +29,9 @@
 
 use crate::ids::BoneId;
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
 use crate::math::{RAD_DEG, wrap_degrees};
 use crate::rig::Rig;
-use crate::skeleton::plan::PlanOp;
 
 /// The space a follow reads and writes values in.
 ///
@@ -405,7 +405,7 @@ impl FollowState {
             };
             let bi = b.index();
             if fr.repose[bi] {
-                crate::skeleton::update_bone_world(rig, inst, b);
+                crate::bone::update_bone_world(rig, inst, b);
             }
             if let Some(k) = fr.follow_of[bi] {
                 let k = k as usize;
@@ -546,7 +546,7 @@ fn apply(rig: &Rig, inst: &mut Instance, f: &Follow, target: &Value) {
                 p.scale_x += (target[3] - p.scale_x) * mix;
                 p.scale_y += (target[4] - p.scale_y) * mix;
             }
-            crate::skeleton::update_bone_world_with(rig, inst, b, p);
+            crate::bone::update_bone_world_with(rig, inst, b, p);
         }
         FollowSpace::World => {
             let w = inst.world[bi];
@@ -569,7 +569,7 @@ fn apply(rig: &Rig, inst: &mut Instance, f: &Follow, target: &Value) {
                 scale_axis(&mut out.b, &mut out.d, target[4], mix);
             }
             inst.world[bi] = out;
-            crate::skeleton::update_applied_transform(rig, inst, b);
+            crate::bone::update_applied_transform(rig, inst, b);
         }
     }
 }

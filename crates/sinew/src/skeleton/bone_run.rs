@@ -8,9 +8,9 @@
 //! arithmetic is `world::normal_child_world`'s, so the results are bit-identical to the
 //! per-bone path (`sinew-formats/tests/fast_paths.rs` and every golden compare them).
 
-use super::plan::PlanOp;
-use super::world::normal_child_world;
+use crate::bone::normal_child_world;
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
 use crate::rig::Rig;
 use crate::types::Inherit;
 

@@ -7,7 +7,7 @@
 //! `[f64; 4]`, the results scattered to each instance's world array — and every other op
 //! (a root, another inherit mode, IK, transform, path and physics constraints) runs the
 //! scalar code lane after lane, in plan order. Each lane does exactly the operations
-//! [`normal_child_world`](super::world::normal_child_world) does, in the same order (plain
+//! [`normal_child_world`](crate::bone::normal_child_world) does, in the same order (plain
 //! `+` and `*`, never fused), with the same trig memo, so every value is bit-identical to
 //! [`world_transform`](super::world_transform) on each instance alone
 //! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture).
@@ -15,9 +15,10 @@
 //! The lane loops are compiled twice: for AVX (runtime-detected), where they become vector
 //! instructions, and plain, for other machines; the arithmetic is the same.
 
-use super::plan::PlanOp;
-use super::world::{RIGHT, RIGHT_COS, RIGHT_SIN, TrigMemo, update_bone_world};
+use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN, update_bone_world};
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
+use crate::math::trig::TrigMemo;
 use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
 use crate::rig::Rig;
 use crate::types::{Inherit, Physics};
@@ -170,7 +171,7 @@ fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physics) {
         }
         PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
         PlanOp::Physics(id) => {
-            crate::physics::spine::apply_physics_constraint(rig, inst, id, physics)
+            crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
         }
     }
 }
@@ -312,7 +313,7 @@ mod tests {
         let rig = rig_with_bones(&rows);
         let fresh = || {
             let mut inst = Instance::new(&rig);
-            crate::skeleton::plan::update_cache(&rig, &mut inst);
+            crate::instance::plan::update_cache(&rig, &mut inst);
             inst
         };
         let mut scalar: Vec<Instance> = (0..LANES).map(|_| fresh()).collect();

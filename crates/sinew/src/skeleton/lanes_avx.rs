@@ -9,9 +9,10 @@
 //! `normal_child_world`'s order, so every lane is bit-identical to the scalar bone step.
 #![allow(unsafe_code)]
 
-use super::plan::PlanOp;
-use super::world::{RIGHT, RIGHT_COS, RIGHT_SIN, TrigMemo};
+use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN};
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
+use crate::math::trig::TrigMemo;
 use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::types::Inherit;

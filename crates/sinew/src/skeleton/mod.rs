@@ -7,12 +7,9 @@
 //! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
 
 mod bone_run;
-mod dragonbones;
 pub(crate) mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod lanes_avx;
-pub(crate) mod plan;
-pub(crate) mod world;
 
 #[cfg(test)]
 mod oracle_edge_tests;
@@ -23,12 +20,13 @@ pub(crate) mod testrig;
 #[cfg(test)]
 mod tests;
 
-pub use world::{TrigMemo, local_matrix_fast, local_matrix_reference};
-pub(crate) use world::{update_applied_transform, update_bone_world, update_bone_world_with};
+use crate::bone::update_bone_world;
+pub use crate::bone::{local_matrix_fast, local_matrix_reference};
+pub use crate::math::trig::TrigMemo;
 
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
 use crate::rig::Rig;
-use crate::skeleton::plan::PlanOp;
 use crate::types::Physics;
 
 /// Poses the skeleton (Spine `Skeleton.updateWorldTransform(physics)`): copies every bone's
@@ -61,7 +59,7 @@ pub(crate) fn world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) 
             }
             PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
             PlanOp::Physics(id) => {
-                crate::physics::spine::apply_physics_constraint(rig, inst, id, physics)
+                crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
             }
         }
         i += 1;

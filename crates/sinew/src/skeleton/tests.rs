@@ -2,10 +2,11 @@
 //! transform as the inverse of the world transform, IK reaching targets, and the update
 //! plan order for hand-made rigs (expected orders worked out from spine.md §5).
 
-use super::plan::PlanOp;
 use super::testrig::*;
 use super::*;
+use crate::bone::update_applied_transform;
 use crate::ids::*;
+use crate::instance::plan::PlanOp;
 use crate::instance::{ActiveSkin, Instance};
 use crate::math::WorldTransform;
 use crate::raw::Vertices;
@@ -486,7 +487,7 @@ fn plan_skin_bones_and_constraints() {
         constraints: vec![ConstraintRef::Ik(IkId(1))],
         ..Default::default()
     });
-    plan::update_cache(&rig, &mut inst);
+    crate::instance::plan::update_cache(&rig, &mut inst);
     assert!(inst.bone_active.iter().all(|&a| a));
     assert_eq!(inst.ik_active, [true, true]);
     let want: Vec<PlanOp> = bones(&[0, 1, 2, 5, 6])

@@ -9,9 +9,9 @@ use super::desc::{ColliderShape, Gust, JiggleDesc, LodSettings};
 use crate::ids::BoneId;
 use crate::instance::Instance;
 use crate::math::WorldTransform;
-use crate::physics::clock::ClockSettings;
-use crate::physics::vec::V2;
 use crate::rig::Rig;
+use crate::sim::clock::ClockSettings;
+use crate::sim::vec::V2;
 use crate::types::Physics;
 
 /// Everything wrong with a jiggle description, one message per problem.

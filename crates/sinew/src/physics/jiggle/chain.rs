@@ -8,7 +8,7 @@
 //!    with its origin. A bone without a jiggle ancestor targets its animated points.
 //! 2. **Integrate.** Spring model: the tip (and, for soft tissue, the origin) is a damped
 //!    spring toward its target plus gravity and wind, advanced with the exact step
-//!    ([`crate::physics::spring::ExactStep`]), then optional quadratic drag. Verlet model
+//!    ([`crate::sim::spring::ExactStep`]), then optional quadratic drag. Verlet model
 //!    (VRM SpringBone): `next = tip + (tip - prev)(1 - drag) + dir * stiffness h + g h`.
 //! 3. **Constrain.** Length (exact, or within `max_stretch`), maximum angle from the target
 //!    direction, colliders (push out, restore the length; repeated, then a final push so no
@@ -26,7 +26,7 @@
 
 use super::collider::Shape;
 use super::params::{JiggleModel, JiggleParams, StepCoeffs};
-use crate::physics::vec::SimVec;
+use crate::sim::vec::SimVec;
 
 /// Where a jiggle bone sits in the solve.
 ///

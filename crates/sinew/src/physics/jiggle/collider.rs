@@ -6,7 +6,7 @@
 //! [`SimVec`] space. Verified by the unit tests below (distances, push-out, degenerate
 //! cases) and the chain tests that check no tip ends a step inside a collider.
 
-use crate::physics::vec::SimVec;
+use crate::sim::vec::SimVec;
 
 /// A collider shape in world space.
 ///
@@ -111,7 +111,7 @@ impl<V: SimVec> Shape<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::physics::vec::V2;
+    use crate::sim::vec::V2;
 
     #[test]
     fn sphere_push_out() {

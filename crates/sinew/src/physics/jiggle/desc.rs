@@ -3,7 +3,7 @@
 //! [`super::JiggleRig::build`]. Plain data; no ids.
 
 use super::params::JiggleParams;
-use crate::physics::clock::ClockSettings;
+use crate::sim::clock::ClockSettings;
 
 /// Everything jiggle a rig gets.
 ///

@@ -4,7 +4,7 @@
 //! Units: lengths in world units (rig units for 2D, whatever the engine uses in 3D), time in
 //! seconds, angles in degrees. See the module docs of [`super`] for what each model does.
 
-use crate::physics::spring::{ExactStep, SpringParams};
+use crate::sim::spring::{ExactStep, SpringParams};
 
 /// Which integrator and force model a chain uses.
 ///

@@ -11,7 +11,7 @@
 use super::chain::{AnimPoints, ChainSettings, Env, JiggleSim, Link, Pose};
 use super::collider::Shape;
 use super::params::JiggleParams;
-use crate::physics::clock::{ClockSettings, FixedClock};
+use crate::sim::clock::{ClockSettings, FixedClock};
 use glam::{DQuat, DVec3, Quat, Vec3};
 
 /// A joint's world transform.

@@ -21,11 +21,11 @@ use super::chain::{AnimPoints, Env, JiggleSim, Pose};
 use super::collider::Shape;
 use super::desc::ColliderShape;
 use crate::instance::Instance;
+use crate::instance::plan::PlanOp;
 use crate::math::WorldTransform;
-use crate::physics::clock::FixedClock;
-use crate::physics::vec::{SimVec, V2};
 use crate::rig::Rig;
-use crate::skeleton::plan::PlanOp;
+use crate::sim::clock::FixedClock;
+use crate::sim::vec::{SimVec, V2};
 
 /// Level of detail of one instance's jiggle simulation.
 ///
@@ -402,12 +402,12 @@ impl JiggleState {
             if let PlanOp::Bone(b) = inst.plan[i]
                 && jr.repose[b.index()]
             {
-                crate::skeleton::update_bone_world(rig, inst, b);
+                crate::bone::update_bone_world(rig, inst, b);
             }
         }
         for &b in &jr.bones {
             if inst.bone_active[b.index()] {
-                crate::skeleton::update_applied_transform(rig, inst, b);
+                crate::bone::update_applied_transform(rig, inst, b);
             }
         }
     }

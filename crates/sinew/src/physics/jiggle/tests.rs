@@ -4,8 +4,8 @@
 use super::chain::{AnimPoints, ChainSettings, Env, JiggleSim, Link};
 use super::collider::Shape;
 use super::params::{JiggleModel, JiggleParams};
-use crate::physics::spring::{SpringParams, closed_form};
-use crate::physics::vec::{SimVec, V2};
+use crate::sim::spring::{SpringParams, closed_form};
+use crate::sim::vec::{SimVec, V2};
 use proptest::prelude::*;
 
 const H: f64 = 1.0 / 60.0;
@@ -130,7 +130,7 @@ fn drive_at_fps(
     params: JiggleParams,
     root: impl Fn(f64) -> V2,
 ) -> Vec<(u64, V2)> {
-    use crate::physics::clock::{ClockSettings, FixedClock};
+    use crate::sim::clock::{ClockSettings, FixedClock};
     let mut sim = chain(3, params, vec![]);
     let mut clock = FixedClock::new(ClockSettings::default());
     let dir = V2::new(0.0, -1.0);
@@ -204,7 +204,7 @@ fn same_states_at_30_60_144_fps() {
 #[test]
 fn free_response_is_bitwise_identical_across_frame_rates() {
     let run = |fps: f64| {
-        use crate::physics::clock::{ClockSettings, FixedClock};
+        use crate::sim::clock::{ClockSettings, FixedClock};
         let mut sim = chain(2, JiggleParams::default(), vec![]);
         let anim = straight(2, V2::ZERO, V2::new(1.0, 0.0), 10.0);
         sim.reset(&anim);
@@ -590,8 +590,8 @@ pub(super) mod vrm {
     #[cfg(feature = "glam")]
     #[test]
     fn verlet_3d_reproduces_three_vrm() {
-        use crate::physics::clock::ClockSettings;
         use crate::physics::jiggle::solver3d::{Chain3, Collider3, Jiggle3d, Joint3, Transform3};
+        use crate::sim::clock::ClockSettings;
         use glam::{Quat, Vec3};
         for name in SCENARIOS {
             let params = JiggleParams {

@@ -267,8 +267,8 @@ fn stepped_parent_3d(
     frames: u32,
     jump: f32,
 ) -> Vec<(f64, (f64, f64))> {
-    use crate::physics::clock::ClockSettings;
     use crate::physics::jiggle::solver3d::{Chain3, Jiggle3d, Joint3, Transform3};
+    use crate::sim::clock::ClockSettings;
     use glam::{Quat, Vec3};
     let tail = Vec3::new(0.0, -100.0, 0.0);
     let joints = [Joint3 {
@@ -349,8 +349,8 @@ fn the_frame_a_3d_parent_jumps_shows_the_physics() {
 #[cfg(feature = "glam")]
 #[test]
 fn displayed_3d_poses_agree_across_frame_rates() {
-    use crate::physics::clock::ClockSettings;
     use crate::physics::jiggle::solver3d::{Chain3, Jiggle3d, Joint3, Transform3};
+    use crate::sim::clock::ClockSettings;
     use glam::{Quat, Vec3};
     let tail = Vec3::new(0.0, -100.0, 0.0);
     let joints = [Joint3 {

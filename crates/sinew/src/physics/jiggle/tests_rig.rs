@@ -3,10 +3,11 @@
 //! detail, teleports, drivers and colliders on bones.
 
 use super::*;
+use crate::bone::update_bone_world;
 use crate::instance::Instance;
 use crate::raw::{RawBone, RawRig};
 use crate::rig::Rig;
-use crate::skeleton::{update_bone_world, update_world_transform};
+use crate::skeleton::update_world_transform;
 use crate::types::Physics;
 
 /// root -> body (up) -> hair1 -> hair2 -> bead (not jiggled); body -> arm.
@@ -315,8 +316,8 @@ fn collider_on_a_bone_stops_the_hair() {
         let (ax, ay) = w.apply(0.0, -6.0);
         let (bx, by) = w.apply(45.0, -6.0);
         let cap = collider::Shape::Capsule {
-            a: crate::physics::vec::V2::new(ax, ay),
-            b: crate::physics::vec::V2::new(bx, by),
+            a: crate::sim::vec::V2::new(ax, ay),
+            b: crate::sim::vec::V2::new(bx, by),
             radius: 5.0,
         };
         for b in &js.sim().bones {

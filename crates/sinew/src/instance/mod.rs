@@ -5,13 +5,16 @@
 //! (world transforms). After [`Instance::new`] and the first frames, updating allocates
 //! nothing.
 
-use crate::constraint::path::PathScratch;
+pub(crate) mod plan;
+mod state;
+
+pub use state::{PathScratch, PhysicsState};
+
 use crate::ids::*;
 use crate::math::WorldTransform;
-use crate::physics::spine::PhysicsState;
 use crate::rig::{AttachmentKind, ConstraintRef, LocalPose, PathMix, Rig, TransformMix};
-use crate::skeleton::plan::PlanOp;
 use crate::types::{Color, Inherit};
+use plan::PlanOp;
 
 /// Animatable IK constraint state.
 ///
@@ -193,7 +196,7 @@ pub struct Instance {
     pub params: crate::params::ParamState,
     /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
     /// pure function: most bones keep their rotation from frame to frame).
-    pub(crate) trig: Vec<crate::skeleton::TrigMemo>,
+    pub(crate) trig: Vec<crate::math::trig::TrigMemo>,
     /// DragonBones IK's frame-to-frame memory (empty unless the rig has DragonBones IK).
     pub(crate) db_hold: DbHold,
     /// The [`Rig::uid`] this instance was made for ([`Instance::is_for`]).
@@ -267,7 +270,7 @@ impl Instance {
                 nb
             ],
             bone_active: vec![true; nb],
-            trig: vec![crate::skeleton::TrigMemo::EMPTY; nb],
+            trig: vec![crate::math::trig::TrigMemo::EMPTY; nb],
             x: 0.0,
             y: 0.0,
             scale_x: 1.0,
@@ -445,7 +448,7 @@ impl Instance {
             }
         }
         self.skin = new_skin;
-        crate::skeleton::plan::update_cache(rig, self);
+        crate::instance::plan::update_cache(rig, self);
     }
 
     /// The attachment a slot would show for a key: the current skin's, else the default

@@ -14,14 +14,16 @@
 //! export reaches it), and one update takes at most [`MAX_STEPS_PER_UPDATE`] steps: time
 //! beyond that is dropped (a long hitch is slow motion, never a freeze).
 //!
-//! Verified by the unit tests in `physics/spine_tests.rs`: closed forms (a bone without
+//! Verified by the unit tests in `constraint/physics_tests.rs`: closed forms (a bone without
 //! input stays put, a lone step of the x spring, geometric damping of the velocity, the
 //! limit clamp) and per-step oracle values from `dump.mjs` on small hand-written rigs.
 
+pub use crate::instance::PhysicsState;
+
 use crate::ids::PhysicsId;
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI2};
-use crate::rig::{PhysicsData, PhysicsParams, Rig};
+use crate::math::SPINE_PI2;
+use crate::rig::{PhysicsData, Rig};
 use crate::types::Physics;
 
 /// The highest step rate of a physics constraint, steps per second.
@@ -29,120 +31,6 @@ pub const MAX_FPS: f64 = 1000.0;
 
 /// The most fixed steps one update of a physics constraint takes.
 pub const MAX_STEPS_PER_UPDATE: f64 = 1000.0;
-
-/// Per-instance state of one physics constraint (Spine `PhysicsConstraint` fields).
-///
-/// Owner: the world stage (Spine physics constraints in the skeleton plan; step 5).
-#[derive(Debug, Clone)]
-pub struct PhysicsState {
-    /// Animatable parameters.
-    pub params: PhysicsParams,
-    /// The next update only records the bone position (set by [`PhysicsState::reset`]).
-    pub needs_reset: bool,
-    /// Last unconstrained bone world x (Spine `ux`), world units.
-    pub ux: f64,
-    /// Last unconstrained bone world y (Spine `uy`).
-    pub uy: f64,
-    /// Last constrained bone world x (Spine `cx`).
-    pub cx: f64,
-    /// Last constrained bone world y (Spine `cy`).
-    pub cy: f64,
-    /// Bone tip vector x, `length * a` after the last update (Spine `tx`).
-    pub tx: f64,
-    /// Bone tip vector y, `length * c` (Spine `ty`).
-    pub ty: f64,
-    /// Translation spring offset x, world units.
-    pub x_offset: f64,
-    /// Translation spring velocity x, world units per second.
-    pub x_velocity: f64,
-    /// Translation spring offset y.
-    pub y_offset: f64,
-    /// Translation spring velocity y.
-    pub y_velocity: f64,
-    /// Rotation spring offset, radians.
-    pub rotate_offset: f64,
-    /// Rotation spring velocity, radians per second.
-    pub rotate_velocity: f64,
-    /// Scale spring offset (fraction of the bone's x scale).
-    pub scale_offset: f64,
-    /// Scale spring velocity.
-    pub scale_velocity: f64,
-    /// Time not yet simulated, seconds (less than one step after an update).
-    pub remaining: f64,
-    /// Skeleton clock at the last update or reset, seconds.
-    pub last_time: f64,
-}
-
-impl PhysicsState {
-    /// State for a constraint in its setup pose: at rest, waiting for its first update.
-    pub fn new(data: &PhysicsData) -> Self {
-        PhysicsState {
-            params: data.setup,
-            needs_reset: true,
-            ux: 0.0,
-            uy: 0.0,
-            cx: 0.0,
-            cy: 0.0,
-            tx: 0.0,
-            ty: 0.0,
-            x_offset: 0.0,
-            x_velocity: 0.0,
-            y_offset: 0.0,
-            y_velocity: 0.0,
-            rotate_offset: 0.0,
-            rotate_velocity: 0.0,
-            scale_offset: 0.0,
-            scale_velocity: 0.0,
-            remaining: 0.0,
-            last_time: 0.0,
-        }
-    }
-
-    /// Spine `PhysicsConstraint.reset` when the skeleton clock has not moved since the last
-    /// physics update (the usual frame: animations, including reset keys, are applied before
-    /// [`Instance::advance_time`]). Keeps `last_time`; use [`PhysicsState::reset_at`] to
-    /// reset at any other clock value.
-    pub fn reset(&mut self) {
-        let t = self.last_time;
-        self.reset_at(t);
-    }
-
-    /// Spine `PhysicsConstraint.reset`: zeroes the springs and the carried time, records the
-    /// skeleton clock `time` (seconds), and makes the next update only record the bone
-    /// position.
-    pub fn reset_at(&mut self, time: f64) {
-        self.remaining = 0.0;
-        self.last_time = time;
-        self.needs_reset = true;
-        self.x_offset = 0.0;
-        self.x_velocity = 0.0;
-        self.y_offset = 0.0;
-        self.y_velocity = 0.0;
-        self.rotate_offset = 0.0;
-        self.rotate_velocity = 0.0;
-        self.scale_offset = 0.0;
-        self.scale_velocity = 0.0;
-    }
-
-    /// Spine `PhysicsConstraint.translate`: the next update reacts as if the bone had moved
-    /// by an extra (x, y) world units.
-    pub fn translate(&mut self, x: f64, y: f64) {
-        self.ux -= x;
-        self.uy -= y;
-        self.cx -= x;
-        self.cy -= y;
-    }
-
-    /// Spine `PhysicsConstraint.rotate`: the next update reacts as if the bone had rotated
-    /// by `degrees` around the world point (x, y).
-    pub fn rotate(&mut self, x: f64, y: f64, degrees: f64) {
-        let r = degrees * SPINE_DEG_RAD;
-        let (sin, cos) = r.sin_cos();
-        let dx = self.cx - x;
-        let dy = self.cy - y;
-        self.translate(dx * cos - dy * sin - dx, dx * sin + dy * cos - dy);
-    }
-}
 
 /// Spine `Skeleton.physicsTranslate`: [`PhysicsState::translate`] on every constraint.
 pub fn physics_translate(inst: &mut Instance, x: f64, y: f64) {
@@ -275,7 +163,7 @@ pub(crate) fn apply_physics_constraint(
         state.ty = l * bone.c;
     }
     inst.world[bone_id.index()] = bone;
-    crate::skeleton::update_applied_transform(rig, inst, bone_id);
+    crate::bone::update_applied_transform(rig, inst, bone_id);
 }
 
 /// The simulating half of an update: feeds the bone's motion into the springs, takes the
@@ -418,5 +306,5 @@ fn len2(a: f64, c: f64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "spine_tests.rs"]
+#[path = "physics_tests.rs"]
 mod tests;

@@ -156,7 +156,7 @@ pub(crate) fn dragonbones_applied(
     let (ia, ib, ic, id) = if det != 0.0 && (1.0 / det).is_finite() {
         (p.d / det, p.b / det, p.c / det, p.a / det)
     } else {
-        super::world::singular_inverse(p.a, p.b, p.c, p.d)
+        super::singular_inverse(p.a, p.b, p.c, p.d)
     };
     let (x, y) = if f.translation {
         let (dx, dy) = (w.x - p.x, w.y - p.y);

@@ -7,9 +7,12 @@
 //! about 1e-12. Verified by the unit tests in `skeleton/tests.rs` (closed forms, the
 //! forward/inverse round trip, and oracle values from `dump.mjs`).
 
+mod dragonbones;
+
 use crate::ids::BoneId;
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_RAD_DEG, WorldTransform, trig};
+use crate::math::trig::{self, TrigMemo};
+use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_RAD_DEG, WorldTransform};
 use crate::rig::{LocalPose, Rig};
 use crate::types::Inherit;
 
@@ -77,9 +80,8 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
         Inherit::OnlyTranslation => local_matrix(rig.exact_angles, &mut inst.trig[i], &pose),
         Inherit::DragonBones(f) => {
             let psx = inst.applied[parent.index()].scale_x;
-            inst.world[i] = super::dragonbones::dragonbones_child_world(
-                &p, psx, &pose, f, sx, sy, inst.x, inst.y,
-            );
+            inst.world[i] =
+                dragonbones::dragonbones_child_world(&p, psx, &pose, f, sx, sy, inst.x, inst.y);
             return;
         }
         Inherit::NoRotationOrReflection => {
@@ -184,9 +186,9 @@ pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, 
 
 /// Spine's y-axis turn, `90 * degRad` with its float-rounded pi (a little over pi/2), and
 /// its sine and cosine (from a 60-digit evaluation of the exact binary value).
-pub(super) const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
-pub(super) const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
-pub(super) const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
+pub(crate) const RIGHT: f64 = 90.0 * SPINE_DEG_RAD;
+pub(crate) const RIGHT_SIN: f64 = 0.999_999_999_999_999_8;
+pub(crate) const RIGHT_COS: f64 = -2.320_510_333_314_241_7e-8;
 
 /// `local_matrix` with the memo (public for the comparison test).
 pub fn local_matrix_fast(
@@ -251,30 +253,6 @@ fn local_matrix_with(
         memo.sin[0] * sx,
         memo.sin[1] * sy,
     )
-}
-
-/// A bone's last local rotation angles (radians, x and y axes) with their cosines and
-/// sines. Reusing them when the angles are bit-identical gives exactly the values
-/// recomputing would, and saves two `sincos` per bone in most frames.
-///
-/// Owner: the world stage (`skeleton`; step 5 of `Character::update`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TrigMemo {
-    /// The x and y axis angles, radians (NaN: nothing cached yet).
-    pub angles: [f64; 2],
-    /// Their cosines.
-    pub cos: [f64; 2],
-    /// Their sines.
-    pub sin: [f64; 2],
-}
-
-impl TrigMemo {
-    /// Nothing cached.
-    pub const EMPTY: TrigMemo = TrigMemo {
-        angles: [f64::NAN; 2],
-        cos: [0.0; 2],
-        sin: [0.0; 2],
-    };
 }
 
 /// The unit frame noScale bones inherit: the parent's image of the direction
@@ -347,10 +325,9 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
         return;
     };
     let p = inst.world[parent.index()];
-    if let Some(f) = super::dragonbones::flags(inst.inherit[i]) {
+    if let Some(f) = dragonbones::flags(inst.inherit[i]) {
         let psx = inst.applied[parent.index()].scale_x;
-        inst.applied[i] =
-            super::dragonbones::dragonbones_applied(&p, psx, &w, f, sx, sy, inst.x, inst.y);
+        inst.applied[i] = dragonbones::dragonbones_applied(&p, psx, &w, f, sx, sy, inst.x, inst.y);
         return;
     }
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);

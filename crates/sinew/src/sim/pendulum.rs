@@ -18,8 +18,8 @@
 //! oscillator (`omega0 = sqrt(g/L)`, zeta = `angle_damping`), exact length for the rigid
 //! form, the spring form's static stretch `g / k`, and bad input.
 
-use crate::physics::spring::{SpringParams, closed_form};
-use crate::physics::vec::{SimVec, V2};
+use crate::sim::spring::{SpringParams, closed_form};
+use crate::sim::vec::{SimVec, V2};
 
 /// Rigid rod or spring.
 ///
@@ -302,7 +302,7 @@ fn max_stable_step(kind: PendulumKind, p: &PendulumParams) -> f64 {
                 damping: p.length_damping * 2.0 * k.sqrt(),
                 mass: 1.0,
             };
-            sp.max_stable_step(crate::physics::spring::Integrator::SemiImplicitEuler)
+            sp.max_stable_step(crate::sim::spring::Integrator::SemiImplicitEuler)
         }
     }
 }
