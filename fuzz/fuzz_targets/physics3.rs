@@ -53,6 +53,6 @@ fuzz_target!(|data: &[u8]| {
         if let Some(v) = inst.params.values.first_mut() {
             *v = [k as f64 * 10.0, 0.0];
         }
-        sinew::params::update_params(&rig, &mut inst, 1.0 / 30.0, true);
+        sinew::character::update_params(&rig, &mut inst, 1.0 / 30.0, true);
     }
 });

@@ -477,7 +477,7 @@ mod tests {
         inst.params.set(&rig, x, [30.0, 0.0]);
         let mut peak: f64 = 0.0;
         for _ in 0..60 {
-            sinew::params::update_params(&rig, &mut inst, 1.0 / 60.0, true);
+            sinew::character::update_params(&rig, &mut inst, 1.0 / 60.0, true);
             let v = inst.params.values[hair.index()][0];
             assert!(v.is_finite() && v.abs() <= 1.0, "{v}");
             peak = peak.max(v.abs());

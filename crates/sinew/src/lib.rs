@@ -73,6 +73,9 @@ pub mod sim;
 pub mod skeleton;
 pub mod types;
 
+#[cfg(test)]
+mod layering_tests;
+
 pub use character::{Character, CharacterError};
 pub use ids::*;
 pub use instance::Instance;

@@ -6,7 +6,8 @@
 //! is exactly what the generator writes (needs python3).
 
 use clap::Parser;
-use sinew::params::{Target, update_params};
+use sinew::character::update_params;
+use sinew::params::Target;
 use sinew::rig::AttachmentKind;
 use sinew::{Instance, ParamId, Rig, SlotId};
 use sinew_cli::args::Cli;

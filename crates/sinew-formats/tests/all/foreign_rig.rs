@@ -37,7 +37,7 @@ fn stages_refuse_an_instance_of_another_rig() {
     let before = format!("{inst:?}");
     let other = &face.rig;
     sinew::skeleton::update_world_transform(other, &mut inst, Physics::Update);
-    sinew::params::update_params(other, &mut inst, 1.0 / 60.0, true);
+    sinew::character::update_params(other, &mut inst, 1.0 / 60.0, true);
     sinew::params::apply_params(other, &mut inst);
     sinew::params::finalize_params(other, &mut inst);
     sinew::deformer::apply_deformers(other, &mut inst);

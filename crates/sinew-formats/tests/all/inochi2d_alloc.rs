@@ -7,7 +7,7 @@
 //! every visible part. A second puppet fed the same
 //! inputs must hash to the same bits frame for frame.
 
-use sinew::params::update_params;
+use sinew::character::update_params;
 use sinew::{Character, Instance, ParamId, Rig};
 use sinew_formats::inochi2d::{build_puppet, load_inochi2d};
 use std::sync::Arc;

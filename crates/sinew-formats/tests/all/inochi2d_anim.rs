@@ -6,9 +6,9 @@
 
 use serde_json::{Value, json};
 use sinew::Instance;
+use sinew::character::update_params;
 use sinew::params::inochi_clip::{LaneInterp, LaneMerge};
 use sinew::params::player::ParamPlayer;
-use sinew::params::update_params;
 use sinew_formats::inochi2d::container::write_container;
 use sinew_formats::inochi2d::{build_puppet, parse_inochi2d, read_container};
 

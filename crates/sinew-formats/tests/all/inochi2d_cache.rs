@@ -9,7 +9,7 @@
 //! must agree bit for bit, and a full world-transform pass over the cached instance's final
 //! locals must reproduce its world transforms (the bone subsets left nothing stale).
 
-use sinew::params::update_params;
+use sinew::character::update_params;
 use sinew::types::Physics;
 use sinew::{Instance, ParamId, Rig};
 use sinew_formats::inochi2d::{build_puppet, load_inochi2d};

@@ -4,7 +4,8 @@
 //! physics frame stays finite; the node transform mapping gives hand-computed positions.
 
 use serde_json::Value;
-use sinew::params::{apply_params, update_params};
+use sinew::character::update_params;
+use sinew::params::apply_params;
 use sinew::{Instance, Rig, SlotId};
 use sinew_formats::inochi2d::{Puppet, build_puppet, load_inochi2d};
 use std::path::PathBuf;

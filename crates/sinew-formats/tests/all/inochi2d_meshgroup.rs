@@ -7,7 +7,7 @@
 //! frame allocates nothing after warm-up.
 
 use serde_json::Value;
-use sinew::params::update_params;
+use sinew::character::update_params;
 use sinew::{Instance, Rig};
 use sinew_formats::inochi2d::container::write_container;
 use sinew_formats::inochi2d::{build_puppet, load_inochi2d, parse_inochi2d, read_container};

@@ -12,8 +12,8 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use sinew::character::update_params;
 use sinew::params::player::ParamPlayer;
-use sinew::params::update_params;
 use sinew::{AttachmentId, Instance, ParamId};
 use sinew_formats::inochi2d::container::write_container;
 use sinew_formats::inochi2d::{Texture, build_puppet, parse_inochi2d, read_container};

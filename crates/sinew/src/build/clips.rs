@@ -1,7 +1,7 @@
 //! RawClip -> Clip: timeline targets resolved to ids, keys and Bezier curves compiled.
 //!
 //! Follows the spine-ts 4.2 `SkeletonJson.readAnimation` conventions: keys are stored as f32,
-//! Beziers are sampled at build time ([`crate::anim::curve`]) from the raw keys' f64 times,
+//! Beziers are sampled at build time ([`crate::rig::curve`]) from the raw keys' f64 times,
 //! values and handles (as the official loader samples them from the JSON numbers), unweighted deform keys store
 //! setup + delta (weighted keys the zero-filled deltas), draw-order offsets become full
 //! permutations, event keys take their event's defaults, and timelines are ordered as the
@@ -18,11 +18,12 @@ mod special;
 mod tests;
 mod values;
 
-use crate::anim::{Clip, ClipPlayback, Timeline, TimelineKind};
 use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::ClipId;
 use crate::raw::{RawClip, RawRig, RawTarget, RawTimeline};
 use crate::rig::Rig;
+use crate::rig::clip::{Clip, Timeline, TimelineKind};
+use crate::rig::playback::ClipPlayback;
 use std::collections::HashMap;
 
 /// Compiles every clip of `raw` into `rig.clips` (and `rig.names.clips`), pushing one
@@ -239,7 +240,7 @@ fn build_clip(
         for k in 0..n {
             properties[k] = props.id(keys[k]);
         }
-        let sorted = crate::anim::curve::keys_sorted(&frames, kind.entries());
+        let sorted = crate::rig::curve::keys_sorted(&frames, kind.entries());
         let tl = Timeline {
             kind,
             frames,
@@ -278,7 +279,7 @@ impl Ctx<'_> {
     }
 }
 
-type Built = (TimelineKind, Vec<f32>, crate::anim::Curves);
+type Built = (TimelineKind, Vec<f32>, crate::rig::curve::Curves);
 
 fn build_timeline(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
     match &rt.target {

@@ -168,7 +168,7 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
 fn deform_timeline_slots(rig: &Rig) -> Vec<bool> {
     let mut used = vec![false; rig.slots.len()];
     for t in rig.clips.iter().flat_map(|c| &c.timelines) {
-        if let crate::anim::TimelineKind::Deform { slot, .. } = t.kind
+        if let crate::rig::clip::TimelineKind::Deform { slot, .. } = t.kind
             && let Some(u) = used.get_mut(slot.index())
         {
             *u = true;

@@ -18,7 +18,7 @@
 //!    targets set with [`Character::set_ik_target`];
 //! 4. **clock**: `Instance::advance_time(dt)` (Spine physics reads it);
 //! 5. **world**: for rigs with parameters, the parameter stage with its world transforms,
-//!    parameter physics and deformers (`params::update_params`); otherwise
+//!    parameter physics and deformers (`character::update_params`); otherwise
 //!    `skeleton::update_world_transform` with bones, constraints and physics;
 //! 6. **follow**: delayed follows ([`Character::set_follows`]): `FollowState::update`
 //!    blends each follower toward its source's value `delay` seconds ago and re-poses the
@@ -50,6 +50,7 @@ mod crowd;
 mod error;
 pub mod finite;
 mod key;
+mod puppet;
 mod query;
 #[cfg(test)]
 mod tests;
@@ -61,6 +62,7 @@ pub use bounds::{SkeletonBounds, fit_view};
 pub use crowd::{Crowd, MAX_THREADS};
 pub use error::CharacterError;
 pub use key::{Bone, Clip, Handle, Ik, Key, Param, Skin, Slot};
+pub use puppet::update_params;
 
 use crate::anim::state::{MixTable, StateEvent, StateEventKind};
 use crate::anim::{AnimationState, EntryId, FiredEvent, MixBlend, MixDirection, apply_clip};
@@ -462,7 +464,7 @@ impl Character {
                 crate::params::driver::reset_drivers(inst);
                 crate::params::chain::reset_chains(inst);
             }
-            crate::params::apply::params_frame(&self.rig, inst, dt, self.param_physics);
+            puppet::params_frame(&self.rig, inst, dt, self.param_physics);
         } else {
             let physics = self.world_physics(reset);
             crate::skeleton::world_transform(&self.rig, &mut self.inst, physics);

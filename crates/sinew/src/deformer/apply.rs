@@ -5,14 +5,15 @@
 
 use super::geom::{Affine, Grid, I2, Mat2, barycentric, mat_inv, mat_mul, mat_vec, relative};
 use super::{DeformerKind, DeformerSet, DeformerState, DeformerTarget, RotationFrame};
+use crate::instance::params::ParamState;
 use crate::instance::{Instance, SlotState};
 use crate::math::WorldTransform;
-use crate::params::grid::{AxisWeights, accumulate_grid, axis_weights, eval_scalar};
-use crate::params::{MAX_AXES, ParamSet, ParamState};
+use crate::math::grid::{AxisWeights, MAX_AXES, accumulate_grid, axis_weights, eval_scalar};
+use crate::rig::params::ParamSet;
 use crate::rig::{AttachmentKind, Rig};
 
 /// Runs every deformer of the rig over the instance. Call after the parameter stage and world
-/// transforms ([`crate::params::update_params`] does); a no-op for rigs without deformers.
+/// transforms ([`crate::character::update_params`] does); a no-op for rigs without deformers.
 pub fn apply_deformers(rig: &Rig, inst: &mut Instance) {
     if !inst.is_for(rig) {
         return;

@@ -10,9 +10,9 @@ use super::{
     RawDeformerKind, RawDeformers,
 };
 use crate::ids::SlotId;
-use crate::params::ParamSet;
-use crate::params::build::resolve_axes;
-use crate::params::raw::RawParams;
+use crate::raw::params::RawParams;
+use crate::rig::params::ParamSet;
+use crate::rig::params::resolve_axes;
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::Physics;
 

@@ -4,9 +4,10 @@
 //! lattice), a rotation nested in a warp against the hand composition, and build errors.
 
 use super::{DeformerTarget, RawDeformer, RawDeformerBinding, RawDeformerKind, RawDeformers};
+use crate::character::update_params;
 use crate::math::WorldTransform;
+use crate::params::Interp;
 use crate::params::raw::{RawAxis, RawBinding, RawParam, RawParams, RawTarget};
-use crate::params::{Interp, update_params};
 use crate::raw::{
     RawAttachment, RawAttachmentKind, RawBone, RawRig, RawSkin, RawSkinEntry, RawSlot, Vertices,
 };

@@ -10,7 +10,7 @@
 use super::{DrawGroup, DrawList};
 use crate::ids::{BoneId, SlotId};
 use crate::instance::Instance;
-use crate::params::SlotOffset;
+use crate::instance::params::SlotOffset;
 use crate::rig::Rig;
 use crate::types::Color;
 

@@ -5,6 +5,8 @@
 //! (world transforms). After [`Instance::new`] and the first frames, updating allocates
 //! nothing.
 
+pub(crate) mod param_cache;
+pub mod params;
 pub(crate) mod plan;
 mod state;
 
@@ -193,7 +195,7 @@ pub struct Instance {
     /// Scratch buffers for path constraints.
     pub(crate) path_scratch: PathScratch,
     /// Parameter values and the parameter stage's buffers.
-    pub params: crate::params::ParamState,
+    pub params: params::ParamState,
     /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
     /// pure function: most bones keep their rotation from frame to frame).
     pub(crate) trig: Vec<crate::math::trig::TrigMemo>,
@@ -312,7 +314,7 @@ impl Instance {
             plan: Vec::with_capacity(nb * 2 + rig.constraint_order.len()),
             plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
-            params: crate::params::ParamState::new(rig),
+            params: params::ParamState::new(rig),
             db_hold: DbHold::new(rig),
             rig_uid: rig.uid,
         };

@@ -3,6 +3,7 @@
 //! A [`WorldTransform`] maps bone space to world space: `world = [a b; c d] * p + (x, y)`,
 //! so `(a, c)` is the bone's x axis in world space and `(b, d)` its y axis.
 
+pub mod grid;
 pub mod trig;
 
 /// Degrees to radians.

@@ -6,17 +6,16 @@
 //! `super::scalars`), rewrites the deform buffers of slots whose inputs changed
 //! (`super::deforms`) and sorts the draw order when a z-sort changed. When the cache is
 //! invalid (the first frame, after `super::cache::ParamCache::invalidate`) it resets the
-//! accumulators and writes every bound bone, colour and visibility. [`update_params`] sequences a whole parameter frame with physics the way the
-//! Inochi2D reference does (inochi2d.md §3 "Frame order"): parameters no driver writes,
-//! world transforms, the drivers (which read anchors and write their parameters), then the
-//! driven parameters' bindings and the world transforms again. Allocation-free. Verified by
+//! accumulators and writes every bound bone, colour and visibility. The phases (`before_physics`, `after_physics`, `finish_frame`) are
+//! sequenced with world transforms, the drivers and the deformers by the facade
+//! (`character::update_params`, inochi2d.md §3 "Frame order"); this module only evaluates
+//! bindings and never calls another stage. Allocation-free. Verified by
 //! `params/tests.rs` and the fixture tests in `sinew-formats/tests/inochi2d_*.rs`.
 
 use super::{BoneOffset, SlotOffset};
 use crate::ids::SlotId;
 use crate::instance::Instance;
 use crate::rig::Rig;
-use crate::types::Physics;
 
 /// Clears the per-frame accumulators (bone offsets, slot factors, driver overrides).
 fn clear_accumulators(inst: &mut Instance) {
@@ -213,7 +212,7 @@ fn begin_frame(inst: &mut Instance) {
 
 /// The bindings applied before physics: change marks, the scalar targets that changed
 /// (their components written), and when the cache is invalid every bound bone's local.
-fn before_physics(rig: &Rig, inst: &mut Instance) {
+pub(crate) fn before_physics(rig: &Rig, inst: &mut Instance) {
     begin_frame(inst);
     mark_changes(rig, inst, false);
     super::scalars::update_scalars(rig, inst, 0);
@@ -223,14 +222,14 @@ fn before_physics(rig: &Rig, inst: &mut Instance) {
 }
 
 /// The physics-driven bindings: their change marks and targets.
-fn after_physics(rig: &Rig, inst: &mut Instance) {
+pub(crate) fn after_physics(rig: &Rig, inst: &mut Instance) {
     mark_changes(rig, inst, true);
     super::scalars::update_scalars(rig, inst, 1);
 }
 
 /// The end of a parameter frame: deform buffers, (when invalid) every colour and
 /// visibility, the draw order; the cache is valid from here on.
-fn finish_frame(rig: &Rig, inst: &mut Instance) {
+pub(crate) fn finish_frame(rig: &Rig, inst: &mut Instance) {
     super::deforms::update_deforms(rig, inst);
     if !inst.params.cache.valid {
         finalize_slots(rig, inst);
@@ -251,50 +250,8 @@ pub fn apply_params(rig: &Rig, inst: &mut Instance) {
 }
 
 /// Both binding phases with no drivers between them, and the frame's end.
-fn stage_without_physics(rig: &Rig, inst: &mut Instance) {
+pub(crate) fn stage_without_physics(rig: &Rig, inst: &mut Instance) {
     before_physics(rig, inst);
     after_physics(rig, inst);
     finish_frame(rig, inst);
-}
-
-/// A whole parameter-driven frame of `dt` seconds: parameters, world transforms, and with
-/// `physics` the drivers and the driven parameters (then world transforms again, over the
-/// bones that need it when the plan allows; see `params::plan`). Does nothing for an
-/// instance of another rig ([`Instance::is_for`]).
-pub fn update_params(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
-    if inst.is_for(rig) {
-        params_frame(rig, inst, dt, physics);
-    }
-}
-
-/// [`update_params`] for an instance known to be the rig's (the facade's own).
-pub(crate) fn params_frame(rig: &Rig, inst: &mut Instance, dt: f64, physics: bool) {
-    super::chain::step_chains(rig, inst, dt, physics);
-    if !physics || rig.params.drivers.is_empty() {
-        // The slots are remembered once, after the deformers have written too.
-        stage_without_physics(rig, inst);
-        crate::skeleton::update_world_transform(rig, inst, Physics::None);
-        crate::deformer::apply_deformers(rig, inst);
-        super::deforms::remember_slots(inst);
-        return;
-    }
-    before_physics(rig, inst);
-    let plan = &rig.params.plan;
-    // The subsets assume the plan visits every bone (no skin-hidden bones, no constraints).
-    let subsets = plan.bone_subsets && inst.plan.len() == rig.bones.len();
-    if subsets {
-        super::world::update_bones(rig, inst, &plan.pre_physics_bones);
-    } else {
-        crate::skeleton::update_world_transform(rig, inst, Physics::None);
-    }
-    super::driver::step_drivers(rig, inst, dt);
-    after_physics(rig, inst);
-    if subsets {
-        super::world::update_bones(rig, inst, &plan.post_physics_bones);
-    } else {
-        crate::skeleton::update_world_transform(rig, inst, Physics::None);
-    }
-    finish_frame(rig, inst);
-    crate::deformer::apply_deformers(rig, inst);
-    super::deforms::remember_slots(inst);
 }

@@ -4,18 +4,12 @@
 //! Verified by the unit tests in `params/tests.rs`.
 
 use super::driver::DriverData;
-use super::grid::MAX_AXES;
 use super::raw::{RawParams, RawTarget};
-use super::{Binding, GridAxis, ParamData, ParamSet, Target};
+use super::{Binding, ParamData, ParamSet, Target};
 use crate::ids::{BoneId, ParamId, SlotId};
+use crate::rig::params::resolve_axes;
+pub use crate::rig::params::{MAX_KEYFORMS, MAX_KEYS, MAX_PARAMS};
 use crate::rig::{AttachmentKind, Rig};
-
-/// Most parameters a rig may have.
-pub const MAX_PARAMS: usize = 4096;
-/// Most keys on one axis.
-pub const MAX_KEYS: usize = 256;
-/// Most keyforms in one grid.
-pub const MAX_KEYFORMS: usize = 4096;
 
 /// Builds the parameter set of `rig` from its raw form.
 pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>> {
@@ -217,70 +211,6 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     let keys = raw.params.iter().map(|p| p.axis_points.clone()).collect();
     set.plan = super::plan::ParamPlan::new(rig, &set, keys);
     Ok(set)
-}
-
-/// Resolves a binding's axes against the built parameters: names to ids, and each axis's
-/// keys (the binding's own, or else the parameter's axis points) checked to be 1..=
-/// [`MAX_KEYS`] sorted finite values, with at most [`MAX_KEYFORMS`] keyforms in all.
-/// Returns the axes, the keyform count and whether any axis reads a physics-driven
-/// parameter; otherwise pushes errors that begin with `what()` and returns `None`.
-/// Parameter and deformer bindings both use it.
-pub(crate) fn resolve_axes(
-    set: &ParamSet,
-    raw: &RawParams,
-    raw_axes: &[super::raw::RawAxis],
-    what: &dyn Fn() -> String,
-    errs: &mut Vec<String>,
-) -> Option<(Vec<GridAxis>, usize, bool)> {
-    if raw_axes.is_empty() || raw_axes.len() > MAX_AXES {
-        errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
-        return None;
-    }
-    let mut axes = Vec::with_capacity(raw_axes.len());
-    let mut count = 1usize;
-    let mut driven = false;
-    for a in raw_axes {
-        // Built parameters keep the raw order, so an id indexes `raw.params` too.
-        let Some((p, rp)) = set
-            .find(&a.param)
-            .and_then(|p| raw.params.get(p.index()).map(|rp| (p, rp)))
-        else {
-            errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
-            continue;
-        };
-        let c = usize::from(a.component.min(1));
-        let keys = a.keys.clone().unwrap_or_else(|| rp.axis_points[c].clone());
-        if keys.is_empty()
-            || keys.len() > MAX_KEYS
-            || keys.iter().any(|k| !k.is_finite())
-            || keys.windows(2).any(|w| w[1] < w[0])
-        {
-            errs.push(format!(
-                "{}: parameter `{}` axis {c}: bad keys",
-                what(),
-                a.param
-            ));
-            continue;
-        }
-        driven |= set.params[p.index()].driven;
-        count = count.saturating_mul(keys.len());
-        axes.push(GridAxis {
-            param: p,
-            component: c as u8,
-            keys,
-        });
-    }
-    if axes.len() != raw_axes.len() {
-        return None;
-    }
-    if count > MAX_KEYFORMS {
-        errs.push(format!(
-            "{}: {count} keyforms (at most {MAX_KEYFORMS})",
-            what()
-        ));
-        return None;
-    }
-    Some((axes, count, driven))
 }
 
 fn resolve_target(

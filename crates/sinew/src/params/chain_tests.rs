@@ -3,11 +3,12 @@
 //! non-finite input, the normalization map, output blending and builder errors.
 
 use super::*;
+use crate::character::update_params;
+use crate::ids::ParamId;
 use crate::params::build::build_params;
 use crate::params::raw::{
     RawChain, RawChainInput, RawChainOutput, RawChainParticle, RawParam, RawParams,
 };
-use crate::params::update_params;
 use crate::raw::{RawBone, RawRig};
 use crate::{Instance, Rig};
 use std::f64::consts::PI;

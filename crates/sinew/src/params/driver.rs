@@ -15,123 +15,12 @@
 //! a capped number per frame, so a hitch slows the motion instead of exploding it.
 //! Verified by the unit tests in `params/tests.rs` (rest output, swing decays, hitch).
 
-use crate::ids::{BoneId, ParamId};
-use crate::sim::clock::ClockSettings;
-use crate::sim::pendulum::{Pendulum, PendulumKind, PendulumMap, PendulumParams};
+pub use crate::instance::params::DriverState;
+pub use crate::raw::params::{DriverMap, PendulumModel};
+pub use crate::rig::params::driver::{DriverData, clock_settings};
+
+use crate::rig::params::driver::DOWN;
 use crate::sim::vec::{SimVec, V2};
-
-/// Rigid or spring pendulum.
-///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PendulumModel {
-    /// Fixed-length rod.
-    #[default]
-    Rigid,
-    /// Spring rod.
-    Spring,
-}
-
-/// How the bob maps to the parameter's two components.
-///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DriverMap {
-    /// (angle / pi, length ratio).
-    #[default]
-    AngleLength,
-    /// (length ratio, angle / pi).
-    LengthAngle,
-    /// (x, y).
-    Xy,
-    /// (y, x).
-    Yx,
-}
-
-/// A built driver.
-///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct DriverData {
-    /// Name.
-    pub name: String,
-    /// Anchor bone.
-    pub bone: BoneId,
-    /// Output parameter.
-    pub param: ParamId,
-    /// Model.
-    pub model: PendulumModel,
-    /// Mapping.
-    pub map: DriverMap,
-    /// Gravity, rig units/s².
-    pub gravity: f64,
-    /// Length, rig units.
-    pub length: f64,
-    /// Frequency, Hz.
-    pub frequency: f64,
-    /// Angle damping ratio.
-    pub angle_damping: f64,
-    /// Length damping ratio.
-    pub length_damping: f64,
-    /// Output scale.
-    pub output_scale: [f64; 2],
-    /// Anchor at the local translation.
-    pub local_only: bool,
-}
-
-/// A driver's simulation state.
-///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct DriverState {
-    /// The pendulum.
-    pub pendulum: Pendulum,
-    /// The anchor at the start of the current frame (inputs are interpolated across steps).
-    pub last_anchor: V2,
-}
-
-/// Gravity direction in rig space (y-down puppets).
-const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
-
-impl DriverState {
-    /// A pendulum at rest at the origin (placed properly on the first physics frame).
-    pub fn new(d: &DriverData) -> Self {
-        DriverState {
-            pendulum: Pendulum::new(kind(d.model), params(d, 0.0, 1.0), V2::ZERO, DOWN),
-            last_anchor: V2::ZERO,
-        }
-    }
-}
-
-fn kind(m: PendulumModel) -> PendulumKind {
-    match m {
-        PendulumModel::Rigid => PendulumKind::Rigid,
-        PendulumModel::Spring => PendulumKind::Spring,
-    }
-}
-
-/// Pendulum parameters with binding offsets applied (length added, gravity multiplied).
-fn params(d: &DriverData, length_add: f64, gravity_mul: f64) -> PendulumParams {
-    PendulumParams {
-        length: d.length + length_add,
-        gravity: d.gravity * gravity_mul,
-        angle_damping: d.angle_damping,
-        length_damping: d.length_damping,
-        frequency: d.frequency,
-        output_scale: [1.0, 1.0],
-        map: PendulumMap::AngleLength,
-    }
-}
-
-/// The physics clock settings: 100 steps/s, at most 25 per frame (a 0.25 s frame).
-pub fn clock_settings() -> ClockSettings {
-    ClockSettings {
-        step_hz: 100.0,
-        max_substeps: 25,
-        max_frame_dt: 0.25,
-        time_scale: 1.0,
-    }
-}
 
 /// The anchor of a driver in rig space from the current world transforms.
 fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> V2 {
@@ -207,7 +96,7 @@ pub(crate) fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64
             let a = anchor(rig, inst, d);
             let st = &mut inst.params;
             let [la, gm] = st.driver_offsets[i];
-            st.drivers[i].pendulum.set_params(params(d, la, gm));
+            st.drivers[i].pendulum.set_params(d.pendulum_params(la, gm));
             st.drivers[i].pendulum.reset(a, DOWN);
             st.drivers[i].last_anchor = a;
         }
@@ -219,7 +108,7 @@ pub(crate) fn step_drivers(rig: &crate::Rig, inst: &mut crate::Instance, dt: f64
         let st = &mut inst.params;
         let [la, gm] = st.driver_offsets[i];
         let ds = &mut st.drivers[i];
-        ds.pendulum.set_params(params(d, la, gm));
+        ds.pendulum.set_params(d.pendulum_params(la, gm));
         let h = st.clock.step();
         for j in 0..steps {
             let f = st.clock.step_fraction(j);

@@ -21,54 +21,8 @@ use super::corners::{Cell, Corners, binding_corners};
 pub use super::scalar_plan::{ScalarItem, ScalarPlan, TargetPlan};
 use super::{ParamSet, Target};
 use crate::instance::Instance;
+pub(crate) use crate::instance::param_cache::ItemMemo;
 use crate::rig::Rig;
-
-/// An item's last evaluation.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ItemMemo {
-    /// Its value.
-    pub(crate) value: f64,
-    /// The pass it was evaluated in.
-    pub(crate) pass: u64,
-    /// One of its parameters was muted (it contributes nothing).
-    pub(crate) muted: bool,
-}
-
-/// A target's state.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct TargetMemo {
-    /// The pass it was last queued in.
-    pub(crate) pass: u64,
-    /// Its fold over the items applied before physics.
-    pub(crate) before: f64,
-}
-
-/// What the scalar stage remembers between frames (part of [`super::cache::ParamCache`]).
-///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
-#[derive(Debug, Clone, Default)]
-pub struct ScalarMemo {
-    /// Per item.
-    pub(crate) items: Vec<ItemMemo>,
-    /// Per target.
-    pub(crate) targets: Vec<TargetMemo>,
-    /// Targets queued in this pass.
-    pub(crate) queue: Vec<u32>,
-    /// The pass counter (two passes per physics frame).
-    pub(crate) pass: u64,
-}
-
-impl ScalarMemo {
-    /// Sized for `plan`.
-    pub fn new(plan: &ScalarPlan) -> Self {
-        ScalarMemo {
-            items: vec![ItemMemo::default(); plan.items.len()],
-            targets: vec![TargetMemo::default(); plan.targets.len()],
-            queue: Vec::with_capacity(plan.targets.len()),
-            pass: 0,
-        }
-    }
-}
 
 /// Where a target's fold starts: 1 for factors, 0 for offsets.
 #[inline(always)]

@@ -2,10 +2,11 @@
 //! (offsets add across parameters, scales multiply), a joint grid over two parameters, and
 //! parameter physics (rest output, a swing that stays bounded, a 10 s hitch).
 
+use super::Interp;
 use super::build::build_params;
 use super::driver::{DriverMap, PendulumModel};
 use super::raw::{RawAxis, RawBinding, RawDriver, RawParam, RawParams, RawTarget};
-use super::{Interp, update_params};
+use crate::character::update_params;
 use crate::raw::{RawBone, RawRig};
 use crate::{Instance, Rig};
 

@@ -6,6 +6,8 @@
 //! keeps for exactness: lengths in rig units (y up), angles in degrees, times in seconds.
 
 mod anim;
+pub mod deformers;
+pub mod params;
 pub use anim::*;
 
 use crate::types::{BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, SpacingMode};

@@ -4,6 +4,10 @@
 //! checked every index, so per-frame code indexes these tables without further checks.
 
 mod attachment;
+pub mod clip;
+pub mod curve;
+pub mod params;
+pub mod playback;
 pub use attachment::*;
 
 use crate::ids::*;
@@ -56,7 +60,7 @@ pub struct Rig {
     /// Event definitions.
     pub events: Vec<EventData>,
     /// Animation clips.
-    pub clips: Vec<crate::anim::Clip>,
+    pub clips: Vec<clip::Clip>,
     /// For each slot, the largest deform buffer (floats) any attachment it can show needs.
     pub slot_deform_capacity: Vec<u32>,
     /// For each slot, whether one of the clips has a deform timeline for it (the builder
@@ -67,7 +71,7 @@ pub struct Rig {
     /// Name lookups (edges only; never used per frame).
     pub names: NameMaps,
     /// Parameters, keyform bindings and parameter physics (empty unless the format has them).
-    pub params: crate::params::ParamSet,
+    pub params: params::ParamSet,
     /// Bone rotations use exact trigonometry (f64's own pi, the y axis exactly 90 degrees
     /// from the x axis), so an unrotated bone's matrix is exactly the identity. Formats
     /// other than Spine set it; Spine rigs keep Spine's float-rounded pi

@@ -10,6 +10,7 @@ mod bone_run;
 pub(crate) mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod lanes_avx;
+pub(crate) mod subset;
 
 #[cfg(test)]
 mod oracle_edge_tests;

@@ -2,13 +2,13 @@
 //! (one per input kind, several particles and outputs) stepped through uneven frames, a
 //! hitch and non-finite frame times, counted by `sinew_testutil::alloc`.
 
+use sinew::character::update_params;
 use sinew::params::build::build_params;
 use sinew::params::chain::ChainSource;
 use sinew::params::raw::{
     RawChain, RawChainInput, RawChainOutput, RawChainParticle, RawNormalization, RawParam,
     RawParams,
 };
-use sinew::params::update_params;
 use sinew::raw::{RawBone, RawRig};
 use sinew::{Instance, ParamId};
 use sinew_testutil::alloc::count_allocations;

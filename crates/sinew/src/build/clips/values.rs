@@ -3,11 +3,12 @@
 //! raw f64 numbers.
 
 use super::{Built, Ctx};
-use crate::anim::{Curves, IkFlags, TimelineKind};
 use crate::build::problem::ProblemKind;
 use crate::raw::{
     BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty,
 };
+use crate::rig::clip::{IkFlags, TimelineKind};
+use crate::rig::curve::Curves;
 
 /// Index of a physics property in Spine's property-code order (inertia .. mix, reset).
 pub(super) fn physics_index(p: PhysicsProperty) -> u8 {

@@ -1,9 +1,7 @@
 //! The authoring form of a rig's parameters: everything refers to parameters, bones and
-//! slots by name, as loaders produce it; [`super::build::build_params`] resolves it.
+//! slots by name, as loaders produce it; `params::build::build_params` resolves it.
 
-use super::chain::ChainSource;
-use super::driver::{DriverMap, PendulumModel};
-use super::grid::Interp;
+use crate::math::grid::Interp;
 
 /// A parameter in authoring form.
 ///
@@ -145,7 +143,7 @@ pub struct RawParams {
     /// Pendulums.
     pub drivers: Vec<RawDriver>,
     /// Deformers and their bindings.
-    pub deformers: crate::deformer::RawDeformers,
+    pub deformers: super::deformers::RawDeformers,
     /// Pendulum chains (Cubism physics3 settings).
     pub chains: RawChains,
 }
@@ -258,4 +256,46 @@ impl Default for RawChains {
             wind: [0.0, 0.0],
         }
     }
+}
+
+/// Rigid or spring pendulum.
+///
+/// Owner: the loaders produce it; the builder reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PendulumModel {
+    /// Fixed-length rod.
+    #[default]
+    Rigid,
+    /// Spring rod.
+    Spring,
+}
+
+/// How the bob maps to the parameter's two components.
+///
+/// Owner: the loaders produce it; the builder reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DriverMap {
+    /// (angle / pi, length ratio).
+    #[default]
+    AngleLength,
+    /// (length ratio, angle / pi).
+    LengthAngle,
+    /// (x, y).
+    Xy,
+    /// (y, x).
+    Yx,
+}
+
+/// What an input moves or an output reads.
+///
+/// Owner: the loaders produce it; the builder reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChainSource {
+    /// Horizontal translation.
+    #[default]
+    X,
+    /// Vertical translation.
+    Y,
+    /// Angle (inputs: degrees through the angle normalization; outputs: radians).
+    Angle,
 }

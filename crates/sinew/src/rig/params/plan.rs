@@ -18,7 +18,7 @@ use crate::rig::Rig;
 
 /// One deformed slot and the deform bindings that feed it.
 ///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformSlotPlan {
     /// Index into [`ParamSet::deform_slots`](super::ParamSet::deform_slots).
@@ -37,7 +37,7 @@ pub struct DeformSlotPlan {
 /// The parameters a binding reads, for its mute check: the first two axes' parameters,
 /// and whether there are more (then the binding's axes are asked).
 ///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AxisParams {
     /// The parameters of its first two axes ([`AxisParams::NONE`] when absent).
@@ -73,7 +73,7 @@ impl AxisParams {
 
 /// One deform binding as the stage evaluates it.
 ///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformItem {
     /// Index into [`ParamSet::bindings`](super::ParamSet::bindings).
@@ -104,7 +104,7 @@ fn zero_keyforms(b: &super::Binding) -> u64 {
 
 /// Flat index lists for the parameter stage.
 ///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParamPlan {
     /// Per entry of `deform_slots`: its deform bindings.
@@ -114,7 +114,7 @@ pub struct ParamPlan {
     /// Deform bindings grouped by deformed slot, in file order within a slot.
     pub deform_bindings: Vec<DeformItem>,
     /// Scalar (non-deform) bindings and their targets.
-    pub scalars: super::scalars::ScalarPlan,
+    pub scalars: super::scalar_plan::ScalarPlan,
     /// Whether the bone subsets below may replace full world-transform passes.
     pub bone_subsets: bool,
     /// Bones the pass before physics visits (driver anchors and their ancestors),
@@ -159,7 +159,7 @@ impl ParamPlan {
             param_keys,
             ..ParamPlan::default()
         };
-        plan.scalars = super::scalars::ScalarPlan::new(rig, set, &plan.param_keys);
+        plan.scalars = super::scalar_plan::ScalarPlan::new(rig, set, &plan.param_keys);
         for (k, &slot) in set.deform_slots.iter().enumerate() {
             let start = plan.deform_bindings.len() as u32;
             for (i, b) in set.bindings.iter().enumerate() {
@@ -225,7 +225,7 @@ impl ParamPlan {
     }
 
     /// Which targets with driven items must also be folded before physics (see
-    /// [`super::scalars::ScalarPlan::early_targets`]).
+    /// [`super::scalar_plan::ScalarPlan::early_targets`]).
     fn plan_early_targets(&mut self, rig: &Rig) {
         let mut pre = vec![!self.bone_subsets; rig.bones.len()];
         for b in &self.pre_physics_bones {

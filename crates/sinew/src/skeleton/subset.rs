@@ -1,18 +1,19 @@
-//! World transforms for the parameter stage: a bone is recomputed only when its inputs
-//! changed (see [`super::cache`]), and the common case (a child bone inheriting normally)
-//! is computed inline.
+//! World transforms of a subset of bones, for the puppet frame (`character::update_params`,
+//! around parameter physics): a bone is recomputed only when its inputs changed (the memo in
+//! `instance::param_cache`), and the common case (a child bone inheriting normally) is
+//! computed inline.
 //!
 //! The inline case calls the skeleton's own `Inherit::Normal` function
-//! (`skeleton::world::normal_child_world`), so results are bit-identical to
+//! (`bone::normal_child_world`), so results are bit-identical to
 //! [`crate::bone::update_bone_world_with`]; every other case calls that. Verified by
 //! `params/tests.rs` (`world_subsets_around_physics_leave_nothing_stale`: a full skeleton
 //! pass reproduces the stage's world transforms exactly) and
 //! `sinew-formats/tests/inochi2d_cache.rs`.
 
-use super::cache::BoneMemo;
 use crate::bone::normal_child_world;
 use crate::ids::BoneId;
 use crate::instance::Instance;
+use crate::instance::param_cache::BoneMemo;
 use crate::rig::{LocalPose, Rig};
 use crate::types::Inherit;
 

@@ -14,6 +14,7 @@
 //! `params/tests.rs` (`cached_frames_match_uncached`) and the fixture and allocation tests.
 
 use crate::ids::AttachmentId;
+use crate::rig::params::scalar_plan::ScalarPlan;
 
 /// A parameter's value and mute flag when its bindings were last evaluated.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,7 +56,7 @@ impl DeformMemo {
 
 /// Per-instance memory of the parameter stage.
 ///
-/// Owner: the parameter stage (`params::update_params`; step 5 of `Character::update`).
+/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
 #[derive(Debug, Clone, Default)]
 pub struct ParamCache {
     /// False until a frame has run (and after [`ParamCache::invalidate`]): everything is
@@ -66,14 +67,14 @@ pub struct ParamCache {
     /// Per parameter: its value normalised to 0..1 per component (what bindings read).
     pub(crate) norm: Vec<[f64; 2]>,
     /// Per parameter: where `norm` falls on its own keys, per component.
-    pub(crate) cells: Vec<[super::corners::Cell; 2]>,
+    pub(crate) cells: Vec<[crate::rig::params::corners::Cell; 2]>,
     /// Per parameter: the corners of a grid over its own x axis, and over x and y
-    /// ([`super::corners::update_param_corners`]).
-    pub(crate) corners: Vec<[super::corners::Corners; 2]>,
+    /// ([`crate::rig::params::corners::update_param_corners`]).
+    pub(crate) corners: Vec<[crate::rig::params::corners::Corners; 2]>,
     /// Parameters that changed this frame (either phase), in the order found.
     pub(crate) changed_list: Vec<u16>,
     /// The scalar bindings' values and targets ([`super::scalars`]).
-    pub(crate) scalars: super::scalars::ScalarMemo,
+    pub(crate) scalars: ScalarMemo,
     /// Deformed slots (entries of `deform_slots`) a changed parameter marked this frame.
     pub(crate) deform_queue: Vec<u32>,
     /// Every slot's attachment at the end of the stage's last frame.
@@ -94,7 +95,7 @@ pub struct ParamCache {
 
 impl ParamCache {
     /// An empty cache for a rig's parameter set.
-    pub fn new(set: &super::ParamSet) -> Self {
+    pub fn new(set: &crate::rig::params::ParamSet) -> Self {
         ParamCache {
             valid: false,
             seen: set
@@ -110,10 +111,10 @@ impl ParamCache {
                 .iter()
                 .map(|p| [p.normalize(0, p.default[0]), p.normalize(1, p.default[1])])
                 .collect(),
-            cells: vec![[super::corners::Cell::default(); 2]; set.params.len()],
+            cells: vec![[crate::rig::params::corners::Cell::default(); 2]; set.params.len()],
             corners: vec![Default::default(); set.params.len()],
             changed_list: Vec::with_capacity(set.params.len()),
-            scalars: super::scalars::ScalarMemo::new(&set.plan.scalars),
+            scalars: ScalarMemo::new(&set.plan.scalars),
             deform: vec![DeformMemo::DIRTY; set.deform_slots.len()],
             deform_queue: Vec::with_capacity(set.deform_slots.len()),
             attachments_seen: Vec::new(),
@@ -135,5 +136,51 @@ impl ParamCache {
     /// draw order. Call after writing a parameter-owned buffer or the draw order by hand.
     pub fn invalidate(&mut self) {
         self.valid = false;
+    }
+}
+/// An item's last evaluation.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ItemMemo {
+    /// Its value.
+    pub(crate) value: f64,
+    /// The pass it was evaluated in.
+    pub(crate) pass: u64,
+    /// One of its parameters was muted (it contributes nothing).
+    pub(crate) muted: bool,
+}
+
+/// A target's state.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TargetMemo {
+    /// The pass it was last queued in.
+    pub(crate) pass: u64,
+    /// Its fold over the items applied before physics.
+    pub(crate) before: f64,
+}
+
+/// What the scalar stage remembers between frames (part of [`ParamCache`]).
+///
+/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+#[derive(Debug, Clone, Default)]
+pub struct ScalarMemo {
+    /// Per item.
+    pub(crate) items: Vec<ItemMemo>,
+    /// Per target.
+    pub(crate) targets: Vec<TargetMemo>,
+    /// Targets queued in this pass.
+    pub(crate) queue: Vec<u32>,
+    /// The pass counter (two passes per physics frame).
+    pub(crate) pass: u64,
+}
+
+impl ScalarMemo {
+    /// Sized for `plan`.
+    pub fn new(plan: &ScalarPlan) -> Self {
+        ScalarMemo {
+            items: vec![ItemMemo::default(); plan.items.len()],
+            targets: vec![TargetMemo::default(); plan.targets.len()],
+            queue: Vec::with_capacity(plan.targets.len()),
+            pass: 0,
+        }
     }
 }
