@@ -1,6 +1,8 @@
 //! Dense ids: `#[repr(transparent)]` newtypes indexing the Rig's tables.
 //!
 //! Names live only at the edges (lookup maps on the [`crate::Rig`]); per-frame code uses ids.
+//!
+//! Layer: data. Imports nothing.
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident($inner:ty)) => {

@@ -1,4 +1,6 @@
 //! Small value types shared by the raw and built rig.
+//!
+//! Layer: data. Imports nothing.
 
 /// An RGBA colour, straight alpha, each channel 0..1.
 ///

@@ -11,6 +11,10 @@
 //! computations per timeline kind and blend) and by `crates/sinew-formats/tests/anim_local.rs`,
 //! which compares local bone values, slot colours, attachments and draw order against
 //! dumps of the official runtime.
+//!
+//! Layer: stage (step 2 of `Character::update`). Owns the animation state and the timeline
+//! appliers; the clips it samples are rig data ([`crate::rig::clip`], re-exported here). Imports
+//! data only (`ids`, `types`, `raw`, `rig`, `instance`).
 
 pub mod state;
 pub mod timeline;

@@ -6,6 +6,10 @@
 //! operations and its float-rounded pi ([`SPINE_DEG_RAD`]) so results match spine-ts to
 //! about 1e-12. Verified by the unit tests in `skeleton/tests.rs` (closed forms, the
 //! forward/inverse round trip, and oracle values from `dump.mjs`).
+//!
+//! Layer: stage kernel. Owns the math of one bone over the rig and the instance; imports data
+//! only. The world stage (`skeleton`), the constraints and the physics call it
+//! (docs/ARCHITECTURE.md, "Layers").
 
 mod dragonbones;
 

@@ -11,6 +11,10 @@
 //! Verified by the unit tests of each stage, `build/tests.rs` (whole raw rigs built by hand)
 //! and `sinew-formats/tests` (every official Spine export builds; bad inputs report the
 //! culprit).
+//!
+//! Layer: builder. Owns `RawRig -> Rig`; imports data and the stages' own builders
+//! (`params::build`, constraint limits). Only the facade and hosts import it
+//! (`layering_tests.rs`).
 
 mod attachments;
 mod bones;

@@ -42,6 +42,10 @@
 //! Every call taking an id checks it against the rig and returns
 //! [`CharacterError::ForeignId`] (or `None`) for one out of range; calls taking names return
 //! [`CharacterError::UnknownName`]. Nothing panics on a bad id or name.
+//!
+//! Layer: facade. Owns a character's state and the whole frame order (this file, and
+//! `puppet.rs` for the puppet's parameter frame); imports every layer below, and nothing below
+//! imports it (`layering_tests.rs`).
 
 mod batch;
 mod bounds;

@@ -1,4 +1,7 @@
 //! Vertices: deform offsets, skinning and world vertices of attachments.
+//!
+//! Layer: stage (step 9, world vertices; the cage stage). Imports data and the `cage`
+//! library, no other stage.
 
 #[cfg(target_arch = "x86_64")]
 mod affine_avx;

@@ -40,6 +40,11 @@
 //! the unit tests in `tests.rs` (closed-form rotation, affine reproduction by warps and meshes,
 //! rotation nested in a warp against the hand composition, parameter-driven state) and by
 //! `sinew-formats/tests/inochi2d_meshgroup.rs` (the MeshGroup fixture by hand, no allocation).
+//!
+//! Layer: stage (the end of the puppet frame). The deformer tables are rig data
+//! ([`crate::rig::params::deformer`]), their state instance data
+//! ([`crate::instance::params`]), both re-exported here; imports data, and the world stage
+//! (`skeleton`) only to bind meshes in the setup pose at build time.
 
 pub mod apply;
 pub mod build;

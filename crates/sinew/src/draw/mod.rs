@@ -20,6 +20,8 @@
 //! rig can need, and [`build_draw_list`] only clears and refills. Verified by the unit tests
 //! below (quad triangles, tint products, clip ranges with an end slot, inactive bones, reuse
 //! without growth) and by sinew-render's tests on real rigs.
+//!
+//! Layer: stage (step 10). Imports data and the world vertices of `deform`.
 
 use crate::deform::vertices::{region_index, world_vertices_checked};
 use crate::ids::{AttachmentId, BoneId, SlotId};

@@ -4,6 +4,11 @@
 //! slot state, constraint mixes, physics state, draw order) and the results of a frame
 //! (world transforms). After [`Instance::new`] and the first frames, updating allocates
 //! nothing.
+//!
+//! Layer: data. Owns every stage's per-instance state: the plan ([`plan`]), path scratch and
+//! Spine physics state ([`PathScratch`], [`PhysicsState`]), parameter state ([`params`]) and
+//! the parameter cache. Imports only data (`ids`, `types`, `math`, `sim`, `rig`), never a
+//! stage (`layering_tests.rs` checks it).
 
 pub(crate) mod param_cache;
 pub mod params;

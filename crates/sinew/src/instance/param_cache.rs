@@ -56,7 +56,7 @@ impl DeformMemo {
 
 /// Per-instance memory of the parameter stage.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Default)]
 pub struct ParamCache {
     /// False until a frame has run (and after [`ParamCache::invalidate`]): everything is
@@ -160,7 +160,7 @@ pub(crate) struct TargetMemo {
 
 /// What the scalar stage remembers between frames (part of [`ParamCache`]).
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Default)]
 pub struct ScalarMemo {
     /// Per item.

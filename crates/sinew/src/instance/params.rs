@@ -16,7 +16,7 @@ use crate::sim::vec::{SimVec, V2};
 
 /// Additive bone offsets accumulated by the parameter stage.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BoneOffset {
     /// Added x.
@@ -47,7 +47,7 @@ impl BoneOffset {
 
 /// Per-slot factors accumulated by the parameter stage.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlotOffset {
     /// Opacity factor.
@@ -90,7 +90,7 @@ impl SlotOffset {
 
 /// Per-instance parameter state, allocated once by [`ParamState::new`].
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone)]
 pub struct ParamState {
     /// Current value per parameter (x, y), clamped on use.
@@ -196,7 +196,7 @@ impl ParamState {
 }
 /// A driver's simulation state.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriverState {
     /// The pendulum.
@@ -222,7 +222,7 @@ impl DriverState {
 
 /// The simulation state of one chain, allocated once.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Strand {
     /// Particle positions after the last step.
@@ -241,7 +241,7 @@ pub struct Strand {
 
 /// The chains' state of one instance.
 ///
-/// Owner: per-instance state; the parameter stage (step 4 of `Character::update`) writes it.
+/// Owner: per-instance state; the parameter stage (step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainState {
     /// The chains' fixed-step clock.
@@ -281,7 +281,7 @@ impl ChainState {
 /// A rotation's current effective map in its bone's space: `q -> pivot_out + jac · scale ·
 /// R(angle) · (q - pivot)` (`jac` is the ancestors' linear part at the pivot).
 ///
-/// Owner: per-instance state; the deformer stage (step 8 of `Character::update`) writes it.
+/// Owner: per-instance state; the deformer stage (the end of step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RotationFrame {
     /// Current pivot (setup plus offsets), before the ancestors.
@@ -306,7 +306,7 @@ impl RotationFrame {
 
 /// Per-instance deformer state, allocated once by [`DeformerState::new`].
 ///
-/// Owner: per-instance state; the deformer stage (step 8 of `Character::update`) writes it.
+/// Owner: per-instance state; the deformer stage (the end of step 5 of `Character::update`) writes it.
 #[derive(Debug, Clone, Default)]
 pub struct DeformerState {
     /// Per deformer: added angle, scale factor, added pivot x, y (reset every frame).

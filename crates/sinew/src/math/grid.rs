@@ -15,7 +15,7 @@ pub const MAX_AXES: usize = 4;
 
 /// How keyforms are interpolated between keys.
 ///
-/// Owner: the parameter stage (`params`; step 4 of `Character::update`).
+/// Owner: the parameter stage (`params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Interp {
     /// The nearest key; an offset of exactly 0.5 takes the upper key.
@@ -29,7 +29,7 @@ pub enum Interp {
 
 /// The keys one axis contributes at a value: up to four (index, weight) pairs.
 ///
-/// Owner: the parameter stage (`params`; step 4 of `Character::update`).
+/// Owner: the parameter stage (`params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct AxisWeights {
     /// Key indices.

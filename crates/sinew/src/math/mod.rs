@@ -2,6 +2,9 @@
 //!
 //! A [`WorldTransform`] maps bone space to world space: `world = [a b; c d] * p + (x, y)`,
 //! so `(a, c)` is the bone's x axis in world space and `(b, d)` its y axis.
+//!
+//! Layer: data. Owns the vector/affine conventions, trigonometry ([`trig`], with the
+//! per-bone [`trig::TrigMemo`]) and keyform grid weights ([`grid`]); imports nothing.
 
 pub mod grid;
 pub mod trig;

@@ -18,7 +18,7 @@ pub const PASS_PAIRS: usize = 4;
 
 /// One keyform scaled by a weight.
 ///
-/// Owner: the parameter stage (`params`; step 4 of `Character::update`).
+/// Owner: the parameter stage (`params`; step 5 of `Character::update`).
 #[derive(Debug, Clone, Copy)]
 pub struct Pair<'a> {
     /// The keyform (at least as long as the output).

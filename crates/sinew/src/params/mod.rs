@@ -21,6 +21,12 @@
 //!
 //! Verified by the unit tests beside each file, the property tests in `proptests.rs`, and
 //! `sinew-formats/tests/inochi2d_*.rs`, which match the Inochi2D fixtures' expected deforms.
+//!
+//! Layer: stage (step 5). Evaluates bindings only: the parameter data is rig data
+//! ([`crate::rig::params`]) and its state instance data ([`crate::instance::params`]), both
+//! re-exported here; the frame that orders bindings, world transforms, drivers and deformers is
+//! the facade's (`character::update_params`). Imports data, and `deformer`'s builder from
+//! [`build::build_params`].
 
 pub mod apply;
 pub mod build;

@@ -2,6 +2,11 @@
 //! constraints, [`crate::constraint::physics`], re-exported here as [`spine`]):
 //! the fixed-step [`clock`], damped [`spring`]s, [`pendulum`]s, [`jiggle`] bones, delayed
 //! [`follow`]s, and the solver space [`vec`](mod@vec).
+//!
+//! Layer: stage (steps 6-7 of `Character::update`: follows and jiggle). Imports data, one
+//! bone's math (`bone`), the world stage (`skeleton`, for a jiggle rig's setup pose at build
+//! time) and re-exports the Spine physics constraint and the `sim` primitives at their old
+//! paths.
 
 pub mod follow;
 #[cfg(test)]

@@ -4,6 +4,9 @@
 //! source file spells them; [`crate::build::build_rig`] resolves them into a [`crate::Rig`]
 //! and reports every problem at once. Units follow the Spine convention that the runtime
 //! keeps for exactness: lengths in rig units (y up), angles in degrees, times in seconds.
+//!
+//! Layer: data. Owns the authoring form, parameters and deformers included ([`params`],
+//! [`deformers`]); imports `types` and `math` only.
 
 mod anim;
 pub mod deformers;

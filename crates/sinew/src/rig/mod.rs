@@ -2,6 +2,10 @@
 //!
 //! Built from a [`crate::raw::RawRig`] by [`crate::build::build_rig`], which has already
 //! checked every index, so per-frame code indexes these tables without further checks.
+//!
+//! Layer: data. Owns the shared tables: bones, slots, constraints, attachments, clips
+//! ([`clip`], [`curve`], [`playback`]) and the parameter set ([`params`]); imports only data
+//! (`ids`, `types`, `math`, `sim`, `raw`), never a stage (`layering_tests.rs` checks it).
 
 mod attachment;
 pub mod clip;

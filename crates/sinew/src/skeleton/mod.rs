@@ -1,10 +1,14 @@
-//! Bones: local to world transforms with Spine's inherit modes, the update plan (Spine's
-//! update cache) and the world-transform driver that runs it.
+//! The world stage: walks the update plan (Spine's update cache, computed in
+//! `instance::plan`) in order, posing bones with one bone's math (`bone`) and running each
+//! constraint op (`constraint`), alone or for four instances in SIMD lanes.
 //!
 //! Follows spine.md §5 (update order) and §6.1 (bone math), matching spine-ts 4.2. Verified
 //! by the unit tests in `skeleton/tests.rs` (closed forms, property tests and oracle values
 //! generated with `dump.mjs` on `synthetic/constraints-lab.json`) and by the setup-pose
 //! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
+//!
+//! Layer: stage (the world stage, step 5). Walks the update plan: one bone's math from
+//! `bone`, each constraint op from `constraint`; imports data and those two only.
 
 mod bone_run;
 pub(crate) mod lanes;

@@ -24,7 +24,7 @@ pub const MAX_WEIGHT: f64 = 100.0;
 
 /// A normalization range: how a parameter's range maps into physics space.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Normalization {
     /// Image of the parameter's minimum.
@@ -59,7 +59,7 @@ impl Normalization {
 
 /// A built chain input.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainInput {
     /// Source parameter.
@@ -76,7 +76,7 @@ pub struct ChainInput {
 
 /// A built chain output.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainOutput {
     /// Destination parameter.
@@ -97,7 +97,7 @@ pub struct ChainOutput {
 
 /// A chain particle.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainParticle {
     /// Position in the file (informational).
@@ -114,7 +114,7 @@ pub struct ChainParticle {
 
 /// A built pendulum chain (one physics3 setting).
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainData {
     /// Name, for messages.
@@ -133,7 +133,7 @@ pub struct ChainData {
 
 /// Every chain of a rig.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChainSet {
     /// Chains, in file order.

@@ -28,7 +28,7 @@ fn axis_t(norm: &[[f64; 2]], b: &Binding, a: usize) -> f64 {
 /// Where a normalised value falls on an axis: the cell and the offset in it, or a single
 /// key (an axis of fewer than two keys, or a missing parameter).
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Cell {
     /// First key of the cell.
@@ -83,7 +83,7 @@ fn axis_cell(norm: &[[f64; 2]], cells: Option<&[[Cell; 2]]>, b: &Binding, a: usi
 
 /// Up to four corners (keyform index, weight) with non-zero weights.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Corners {
     /// Keyform indices.
@@ -175,7 +175,7 @@ fn fill_corners(out: &mut Corners, c0: Cell, c1: Option<Cell>, d1: u32) {
 /// their own keys; every Inochi2D binding): all such grids of a parameter share the same
 /// corners, which the stage computes once per frame per parameter ([`update_param_corners`]).
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParamGrid {
     /// The parameter.

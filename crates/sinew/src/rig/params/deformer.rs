@@ -8,7 +8,7 @@ use crate::raw::deformers::DeformerTarget;
 
 /// A deformer's index in [`DeformerSet::deformers`].
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DeformerId(pub u16);
 
@@ -22,7 +22,7 @@ impl DeformerId {
 
 /// A built deformer's kind and rest data.
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DeformerKind {
     /// Rotation about a pivot.
@@ -61,7 +61,7 @@ pub enum DeformerKind {
 /// A child slot's binding to a Mesh deformer: per vertex, its rest triangle and barycentric
 /// weights (f64: derived pose math, kept exact so affine motions reproduce to 1e-9).
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshBind {
     /// Per vertex: triangle index, `u32::MAX` for a vertex outside every triangle.
@@ -72,7 +72,7 @@ pub struct MeshBind {
 
 /// A built deformer.
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deformer {
     /// Name.
@@ -91,7 +91,7 @@ pub struct Deformer {
 
 /// A built deformer binding.
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeformerBinding {
     /// The deformer.
@@ -112,7 +112,7 @@ pub struct DeformerBinding {
 
 /// The deformers of a rig (empty for rigs without any).
 ///
-/// Owner: the builder writes it; the deformer stage (step 8 of `Character::update`) reads it.
+/// Owner: the builder writes it; the deformer stage (the end of step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeformerSet {
     /// Deformers, parents before children.

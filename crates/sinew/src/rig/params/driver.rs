@@ -9,7 +9,7 @@ use crate::sim::vec::V2;
 
 /// A built driver.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriverData {
     /// Name.

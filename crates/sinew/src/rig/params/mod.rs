@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 /// A parameter's definition.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamData {
     /// Unique name.
@@ -65,7 +65,7 @@ impl ParamData {
 
 /// What a binding drives. Bone rotations are in degrees; positions in rig units.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Bone local x (added).
@@ -121,7 +121,7 @@ impl Target {
 
 /// One axis of a keyform grid: a parameter component and its normalised key positions.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridAxis {
     /// The parameter.
@@ -134,7 +134,7 @@ pub struct GridAxis {
 
 /// A keyform grid bound to one target.
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
     /// What it drives.
@@ -155,7 +155,7 @@ pub struct Binding {
 
 /// The parameter data of a rig (empty for rigs without parameters).
 ///
-/// Owner: the builder writes it; the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it; the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Default)]
 pub struct ParamSet {
     /// Parameters; [`ParamId`] indexes this.

@@ -18,7 +18,7 @@ use crate::rig::Rig;
 
 /// One deformed slot and the deform bindings that feed it.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformSlotPlan {
     /// Index into [`ParamSet::deform_slots`](super::ParamSet::deform_slots).
@@ -37,7 +37,7 @@ pub struct DeformSlotPlan {
 /// The parameters a binding reads, for its mute check: the first two axes' parameters,
 /// and whether there are more (then the binding's axes are asked).
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AxisParams {
     /// The parameters of its first two axes ([`AxisParams::NONE`] when absent).
@@ -73,7 +73,7 @@ impl AxisParams {
 
 /// One deform binding as the stage evaluates it.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeformItem {
     /// Index into [`ParamSet::bindings`](super::ParamSet::bindings).
@@ -104,7 +104,7 @@ fn zero_keyforms(b: &super::Binding) -> u64 {
 
 /// Flat index lists for the parameter stage.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParamPlan {
     /// Per entry of `deform_slots`: its deform bindings.

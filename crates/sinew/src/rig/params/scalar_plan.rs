@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// One scalar binding as the stage evaluates it.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScalarItem {
     /// Index into [`ParamSet::bindings`].
@@ -33,7 +33,7 @@ pub struct ScalarItem {
 
 /// One target and the scalar items that feed it.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TargetPlan {
     /// The component.
@@ -51,7 +51,7 @@ pub struct TargetPlan {
 
 /// The scalar part of the stage's plan.
 ///
-/// Owner: the builder writes it (`rig::params`); the parameter stage (step 4 of `Character::update`) reads it.
+/// Owner: the builder writes it (`rig::params`); the parameter stage (step 5 of `Character::update`) reads it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScalarPlan {
     /// Every scalar binding, in file order.
