@@ -189,6 +189,49 @@ mod tests {
         assert_eq!(test_path("all", "t"), "t");
     }
 
+    /// Each crate's integration tests are one binary, `tests/all/main.rs` (one link of the
+    /// crate graph per crate): a new `tests/*.rs` would be a binary of its own, and a file in
+    /// `tests/all/` without its `mod` line in main.rs would never be compiled.
+    #[test]
+    fn each_crate_has_one_integration_test_binary() {
+        let crates = workspace_root().join("crates");
+        let mut checked = 0;
+        for krate in std::fs::read_dir(&crates).expect("crates/").flatten() {
+            let tests = krate.path().join("tests");
+            if !tests.is_dir() {
+                continue;
+            }
+            for e in std::fs::read_dir(&tests).expect("tests/").flatten() {
+                let p = e.path();
+                let stray = p.extension().is_some_and(|x| x == "rs")
+                    || (p.is_dir() && p.file_name() != Some("all".as_ref()));
+                assert!(
+                    !stray,
+                    "{}: integration tests go in tests/all/ as modules of its main.rs",
+                    p.display()
+                );
+            }
+            let all = tests.join("all");
+            let main = std::fs::read_to_string(all.join("main.rs"))
+                .unwrap_or_else(|e| panic!("{}/main.rs: {e}", all.display()));
+            for e in std::fs::read_dir(&all).expect("tests/all/").flatten() {
+                let p = e.path();
+                let Some(stem) = p.file_stem().and_then(|s| s.to_str()) else {
+                    continue;
+                };
+                if p.extension().is_some_and(|x| x == "rs") && stem != "main" {
+                    assert!(
+                        main.lines().any(|l| l.trim() == format!("mod {stem};")),
+                        "{}: not declared in tests/all/main.rs (`mod {stem};`), so never compiled",
+                        p.display()
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= 7, "only {checked} crates with tests found");
+    }
+
     #[test]
     fn found_dir_is_returned_as_is() {
         let p = PathBuf::from("/x/y");
