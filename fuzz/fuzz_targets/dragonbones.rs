@@ -2,7 +2,7 @@
 //! a NUL byte is its `*_tex.json`, bound as the atlas), through the loader, the rig builder
 //! and frames of up to four animations (each played as often as its `playTimes` says:
 //! update, draw list, world vertices). None may panic or hang; errors are fine. Crashes go to
-//! `fuzz/regressions/dragonbones/`, which `crates/sinew-formats/tests/fuzz_regressions.rs`
+//! `fuzz/regressions/dragonbones/`, which `crates/sinew-formats/tests/all/fuzz_regressions.rs`
 //! replays on every `cargo test`.
 #![no_main]
 

@@ -1,7 +1,7 @@
 //! Fuzz target: arbitrary bytes through the Inochi2D container and payload loader, the
 //! puppet builder and, when both succeed, frames through the `Character` facade with every
 //! parameter moved and physics on (update, draw list, world vertices). None may panic;
-//! errors are fine. The property test `crates/sinew-formats/tests/inochi2d_mutations.rs`
+//! errors are fine. The property test `crates/sinew-formats/tests/all/inochi2d_mutations.rs`
 //! runs a structured version of this on every `cargo test`.
 #![no_main]
 

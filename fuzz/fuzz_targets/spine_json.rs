@@ -2,7 +2,7 @@
 //! succeed, a few frames of every animation through the `Character` facade (update, draw
 //! list, world vertices), crossfading between them. None may panic or hang; errors are fine.
 //! Crashes go to `fuzz/regressions/spine_json/`, which
-//! `crates/sinew-formats/tests/fuzz_regressions.rs` replays (loads and frames) on every
+//! `crates/sinew-formats/tests/all/fuzz_regressions.rs` replays (loads and frames) on every
 //! `cargo test`.
 #![no_main]
 

@@ -1,8 +1,8 @@
 //! Fuzz target: arbitrary bytes through the Spine 4.2 binary (`.skel`) reader, the rig
 //! builder and, when both succeed, a few frames of the first animation (update, draw list,
 //! world vertices). None may panic or hang; errors are fine. Crashes go to
-//! `fuzz/regressions/spine_skel/`, which `crates/sinew-formats/tests/fuzz_regressions.rs`
-//! replays on every `cargo test`; `crates/sinew-formats/tests/skel.rs` runs truncations and
+//! `fuzz/regressions/spine_skel/`, which `crates/sinew-formats/tests/all/fuzz_regressions.rs`
+//! replays on every `cargo test`; `crates/sinew-formats/tests/all/skel.rs` runs truncations and
 //! byte flips of real exports the same way.
 #![no_main]
 

@@ -1,6 +1,6 @@
 //! `sinew render --backend wgpu`: frames drawn by sinew-wgpu on a headless device and read
 //! back into a [`Canvas`], so every output format is encoded exactly as on the CPU path.
-//! Verified by `tests/render_wgpu.rs` (GPU against CPU images on every Spine render reference
+//! Verified by `tests/all/render_wgpu.rs` (GPU against CPU images on every Spine render reference
 //! and the synthetic puppets).
 
 use anyhow::{Context, Result};

@@ -4,7 +4,7 @@
 //! Module map: [`args`] (command-line forms), [`stepping`] (sample times and the step
 //! schedule), [`schema`] (JS-compatible JSON numbers), [`pose`] (the only module that calls
 //! the runtime), and one module per command. Verified by unit tests beside the code, the
-//! golden suite (`tests/golden.rs`) and the binary tests (`tests/cli.rs`).
+//! golden suite (`tests/all/golden.rs`) and the binary tests (`tests/all/cli.rs`).
 
 pub mod args;
 pub mod bench;

@@ -13,7 +13,7 @@
 //! other than normal/additive/multiply/screen (normal), IK constraints (Spine's solver, which
 //! differs from DragonBones' under non-uniformly scaled parents and at weights below 1),
 //! and the play counts and fade-in times of animations (Spine leaves both to the player). Verified by
-//! `tests/convert_dragonbones.rs` (every DragonBones golden posed by the converted rig,
+//! `tests/all/convert_dragonbones.rs` (every DragonBones golden posed by the converted rig,
 //! loaded back as Spine JSON).
 
 use crate::dragonbones::DragonBonesRig;

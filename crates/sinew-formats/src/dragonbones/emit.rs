@@ -23,7 +23,7 @@ use super::json::*;
 use sinew::raw::*;
 
 /// Values (numbers of keys, samples, deform vectors) the reader may make per byte of the
-/// skeleton file (the fixtures use 0.41 to 0.54; `tests/dragonbones_golden.rs` checks them).
+/// skeleton file (the fixtures use 0.41 to 0.54; `tests/all/dragonbones_golden.rs` checks them).
 pub(crate) const VALUES_PER_BYTE: u64 = 8;
 /// Values every file may use whatever its size (about 8 MiB of f64).
 pub(crate) const VALUES_FLOOR: u64 = 1 << 20;

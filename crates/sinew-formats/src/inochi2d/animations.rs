@@ -3,7 +3,7 @@
 //! lane the parameter `uuid` (resolved to the parameter's index, the [`ParamId`] the built rig
 //! gives it), the axis `target`, `interpolation`, `merge_mode` and `keyframes` (sorted by
 //! frame, stably). Every count is capped and every number checked; errors name the
-//! animation and the lane index. Verified by `tests/inochi2d_anim.rs`.
+//! animation and the lane index. Verified by `tests/all/inochi2d_anim.rs`.
 
 use super::{Problem, problem};
 use serde_json::Value;

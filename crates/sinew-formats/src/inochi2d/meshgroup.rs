@@ -11,7 +11,7 @@
 //! a dynamic group is mapped as static. `translate_children` (moving plain Nodes' translations)
 //! is not represented. The reference finds a child vertex's triangle by a rasterised bitmap;
 //! sinew binds it exactly once, in the setup pose (see `sinew::deformer`). Verified by
-//! `tests/inochi2d_meshgroup.rs`.
+//! `tests/all/inochi2d_meshgroup.rs`.
 
 use super::nodes::Tree;
 use super::{Problem, Puppet, problem};

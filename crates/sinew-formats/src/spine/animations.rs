@@ -9,7 +9,7 @@
 //! loader ignores it.
 //! Draw-order keys are checked to describe a permutation and deform keys to fit their
 //! attachment. Verified by the fixture tests (timeline counts against the JSON) and
-//! `tests/errors.rs`.
+//! `tests/all/errors.rs`.
 
 use super::attachments::{Shape, Shapes};
 use super::json_util::*;

@@ -5,7 +5,7 @@
 //! equals the expected float count is unweighted, otherwise it is weighted
 //! (`[n, (bone, x, y, weight) x n]` per vertex). Every count is checked against the data
 //! actually present, so nothing is allocated for a count the file merely declares.
-//! Verified by the fixture tests and `tests/errors.rs`.
+//! Verified by the fixture tests and `tests/all/errors.rs`.
 
 use super::json_util::*;
 use super::limits::*;

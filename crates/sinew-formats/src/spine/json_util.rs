@@ -4,7 +4,7 @@
 //! and the path string is only rendered when an error is reported. Getters mirror the
 //! official loader's `getValue(map, key, default)`: a missing key (or `null`) takes the
 //! default, a value of the wrong type is an error. Verified by the unit tests below and by
-//! the bad-input tests in `tests/errors.rs`.
+//! the bad-input tests in `tests/all/errors.rs`.
 
 use serde_json::{Map, Value};
 use sinew::types::Color;

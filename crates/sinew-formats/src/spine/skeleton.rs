@@ -3,7 +3,7 @@
 //!
 //! Names are checked as they are read (a bone's parent must come before it, a slot's bone
 //! must exist, names are unique) so errors carry the JSON path. Verified by the fixture
-//! tests (every official export loads with the expected counts) and `tests/errors.rs`.
+//! tests (every official export loads with the expected counts) and `tests/all/errors.rs`.
 
 use super::json_util::*;
 use super::limits::*;

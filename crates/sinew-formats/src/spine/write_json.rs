@@ -8,7 +8,7 @@
 //! follows another field, like `mixY` following `mixX`, is compared with what the loader
 //! would fill in). Colours are hex bytes. What JSON cannot hold is refused with a
 //! [`WriteError`] naming the item (a DragonBones inherit mode, two timelines of one property,
-//! a non-finite number); the writer never panics. Verified by `tests/spine_write.rs` (every
+//! a non-finite number); the writer never panics. Verified by `tests/all/spine_write.rs` (every
 //! export read, written and read again is the same rig; every `.skel` written as JSON poses
 //! like the `.skel`).
 

@@ -8,7 +8,7 @@
 //!
 //! Everything here follows spine-ts 4.2 operation for operation, so poses match the oracle
 //! to float rounding. Verified by the unit tests in each module (closed forms and hand
-//! computations per timeline kind and blend) and by `crates/sinew-formats/tests/anim_local.rs`,
+//! computations per timeline kind and blend) and by `crates/sinew-formats/tests/all/anim_local.rs`,
 //! which compares local bone values, slot colours, attachments and draw order against
 //! dumps of the official runtime.
 //!

@@ -22,7 +22,7 @@
 //! the unscaled result), which is exact for the unflipped armatures DragonBones loads.
 //!
 //! Verified by `skeleton/tests.rs` (closed forms and the forward/inverse round trip) and by
-//! the DragonBones golden differential in `sinew-formats/tests/dragonbones_golden.rs`.
+//! the DragonBones golden differential in `sinew-formats/tests/all/dragonbones_golden.rs`.
 
 use crate::math::WorldTransform;
 use crate::rig::LocalPose;

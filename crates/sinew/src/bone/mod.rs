@@ -182,7 +182,7 @@ fn local_matrix(exact: bool, memo: &mut TrigMemo, pose: &LocalPose) -> (f64, f64
 }
 
 /// The plain reference for `local_matrix`: no memo, std's `sin_cos` for both axes.
-/// `sinew-formats/tests/fast_paths.rs` compares the two over every fixture.
+/// `sinew-formats/tests/all/fast_paths.rs` compares the two over every fixture.
 pub fn local_matrix_reference(exact: bool, pose: &LocalPose) -> (f64, f64, f64, f64) {
     let mut memo = TrigMemo::EMPTY;
     local_matrix_with(exact, &mut memo, pose, f64::sin_cos, false)

@@ -11,7 +11,7 @@
 //! [`crate::anim::AnimationState`] uses for its hold modes.
 //!
 //! Verified by the unit tests in `clips/tests.rs` (hand-built raw clips) and by the oracle
-//! comparisons in `crates/sinew-formats/tests/anim_local.rs`.
+//! comparisons in `crates/sinew-formats/tests/all/anim_local.rs`.
 
 mod special;
 #[cfg(test)]

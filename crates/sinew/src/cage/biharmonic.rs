@@ -56,7 +56,7 @@
 //! Verified by the unit tests below: the oracle comparison above, and for the default mode
 //! bounds, partition of unity, linear precision, Lagrange at the cage vertices and locality.
 //! `sinew cage bind --biharmonic` (CLI feature `harmonic`) is checked end to end in
-//! `crates/sinew-cli/tests/cage_cli.rs` (the weights file reproduces the rest pose and an
+//! `crates/sinew-cli/tests/all/cage_cli.rs` (the weights file reproduces the rest pose and an
 //! affine map of the cage within 1e-4), run by CI with the feature on.
 
 use super::CageError;

@@ -2,7 +2,7 @@
 //! in a [`CageBinding`], split over the available cores for large meshes
 //! (`std::thread::scope`, chunks of whole weight blocks so threads write disjoint memory).
 //! Verified by the unit tests below (the parallel result equals the serial one bit for bit;
-//! progress reaches the total) and by `tests/cage_oracle.rs`.
+//! progress reaches the total) and by `tests/all/cage_oracle.rs`.
 
 use super::CageError;
 use super::mvc::mvc_coordinates;

@@ -22,8 +22,8 @@
 //! sharply) keeps its own exact row as a node of its own.
 //!
 //! Verified by the unit tests below (rest pose, affine motions, the bound, against the f64
-//! effective weights), `tests/cage_sparse.rs` (100 random cages under non-affine motion)
-//! and `tests/cage_oracle.rs` (the oracle fixtures).
+//! effective weights), `tests/all/cage_sparse.rs` (100 random cages under non-affine motion)
+//! and `tests/all/cage_oracle.rs` (the oracle fixtures).
 
 use super::CageError;
 use super::mvc::mvc_coordinates;

@@ -10,7 +10,7 @@
 //! of an edge's inside the 1D linear weights of that edge (the continuous limit), tested
 //! loop by loop, vertex before edges, exactly as the oracle `mvc_oracle.py` does.
 //! Verified by the unit tests below (closed forms from `design/notes/math.md` A.2) and
-//! `tests/cage_oracle.rs`.
+//! `tests/all/cage_oracle.rs`.
 
 use super::CageError;
 use super::polygon::Cage;

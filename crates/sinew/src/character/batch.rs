@@ -17,7 +17,7 @@
 //!
 //! Results are bit-identical to [`Character::update`] and
 //! [`Character::compute_world_vertices`] on each character alone
-//! (`sinew-formats/tests/batch_lanes.rs`: bone world transforms and world vertices of
+//! (`sinew-formats/tests/all/batch_lanes.rs`: bone world transforms and world vertices of
 //! every Spine fixture's animations, groups of 1 to 9 characters at staggered times). After
 //! the first frames nothing allocates (the scratch grows only while a bigger rig or mesh
 //! comes along).

@@ -12,7 +12,7 @@
 //! Matrices are handled in DragonBones' space: the skeleton scale and position are taken out
 //! before and put back after (they are 1 and 0 for what the runtime itself shows; sinew's
 //! `--y-up` flips through them). Verified against the official runtime's poses in
-//! `sinew-formats/tests/dragonbones_synthetic.rs` (`ikgap55`: non-uniform scale above the
+//! `sinew-formats/tests/all/dragonbones_synthetic.rs` (`ikgap55`: non-uniform scale above the
 //! chain, weight keys below 1, both bend directions).
 
 use crate::bone::{update_applied_transform, update_bone_world};

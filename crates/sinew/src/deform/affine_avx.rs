@@ -4,7 +4,7 @@
 //! rounded, then `(x·a + y·b) + tx`, no fused multiply-add), so the results are bit-identical
 //! to it; the machine only runs several vertices side by side. Chosen at run time by
 //! `vertices::affine` when the CPU has AVX. Verified by `vertices_tests.rs`
-//! (`affine_kernels_agree_bit_for_bit`) and `sinew-formats/tests/fast_paths.rs`.
+//! (`affine_kernels_agree_bit_for_bit`) and `sinew-formats/tests/all/fast_paths.rs`.
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::{

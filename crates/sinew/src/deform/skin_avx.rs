@@ -9,7 +9,7 @@
 //! still takes them one at a time, so every value is bit-identical to `vertices::skin` (the
 //! plain loop beside it, which machines without AVX run, and which vertices of five or more
 //! influences take here too). Verified by `vertices_tests.rs`
-//! (`skin_kernels_agree_bit_for_bit`) and `sinew-formats/tests/fast_paths.rs` (every Spine
+//! (`skin_kernels_agree_bit_for_bit`) and `sinew-formats/tests/all/fast_paths.rs` (every Spine
 //! fixture's animations against the general `vertex_world` loop).
 #![allow(unsafe_code)]
 

@@ -9,7 +9,7 @@
 //! of `((vx·a + vy·b) + x)·w` and `((vx·c + vy·d) + y)·w` over the influences in order,
 //! from 0, exactly as `vertices::vertex_sum` does (plain `+` and `*`, never fused), so every
 //! value is bit-identical to `vertices::skin` and `skin_avx::skin` on each character alone
-//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture). The
+//! (`sinew-formats/tests/all/batch_lanes.rs` compares them over every Spine fixture). The
 //! kernel runs in AVX registers when the CPU has it (runtime-detected), else as a plain
 //! loop over `[f64; 4]`.
 

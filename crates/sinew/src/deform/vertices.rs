@@ -6,7 +6,7 @@
 //! order of operations on f32 attachment data, region corners in spine-ts order (BL, UL, UR,
 //! BR), and the slot's deform buffer used in place of (unweighted) or added to (weighted)
 //! the setup vertices. Verified by the unit tests below (hand computations) and by
-//! `sinew-formats/tests/vertices_setup.rs`, which compares every slot of every Spine fixture
+//! `sinew-formats/tests/all/vertices_setup.rs`, which compares every slot of every Spine fixture
 //! with the official runtime's dump.
 
 use crate::ids::{AttachmentId, BoneId, SlotId};

@@ -1,7 +1,7 @@
 //! The deformer stage: after parameters and world transforms, deformers (parents first) take
 //! their current control geometry, have their ancestors move it, then move their child slots'
 //! deform buffers (absolute bind-space vertices, as the parameter stage leaves them).
-//! Allocation-free. Verified by `tests.rs` and `sinew-formats/tests/inochi2d_meshgroup.rs`.
+//! Allocation-free. Verified by `tests.rs` and `sinew-formats/tests/all/inochi2d_meshgroup.rs`.
 
 use super::geom::{Affine, Grid, I2, Mat2, barycentric, mat_inv, mat_mul, mat_vec, relative};
 use super::{DeformerKind, DeformerSet, DeformerState, DeformerTarget, RotationFrame};

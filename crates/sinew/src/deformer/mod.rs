@@ -39,7 +39,7 @@
 //! [`crate::character::update_params`], after world transforms; it allocates nothing. Verified by
 //! the unit tests in `tests.rs` (closed-form rotation, affine reproduction by warps and meshes,
 //! rotation nested in a warp against the hand composition, parameter-driven state) and by
-//! `sinew-formats/tests/inochi2d_meshgroup.rs` (the MeshGroup fixture by hand, no allocation).
+//! `sinew-formats/tests/all/inochi2d_meshgroup.rs` (the MeshGroup fixture by hand, no allocation).
 //!
 //! Layer: stage (the end of the puppet frame). The deformer tables are rig data
 //! ([`crate::rig::params::deformer`]), their state instance data

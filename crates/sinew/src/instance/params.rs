@@ -165,7 +165,7 @@ impl ParamState {
 
     /// Forgets what the stage remembers between frames, so the next frame recomputes every
     /// binding from scratch: the reference the cache is tested against
-    /// (`tests/inochi2d_cache.rs`). Results are the same either way.
+    /// (`tests/all/inochi2d_cache.rs`). Results are the same either way.
     pub fn invalidate_cache(&mut self) {
         self.cache.invalidate();
     }

@@ -38,7 +38,7 @@
 //!
 //! Verified by `chain_tests.rs` (rest, exact radii, swing frequency, damping, 30/60/144 fps
 //! agreement, hitches, signs, non-finite input, builder errors) and
-//! `crates/sinew/tests/chain_alloc.rs` (no allocation per frame).
+//! `crates/sinew/tests/all/chain_alloc.rs` (no allocation per frame).
 
 use super::raw::{RawChains, RawNormalization};
 pub use crate::instance::params::{ChainState, Strand};

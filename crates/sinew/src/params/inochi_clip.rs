@@ -12,7 +12,7 @@
 //! An animation plays `length` frames of `timestep` seconds. Looping repeats the frames
 //! between the lead-in end and the lead-out start (the whole clip without them); a playback
 //! that stops looping runs on through the lead-out. Sampling is allocation-free. Verified by
-//! the closed-form unit tests below and `sinew-formats/tests/inochi2d_anim.rs`.
+//! the closed-form unit tests below and `sinew-formats/tests/all/inochi2d_anim.rs`.
 
 use crate::ids::ParamId;
 

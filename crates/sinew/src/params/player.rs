@@ -15,7 +15,7 @@
 //! writes the animated values there, so restore the base before each apply (additive
 //! lanes would otherwise accumulate). Every buffer is allocated by [`ParamPlayer::new`];
 //! `update` and `apply` allocate nothing. Verified by the unit tests below and the
-//! allocation test in `sinew-formats/tests/inochi2d_alloc.rs`.
+//! allocation test in `sinew-formats/tests/all/inochi2d_alloc.rs`.
 
 use super::ParamData;
 use super::inochi_clip::{LaneMerge, ParamAnimation};

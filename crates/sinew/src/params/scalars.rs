@@ -15,7 +15,7 @@
 //! then on from that over the driven ones. The plan (items, targets and
 //! which parameter feeds what) is built once with the rig ([`super::scalar_plan`]). Verified
 //! by `params/tests.rs` (`changed_targets_only_give_what_recomputing_everything_gives`) and
-//! `sinew-formats/tests/inochi2d_cache.rs`.
+//! `sinew-formats/tests/all/inochi2d_cache.rs`.
 
 use super::corners::{Cell, Corners, binding_corners};
 pub use super::scalar_plan::{ScalarItem, ScalarPlan, TargetPlan};

@@ -25,7 +25,7 @@
 //! Verified by `follow_tests.rs` (a source at constant angular speed: the follower lags by
 //! exactly `delay`; 30/60/144 fps agreement on a sine; mix 0 leaves the own pose; world and
 //! local space; offsets; the oldest value before history exists; reset; errors) and
-//! `sinew-formats/tests/follow_frame.rs` (no allocation per frame through `Character::update`).
+//! `sinew-formats/tests/all/follow_frame.rs` (no allocation per frame through `Character::update`).
 
 use crate::ids::BoneId;
 use crate::instance::Instance;

@@ -6,7 +6,7 @@
 //! instance's arrays are cut to the rig's bone count once, so the loop indexes them without
 //! a bounds check per field, and the per-bone call (with its saved registers) is gone. The
 //! arithmetic is `world::normal_child_world`'s, so the results are bit-identical to the
-//! per-bone path (`sinew-formats/tests/fast_paths.rs` and every golden compare them).
+//! per-bone path (`sinew-formats/tests/all/fast_paths.rs` and every golden compare them).
 
 use crate::bone::normal_child_world;
 use crate::instance::Instance;

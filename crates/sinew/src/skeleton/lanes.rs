@@ -10,7 +10,7 @@
 //! [`normal_child_world`](crate::bone::normal_child_world) does, in the same order (plain
 //! `+` and `*`, never fused), with the same trig memo, so every value is bit-identical to
 //! [`world_transform`](super::world_transform) on each instance alone
-//! (`sinew-formats/tests/batch_lanes.rs` compares them over every Spine fixture).
+//! (`sinew-formats/tests/all/batch_lanes.rs` compares them over every Spine fixture).
 //!
 //! The lane loops are compiled twice: for AVX (runtime-detected), where they become vector
 //! instructions, and plain, for other machines; the arithmetic is the same.

@@ -5,7 +5,7 @@
 //! Follows spine.md §5 (update order) and §6.1 (bone math), matching spine-ts 4.2. Verified
 //! by the unit tests in `skeleton/tests.rs` (closed forms, property tests and oracle values
 //! generated with `dump.mjs` on `synthetic/constraints-lab.json`) and by the setup-pose
-//! integration test over every Spine fixture in `sinew-formats/tests/setup_pose.rs`.
+//! integration test over every Spine fixture in `sinew-formats/tests/all/setup_pose.rs`.
 //!
 //! Layer: stage (the world stage, step 5). Walks the update plan: one bone's math from
 //! `bone`, each constraint op from `constraint`; imports data and those two only.

@@ -8,7 +8,7 @@
 //! [`crate::bone::update_bone_world_with`]; every other case calls that. Verified by
 //! `params/tests.rs` (`world_subsets_around_physics_leave_nothing_stale`: a full skeleton
 //! pass reproduces the stage's world transforms exactly) and
-//! `sinew-formats/tests/inochi2d_cache.rs`.
+//! `sinew-formats/tests/all/inochi2d_cache.rs`.
 
 use crate::bone::normal_child_world;
 use crate::ids::BoneId;

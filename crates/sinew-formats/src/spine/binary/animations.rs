@@ -7,7 +7,7 @@
 //! value, in seconds and value units, exactly what [`RawCurve::Bezier`] holds); the last
 //! key's curve is linear. Colour channels are bytes (byte / 255 in f64, like the JSON
 //! loader's). Times must not decrease, deform keys must fit their attachment, draw-order keys
-//! must describe a permutation. Verified by `tests/skel.rs` (clip by clip, timeline by
+//! must describe a permutation. Verified by `tests/all/skel.rs` (clip by clip, timeline by
 //! timeline against the JSON twin) and the golden suite.
 
 use super::attachments::{Shape, Shapes};

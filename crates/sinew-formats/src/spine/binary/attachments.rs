@@ -5,7 +5,7 @@
 //! Each attachment starts with a flags byte: bits 0..2 the kind, bit 3 a name of its own
 //! (else the skin key), then kind-specific bits (path, colour, sequence, rotation or
 //! weighted vertices). Linked meshes name their parent by skin index and key; they are
-//! checked, and their skin named, once every skin is read. Verified by `tests/skel.rs`
+//! checked, and their skin named, once every skin is read. Verified by `tests/all/skel.rs`
 //! (every export loads with the same attachments as its JSON twin) and the golden suite.
 
 use super::Reader;

@@ -6,7 +6,7 @@
 //! anything is allocated for it, so no input can make the reader panic or allocate more than
 //! the file could hold. A failure carries the byte offset and what was being read (the
 //! context the section readers set with [`Reader::context`]). Verified by the unit tests
-//! below and the truncation and mutation tests in `tests/skel.rs`.
+//! below and the truncation and mutation tests in `tests/all/skel.rs`.
 
 use std::fmt::Write as _;
 

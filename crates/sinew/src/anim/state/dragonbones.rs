@@ -23,7 +23,7 @@
 //! lower ones): each sinew track with a DragonBones entry poses the bones it keys from the
 //! setup pose by itself, so a higher track replaces a lower one on shared bones. Entries
 //! played in `reverse` are posed forwards. Verified against the official runtime by
-//! `crates/sinew-formats/tests/dragonbones_fade.rs`.
+//! `crates/sinew-formats/tests/all/dragonbones_fade.rs`.
 
 use super::entry::{NONE, link};
 use super::{AnimationState, apply::AttachmentState, apply::apply_attachment};

@@ -10,7 +10,7 @@
 //! Files: `entry.rs` (entries and pool), `update.rs` (time), `apply.rs` (posing), `hold.rs`
 //! (timeline modes). Verified by the unit tests in `tests.rs` (hand-computed crossfades,
 //! queue delays, events, holds) and by the oracle crossfade test in
-//! `crates/sinew-formats/tests/anim_local.rs`.
+//! `crates/sinew-formats/tests/all/anim_local.rs`.
 
 mod apply;
 mod dragonbones;

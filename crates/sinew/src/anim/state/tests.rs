@@ -1,6 +1,6 @@
 //! AnimationState unit tests on the hand-made rig of `timeline/testrig.rs`, with values
 //! computed by hand from the official algorithm. The oracle comparisons (crossfade chains,
-//! holds, thresholds, layers) are in `crates/sinew-formats/tests/anim_local.rs`.
+//! holds, thresholds, layers) are in `crates/sinew-formats/tests/all/anim_local.rs`.
 
 use super::*;
 use crate::anim::timeline::testrig::{instance, rig, times, tl1};

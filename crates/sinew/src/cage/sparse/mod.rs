@@ -17,8 +17,8 @@
 //!
 //! The deformation kernel ([`SparseBinding::deform`], `kernel.rs`) runs blocks of
 //! [`LANES`] points over a padded copy of the rows; [`SparseBinding::deform_reference`] is
-//! the plain f64 loop over the compressed rows it is tested against. Verified by the unit tests below and in `select.rs`, by `tests/cage_oracle.rs`
-//! (the MVC fixtures) and `tests/cage_sparse.rs` (100 random cages, bound and error).
+//! the plain f64 loop over the compressed rows it is tested against. Verified by the unit tests below and in `select.rs`, by `tests/all/cage_oracle.rs`
+//! (the MVC fixtures) and `tests/all/cage_sparse.rs` (100 random cages, bound and error).
 
 mod kernel;
 mod select;
