@@ -465,8 +465,8 @@ impl Character {
             let inst = &mut self.inst;
             if reset {
                 // Pendulums and chains back at rest, their clocks forgotten.
-                crate::params::driver::reset_drivers(inst);
-                crate::params::chain::reset_chains(inst);
+                crate::physics::driver::reset_drivers(inst);
+                crate::physics::chain::reset_chains(inst);
             }
             puppet::params_frame(&self.rig, inst, dt, self.param_physics);
         } else {

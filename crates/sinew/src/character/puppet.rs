@@ -4,13 +4,14 @@
 //! bindings, world transforms again, then the deformers.
 //!
 //! Each step is one stage (`params` evaluates bindings, `skeleton` poses bones, the
-//! parameter physics steps `params::chain` / `params::driver`, `deformer` moves vertices);
+//! parameter physics steps `physics::chain` / `physics::driver`, `deformer` moves vertices);
 //! only this file orders them. Allocation-free. Verified by `params/tests.rs`,
-//! `params/chain_tests.rs`, `deformer/tests.rs` and the Inochi2D fixture, cache and
+//! `physics/chain_tests.rs`, `deformer/tests.rs` and the Inochi2D fixture, cache and
 //! allocation suites in `sinew-formats/tests`.
 
 use crate::instance::Instance;
-use crate::params::{apply, chain, deforms, driver};
+use crate::params::{apply, deforms};
+use crate::physics::{chain, driver};
 use crate::rig::Rig;
 use crate::types::Physics;
 use crate::{deformer, skeleton};

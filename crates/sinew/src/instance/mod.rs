@@ -5,7 +5,7 @@
 //! (world transforms). After [`Instance::new`] and the first frames, updating allocates
 //! nothing.
 //!
-//! Layer: data. Owns every stage's per-instance state: the plan ([`plan`]), path scratch and
+//! Layer: data. Owns every stage's per-instance state: the plan (`plan`), path scratch and
 //! Spine physics state ([`PathScratch`], [`PhysicsState`]), parameter state ([`params`]) and
 //! the parameter cache. Imports only data (`ids`, `types`, `math`, `sim`, `rig`), never a
 //! stage (`layering_tests.rs` checks it).

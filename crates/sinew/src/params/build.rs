@@ -3,10 +3,10 @@
 //! every declared size. Returns every problem at once, each naming the parameter or target.
 //! Verified by the unit tests in `params/tests.rs`.
 
-use super::driver::DriverData;
 use super::raw::{RawParams, RawTarget};
 use super::{Binding, ParamData, ParamSet, Target};
 use crate::ids::{BoneId, ParamId, SlotId};
+use crate::rig::params::driver::DriverData;
 use crate::rig::params::resolve_axes;
 pub use crate::rig::params::{MAX_KEYFORMS, MAX_KEYS, MAX_PARAMS};
 use crate::rig::{AttachmentKind, Rig};
@@ -198,7 +198,7 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             None => errs.push(format!("hidden slot `{s}`: unknown slot")),
         }
     }
-    set.chains = super::chain::build_chains(&raw.chains, &set, &mut errs);
+    set.chains = crate::physics::chain::build_chains(&raw.chains, &set, &mut errs);
     if errs.is_empty() {
         match crate::deformer::build_deformers(rig, &set, raw, &raw.deformers) {
             Ok(d) => set.deformers = d,

@@ -12,11 +12,10 @@
 //! target, then writes bone locals (setup ⊕ offsets), slot deform buffers (absolute
 //! bind-space vertices = setup + offsets), slot colours and the draw order, recomputing only
 //! what changed parameters feed (`cache`, `scalars`).
-//! Parameter physics ([`driver`]) reads bone world positions and writes parameters;
-//! parameter animation is [`inochi_clip`] lanes mixed on tracks by [`player`]. Pendulum chains
-//! ([`chain`], Cubism physics3 style) read weighted parameters into a chain root, step a
-//! string of particles on a fixed clock and write parameters, first in
-//! `character::update_params`. Rigs are built from
+//! Parameter animation is [`inochi_clip`] lanes mixed on tracks by [`player`]. Parameter
+//! physics (Inochi2D pendulums, `physics::driver`; Cubism-style pendulum chains,
+//! `physics::chain`; re-exported here as [`driver`] and [`chain`]) is the physics stage's,
+//! ordered around the bindings by `character::update_params`. Rigs are built from
 //! a name-based [`raw::RawParams`] by [`build::build_params`].
 //!
 //! Verified by the unit tests beside each file, the property tests in `proptests.rs`, and
@@ -25,14 +24,12 @@
 //! Layer: stage (step 5). Evaluates bindings only: the parameter data is rig data
 //! ([`crate::rig::params`]) and its state instance data ([`crate::instance::params`]), both
 //! re-exported here; the frame that orders bindings, world transforms, drivers and deformers is
-//! the facade's (`character::update_params`). Imports data, and `deformer`'s builder from
-//! [`build::build_params`].
+//! the facade's (`character::update_params`). Imports data, and from
+//! [`build::build_params`] the deformers' and chains' builders (`deformer`, `physics`).
 
 pub mod apply;
 pub mod build;
-pub mod chain;
 pub(crate) mod deforms;
-pub mod driver;
 pub mod inochi_clip;
 pub(crate) mod kernel;
 #[cfg(target_arch = "x86_64")]
@@ -48,6 +45,7 @@ mod tests;
 pub(crate) use crate::instance::param_cache as cache;
 pub use crate::instance::params::{BoneOffset, ParamState, SlotOffset};
 pub use crate::math::grid::{self, Interp, MAX_AXES};
+pub use crate::physics::{chain, driver};
 pub use crate::raw::params as raw;
 pub use crate::rig::params::{Binding, GridAxis, ParamData, ParamSet, Target};
 pub(crate) use crate::rig::params::{corners, plan, scalar_plan};

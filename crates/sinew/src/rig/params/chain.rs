@@ -1,5 +1,5 @@
 //! Built pendulum chains (Cubism physics3 style) and their limits. Data only; the parameter
-//! physics (`params::chain`) steps them.
+//! physics (`physics::chain`) steps them.
 
 use super::ParamData;
 use crate::ids::ParamId;

@@ -1,5 +1,5 @@
 //! Built parameter drivers (Inochi2D SimplePhysics): a pendulum anchored at a bone writing
-//! a parameter. Data only; the parameter physics (`params::driver`) steps them.
+//! a parameter. Data only; the parameter physics (`physics::driver`) steps them.
 
 use crate::ids::{BoneId, ParamId};
 use crate::raw::params::{DriverMap, PendulumModel};

@@ -40,12 +40,12 @@
 //! agreement, hitches, signs, non-finite input, builder errors) and
 //! `crates/sinew/tests/all/chain_alloc.rs` (no allocation per frame).
 
-use super::raw::{RawChains, RawNormalization};
 pub use crate::instance::params::{ChainState, Strand};
 pub use crate::raw::params::ChainSource;
+use crate::raw::params::{RawChains, RawNormalization};
 pub use crate::rig::params::chain::*;
 
-use super::{ParamData, ParamSet};
+use crate::rig::params::{ParamData, ParamSet};
 
 use crate::sim::vec::{SimVec, V2};
 
