@@ -348,6 +348,19 @@ typedef struct SinewMaskSource {
   uint32_t dodge;
 } SinewMaskSource;
 
+// One companion file given from memory: its name as the main file names it (relative to
+// the main file: `hero.atlas`, `hero.png`, `hero.extras.json`) and its bytes.
+typedef struct SinewFile {
+  // The name (UTF-8, not NUL-terminated).
+  const char *name;
+  // Length of `name` in bytes.
+  size_t name_len;
+  // The file's bytes.
+  const uint8_t *data;
+  // Length of `data` in bytes.
+  size_t len;
+} SinewFile;
+
 // Sizes of a rig.
 typedef struct SinewRigInfo {
   // Bones.
@@ -772,6 +785,24 @@ enum SinewStatus sinew_rig_load_spine_memory(const uint8_t *skeleton,
                                              const char *extras_text,
                                              size_t extras_text_len,
                                              struct SinewRig **out);
+
+// Loads a rig of any format from memory, told apart by its content: a Spine skeleton (JSON
+// or `.skel`), a DragonBones `*_ske.json` or an Inochi2D puppet. `name` names the main file
+// (in errors, and to find its companions: `hero.json` takes `hero.atlas`, `hero_ske.json`
+// takes `hero_tex.json`, any rig `hero.extras.json`, a puppet `hero.physics3.json`, when
+// `files` has them). `files` are the companion files (`files_len` of them; page images are
+// not needed); `armature` picks a DragonBones armature (length 0: the first). No file is
+// read. `SINEW_STATUS_LOAD_FAILED` for bad content or a file that is not a rig (the last
+// error says what it is).
+enum SinewStatus sinew_rig_load_memory(const char *name,
+                                       size_t name_len,
+                                       const uint8_t *data,
+                                       size_t len,
+                                       const struct SinewFile *files,
+                                       size_t files_len,
+                                       const char *armature,
+                                       size_t armature_len,
+                                       struct SinewRig **out);
 
 // Loads an Inochi2D puppet (`.inp`/`.inx`) with, optionally, a Cubism `physics3.json`
 // (pendulum chains) and a rig-extras file (empty paths: none).

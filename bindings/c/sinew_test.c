@@ -163,6 +163,21 @@ static void test_character(const char *root) {
     TRUE(skel_text && atlas_text && extras_text);
     OK(sinew_rig_load_spine_memory((const uint8_t *)skel_text, skel_len, atlas_text, atlas_len, extras_text, extras_len, &rig2));
     IS(sinew_rig_load_spine_memory((const uint8_t *)skel_text, skel_len, "page.png\nsize: 4,4\n", 19, NULL, 0, &c2 == NULL ? NULL : &rig2), LOAD_FAILED);
+    {
+        /* Any format from memory: the companions by the names the skeleton gives them. */
+        SinewFile files[2] = {
+            {"stickbot.atlas", 14, (const uint8_t *)atlas_text, atlas_len},
+            {"stickbot.extras.json", 20, (const uint8_t *)extras_text, extras_len},
+        };
+        SinewRig *any = NULL;
+        SinewRigInfo any_info;
+        OK(sinew_rig_load_memory(S("stickbot.json"), (const uint8_t *)skel_text, skel_len, files, 2, NULL, 0, &any));
+        OK(sinew_rig_info(any, &any_info));
+        TRUE(any_info.bones == 20 && any_info.pages == 2 && any_info.is_puppet == 0);
+        OK(sinew_rig_destroy(any));
+        /* An atlas given as the rig says what it is. */
+        IS(sinew_rig_load_memory(S("stickbot.atlas"), (const uint8_t *)atlas_text, atlas_len, NULL, 0, NULL, 0, &any), LOAD_FAILED);
+    }
     free(skel_text);
     free(atlas_text);
     free(extras_text);

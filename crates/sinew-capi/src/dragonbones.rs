@@ -1,16 +1,13 @@
-//! DragonBones 5.x armatures (`*_ske.json` + `*_tex.json`) as rigs: from paths through
-//! `sinew_formats::load_dragonbones`, or from memory through the same parser, atlas reader
-//! and build steps, so both give the same rig.
+//! DragonBones 5.x armatures (`*_ske.json` + `*_tex.json`) as rigs: from paths or from
+//! memory, both through `sinew_formats::load_bytes`, so both give the same rig.
 //!
 //! A character of a DragonBones rig loops every animation (`sinew_character_set_animation`'s
 //! `looping`); the file's `playTimes` is not applied (as a plain `sinew::Character`).
 
-use crate::rig::{MemoryRig, SinewRig, check_out, load_fail, opt_path, register, register_memory};
-use crate::{Fail, SinewStatus, guard, str_arg};
-use sinew::draw::DrawSetup;
-use sinew_formats::LoadError;
+use crate::rig::{Load, SinewRig, check_out, expect, load_memory, load_path, opt_str, register};
+use crate::{SinewStatus, guard, str_arg};
+use sinew_formats::Format;
 use std::ffi::c_char;
-use std::path::Path;
 
 /// The armature name argument: empty means the file's default armature.
 fn armature_arg<'a>(ptr: *const c_char, len: usize) -> crate::Res<Option<&'a str>> {
@@ -40,11 +37,12 @@ pub extern "C" fn sinew_rig_load_dragonbones(
     guard(|| {
         check_out(out)?;
         let ske = str_arg(ske_path, ske_path_len, "ske_path")?;
-        let tex = opt_path(tex_path, tex_path_len, "tex_path")?;
-        let armature = armature_arg(armature, armature_len)?;
-        let (asset, _) =
-            sinew_formats::load_dragonbones(Path::new(ske), tex, armature).map_err(load_fail)?;
-        register(asset, out)
+        let load = Load {
+            atlas: opt_str(tex_path, tex_path_len, "tex_path")?,
+            armature: armature_arg(armature, armature_len)?,
+            ..Load::default()
+        };
+        register(expect(load_path(ske, &load)?, &[Format::DragonBones])?, out)
     })
 }
 
@@ -66,52 +64,13 @@ pub extern "C" fn sinew_rig_load_dragonbones_memory(
         check_out(out)?;
         let ske = str_arg(ske_text, ske_text_len, "ske_text")?;
         let tex = str_arg(tex_text, tex_text_len, "tex_text")?;
-        let armature = armature_arg(armature, armature_len)?;
-        let tex = (!tex.is_empty()).then_some(tex);
-        let db = sinew_formats::dragonbones::parse_dragonbones(
-            ske,
-            "<ske>",
-            tex.map(|t| (t, "<tex>")),
-            armature,
-        )
-        .map_err(load_fail)?;
-        let mut rig = sinew::build::build_rig(&db.raw)
-            .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<ske>: invalid rig: {e}")))?;
-        // As the path loader: DragonBones poses use exact trigonometry.
-        rig.exact_angles = true;
-        let atlas = match tex {
-            None => None,
-            Some(text) => {
-                let a = sinew_formats::dragonbones::parse_tex_atlas(text, "<tex>", "", |_| None)
-                    .map_err(load_fail)?;
-                sinew_formats::bind_atlas(&mut rig, &a).map_err(|e| {
-                    load_fail(match e {
-                        LoadError::MissingRegion { region, attachment } => {
-                            LoadError::AtlasMissing {
-                                atlas: "<tex>".into(),
-                                skeleton: "<ske>".into(),
-                                region,
-                                attachment,
-                            }
-                        }
-                        other => other,
-                    })
-                })?;
-                Some(a)
-            }
+        let load = Load {
+            atlas: (!tex.is_empty()).then_some("<tex>"),
+            armature: armature_arg(armature, armature_len)?,
+            ..Load::default()
         };
-        let m = MemoryRig {
-            rig,
-            atlas,
-            textures: 0,
-            jiggle: (None, None),
-            // DragonBones data is y down; the draw list flips it to y up.
-            draw: DrawSetup {
-                y_down: true,
-                ..DrawSetup::default()
-            },
-            param_animations: Vec::new(),
-        };
-        register_memory(m, false, out)
+        let files = [("<tex>", tex.as_bytes())];
+        let asset = load_memory("<ske>", ske.as_bytes(), &files, &load)?;
+        register(expect(asset, &[Format::DragonBones])?, out)
     })
 }

@@ -2,11 +2,9 @@
 
 use crate::handle::{Registry, TAG_RIG, handle, raw};
 use crate::{Fail, Res, SinewStatus, SinewStringView, bytes_arg, guard, put, str_arg};
-use sinew::draw::DrawSetup;
 use sinew::params::inochi_clip::ParamAnimation;
-use sinew::physics::follow::FollowRig;
-use sinew::physics::jiggle::JiggleRig;
-use sinew_formats::{Asset, LoadError, LoadOptions};
+use sinew_formats::budget::Budgets;
+use sinew_formats::{Asset, Companion, Format, LoadError, LoadOptions};
 use std::ffi::c_char;
 use std::path::Path;
 use std::sync::Arc;
@@ -81,58 +79,22 @@ pub(crate) struct PageData {
     pub pma: bool,
 }
 
-/// What a rig handle holds: the loaders' `Asset` (path loads), or the same parts built from
-/// memory buffers (so this crate never spells out `Asset`'s fields).
+/// What a rig handle holds: the loaders' `Asset` (from paths or memory alike: both load
+/// through `sinew_formats::load_bytes`) and what the ABI reads of it.
 pub(crate) struct RigObj {
     pub rig: Arc<sinew::Rig>,
     pub param_animations: Arc<[ParamAnimation]>,
     pub is_puppet: bool,
     pub pages: Vec<PageData>,
-    source: Source,
-}
-
-enum Source {
-    Asset(Box<Asset>),
-    Memory {
-        jiggle: Option<Arc<JiggleRig>>,
-        follow: Option<Arc<FollowRig>>,
-        draw: Arc<DrawSetup>,
-    },
+    asset: Box<Asset>,
 }
 
 impl RigObj {
     /// A new character of the rig with its jiggle bones, drawing details and parameter
     /// animations attached (`Asset::character`).
     pub(crate) fn character(&self) -> sinew::Character {
-        match &self.source {
-            Source::Asset(a) => a.character(),
-            Source::Memory {
-                jiggle,
-                follow,
-                draw,
-            } => {
-                let mut c = sinew::Character::new(self.rig.clone());
-                c.set_draw_setup(draw.clone());
-                // Built for this very rig when it was loaded: never refused.
-                let _ = c.set_jiggle(jiggle.clone());
-                let _ = c.set_follows(follow.clone());
-                if !self.param_animations.is_empty() {
-                    c.set_param_animations(self.param_animations.clone());
-                }
-                c
-            }
-        }
+        self.asset.character()
     }
-}
-
-/// The parts of a rig loaded from memory.
-pub(crate) struct MemoryRig {
-    pub rig: sinew::Rig,
-    pub atlas: Option<sinew_formats::atlas::Atlas>,
-    pub textures: usize,
-    pub jiggle: (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>),
-    pub draw: DrawSetup,
-    pub param_animations: Vec<ParamAnimation>,
 }
 
 pub(crate) static RIGS: Registry<RigObj> = Registry::new(TAG_RIG, "rig");
@@ -143,10 +105,67 @@ pub(crate) fn rig_obj(rig: *const SinewRig) -> Res<Arc<RigObj>> {
 
 pub(crate) fn load_fail(e: LoadError) -> Fail {
     let status = match e {
-        LoadError::Io { .. } => SinewStatus::Io,
+        LoadError::Io { .. } | LoadError::NotAFile { .. } => SinewStatus::Io,
         _ => SinewStatus::LoadFailed,
     };
     Fail::new(status, e.to_string())
+}
+
+/// What one ABI load asks for: the companions by the host's paths (files) or names (memory).
+#[derive(Default)]
+pub(crate) struct Load<'a> {
+    pub atlas: Option<&'a str>,
+    pub extras: Option<&'a str>,
+    pub physics3: Option<&'a str>,
+    pub armature: Option<&'a str>,
+}
+
+impl Load<'_> {
+    /// The options, each companion named by `name` (`None`: none); no page images (the host
+    /// loads its own textures by page name).
+    fn options(&self, mut name: impl FnMut(&str) -> String) -> LoadOptions {
+        let mut named = |c: Option<&str>| match c {
+            Some(c) => Companion::Named(name(c)),
+            None => Companion::Without,
+        };
+        LoadOptions {
+            atlas: named(self.atlas),
+            extras: named(self.extras),
+            physics3: named(self.physics3),
+            armature: self.armature.map(str::to_owned),
+            textures: false,
+            ..LoadOptions::default()
+        }
+    }
+}
+
+/// Loads the file at `path` with the companions `load` names by path (as the host gives
+/// them: relative to the current folder), through `sinew_formats::load_bytes`.
+pub(crate) fn load_path(path: &str, load: &Load<'_>) -> Res<Asset> {
+    let main = Path::new(path);
+    let files = sinew_formats::FileCompanions::beside(main, Budgets::DEFAULT);
+    let options = load.options(|p| files.given(Path::new(p)));
+    let bytes = files.read_main().map_err(load_fail)?;
+    sinew_formats::load_bytes(&files.main_name(), &bytes, &files, &options).map_err(load_fail)
+}
+
+/// Loads `main` (named `name` in errors) from memory, its companions the `files` (name,
+/// bytes) that `load` names; nothing else is fetched and no file is read.
+pub(crate) fn load_memory(
+    name: &str,
+    main: &[u8],
+    files: &[(&str, &[u8])],
+    load: &Load<'_>,
+) -> Res<Asset> {
+    let options = load.options(str::to_owned);
+    let companions = |want: &str| {
+        files
+            .iter()
+            .find(|(n, _)| *n == want)
+            .map(|(_, b)| b.to_vec())
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    };
+    sinew_formats::load_bytes(name, main, &companions, &options).map_err(load_fail)
 }
 
 fn pages_of(atlas: Option<&sinew_formats::atlas::Atlas>, textures: usize) -> Vec<PageData> {
@@ -179,31 +198,10 @@ pub(crate) fn register(asset: Asset, out: *mut *mut SinewRig) -> Res {
         param_animations: asset.param_animations.clone(),
         is_puppet: asset.puppet.is_some(),
         pages: pages_of(asset.atlas.as_ref(), textures),
-        source: Source::Asset(Box::new(asset)),
+        asset: Box::new(asset),
     };
     let h = RIGS.insert(obj)?;
     put(out, handle(h), "out")
-}
-
-pub(crate) fn register_memory(m: MemoryRig, is_puppet: bool, out: *mut *mut SinewRig) -> Res {
-    let obj = RigObj {
-        rig: Arc::new(m.rig),
-        param_animations: Arc::from(m.param_animations),
-        is_puppet,
-        pages: pages_of(m.atlas.as_ref(), m.textures),
-        source: Source::Memory {
-            jiggle: m.jiggle.0,
-            follow: m.jiggle.1,
-            draw: Arc::new(m.draw),
-        },
-    };
-    let h = RIGS.insert(obj)?;
-    put(out, handle(h), "out")
-}
-
-pub(crate) fn opt_path<'a>(ptr: *const c_char, len: usize, what: &str) -> Res<Option<&'a Path>> {
-    let s = str_arg(ptr, len, what)?;
-    Ok((!s.is_empty()).then(|| Path::new(s)))
 }
 
 pub(crate) fn check_out(out: *mut *mut SinewRig) -> Res {
@@ -231,14 +229,18 @@ pub extern "C" fn sinew_rig_load_spine(
     guard(|| {
         check_out(out)?;
         let skel = str_arg(skeleton_path, skeleton_path_len, "skeleton_path")?;
-        let atlas = opt_path(atlas_path, atlas_path_len, "atlas_path")?;
-        let options = LoadOptions {
-            extras: opt_path(extras_path, extras_path_len, "extras_path")?.map(Path::to_path_buf),
-            physics3: None,
+        let load = Load {
+            atlas: opt_str(atlas_path, atlas_path_len, "atlas_path")?,
+            extras: opt_str(extras_path, extras_path_len, "extras_path")?,
+            ..Load::default()
         };
-        let asset =
-            sinew_formats::load_spine(Path::new(skel), atlas, &options).map_err(load_fail)?;
-        register(asset, out)
+        register(
+            expect(
+                load_path(skel, &load)?,
+                &[Format::SpineJson, Format::SpineSkel],
+            )?,
+            out,
+        )
     })
 }
 
@@ -258,54 +260,106 @@ pub extern "C" fn sinew_rig_load_spine_memory(
     guard(|| {
         check_out(out)?;
         let data = bytes_arg(skeleton, skeleton_len, "skeleton")?;
-        let atlas_text = str_arg(atlas_text, atlas_text_len, "atlas_text")?;
-        let extras_text = str_arg(extras_text, extras_text_len, "extras_text")?;
-        let raw_rig = sinew_formats::spine::parse_spine(data, "<skeleton>").map_err(load_fail)?;
-        let mut rig = sinew::build::build_rig(&raw_rig).map_err(|e| {
-            Fail::new(
-                SinewStatus::LoadFailed,
-                format!("<skeleton>: invalid rig: {e}"),
-            )
-        })?;
-        let atlas = if atlas_text.is_empty() {
-            None
-        } else {
-            let a = sinew_formats::atlas::parse_atlas(atlas_text, "<atlas>").map_err(load_fail)?;
-            sinew_formats::bind_atlas(&mut rig, &a).map_err(load_fail)?;
-            Some(a)
+        let atlas = str_arg(atlas_text, atlas_text_len, "atlas_text")?.as_bytes();
+        let extras = str_arg(extras_text, extras_text_len, "extras_text")?.as_bytes();
+        let load = Load {
+            atlas: (!atlas.is_empty()).then_some("<atlas>"),
+            extras: (!extras.is_empty()).then_some("<extras>"),
+            ..Load::default()
         };
-        let jiggle = jiggle_from_text(extras_text, &rig)?;
-        let m = MemoryRig {
-            rig,
-            atlas,
-            textures: 0,
-            jiggle,
-            draw: DrawSetup::default(),
-            param_animations: Vec::new(),
-        };
-        register_memory(m, false, out)
+        let files = [("<atlas>", atlas), ("<extras>", extras)];
+        let asset = load_memory("<skeleton>", data, &files, &load)?;
+        register(expect(asset, &[Format::SpineJson, Format::SpineSkel])?, out)
     })
 }
 
-/// What a rig-extras text adds to a rig: its jiggle bones and its follows.
-type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
+/// One companion file given from memory: its name as the main file names it (relative to
+/// the main file: `hero.atlas`, `hero.png`, `hero.extras.json`) and its bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SinewFile {
+    /// The name (UTF-8, not NUL-terminated).
+    pub name: *const c_char,
+    /// Length of `name` in bytes.
+    pub name_len: usize,
+    /// The file's bytes.
+    pub data: *const u8,
+    /// Length of `data` in bytes.
+    pub len: usize,
+}
 
-/// The jiggle bones and follows of a rig-extras text (as `load_spine` reads a file's).
-fn jiggle_from_text(text: &str, rig: &sinew::Rig) -> Res<Extras> {
-    if text.is_empty() {
-        return Ok((None, None));
+/// Loads a rig of any format from memory, told apart by its content: a Spine skeleton (JSON
+/// or `.skel`), a DragonBones `*_ske.json` or an Inochi2D puppet. `name` names the main file
+/// (in errors, and to find its companions: `hero.json` takes `hero.atlas`, `hero_ske.json`
+/// takes `hero_tex.json`, any rig `hero.extras.json`, a puppet `hero.physics3.json`, when
+/// `files` has them). `files` are the companion files (`files_len` of them; page images are
+/// not needed); `armature` picks a DragonBones armature (length 0: the first). No file is
+/// read. `SINEW_STATUS_LOAD_FAILED` for bad content or a file that is not a rig (the last
+/// error says what it is).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rig_load_memory(
+    name: *const c_char,
+    name_len: usize,
+    data: *const u8,
+    len: usize,
+    files: *const SinewFile,
+    files_len: usize,
+    armature: *const c_char,
+    armature_len: usize,
+    out: *mut *mut SinewRig,
+) -> SinewStatus {
+    guard(|| {
+        check_out(out)?;
+        let name = str_arg(name, name_len, "name")?;
+        let main = bytes_arg(data, len, "data")?;
+        let mut given = Vec::new();
+        for (i, f) in crate::slice_arg(files, files_len, "files")?
+            .iter()
+            .enumerate()
+        {
+            let n = str_arg(f.name, f.name_len, &format!("files[{i}].name"))?;
+            given.push((n, bytes_arg(f.data, f.len, &format!("files[{i}].data"))?));
+        }
+        let options = LoadOptions {
+            extras: Companion::Beside,
+            physics3: Companion::Beside,
+            armature: opt_str(armature, armature_len, "armature")?.map(str::to_owned),
+            textures: false,
+            ..LoadOptions::default()
+        };
+        let companions = |want: &str| {
+            given
+                .iter()
+                .find(|(n, _)| *n == want)
+                .map(|(_, b)| b.to_vec())
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        };
+        let asset =
+            sinew_formats::load_bytes(name, main, &companions, &options).map_err(load_fail)?;
+        register(asset, out)
+    })
+}
+
+/// Refuses an asset of another format than the entry point loads (naming what it is).
+pub(crate) fn expect(asset: Asset, formats: &[Format]) -> Res<Asset> {
+    if formats.contains(&asset.format) {
+        return Ok(asset);
     }
-    let extras = sinew_formats::extras::parse_extras(text, "<extras>").map_err(load_fail)?;
-    let jr = JiggleRig::build(rig, &extras.jiggle)
-        .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<extras>: {e}")))?;
-    let follow = if extras.follow.is_empty() {
-        None
-    } else {
-        let fr = FollowRig::build(rig, &extras.follow)
-            .map_err(|e| Fail::new(SinewStatus::LoadFailed, format!("<extras>: {e}")))?;
-        Some(Arc::new(fr))
-    };
-    Ok((Some(Arc::new(jr)), follow))
+    Err(Fail::new(
+        SinewStatus::LoadFailed,
+        format!(
+            "{}: {}, not {}",
+            asset.rig.source,
+            asset.format.describe(),
+            formats.first().map_or("a rig", |f| f.family())
+        ),
+    ))
+}
+
+/// An optional string argument: length 0 is `None`.
+pub(crate) fn opt_str<'a>(ptr: *const c_char, len: usize, what: &str) -> Res<Option<&'a str>> {
+    let s = str_arg(ptr, len, what)?;
+    Ok((!s.is_empty()).then_some(s))
 }
 
 /// Loads an Inochi2D puppet (`.inp`/`.inx`) with, optionally, a Cubism `physics3.json`
@@ -323,13 +377,12 @@ pub extern "C" fn sinew_rig_load_inochi2d(
     guard(|| {
         check_out(out)?;
         let p = str_arg(path, path_len, "path")?;
-        let options = LoadOptions {
-            extras: opt_path(extras_path, extras_path_len, "extras_path")?.map(Path::to_path_buf),
-            physics3: opt_path(physics3_path, physics3_path_len, "physics3_path")?
-                .map(Path::to_path_buf),
+        let load = Load {
+            extras: opt_str(extras_path, extras_path_len, "extras_path")?,
+            physics3: opt_str(physics3_path, physics3_path_len, "physics3_path")?,
+            ..Load::default()
         };
-        let asset = sinew_formats::load_inochi2d(Path::new(p), &options).map_err(load_fail)?;
-        register(asset, out)
+        register(expect(load_path(p, &load)?, &[Format::Inochi2D])?, out)
     })
 }
 
@@ -348,25 +401,16 @@ pub extern "C" fn sinew_rig_load_inochi2d_memory(
     guard(|| {
         check_out(out)?;
         let data = bytes_arg(puppet, puppet_len, "puppet")?;
-        let physics3 = str_arg(physics3_text, physics3_text_len, "physics3_text")?;
-        let extras = str_arg(extras_text, extras_text_len, "extras_text")?;
-        let mut p = sinew_formats::inochi2d::parse_inochi2d(data, "<puppet>").map_err(load_fail)?;
-        if !physics3.is_empty() {
-            p.params.chains = sinew_formats::physics3::parse_physics3(physics3, "<physics3>")
-                .map_err(load_fail)?;
-        }
-        let rig = sinew_formats::inochi2d::build_puppet(&p).map_err(load_fail)?;
-        let draw = sinew_formats::puppet_draw_setup(&p, &rig);
-        let jiggle = jiggle_from_text(extras, &rig)?;
-        let m = MemoryRig {
-            rig,
-            atlas: None,
-            textures: p.textures.len(),
-            jiggle,
-            draw,
-            param_animations: p.animations,
+        let physics3 = str_arg(physics3_text, physics3_text_len, "physics3_text")?.as_bytes();
+        let extras = str_arg(extras_text, extras_text_len, "extras_text")?.as_bytes();
+        let load = Load {
+            physics3: (!physics3.is_empty()).then_some("<physics3>"),
+            extras: (!extras.is_empty()).then_some("<extras>"),
+            ..Load::default()
         };
-        register_memory(m, true, out)
+        let files = [("<physics3>", physics3), ("<extras>", extras)];
+        let asset = load_memory("<puppet>", data, &files, &load)?;
+        register(expect(asset, &[Format::Inochi2D])?, out)
     })
 }
 

@@ -95,14 +95,14 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let what = format!("--instances {}", args.instances);
-    sinew_formats::budget::check("instances", f64::from(args.instances), what)?;
+    crate::guard::check("instances", f64::from(args.instances), what)?;
     let updates =
         f64::from(args.instances) * (f64::from(args.frames) + f64::from(args.warmup) + 1.0);
     let what = format!(
         "--instances {} x (--frames {} + --warmup {})",
         args.instances, args.frames, args.warmup
     );
-    sinew_formats::budget::check("steps", updates, what)?;
+    crate::guard::check("steps", updates, what)?;
     let asset = pose::load(&args.file, None, args.extras.as_deref())?;
     let rig = &*asset.rig;
     let file = args.file.display();

@@ -126,10 +126,12 @@ fn read_json(path: &Path) -> Result<Value> {
     use sinew_formats::budget;
     let file = path.display().to_string();
     // A regular file within the budgets, a BOM dropped, no number too large to deform.
-    let text = budget::read_input_text(path, &file)?;
-    budget::check_json(text.as_bytes(), &file)?;
+    let b = crate::guard::budgets();
+    let err = crate::guard::load_error;
+    let text = budget::read_input_text(path, &file, &b).map_err(err)?;
+    budget::check_json(text.as_bytes(), &file, &b).map_err(err)?;
     let doc = serde_json::from_str(&text).with_context(|| format!("{file}: invalid JSON"))?;
-    budget::check_magnitudes(&doc, &file)?;
+    budget::check_magnitudes(&doc, &file).map_err(err)?;
     Ok(doc)
 }
 
@@ -380,7 +382,12 @@ fn bind_harmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
 }
 
 fn deform(weights: &Path, cage: &Path) -> Result<String> {
-    let bytes = sinew_formats::budget::read_input(weights, &weights.display().to_string())?;
+    let bytes = sinew_formats::budget::read_input(
+        weights,
+        &weights.display().to_string(),
+        &crate::guard::budgets(),
+    )
+    .map_err(crate::guard::load_error)?;
     let loaded = decode(&bytes).with_context(|| format!("{}", weights.display()))?;
     let doc = read_json(cage)?;
     let ctx = || cage.display().to_string();

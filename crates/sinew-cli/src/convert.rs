@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use sinew::raw::RawRig;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `sinew convert` options.
 #[derive(Debug, Clone, Args)]
@@ -50,20 +50,13 @@ impl OutFormat {
     }
 }
 
-/// The `_tex.json` next to a `_ske.json`, if it exists.
-fn sibling_tex(ske: &Path) -> Option<PathBuf> {
-    let name = ske.file_name()?.to_str()?;
-    let stem = name.strip_suffix("_ske.json")?;
-    let tex = ske.with_file_name(format!("{stem}_tex.json"));
-    tex.is_file().then_some(tex)
-}
-
 /// Runs `sinew convert`; returns the report.
 pub fn convert(a: &ConvertArgs) -> Result<String> {
     let input = a.input.display().to_string();
     let out = a.output.display().to_string();
-    let bytes =
-        sinew_formats::budget::read_input(&a.input, &input).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let budgets = crate::guard::budgets();
+    let bytes = sinew_formats::budget::read_input(&a.input, &input, &budgets)
+        .map_err(crate::guard::load_error)?;
     let format = a.format.unwrap_or_else(|| {
         if a.output.extension().is_some_and(|e| e == "skel") {
             OutFormat::Skel
@@ -72,16 +65,21 @@ pub fn convert(a: &ConvertArgs) -> Result<String> {
         }
     });
     let mut inexact = Vec::new();
-    let (rig, from): (RawRig, &str) = if sinew_formats::dragonbones::is_dragonbones_json(&bytes) {
-        let tex = a.tex.clone().or_else(|| sibling_tex(&a.input));
-        let db = sinew_formats::dragonbones::load_dragonbones(
-            &a.input,
-            tex.as_deref(),
-            a.armature.as_deref(),
-        )?;
-        let conv = sinew_formats::convert::dragonbones_to_spine(&db);
+    let found = sinew_formats::detect(&bytes);
+    let (rig, from): (RawRig, &str) = if found == sinew_formats::Format::DragonBones {
+        // `--tex`, else the `_tex.json` beside the skeleton.
+        let load = crate::guard::LoadArgs {
+            atlas: a.tex.as_deref().map(Some),
+            armature: a.armature.as_deref(),
+            ..Default::default()
+        };
+        let asset = crate::guard::load(&a.input, load)?;
+        let Some(db) = asset.dragonbones.as_deref() else {
+            bail!("{input}: not a DragonBones skeleton");
+        };
+        let conv = sinew_formats::convert::dragonbones_to_spine(db);
         inexact = conv.inexact;
-        if tex.is_none() {
+        if asset.atlas.is_none() {
             inexact.push(
                 "no `_tex.json` given (--tex): regions have no size from the atlas".to_owned(),
             );
@@ -96,12 +94,17 @@ pub fn convert(a: &ConvertArgs) -> Result<String> {
                 bail!("{input}: {flag} is for DragonBones input; this is a Spine skeleton");
             }
         }
-        let from = if sinew_formats::spine::is_spine_json(&bytes) {
-            "Spine JSON"
-        } else {
-            "Spine binary"
+        let from = match found {
+            sinew_formats::Format::SpineJson => "Spine JSON",
+            sinew_formats::Format::SpineSkel => "Spine binary",
+            other => bail!(
+                "{input}: {}, not a Spine or DragonBones skeleton",
+                other.describe()
+            ),
         };
-        (sinew_formats::spine::parse_spine(&bytes, &input)?, from)
+        let raw = sinew_formats::spine::parse_spine_with(&bytes, &input, &budgets)
+            .map_err(crate::guard::load_error)?;
+        (raw, from)
     };
     let data = match format {
         OutFormat::Json => {

@@ -11,30 +11,28 @@ use crate::schema::{Obj, nums, round_all};
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 use sinew_formats::dragonbones::{PoseMode, SlotPose, pose};
-use std::path::PathBuf;
-
-/// The sibling atlas of `x_ske.json`: `x_tex.json`, when it exists.
-fn sibling_tex(ske: &std::path::Path) -> Option<PathBuf> {
-    let name = ske.file_name()?.to_str()?;
-    let stem = name.strip_suffix("_ske.json")?;
-    let p = ske.with_file_name(format!("{stem}_tex.json"));
-    p.is_file().then_some(p)
-}
 
 /// Runs a DragonBones dump.
 pub fn dump(args: &DumpArgs) -> Result<Value> {
     let times = crate::stepping::run_times(&args.times, args.fps)?;
-    let tex = args.tex.clone().or_else(|| sibling_tex(&args.file));
-    let (asset, db) =
-        sinew_formats::load_dragonbones(&args.file, tex.as_deref(), args.armature.as_deref())
-            .map_err(|e| anyhow!("{e}"))?;
+    // `--tex`, else the `_tex.json` beside the skeleton.
+    let load = crate::guard::LoadArgs {
+        atlas: args.tex.as_deref().map(Some),
+        armature: args.armature.as_deref(),
+        ..Default::default()
+    };
+    let asset = crate::guard::load(&args.file, load)?;
+    let db = asset
+        .dragonbones
+        .as_deref()
+        .ok_or_else(|| anyhow!("{}: not a DragonBones skeleton", args.file.display()))?;
     let mode = match args.mode {
         Mode::State => PoseMode::Play,
         Mode::Apply => PoseMode::Goto,
     };
     let frames = pose(
         &asset,
-        &db,
+        db,
         args.anim.as_deref(),
         &times,
         args.fps,

@@ -26,11 +26,10 @@ pub fn dump_with_args(file: &Path, args: &[String]) -> Result<Value> {
 
 /// Runs a dump and returns the JSON document.
 pub fn dump(args: &DumpArgs) -> Result<Value> {
-    if crate::inochi::is_puppet(&args.file) {
-        return crate::inochi::dump(args, &args.params);
-    }
-    if crate::pose::is_dragonbones(&args.file) {
-        return crate::dragonbones::dump(args);
+    match crate::guard::Format::of(&args.file)? {
+        crate::guard::Format::Puppet => return crate::inochi::dump(args, &args.params),
+        crate::guard::Format::DragonBones => return crate::dragonbones::dump(args),
+        crate::guard::Format::Spine => {}
     }
     let times = crate::stepping::run_times(&args.times, args.fps)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
@@ -101,13 +100,22 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
 
 fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session) -> Value {
     let file = &args.file;
-    let bytes =
-        sinew_formats::budget::read_input(file, &file.display().to_string()).unwrap_or_default();
+    // Read once per command (`sinew_formats::read_once`): the bytes the loader parsed.
+    let bytes = sinew_formats::budget::read_input(
+        file,
+        &file.display().to_string(),
+        &crate::guard::budgets(),
+    )
+    .unwrap_or_default();
     // The oracle's meta for a binary export: its loader named, and no JSON key repair.
-    let binary = !sinew_formats::spine::is_spine_json(&bytes);
-    let affected = serde_json::from_slice::<Value>(&bytes)
-        .ok()
-        .map_or(0, |root| mix_shear_y_keys_affected(&root));
+    let binary = sinew_formats::detect(&bytes) == sinew_formats::Format::SpineSkel;
+    let affected = if binary {
+        0
+    } else {
+        serde_json::from_slice::<Value>(&bytes)
+            .ok()
+            .map_or(0, |root| mix_shear_y_keys_affected(&root))
+    };
     let skin = match &args.skin {
         Some(s) => Value::from(s.as_str()),
         None if session.has_default_skin() => Value::from("default"),

@@ -1,5 +1,6 @@
-//! Hostile-input guards shared by every verb: the budget flags ([`BudgetArgs`], applied to
-//! [`sinew_formats::budget`] before a command runs), input files checked before anything
+//! Hostile-input guards shared by every verb: the budget flags ([`BudgetArgs`], held for the
+//! command's own checks ([`check`]) and given to every load as
+//! [`sinew_formats::LoadOptions::budgets`]), input files checked before anything
 //! reads them (regular files within the `file_bytes` budget, each named with its role:
 //! rig, atlas, physics3, extras, ...), options that do not apply to the input's format
 //! refused, work checked against the budgets before it starts, and the last check that no
@@ -10,8 +11,70 @@
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use serde_json::Value;
-use sinew_formats::budget::{self, Budgets};
+use sinew_formats::LoadError;
+use sinew_formats::budget::{self, BudgetError, Budgets};
 use std::path::Path;
+use std::sync::RwLock;
+
+/// The budgets of the command this process runs (one command per process: set once by
+/// [`precheck`] from the flags; the defaults for in-process callers such as the golden
+/// suite). The library keeps no such state: each load takes them in its options.
+static BUDGETS: RwLock<Budgets> = RwLock::new(Budgets::DEFAULT);
+
+/// The budgets the command's flags ask for.
+pub fn budgets() -> Budgets {
+    match BUDGETS.read() {
+        Ok(b) => *b,
+        Err(poisoned) => *poisoned.into_inner(),
+    }
+}
+
+fn set_budgets(b: Budgets) {
+    match BUDGETS.write() {
+        Ok(mut cur) => *cur = b,
+        Err(poisoned) => *poisoned.into_inner() = b,
+    }
+}
+
+/// The flag that raises the budget `name` (a [`Budgets`] field).
+pub fn flag_of(name: &str) -> &'static str {
+    match name {
+        "file_bytes" => "--max-file-bytes",
+        "json_values" => "--max-json-values",
+        "samples" => "--max-samples",
+        "steps" => "--max-steps",
+        "frames" => "--max-frames",
+        "canvas_pixels" => "--max-pixels",
+        "texture_bytes" => "--max-texture-bytes",
+        "instances" => "--max-instances",
+        "clip_vertices" => "--max-clip-vertices",
+        "output_values" => "--max-output-values",
+        "fill_pixels" => "--max-fill-pixels",
+        "output_pixels" => "--max-output-pixels",
+        _ => "a --max-* flag",
+    }
+}
+
+/// A budget error as the CLI says it: the library's words and the flag that raises it.
+pub fn budget_error(e: &BudgetError) -> anyhow::Error {
+    anyhow!("{e}; raise it with {}", flag_of(e.name))
+}
+
+/// Checks `asked` against the command's budget `name` ([`Budgets::check`]), naming the
+/// flag that raises it.
+pub fn check(name: &'static str, asked: f64, what: impl Into<String>) -> Result<()> {
+    budgets()
+        .check(name, asked, what)
+        .map_err(|e| budget_error(&e))
+}
+
+/// A load error as the CLI says it (a budget's flag added).
+pub fn load_error(e: LoadError) -> anyhow::Error {
+    match &e {
+        LoadError::Budget { error, .. } => anyhow!("{e}; raise it with {}", flag_of(error.name)),
+        _ => anyhow!("{e}"),
+    }
+}
 
 /// The budget flags, accepted by every verb (`sinew_formats::budget` has the defaults).
 #[derive(Debug, Clone, Default, Args)]
@@ -81,9 +144,9 @@ impl BudgetArgs {
 /// the metadata). `role` says which input it is (`rig`, `atlas`, `physics3`, ...).
 pub fn input(role: &str, path: &Path) -> Result<()> {
     let file = path.display().to_string();
-    budget::check_input(path, &file)
+    budget::check_input(path, &file, &budgets())
         .map(|_| ())
-        .map_err(|e| anyhow!("{role} {e}"))?;
+        .map_err(|e| anyhow!("{role} {}", load_error(e)))?;
     // Read once for the whole command (`sinew_formats::read_once`).
     sinew_formats::read_once::keep(path);
     Ok(())
@@ -105,9 +168,9 @@ pub fn not_for(format: &str, file: &Path, option: &str, given: bool) -> Result<(
 /// Checks the clock work of stepping to `last` seconds at `fps` for `samples` samples
 /// (times `instances`) against the `samples` and `steps` budgets.
 pub fn clock_work(samples: usize, last: f64, fps: f64, instances: f64, what: &str) -> Result<()> {
-    budget::check("samples", samples as f64, what.to_owned())?;
+    check("samples", samples as f64, what.to_owned())?;
     let steps = ((last * fps).ceil() + samples as f64 + 1.0) * instances;
-    budget::check("steps", steps, what.to_owned())?;
+    check("steps", steps, what.to_owned())?;
     Ok(())
 }
 
@@ -146,7 +209,7 @@ impl OutputValues {
         self.values += n;
         let projected =
             self.values as f64 + n as f64 * self.samples.saturating_sub(self.done) as f64;
-        budget::check(
+        check(
             "output_values",
             projected,
             format!(
@@ -254,60 +317,6 @@ fn culprit(frame: &Value, path: &str) -> String {
     String::new()
 }
 
-/// The width and height an encoded image declares in its header (PNG, or TGA by its
-/// header), without decoding it; `None` for other formats (the decoder checks those).
-pub fn image_header_size(head: &[u8]) -> Option<(u32, u32)> {
-    if head.starts_with(b"\x89PNG\r\n\x1a\n") && head.get(12..16) == Some(b"IHDR") {
-        let be = |at: usize| {
-            head.get(at..at + 4)
-                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-        };
-        return Some((be(16)?, be(20)?));
-    }
-    // A TGA header: colour map type 0 or 1, an image type of 1-3 or 9-11.
-    if head.len() >= 18 && head[1] <= 1 && matches!(head[2], 1..=3 | 9..=11) {
-        let le = |at: usize| u32::from(u16::from_le_bytes([head[at], head[at + 1]]));
-        return Some((le(12), le(14)));
-    }
-    None
-}
-
-/// Checks every texture of an asset against the `texture_bytes` budget from the image
-/// headers alone, before any is decoded (pages are decoded one by one, so without this
-/// the first pages would be decoded before a later one is refused). Errors name the
-/// texture that tips the total over.
-pub fn texture_headers(asset: &sinew_formats::Asset) -> Result<()> {
-    let mut total = 0f64;
-    let mut add = |size: Option<(u32, u32)>, what: String| -> Result<()> {
-        if let Some((w, h)) = size {
-            total += f64::from(w) * f64::from(h) * 4.0;
-            let what = format!("{what} ({w}x{h}, with the textures before it)");
-            budget::check("texture_bytes", total, what)?;
-        }
-        Ok(())
-    };
-    if let Some(p) = &asset.puppet {
-        for (i, t) in p.textures.iter().enumerate() {
-            let what = format!("{}: texture {i}", asset.rig.source);
-            add(image_header_size(&t.bytes), what)?;
-        }
-        return Ok(());
-    }
-    if let (Some(atlas), Some(path)) = (&asset.atlas, &asset.atlas_path) {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        for page in &atlas.pages {
-            let mut head = Vec::with_capacity(32);
-            // A missing or unreadable page is reported by the page loader.
-            let _ = std::fs::File::open(dir.join(&page.name)).and_then(|f| {
-                std::io::Read::read_to_end(&mut std::io::Read::take(f, 32), &mut head)
-            });
-            let what = format!("page {} of atlas {}", page.name, path.display());
-            add(image_header_size(&head), what)?;
-        }
-    }
-    Ok(())
-}
-
 /// What kind of rig an input file is, from its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -320,23 +329,11 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format of `path` (after [`input`] accepted it), told from its content: the
-    /// Inochi2D container's magic, else a JSON object with a top-level `armature` array
-    /// (DragonBones), else Spine (JSON or `.skel`). JSON is checked against the
-    /// `json_values` budget before it is looked into.
+    /// The family of `path` (after [`input`] accepted it), from what
+    /// [`sinew_formats::detect`] says of its content: a puppet, a DragonBones skeleton, else
+    /// Spine (whose loader says what a file that is no rig really is).
     pub fn of(path: &Path) -> Result<Format> {
-        let file = path.display().to_string();
-        let bytes = budget::read_input(path, &file).map_err(|e| anyhow!("rig {e}"))?;
-        if crate::inochi::is_puppet_bytes(path, &bytes) {
-            return Ok(Format::Puppet);
-        }
-        if sinew_formats::spine::is_spine_json(&bytes) {
-            budget::check_json(&bytes, &file).map_err(|e| anyhow!("rig {e}"))?;
-            if top_level_array(&bytes, b"armature") {
-                return Ok(Format::DragonBones);
-            }
-        }
-        Ok(Format::Spine)
+        Ok(Format::from(detect_file(path)?))
     }
 
     /// The name errors use.
@@ -349,49 +346,69 @@ impl Format {
     }
 }
 
-/// Whether the JSON object in `text` has the top-level key `key` holding an array, found in
-/// one pass over the bytes without parsing (a parse of a large document would cost as much
-/// memory as loading it; the loader reports any syntax error later).
-pub fn top_level_array(text: &[u8], key: &[u8]) -> bool {
-    let mut depth = 0u32;
-    let mut i = 0;
-    // After a top-level key equal to `key`: the next byte past `:` decides.
-    let mut after_key = false;
-    while i < text.len() {
-        match text[i] {
-            b'"' => {
-                let start = i + 1;
-                i += 1;
-                while i < text.len() && text[i] != b'"' {
-                    i += if text[i] == b'\\' { 2 } else { 1 };
-                }
-                after_key = depth == 1 && text.get(start..i) == Some(key);
-            }
-            b'{' | b'[' => {
-                if after_key && text[i] == b'[' {
-                    return true;
-                }
-                after_key = false;
-                depth += 1;
-            }
-            b'}' | b']' => {
-                after_key = false;
-                depth = depth.saturating_sub(1);
-            }
-            b':' => {}
-            b if b.is_ascii_whitespace() => {}
-            _ => after_key = false,
+impl From<sinew_formats::Format> for Format {
+    fn from(f: sinew_formats::Format) -> Format {
+        match f {
+            sinew_formats::Format::Inochi2D => Format::Puppet,
+            sinew_formats::Format::DragonBones => Format::DragonBones,
+            _ => Format::Spine,
         }
-        i += 1;
     }
-    false
+}
+
+/// What `path` is ([`sinew_formats::detect`]), from its bytes (read once per command).
+pub fn detect_file(path: &Path) -> Result<sinew_formats::Format> {
+    let file = path.display().to_string();
+    let bytes = budget::read_input(path, &file, &budgets())
+        .map_err(|e| anyhow!("rig {}", load_error(e)))?;
+    Ok(sinew_formats::detect(&bytes))
+}
+
+/// What the command line asks of one load.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadArgs<'a> {
+    /// The atlas (`--atlas`, `--tex`): `None` beside the skeleton, `Some(None)` untextured,
+    /// `Some(Some(path))` that file.
+    pub atlas: Option<Option<&'a Path>>,
+    /// `--extras`.
+    pub extras: Option<&'a Path>,
+    /// `--physics3`.
+    pub physics3: Option<&'a Path>,
+    /// `--armature`.
+    pub armature: Option<&'a str>,
+    /// Fetch and check the page images (to render them).
+    pub textures: bool,
+}
+
+/// Loads `path` through [`sinew_formats::load_bytes`] with the files the command line names
+/// (read from where they are given) and the others beside it, within the command's budgets.
+pub fn load(path: &Path, a: LoadArgs<'_>) -> Result<sinew_formats::Asset> {
+    use sinew_formats::{Companion, FileCompanions, LoadOptions};
+    let files = FileCompanions::beside(path, budgets());
+    let given = |p: Option<&Path>| match p {
+        Some(p) => Companion::Named(files.given(p)),
+        None => Companion::Without,
+    };
+    let options = LoadOptions {
+        atlas: match a.atlas {
+            None => Companion::Beside,
+            Some(p) => given(p),
+        },
+        extras: given(a.extras),
+        physics3: given(a.physics3),
+        armature: a.armature.map(str::to_owned),
+        textures: a.textures,
+        budgets: budgets(),
+    };
+    let bytes = files.read_main().map_err(load_error)?;
+    sinew_formats::load_bytes(&files.main_name(), &bytes, &files, &options).map_err(load_error)
 }
 
 /// Applies the budget flags, then checks every input file of the command and the options
 /// that do not apply to its format, before the command reads anything.
 pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
     use crate::args::Command;
-    budget::set_budgets(cli.budgets.budgets());
+    set_budgets(cli.budgets.budgets());
     match &cli.command {
         Command::Dump(a) => {
             // The arguments first (cheap), then the files.
@@ -524,45 +541,6 @@ fn dump_options(a: &crate::args::DumpArgs, f: Format) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_a_top_level_array_without_parsing() {
-        assert!(top_level_array(
-            br#"{"version": "5.5", "armature": [{}]}"#,
-            b"armature"
-        ));
-        assert!(top_level_array(
-            b"\xef\xbb\xbf{ \"armature\" : []",
-            b"armature"
-        ));
-        // Nested, a string value, an object, or escaped quotes before it: no.
-        assert!(!top_level_array(
-            br#"{"bones": [{"armature": []}]}"#,
-            b"armature"
-        ));
-        assert!(!top_level_array(
-            br#"{"x": "armature", "y": []}"#,
-            b"armature"
-        ));
-        assert!(!top_level_array(br#"{"armature": {}}"#, b"armature"));
-        assert!(top_level_array(
-            br#"{"a\"b": 1, "armature": []}"#,
-            b"armature"
-        ));
-        assert!(!top_level_array(b"{\"armature", b"armature"));
-    }
-
-    #[test]
-    fn reads_image_sizes_from_headers() {
-        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-        png.extend_from_slice(&11000u32.to_be_bytes());
-        png.extend_from_slice(&7u32.to_be_bytes());
-        assert_eq!(image_header_size(&png), Some((11000, 7)));
-        let mut tga = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        tga.extend_from_slice(&[0x10, 0x27, 3, 0, 32, 8]);
-        assert_eq!(image_header_size(&tga), Some((10000, 3)));
-        assert_eq!(image_header_size(b"GIF89a..."), None);
-    }
 
     #[test]
     fn finds_nulls_where_numbers_belong() {

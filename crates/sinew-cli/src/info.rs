@@ -153,12 +153,13 @@ pub fn info_text(raw: &RawRig, file: &str) -> String {
 
 /// Runs `sinew info` and returns what to print.
 pub fn info(args: &InfoArgs) -> Result<String> {
-    if crate::inochi::is_puppet(&args.file) {
+    let format = crate::guard::Format::of(&args.file)?;
+    if format == crate::guard::Format::Puppet {
         return crate::inochi::info(args);
     }
     let raw = pose::load_raw(&args.file)?;
     let file = args.file.display().to_string();
-    let dragonbones = pose::is_dragonbones(&args.file);
+    let dragonbones = format == crate::guard::Format::DragonBones;
     Ok(if args.json {
         let mut v = info_json(&raw, &file);
         if dragonbones {

@@ -16,55 +16,30 @@ use crate::stepping::Clock;
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 use sinew::{Character, Instance, ParamId, Rig};
+use sinew_formats::Asset;
 use sinew_formats::inochi2d::Puppet;
-use sinew_formats::{Asset, LoadOptions};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Whether a file is an Inochi2D puppet, told from its content ([`is_puppet_bytes`]): a
-/// renamed puppet is one, a JSON file named `.inp` is not.
-pub fn is_puppet(path: &Path) -> bool {
-    if sinew_formats::read_once::is_kept(path) {
-        // Read once for the command anyway: sniff those bytes.
-        return sinew_formats::budget::read_input(path, &path.display().to_string())
-            .is_ok_and(|b| is_puppet_bytes(path, &b));
-    }
-    let mut head = Vec::with_capacity(64);
-    let read = std::fs::File::open(path)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 64), &mut head));
-    read.is_ok() && is_puppet_bytes(path, &head)
-}
-
-/// Whether `bytes` (a file's content, or at least its first 64 bytes) are an Inochi2D
-/// puppet: the INP container's magic `TRNSRTS`. A `.inp` or `.inx` file that is neither a
-/// container nor JSON also counts, so the puppet loader says what is wrong with its header
-/// (instead of the Spine reader failing on it).
-pub fn is_puppet_bytes(path: &Path, bytes: &[u8]) -> bool {
-    if bytes.starts_with(b"TRNSRTS") {
-        return true;
-    }
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if !matches!(ext.as_deref(), Some("inp" | "inx")) {
-        return false;
-    }
-    let body = bytes
-        .strip_prefix(b"\xef\xbb\xbf".as_slice())
-        .unwrap_or(bytes);
-    let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    !matches!(first, Some(b'{' | b'['))
-}
 
 /// Loads a puppet in one call (errors name the file), with the pendulum chains of a Cubism
 /// physics3 file (`--physics3`) added over its parameters.
 pub fn load_puppet(path: &Path, physics3: Option<&Path>) -> Result<Asset> {
-    let options = LoadOptions {
-        extras: None,
-        physics3: physics3.map(Path::to_path_buf),
+    load_puppet_with(path, physics3, false)
+}
+
+/// [`load_puppet`]; `textures` checks its embedded textures' declared sizes against the
+/// budget (to render them).
+pub fn load_puppet_with(path: &Path, physics3: Option<&Path>, textures: bool) -> Result<Asset> {
+    let args = crate::guard::LoadArgs {
+        physics3,
+        textures,
+        ..Default::default()
     };
-    sinew_formats::load_inochi2d(path, &options).map_err(|e| anyhow!("{e}"))
+    let asset = crate::guard::load(path, args)?;
+    if asset.puppet.is_none() {
+        bail!("{}: not an Inochi2D puppet", path.display());
+    }
+    Ok(asset)
 }
 
 /// The parsed puppet behind an asset (its metadata and textures).

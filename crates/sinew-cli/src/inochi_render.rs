@@ -19,7 +19,7 @@
 //! projected parts).
 
 use crate::args::RenderArgs;
-use crate::inochi::{load_puppet, parse_params};
+use crate::inochi::{load_puppet_with, parse_params};
 use crate::render::{CanvasOptions, Output, canvas_options, fit_view};
 use crate::stepping::parse_times;
 use crate::stream::{Target, copy_list};
@@ -33,11 +33,11 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         bail!("--fps must be a positive number");
     }
     let file = args.file.display().to_string();
-    let asset = load_puppet(&args.file, args.physics3.as_deref())?;
+    // The textures' declared sizes are checked against the budget at load.
+    let asset = load_puppet_with(&args.file, args.physics3.as_deref(), true)?;
     let puppet = crate::inochi::puppet(&asset)?;
     let rig = &*asset.rig;
     let settings = parse_params(rig, &args.params).with_context(|| file.clone())?;
-    crate::guard::texture_headers(&asset)?;
     let textures = sinew_render::asset_textures(&asset).with_context(|| file.clone())?;
     let sweep = match &args.sweep {
         Some(name) => Some(rig.params.find(name).ok_or_else(|| {
@@ -58,7 +58,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     // Frame counts are checked against the `frames` budget before any is made.
     let frames_of = |d: f64| -> Result<Vec<f64>> {
         let n = (d * args.fps).round().max(1.0);
-        sinew_formats::budget::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
+        crate::guard::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
         Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
     };
     let times: Vec<f64> = if let Some(t) = &args.times {

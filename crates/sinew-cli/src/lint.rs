@@ -55,8 +55,10 @@ pub struct LintOutcome {
 /// before it is parsed and for numbers too large to pose.
 pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
     let file = args.file.display().to_string();
-    let bytes = sinew_formats::budget::read_input(&args.file, &file).map_err(|e| anyhow!("{e}"))?;
-    let tree = sinew_lint::json_tree(&bytes, &file).map_err(|e| anyhow!("{e}"))?;
+    let budgets = crate::guard::budgets();
+    let bytes = sinew_formats::budget::read_input(&args.file, &file, &budgets)
+        .map_err(crate::guard::load_error)?;
+    let tree = sinew_lint::json_tree(&bytes, &file, &budgets).map_err(crate::guard::load_error)?;
     let kind = Kind::of(&bytes, tree.as_ref());
     // Options that do not apply, before any work (as the other verbs refuse them).
     if !kind.takes_extras() {
@@ -76,8 +78,9 @@ pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
             sinew_lint::cage::check_cage_json(&name, &doc).map_err(|e| anyhow!("{file}: {e}"))?
         }
         (_, tree) => {
-            let input = sinew_lint::load_from(&args.file, &bytes, tree, args.extras.as_deref())
-                .map_err(|e| anyhow!("{e}"))?;
+            let input =
+                sinew_lint::load_from(&args.file, &bytes, tree, args.extras.as_deref(), &budgets)
+                    .map_err(crate::guard::load_error)?;
             let findings = sinew_lint::lint(&input, &Options::default());
             if let Some(out) = &args.fix {
                 let (data, _) = sinew_lint::fix::fixed_file(&input, &findings)

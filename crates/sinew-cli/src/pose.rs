@@ -1,5 +1,5 @@
 //! The adapter between the CLI and the sinew runtime: loads rigs in one call
-//! ([`sinew_formats::load_spine`], naming the file in every error), resolves skin and
+//! (`crate::guard::load`, over [`sinew_formats::load_bytes`], naming the file in every error), resolves skin and
 //! animation names (listing what exists when one is unknown), and drives a
 //! [`sinew::Character`], the library's one frame pipeline:
 //! - state mode: the character's animation state on track 0;
@@ -14,59 +14,60 @@ use sinew::anim::FiredEvent;
 use sinew::deform;
 use sinew::rig::{AttachmentKind, LocalPose};
 use sinew::{Character, ClipId, Color, Physics, RawRig, Rig, SkinId, SlotId, WorldTransform};
-use sinew_formats::{Asset, LoadOptions};
+use sinew_formats::Asset;
 use std::path::Path;
 
 /// Reads and parses a skeleton file (Spine JSON, `.skel` or DragonBones `*_ske.json`, by
-/// content) into its raw form (errors name the file).
+/// content) into its raw form (errors name the file), within the command's budgets.
 pub fn load_raw(path: &Path) -> Result<RawRig> {
-    if is_dragonbones(path) {
-        return sinew_formats::dragonbones::load_dragonbones(path, None, None)
+    let file = path.display().to_string();
+    let budgets = crate::guard::budgets();
+    if crate::guard::Format::of(path)? == crate::guard::Format::DragonBones {
+        let args = crate::guard::LoadArgs {
+            atlas: Some(None),
+            ..Default::default()
+        };
+        let asset = crate::guard::load(path, args)?;
+        return asset
+            .dragonbones
             .map(|db| db.raw)
-            .map_err(|e| anyhow!("{e}"));
+            .ok_or_else(|| anyhow!("{file}: not a DragonBones skeleton"));
     }
-    sinew_formats::spine::load_spine_file(path).map_err(|e| anyhow!("{e}"))
+    let bytes = sinew_formats::budget::read_input(path, &file, &budgets)
+        .map_err(crate::guard::load_error)?;
+    let found = sinew_formats::detect(&bytes);
+    if !matches!(
+        found,
+        sinew_formats::Format::SpineJson | sinew_formats::Format::SpineSkel
+    ) {
+        return Err(crate::guard::load_error(
+            sinew_formats::LoadError::NotARig { file, found },
+        ));
+    }
+    sinew_formats::spine::parse_spine_with(&bytes, &file, &budgets)
+        .map_err(crate::guard::load_error)
 }
 
-/// Whether the file holds a DragonBones skeleton (told from the content: a JSON object with
-/// a top-level `armature` array, found without parsing the document, which every Spine
-/// load would otherwise pay for once more).
-pub fn is_dragonbones(path: &Path) -> bool {
-    sinew_formats::budget::read_input(path, &path.display().to_string()).is_ok_and(|b| {
-        sinew_formats::spine::is_spine_json(&b) && crate::guard::top_level_array(&b, b"armature")
-    })
-}
-
-/// The sibling atlas description of `x_ske.json`: `x_tex.json`, when it exists.
-pub fn sibling_tex(ske: &Path) -> Option<std::path::PathBuf> {
-    let name = ske.file_name()?.to_str()?;
-    let stem = name.strip_suffix("_ske.json")?;
-    let p = ske.with_file_name(format!("{stem}_tex.json"));
-    p.is_file().then_some(p)
-}
-
-/// Loads a DragonBones skeleton (its default armature) with `tex` (`None`: the sibling
-/// `*_tex.json` when there is one).
-pub fn load_dragonbones(path: &Path, tex: Option<&Path>) -> Result<Asset> {
-    let tex = tex.map(Path::to_path_buf).or_else(|| sibling_tex(path));
-    sinew_formats::load_dragonbones(path, tex.as_deref(), None)
-        .map(|(asset, _)| asset)
-        .map_err(|e| anyhow!("{e}"))
-}
-
-/// Loads a Spine skeleton with its atlas (`None`: untextured) and rig extras in one call.
-///
-/// A DragonBones skeleton (told from the content) loads with `atlas` as its `*_tex.json`
-/// (default: the sibling one); rig extras do not apply to it.
+/// Loads a skeleton in one call: a Spine skeleton with `atlas` (`None`: untextured) and rig
+/// extras, or a DragonBones one with `atlas` as its `*_tex.json` (`None`: the one beside it;
+/// rig extras do not apply). The page images are fetched with an atlas given by path.
 pub fn load(path: &Path, atlas: Option<&Path>, extras: Option<&Path>) -> Result<Asset> {
-    if is_dragonbones(path) {
-        return load_dragonbones(path, atlas);
-    }
-    let options = LoadOptions {
-        extras: extras.map(Path::to_path_buf),
-        physics3: None,
+    let db = crate::guard::Format::of(path)? == crate::guard::Format::DragonBones;
+    let textures = atlas.is_some();
+    let atlas = match (atlas, db) {
+        (Some(p), _) => Some(Some(p)),
+        (None, true) => None,
+        (None, false) => Some(None),
     };
-    sinew_formats::load_spine(path, atlas, &options).map_err(|e| anyhow!("{e}"))
+    crate::guard::load(
+        path,
+        crate::guard::LoadArgs {
+            atlas,
+            extras,
+            textures,
+            ..Default::default()
+        },
+    )
 }
 
 /// Resolves `--skin` (one name or a comma list combined in order). `None` gives the default

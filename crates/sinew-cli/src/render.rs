@@ -277,7 +277,7 @@ fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
             "image {w}x{h} (from --size, --scale or --view) is too large (at most 16384 pixels a side)"
         );
     }
-    sinew_formats::budget::check(
+    crate::guard::check(
         "canvas_pixels",
         f64::from(w) * f64::from(h),
         format!("an image of {w}x{h} (from --size, --scale or --view)"),
@@ -294,54 +294,42 @@ fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
     Ok((v, w, h))
 }
 
-/// Finds the atlas for a skeleton when `--atlas` is not given.
-fn find_atlas(skel: &Path) -> Result<PathBuf> {
+/// Why a Spine skeleton rendered without `--atlas` has none: no `<stem>.atlas` (or
+/// `<base>.atlas` for `<base>-pro` / `<base>-ess`) beside it; names the `.atlas` files
+/// there.
+fn no_atlas(skel: &Path) -> anyhow::Error {
     let dir = skel.parent().unwrap_or(Path::new("."));
-    let stem = skel.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    let mut names = vec![stem.to_owned()];
-    for suffix in ["-pro", "-ess"] {
-        if let Some(base) = stem.strip_suffix(suffix) {
-            names.push(base.to_owned());
-        }
-    }
-    for n in &names {
-        let p = dir.join(format!("{n}.atlas"));
-        if p.is_file() {
-            return Ok(p);
-        }
-    }
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "atlas"))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut found: Vec<String> = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    })
+    .map(|rd| {
+        rd.filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "atlas"))
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect()
+    })
+    .unwrap_or_default();
     found.sort();
-    if found.len() == 1 {
-        return Ok(found.remove(0));
-    }
-    let list: Vec<String> = found
-        .iter()
-        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
-    bail!(
+    anyhow!(
         "no atlas found for {}: pass --atlas FILE, or --atlas none to draw untextured (.atlas files there: {})",
         skel.display(),
-        if list.is_empty() {
+        if found.is_empty() {
             "none".to_owned()
         } else {
-            list.join(", ")
+            found.join(", ")
         }
     )
 }
 
-/// The atlas `--atlas` names (`none`: untextured), else the one beside the skeleton.
-pub(crate) fn atlas_path(skel: &Path, atlas: Option<&str>) -> Result<Option<PathBuf>> {
+/// What `--atlas` asks a load for: `none` untextured, a file, or (not given) the one beside
+/// the skeleton.
+pub(crate) fn atlas_arg(atlas: Option<&str>) -> Option<Option<&Path>> {
     match atlas {
-        Some("none") => Ok(None),
-        Some(p) => Ok(Some(PathBuf::from(p))),
-        None => find_atlas(skel).map(Some),
+        Some("none") => Some(None),
+        Some(p) => Some(Some(Path::new(p))),
+        None => None,
     }
 }
 
@@ -363,7 +351,7 @@ fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64
         None => duration,
     };
     let n = (d * args.fps).round().max(1.0);
-    sinew_formats::budget::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
+    crate::guard::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
     Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
 }
 
@@ -374,7 +362,7 @@ pub fn check_frames(times: &[f64], fps: f64) -> Result<()> {
         times.len(),
         times.last().copied().unwrap_or(0.0)
     );
-    sinew_formats::budget::check("frames", times.len() as f64, what.clone())?;
+    crate::guard::check("frames", times.len() as f64, what.clone())?;
     crate::guard::clock_work(
         times.len(),
         times.last().copied().unwrap_or(0.0),
@@ -390,29 +378,30 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("--fps must be a positive number");
     }
-    if crate::inochi::is_puppet(&args.file) {
+    let format = crate::guard::Format::of(&args.file)?;
+    if format == crate::guard::Format::Puppet {
         return crate::inochi_render::render(args, out);
     }
     if args.anim.is_empty() {
         bail!("--anim NAME is required to render a Spine skeleton");
     }
-    let asset = if pose::is_dragonbones(&args.file) {
-        // `--atlas` names the `*_tex.json` (default: the sibling one; `none`: untextured).
-        match args.atlas.as_deref() {
-            Some("none") => sinew_formats::load_dragonbones(&args.file, None, None)
-                .map(|(a, _)| a)
-                .map_err(|e| anyhow!("{e}"))?,
-            tex => pose::load_dragonbones(&args.file, tex.map(Path::new))?,
-        }
-    } else {
-        let atlas = atlas_path(&args.file, args.atlas.as_deref())?;
-        pose::load(&args.file, atlas.as_deref(), args.extras.as_deref())?
+    // `--atlas` names the `.atlas` or `*_tex.json` (default: the one beside the skeleton;
+    // `none`: untextured); the page images come with the asset, their declared sizes
+    // checked against the texture budget before anything decodes them.
+    let load = crate::guard::LoadArgs {
+        atlas: atlas_arg(args.atlas.as_deref()),
+        extras: args.extras.as_deref(),
+        textures: true,
+        ..Default::default()
     };
+    let asset = crate::guard::load(&args.file, load)?;
+    if format == crate::guard::Format::Spine && args.atlas.is_none() && asset.atlas.is_none() {
+        return Err(no_atlas(&args.file));
+    }
     let rig = &*asset.rig;
     let file = args.file.display().to_string();
     let skins = pose::resolve_skins(rig, args.skin.as_deref()).with_context(|| file.clone())?;
     let clip = pose::find_clip(rig, &args.anim).with_context(|| file.clone())?;
-    crate::guard::texture_headers(&asset)?;
     let textures = sinew_render::asset_textures(&asset)?;
     let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
     check_frames(&times, args.fps)?;

@@ -35,7 +35,7 @@ pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
                 bail!("bad time range `{s}`: the step must be > 0 and the ends finite");
             }
             let samples = (b - a) / st + out.len() as f64;
-            sinew_formats::budget::check("samples", samples, format!("--times `{s}`"))?;
+            crate::guard::check("samples", samples, format!("--times `{s}`"))?;
             let mut k = 0u32;
             loop {
                 let t = a + f64::from(k) * st;

@@ -79,7 +79,7 @@ pub fn workers(frames: usize, pixels: u64, serial: bool) -> usize {
 /// bounded, whatever the overdraw a file asks for.
 fn check_fill(list: &DrawList, target: &Target<'_>, i: usize) -> Result<()> {
     let fill = sinew_render::fill_estimate(list, &target.view, target.width, target.height);
-    sinew_formats::budget::check(
+    crate::guard::check(
         "fill_pixels",
         fill,
         format!("frame {i} of {}", target.source.display()),
@@ -134,7 +134,7 @@ where
     } else {
         1.0
     };
-    sinew_formats::budget::check(
+    crate::guard::check(
         "output_pixels",
         n as f64 * pixels as f64 * weight,
         format!(

@@ -12,7 +12,8 @@ use anyhow::Result;
 
 /// Validates the file and returns the `ok: ...` line.
 pub fn validate(args: &ValidateArgs) -> Result<String> {
-    if crate::inochi::is_puppet(&args.file) {
+    let format = crate::guard::Format::of(&args.file)?;
+    if format == crate::guard::Format::Puppet {
         return validate_puppet(args);
     }
     let raw = pose::load_raw(&args.file)?;
@@ -34,7 +35,7 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
     Ok(format!(
         "ok: {}: {} {}, {} bones, {} slots, {} skins, {} animations, {} constraints",
         args.file.display(),
-        if pose::is_dragonbones(&args.file) {
+        if format == crate::guard::Format::DragonBones {
             "DragonBones"
         } else {
             "Spine"
@@ -54,8 +55,7 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
 
 /// Validates a puppet: loads and builds it, runs one frame and draws it.
 fn validate_puppet(args: &ValidateArgs) -> Result<String> {
-    let asset = sinew_formats::load_inochi2d(&args.file, &sinew_formats::LoadOptions::default())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let asset = crate::inochi::load_puppet(&args.file, None)?;
     let mut c = asset.character();
     c.update(0.0);
     let drawn = c.draw_list().commands.len();

@@ -31,37 +31,20 @@ pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
     Ok((name.to_owned(), v))
 }
 
-/// Loads any format for the viewer with `opts`; an option that does not apply to the
-/// file's format is refused with the other verbs' wording.
+/// Loads any format for the viewer with `opts` (the viewer's companions: the command line's
+/// files for the file it names, the rig extras beside a skeleton), within the command's
+/// budgets. Options that do not apply to the file's format were refused before the window
+/// opened ([`check_options`]); the loader refuses the rest with what the file is.
 #[cfg(feature = "view")]
 fn load_any(
     path: &std::path::Path,
     opts: &sinew_formats::LoadOptions,
 ) -> Result<sinew_formats::Asset> {
-    use crate::guard::{Format, not_for};
-    if crate::inochi::is_puppet(path) {
-        not_for(
-            Format::Puppet.name(),
-            path,
-            "--extras",
-            opts.extras.is_some(),
-        )?;
-        return crate::inochi::load_puppet(path, opts.physics3.as_deref());
-    }
-    if crate::pose::is_dragonbones(path) {
-        let n = Format::DragonBones.name();
-        not_for(n, path, "--extras", opts.extras.is_some())?;
-        not_for(n, path, "--physics3", opts.physics3.is_some())?;
-        return crate::pose::load_dragonbones(path, None);
-    }
-    not_for(
-        Format::Spine.name(),
-        path,
-        "--physics3",
-        opts.physics3.is_some(),
-    )?;
-    let atlas = crate::render::atlas_path(path, None)?;
-    crate::pose::load(path, atlas.as_deref(), opts.extras.as_deref())
+    let options = sinew_formats::LoadOptions {
+        budgets: crate::guard::budgets(),
+        ..opts.clone()
+    };
+    sinew_formats::load(path, &options).map_err(crate::guard::load_error)
 }
 
 /// Refuses, before the window opens, `--extras` / `--physics3` files that cannot be read and

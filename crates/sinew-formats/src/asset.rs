@@ -1,34 +1,22 @@
-//! One call per format: a [`Character`]-ready [`Asset`] from a Spine JSON skeleton plus its
-//! atlas ([`load_spine`]) or an Inochi2D puppet ([`load_inochi2d`]), with rig extras (jiggle
-//! bones) and Cubism physics3 pendulum chains as [`LoadOptions`].
+//! The loaded [`Asset`] (a built rig and everything a [`Character`] of it needs), and the
+//! per-format entry points kept as thin wrappers over [`crate::load`]: [`load_spine`],
+//! [`load_inochi2d`], [`load_dragonbones`] (files named by path, as tests and tools have them).
 //!
-//! Every error names the file and what is missing: an atlas without a region some region or
-//! mesh attachment needs is an error (it would draw with wrong UVs). Verified by
-//! `tests/asset.rs` and by the CLI, which loads everything through here.
+//! Verified by `tests/asset.rs` and `tests/load_bytes.rs`.
 
 use crate::LoadError;
 use crate::atlas::Atlas;
+use crate::budget::Budgets;
 use crate::inochi2d::{DrawInfo, MaskMode, Puppet};
+use crate::load::{Companion, FileCompanions, Format, LoadOptions};
 use sinew::character::Character;
 use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
 use sinew::params::inochi_clip::ParamAnimation;
 use sinew::physics::follow::FollowRig;
 use sinew::physics::jiggle::JiggleRig;
 use sinew::{Color, Rig};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-
-/// Optional files loaded with a rig.
-///
-/// Owner: the loaders (`sinew-formats`), at load time.
-#[derive(Debug, Clone, Default)]
-pub struct LoadOptions {
-    /// A rig-extras JSON file (`docs/EXTRAS.md`): jiggle bones, colliders and delayed
-    /// follows by bone name.
-    pub extras: Option<PathBuf>,
-    /// A Cubism `*.physics3.json` (puppets): pendulum chains over the puppet's parameters.
-    pub physics3: Option<PathBuf>,
-}
 
 /// A loaded rig and everything a [`Character`] of it needs; share it between characters.
 ///
@@ -37,11 +25,16 @@ pub struct LoadOptions {
 pub struct Asset {
     /// The built rig (atlas regions bound, parameters built).
     pub rig: Arc<Rig>,
-    /// The atlas the rig was bound to (Spine, when one was given): its pages name the
-    /// texture files.
+    /// What the main file was ([`crate::detect`]).
+    pub format: Format,
+    /// The atlas the rig was bound to (a Spine `.atlas` or a DragonBones `_tex.json`), when
+    /// one was loaded: its pages name the texture images.
     pub atlas: Option<Atlas>,
-    /// The atlas file, when one was given.
-    pub atlas_path: Option<PathBuf>,
+    /// How the atlas file is named in errors (its path, for a load from files).
+    pub atlas_name: Option<String>,
+    /// The atlas's page images, encoded, in page order ([`LoadOptions::textures`]; empty
+    /// when off or without an atlas). A puppet's textures are in [`Asset::puppet`].
+    pub pages: Vec<PageImage>,
     /// Jiggle bones from [`LoadOptions::extras`].
     pub jiggle: Option<Arc<JiggleRig>>,
     /// Delayed follows from [`LoadOptions::extras`] (`None` when the file has none).
@@ -52,9 +45,50 @@ pub struct Asset {
     pub param_animations: Arc<[ParamAnimation]>,
     /// The parsed puppet (metadata, embedded textures), for Inochi2D.
     pub puppet: Option<Box<Puppet>>,
+    /// The armature's DragonBones details (frame rate, `playTimes` per animation, child
+    /// armatures), for DragonBones.
+    pub dragonbones: Option<Box<crate::dragonbones::DragonBonesRig>>,
+    /// The budgets it was loaded with (decoding its textures counts against
+    /// `texture_bytes`).
+    pub budgets: Budgets,
+}
+
+/// One atlas page image, encoded as fetched.
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageImage {
+    /// The page's name in the atlas (relative to the atlas file).
+    pub name: String,
+    /// How errors name it (its path, for a load from files).
+    pub file: String,
+    /// The encoded image (PNG, JPEG, TGA, ...).
+    pub bytes: Vec<u8>,
 }
 
 impl Asset {
+    /// An asset of a rig built by hand: no atlas, pages, extras or puppet; y down for a
+    /// [`Format::DragonBones`] rig (as the loader sets it), else y up; the default budgets.
+    pub fn from_rig(rig: Rig, format: Format) -> Asset {
+        Asset {
+            rig: Arc::new(rig),
+            format,
+            atlas: None,
+            atlas_name: None,
+            pages: Vec::new(),
+            jiggle: None,
+            follow: None,
+            draw: Arc::new(DrawSetup {
+                y_down: format == Format::DragonBones,
+                ..DrawSetup::default()
+            }),
+            param_animations: Arc::from(Vec::new()),
+            puppet: None,
+            dragonbones: None,
+            budgets: Budgets::DEFAULT,
+        }
+    }
+
     /// A new character of this asset, in the setup pose, with its jiggle bones, follows, drawing
     /// details and parameter animations attached.
     pub fn character(&self) -> Character {
@@ -70,124 +104,90 @@ impl Asset {
     }
 }
 
-fn rig_error(file: &str, message: String) -> LoadError {
-    LoadError::Rig {
-        file: file.to_owned(),
-        message,
-    }
-}
-
-/// Builds `raw` (from `file`) with `inputs`; a region the atlas (at `atlas`) lacks is a
-/// [`LoadError::AtlasMissing`] naming both files, other problems a rig error.
-fn build_with_atlas(
-    raw: &sinew::RawRig,
-    inputs: &sinew::build::BuildInputs<'_>,
-    file: &str,
-    atlas: Option<&Path>,
-) -> Result<Rig, LoadError> {
-    sinew::build::build_rig_with(raw, inputs).map_err(|e| match (e.problems.as_slice(), atlas) {
-        ([p], Some(path)) if crate::atlas::is_missing_region(p) => match crate::atlas::missing(p) {
-            LoadError::MissingRegion { region, attachment } => LoadError::AtlasMissing {
-                atlas: path.display().to_string(),
-                skeleton: file.to_owned(),
-                region,
-                attachment,
-            },
-            other => other,
-        },
-        _ => rig_error(file, format!("invalid rig: {e}")),
-    })
-}
-
 /// What a rig-extras file adds to one rig.
-type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
+pub(crate) type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
 
-/// Loads the jiggle bones and follows of a rig-extras file for `rig`.
-fn load_jiggle(path: Option<&Path>, rig: &Rig) -> Result<Extras, LoadError> {
-    let Some(path) = path else {
-        return Ok((None, None));
+/// [`crate::load`] of the file `main` with `atlas` (a path; `None`: untextured) as its atlas,
+/// the other options as given, and `options.extras` / `options.physics3` names relative to
+/// `main` (or paths, when absolute).
+fn load_with_atlas(
+    main: &Path,
+    atlas: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<Asset, LoadError> {
+    let files = FileCompanions::beside(main, options.budgets);
+    let mut options = options.clone();
+    options.atlas = match atlas {
+        Some(p) => Companion::Named(files.given(p)),
+        None => Companion::Without,
     };
-    let extras = crate::extras::load_extras(path)?;
-    let file = path.display().to_string();
-    let jr = JiggleRig::build(rig, &extras.jiggle).map_err(|e| rig_error(&file, e.to_string()))?;
-    let follow = if extras.follow.is_empty() {
-        None
-    } else {
-        let fr =
-            FollowRig::build(rig, &extras.follow).map_err(|e| rig_error(&file, e.to_string()))?;
-        Some(Arc::new(fr))
-    };
-    Ok((Some(Arc::new(jr)), follow))
+    let bytes = files.read_main()?;
+    crate::load_bytes(&files.main_name(), &bytes, &files, &options)
 }
 
-/// Loads a Spine 4.2 skeleton (JSON or binary `.skel`, told apart by their content), builds
-/// it, and binds `atlas` (a `.atlas` file) into it. `None` is an explicit choice to draw
-/// untextured: attachments keep the regions the skeleton file implies. Every region and
-/// mesh attachment must find its region in the atlas.
+/// Loads a Spine 4.2 skeleton (JSON or binary `.skel`) with `atlas` (a `.atlas` file; `None`
+/// is an explicit choice to draw untextured: attachments keep the regions the skeleton file
+/// implies). A thin wrapper over [`crate::load`]: a file that is not a Spine skeleton is
+/// refused with what it is.
 pub fn load_spine(
     skeleton: &Path,
     atlas: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Asset, LoadError> {
-    let raw = crate::spine::load_spine_file(skeleton)?;
-    let file = skeleton.display().to_string();
-    let bound = atlas.map(crate::atlas::load_atlas).transpose()?;
-    let regions = bound.as_ref().map(crate::atlas::Atlas::by_name);
-    let inputs = sinew::build::BuildInputs {
-        regions: regions
-            .as_ref()
-            .map(|r| r as &dyn sinew::build::RegionSource),
-        ..Default::default()
-    };
-    let rig = build_with_atlas(&raw, &inputs, &file, atlas)?;
-    let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
-    Ok(Asset {
-        rig: Arc::new(rig),
-        atlas: bound,
-        atlas_path: atlas.map(Path::to_path_buf),
-        jiggle,
-        follow,
-        draw: Arc::new(DrawSetup::default()),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    })
+    let asset = load_with_atlas(skeleton, atlas, options)?;
+    expect(asset, skeleton, &[Format::SpineJson, Format::SpineSkel])
 }
 
-/// Loads an Inochi2D puppet (`.inp`/`.inx`), adds the pendulum chains of
-/// [`LoadOptions::physics3`] and builds it, with its drawing details (texture page per
-/// part, masks, composites, y down) and its parameter animations.
+/// Loads an Inochi2D puppet (`.inp`/`.inx`) with the options' physics3 chains and extras:
+/// [`crate::load`], refusing a file that is not a puppet.
 pub fn load_inochi2d(path: &Path, options: &LoadOptions) -> Result<Asset, LoadError> {
-    let mut p = crate::inochi2d::load_inochi2d(path)?;
-    let rig = match &options.physics3 {
-        Some(f) => {
-            let chains = crate::physics3::load_physics3(f)?;
-            // The puppet alone first, so that what the chains get wrong (a parameter the
-            // puppet lacks, a bad value) is blamed on the physics3 file, with its JSON path.
-            let alone = crate::inochi2d::build_puppet(&p)?;
-            check_chains(&chains, &alone, &f.display().to_string())?;
-            p.params.chains = chains;
-            crate::inochi2d::build_puppet(&p)?
-        }
-        None => crate::inochi2d::build_puppet(&p)?,
+    let asset = crate::load(path, options)?;
+    expect(asset, path, &[Format::Inochi2D])
+}
+
+/// Loads one armature (`None`: the first) of a DragonBones 5.x skeleton (`*_ske.json`) with
+/// `tex` (its `*_tex.json`; `None`: untextured), without page images. A thin wrapper over
+/// [`crate::load`] for tools that want the DragonBones details beside the asset.
+pub fn load_dragonbones(
+    skeleton: &Path,
+    tex: Option<&Path>,
+    armature: Option<&str>,
+) -> Result<(Asset, crate::dragonbones::DragonBonesRig), LoadError> {
+    let options = LoadOptions {
+        armature: armature.map(str::to_owned),
+        textures: false,
+        ..LoadOptions::default()
     };
-    let draw = puppet_draw_setup(&p, &rig);
-    let (jiggle, follow) = load_jiggle(options.extras.as_deref(), &rig)?;
-    Ok(Asset {
-        param_animations: Arc::from(p.animations.clone()),
-        rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
-        jiggle,
-        follow,
-        draw: Arc::new(draw),
-        puppet: Some(Box::new(p)),
-    })
+    let mut asset = expect(
+        load_with_atlas(skeleton, tex, &options)?,
+        skeleton,
+        &[Format::DragonBones],
+    )?;
+    match asset.dragonbones.take() {
+        Some(db) => Ok((asset, *db)),
+        None => Err(LoadError::NotARig {
+            file: skeleton.display().to_string(),
+            found: asset.format,
+        }),
+    }
+}
+
+/// Refuses an asset of another format than the wrapper loads.
+fn expect(asset: Asset, path: &Path, formats: &[Format]) -> Result<Asset, LoadError> {
+    if formats.contains(&asset.format) {
+        Ok(asset)
+    } else {
+        Err(LoadError::NotARig {
+            file: path.display().to_string(),
+            found: asset.format,
+        })
+    }
 }
 
 /// Resolves physics3 chains against a puppet's parameters one setting at a time; the first
 /// problem is an error naming the physics3 file (`file`), the JSON path of the setting (and
 /// of its input, output or vertex when the problem names one) and the setting's `Id`.
-fn check_chains(
+pub(crate) fn check_chains(
     chains: &sinew::params::raw::RawChains,
     rig: &Rig,
     file: &str,
@@ -287,41 +287,4 @@ fn mask_of(d: &DrawInfo, rig: &Rig) -> SlotMask {
         }
     }
     m
-}
-
-/// Loads one armature of a DragonBones 5.x skeleton (`*_ske.json`, with its `*_tex.json`
-/// for the image sizes and texture coordinates, bound as an atlas whose page is the tex
-/// file's `imagePath`) and builds it. Returns the asset and the armature's DragonBones
-/// details (frame rate, `playTimes` per animation).
-pub fn load_dragonbones(
-    skeleton: &Path,
-    tex: Option<&Path>,
-    armature: Option<&str>,
-) -> Result<(Asset, crate::dragonbones::DragonBonesRig), LoadError> {
-    let db = crate::dragonbones::load_dragonbones(skeleton, tex, armature)?;
-    let file = skeleton.display().to_string();
-    let atlas = tex.map(crate::dragonbones::load_tex_atlas).transpose()?;
-    let regions = atlas.as_ref().map(crate::atlas::Atlas::by_name);
-    let inputs = sinew::build::BuildInputs {
-        regions: regions
-            .as_ref()
-            .map(|r| r as &dyn sinew::build::RegionSource),
-        exact_angles: true,
-        ..Default::default()
-    };
-    let rig = build_with_atlas(&db.raw, &inputs, &file, tex)?;
-    let asset = Asset {
-        rig: Arc::new(rig),
-        atlas,
-        atlas_path: tex.map(Path::to_path_buf),
-        jiggle: None,
-        follow: None,
-        draw: Arc::new(DrawSetup {
-            y_down: true,
-            ..DrawSetup::default()
-        }),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    };
-    Ok((asset, db))
 }

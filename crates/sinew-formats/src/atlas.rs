@@ -18,7 +18,6 @@ use std::path::Path;
 
 mod bind;
 pub use bind::bind_atlas;
-pub(crate) use bind::{is_missing_region, missing};
 
 /// A parsed texture atlas.
 ///

@@ -3,10 +3,11 @@
 //! A crafted file or argument can ask for any amount of work or memory (`--fps 1e9`, a PNG
 //! header saying 11000x11000, `/dev/zero` as a rig). Every such request is checked against a
 //! [`Budgets`] value before the work starts, and refused with a [`BudgetError`] naming the
-//! budget, what asked for it and the flag that raises it. The defaults are far above what a
-//! real rig needs (spineboy's whole dump suite uses under 1% of each); hosts raise them with
-//! [`set_budgets`] (the CLI with its `--max-*` flags), and the loaders read the current
-//! values with [`budgets`].
+//! budget (the [`Budgets`] field that raises it) and what asked for it. The defaults are far
+//! above what a real rig needs (spineboy's whole dump suite uses under 1% of each). There is
+//! no process-wide setting: a load takes its budgets in [`crate::LoadOptions::budgets`], and a
+//! host checks its own work with [`Budgets::check`] (the CLI maps its `--max-*` flags onto
+//! one [`Budgets`] value and names the flag in its messages).
 //!
 //! | budget | default | what it bounds |
 //! |---|---|---|
@@ -37,7 +38,6 @@
 use crate::LoadError;
 use std::io::Read;
 use std::path::Path;
-use std::sync::RwLock;
 
 /// Numbers in input files must be smaller than this in magnitude (refused at load).
 pub const MAX_MAGNITUDE: f64 = 1e30;
@@ -97,32 +97,13 @@ impl Default for Budgets {
     }
 }
 
-static CURRENT: RwLock<Budgets> = RwLock::new(Budgets::DEFAULT);
-
-/// The budgets in force (the defaults unless [`set_budgets`] changed them).
-pub fn budgets() -> Budgets {
-    match CURRENT.read() {
-        Ok(b) => *b,
-        Err(poisoned) => *poisoned.into_inner(),
-    }
-}
-
-/// Replaces the budgets for the rest of the process.
-pub fn set_budgets(b: Budgets) {
-    match CURRENT.write() {
-        Ok(mut cur) => *cur = b,
-        Err(poisoned) => *poisoned.into_inner() = b,
-    }
-}
-
 /// A budget that a request would exceed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{what} needs {asked} {unit}, over the {name} budget of {limit} (raise it with {flag})")]
+#[error("{what} needs {asked} {unit}, over the {name} budget of {limit} (`Budgets::{name}`)")]
+#[non_exhaustive]
 pub struct BudgetError {
-    /// The budget's name (`steps`, `texture_bytes`, ...).
+    /// The budget's name: the [`Budgets`] field (`steps`, `texture_bytes`, ...).
     pub name: &'static str,
-    /// The command-line flag that raises it.
-    pub flag: &'static str,
     /// The unit counted.
     pub unit: &'static str,
     /// What asked (the file, the option with its value).
@@ -133,22 +114,22 @@ pub struct BudgetError {
     pub limit: u64,
 }
 
-/// The budgets by name: (name, flag, unit, current value).
-fn meta(name: &'static str) -> (&'static str, &'static str) {
+/// The unit a budget counts.
+fn unit(name: &str) -> &'static str {
     match name {
-        "file_bytes" => ("--max-file-bytes", "bytes"),
-        "json_values" => ("--max-json-values", "JSON values"),
-        "samples" => ("--max-samples", "samples"),
-        "steps" => ("--max-steps", "clock steps"),
-        "frames" => ("--max-frames", "frames"),
-        "canvas_pixels" => ("--max-pixels", "pixels"),
-        "texture_bytes" => ("--max-texture-bytes", "decoded texture bytes"),
-        "instances" => ("--max-instances", "instances"),
-        "clip_vertices" => ("--max-clip-vertices", "clipping polygon vertices"),
-        "output_values" => ("--max-output-values", "output JSON values"),
-        "fill_pixels" => ("--max-fill-pixels", "filled pixels"),
-        "output_pixels" => ("--max-output-pixels", "output pixels"),
-        _ => ("--max-?", "units"),
+        "file_bytes" => "bytes",
+        "json_values" => "JSON values",
+        "samples" => "samples",
+        "steps" => "clock steps",
+        "frames" => "frames",
+        "canvas_pixels" => "pixels",
+        "texture_bytes" => "decoded texture bytes",
+        "instances" => "instances",
+        "clip_vertices" => "clipping polygon vertices",
+        "output_values" => "output JSON values",
+        "fill_pixels" => "filled pixels",
+        "output_pixels" => "output pixels",
+        _ => "units",
     }
 }
 
@@ -170,21 +151,34 @@ fn limit_of(b: &Budgets, name: &str) -> u64 {
     }
 }
 
-/// Checks `asked` against the budget `name` (one of the [`Budgets`] field names); `what`
-/// says who asked (a file, an option with its value). `asked` is an f64 so that a request
-/// computed from untrusted numbers (`1e12 * fps`, infinity, NaN) is checked before any
-/// conversion can wrap.
-pub fn check(name: &'static str, asked: f64, what: impl Into<String>) -> Result<(), BudgetError> {
-    let limit = limit_of(&budgets(), name);
+impl Budgets {
+    /// Checks `asked` against the budget `name` (one of the [`Budgets`] field names); `what`
+    /// says who asked (a file, an option with its value). `asked` is an f64 so that a
+    /// request computed from untrusted numbers (`1e12 * fps`, infinity, NaN) is checked
+    /// before any conversion can wrap.
+    pub fn check(
+        &self,
+        name: &'static str,
+        asked: f64,
+        what: impl Into<String>,
+    ) -> Result<(), BudgetError> {
+        check_against(limit_of(self, name), name, asked, what.into())
+    }
+}
+
+fn check_against(
+    limit: u64,
+    name: &'static str,
+    asked: f64,
+    what: String,
+) -> Result<(), BudgetError> {
     if asked.is_finite() && asked >= 0.0 && asked <= limit as f64 {
         return Ok(());
     }
-    let (flag, unit) = meta(name);
     Err(BudgetError {
         name,
-        flag,
-        unit,
-        what: what.into(),
+        unit: unit(name),
+        what,
         asked: if asked.is_finite() && asked > 0.0 {
             asked.min(u64::MAX as f64) as u64
         } else {
@@ -194,18 +188,18 @@ pub fn check(name: &'static str, asked: f64, what: impl Into<String>) -> Result<
     })
 }
 
-/// Why an input file may not be read: it is not a regular file, or it is over budget.
-fn refuse(file: &str, message: String) -> LoadError {
-    LoadError::Rig {
+/// An input refused by a budget.
+fn refuse(file: &str, error: BudgetError) -> LoadError {
+    LoadError::Budget {
         file: file.to_owned(),
-        message,
+        error,
     }
 }
 
 /// Checks that `path` is a regular file (not a FIFO, a device such as `/dev/zero`, or a
-/// folder) within the `file_bytes` budget, without reading it; `file` names it in errors.
-/// Returns its size.
-pub fn check_input(path: &Path, file: &str) -> Result<u64, LoadError> {
+/// folder) within the `file_bytes` budget of `budgets`, without reading it; `file` names it
+/// in errors. Returns its size.
+pub fn check_input(path: &Path, file: &str, budgets: &Budgets) -> Result<u64, LoadError> {
     let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
         file: file.to_owned(),
         source,
@@ -216,14 +210,15 @@ pub fn check_input(path: &Path, file: &str) -> Result<u64, LoadError> {
         } else {
             kind_of_special(&meta)
         };
-        return Err(refuse(
-            file,
-            format!("not a regular file ({kind}): only regular files are read"),
-        ));
+        return Err(LoadError::NotAFile {
+            file: file.to_owned(),
+            kind,
+        });
     }
     let size = meta.len();
-    check("file_bytes", size as f64, format!("{file} ({size} bytes)"))
-        .map_err(|e| refuse(file, e.to_string()))?;
+    budgets
+        .check("file_bytes", size as f64, format!("{file} ({size} bytes)"))
+        .map_err(|e| refuse(file, e))?;
     Ok(size)
 }
 
@@ -250,35 +245,40 @@ fn kind_of_special(_meta: &std::fs::Metadata) -> &'static str {
 /// Reads a whole input file after [`check_input`], never more than the budget allows (a
 /// file that grows while read is cut off and refused). Inside [`crate::read_once::read_once`]
 /// a kept file is read from the file system once and its bytes served again after.
-pub fn read_input(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
+pub fn read_input(path: &Path, file: &str, budgets: &Budgets) -> Result<Vec<u8>, LoadError> {
     if let Some(bytes) = crate::read_once::cached(path) {
         return Ok(bytes);
     }
-    let size = check_input(path, file)?;
+    let size = check_input(path, file, budgets)?;
     let io = |source| LoadError::Io {
         file: file.to_owned(),
         source,
     };
-    let limit = budgets().file_bytes;
+    let limit = budgets.file_bytes;
     let f = std::fs::File::open(path).map_err(io)?;
     let mut out = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
     f.take(limit.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(io)?;
-    check(
-        "file_bytes",
-        out.len() as f64,
-        format!("{file} (grew while read)"),
-    )
-    .map_err(|e| refuse(file, e.to_string()))?;
+    budgets
+        .check(
+            "file_bytes",
+            out.len() as f64,
+            format!("{file} (grew while read)"),
+        )
+        .map_err(|e| refuse(file, e))?;
     crate::read_once::note(path, &out);
     Ok(out)
 }
 
 /// Reads a UTF-8 text input (JSON, atlas) after [`check_input`]; a UTF-8 byte order mark is
 /// dropped.
-pub fn read_input_text(path: &Path, file: &str) -> Result<String, LoadError> {
-    let bytes = read_input(path, file)?;
+pub fn read_input_text(path: &Path, file: &str, budgets: &Budgets) -> Result<String, LoadError> {
+    into_text(read_input(path, file, budgets)?, file)
+}
+
+/// The UTF-8 text of an input's bytes, a leading byte order mark dropped; `file` names it.
+pub(crate) fn into_text(bytes: Vec<u8>, file: &str) -> Result<String, LoadError> {
     let mut text = String::from_utf8(bytes).map_err(|e| LoadError::Io {
         file: file.to_owned(),
         source: std::io::Error::new(
@@ -348,14 +348,15 @@ pub fn json_value_bound(text: &[u8]) -> u64 {
 
 /// Checks a JSON text against the `json_values` budget before it is parsed (a parsed value
 /// takes tens of bytes however short its text: a bound on the count bounds the memory).
-pub fn check_json(text: &[u8], file: &str) -> Result<(), LoadError> {
+pub fn check_json(text: &[u8], file: &str, budgets: &Budgets) -> Result<(), LoadError> {
     let n = json_value_bound(text);
-    check(
-        "json_values",
-        n as f64,
-        format!("{file} (about {n} values)"),
-    )
-    .map_err(|e| refuse(file, e.to_string()))
+    budgets
+        .check(
+            "json_values",
+            n as f64,
+            format!("{file} (about {n} values)"),
+        )
+        .map_err(|e| refuse(file, e))
 }
 
 /// The JSON path and value of the first number in `v` whose magnitude is [`MAX_MAGNITUDE`]
@@ -434,23 +435,32 @@ mod tests {
     }
 
     #[test]
-    fn checks_name_the_budget_and_flag() {
-        let e = check("steps", 1e12, "--times 1e12").unwrap_err();
+    fn checks_name_the_budget_and_its_field() {
+        let b = Budgets::DEFAULT;
+        let e = b.check("steps", 1e12, "--times 1e12").unwrap_err();
         let s = e.to_string();
         assert!(
-            s.contains("steps budget") && s.contains("--max-steps"),
+            s.contains("steps budget") && s.contains("`Budgets::steps`"),
             "{s}"
         );
-        assert!(check("steps", f64::INFINITY, "x").is_err());
-        assert!(check("steps", f64::NAN, "x").is_err());
-        assert!(check("steps", 10.0, "x").is_ok());
+        assert!(b.check("steps", f64::INFINITY, "x").is_err());
+        assert!(b.check("steps", f64::NAN, "x").is_err());
+        assert!(b.check("steps", 10.0, "x").is_ok());
+        // Per value, not per process: a raised copy lets the same request through.
+        let raised = Budgets {
+            steps: 2_000_000_000_000,
+            ..b
+        };
+        assert!(raised.check("steps", 1e12, "x").is_ok());
+        assert!(b.check("steps", 1e12, "x").is_err());
     }
 
     #[test]
     fn special_files_are_refused() {
-        let e = check_input(Path::new("/dev/zero"), "/dev/zero").unwrap_err();
+        let b = Budgets::DEFAULT;
+        let e = check_input(Path::new("/dev/zero"), "/dev/zero", &b).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
-        let e = check_input(Path::new("/"), "/").unwrap_err();
+        let e = check_input(Path::new("/"), "/", &b).unwrap_err();
         assert!(e.to_string().contains("folder"), "{e}");
     }
 

@@ -92,7 +92,16 @@ pub fn load_extras(path: &Path) -> Result<RigExtras, LoadError> {
 
 /// Parses rig-extras JSON text; `source` names the file in errors.
 pub fn parse_extras(text: &str, source: &str) -> Result<RigExtras, LoadError> {
-    let root: Value = crate::error::parse_json(text, source)?;
+    parse_extras_with(text, source, &crate::budget::Budgets::DEFAULT)
+}
+
+/// [`parse_extras`] within `budgets`.
+pub(crate) fn parse_extras_with(
+    text: &str,
+    source: &str,
+    budgets: &crate::budget::Budgets,
+) -> Result<RigExtras, LoadError> {
+    let root: Value = crate::error::parse_json(text, source, budgets)?;
     let err = |p: Problem| LoadError::Invalid {
         file: source.to_owned(),
         path: p.path,

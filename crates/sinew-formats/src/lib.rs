@@ -1,7 +1,9 @@
 //! sinew-formats: loaders that turn files into a [`sinew::RawRig`], plus texture atlases.
 //!
-//! Start with [`load_spine`] or [`load_inochi2d`]: one call gives an [`Asset`] (the built,
-//! atlas-bound rig with its jiggle bones and drawing details) whose [`Asset::character`] is
+//! Start with [`load`] (a path) or [`load_bytes`] (bytes, with the companion files fetched
+//! through a callback: what an asset server or a web page has): one call, for every format
+//! ([`detect`] tells them apart by content), gives an [`Asset`] (the built, atlas-bound rig
+//! with its page images, jiggle bones and drawing details) whose [`Asset::character`] is
 //! ready to update and draw.
 //!
 //! # Quick start: a Spine rig
@@ -11,14 +13,15 @@
 //! ```
 //! use std::path::Path;
 //! let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stickbot");
-//! let asset = sinew_formats::load_spine(
-//!     &dir.join("stickbot.json"),
-//!     Some(&dir.join("stickbot.atlas")),
+//! let asset = sinew_formats::load(
+//!     &dir.join("stickbot.json"), // finds stickbot.atlas and its pages beside it
 //!     &sinew_formats::LoadOptions {
-//!         extras: Some(dir.join("stickbot.extras.json")), // jiggle bones by bone name
+//!         // Jiggle bones by bone name; companions are named relative to the skeleton.
+//!         extras: sinew_formats::Companion::Named("stickbot.extras.json".into()),
 //!         ..Default::default()
 //!     },
 //! )?;
+//! assert_eq!(asset.pages.len(), 2); // the atlas's page images, encoded
 //! let mut hero = asset.character(); // share `asset.rig` between many characters
 //! hero.set_default_mix(0.2);
 //! hero.set_animation(0, "walk", true)?;
@@ -41,7 +44,7 @@
 //! ```
 //! use std::path::Path;
 //! let face = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/face/face.inp");
-//! let asset = sinew_formats::load_inochi2d(&face, &Default::default())?;
+//! let asset = sinew_formats::load(&face, &Default::default())?;
 //! let mut puppet = asset.character();
 //! let range = puppet.params()[puppet.find_param("ParamAngle").expect("a head angle").index()].clone();
 //! assert_eq!((range.min[0], range.max[0]), (-30.0, 30.0));
@@ -52,6 +55,25 @@
 //! assert!(list.commands.iter().all(|c| c.page != 0 || asset.draw.slot_pages[c.slot.index()] == Some(0)));
 //! let masks = &puppet.draw_setup().slot_masks; // for the renderer
 //! assert_eq!(masks.len(), asset.rig.slots.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # From bytes
+//!
+//! ```
+//! use std::collections::HashMap;
+//! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stickbot");
+//! let mut files = HashMap::new();
+//! for name in ["stickbot.atlas", "stickbot.png", "stickbot_2.png"] {
+//!     files.insert(name, std::fs::read(dir.join(name))?);
+//! }
+//! let companions = |name: &str| {
+//!     files.get(name).cloned().ok_or_else(|| std::io::ErrorKind::NotFound.into())
+//! };
+//! let main = std::fs::read(dir.join("stickbot.json"))?;
+//! assert_eq!(sinew_formats::detect(&main), sinew_formats::Format::SpineJson);
+//! let asset = sinew_formats::load_bytes("stickbot.json", &main, &companions, &Default::default())?;
+//! assert!(asset.atlas.is_some());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -72,12 +94,15 @@ pub mod dragonbones;
 mod error;
 pub mod extras;
 pub mod inochi2d;
+mod load;
 pub mod physics3;
 pub mod read_once;
 pub mod spine;
 
-pub use asset::{
-    Asset, LoadOptions, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup,
-};
+pub use asset::{Asset, PageImage, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup};
 pub use atlas::bind_atlas;
 pub use error::LoadError;
+pub use load::{
+    Companion, Companions, FileCompanions, Format, LoadOptions, NoCompanions, detect, image_size,
+    load, load_bytes,
+};

@@ -36,7 +36,16 @@ pub fn load_physics3(path: &Path) -> Result<RawChains, LoadError> {
 
 /// Parses physics3 JSON text; `source` names the file in errors.
 pub fn parse_physics3(text: &str, source: &str) -> Result<RawChains, LoadError> {
-    let root: Value = crate::error::parse_json(text, source)?;
+    parse_physics3_with(text, source, &crate::budget::Budgets::DEFAULT)
+}
+
+/// [`parse_physics3`] within `budgets`.
+pub(crate) fn parse_physics3_with(
+    text: &str,
+    source: &str,
+    budgets: &crate::budget::Budgets,
+) -> Result<RawChains, LoadError> {
+    let root: Value = crate::error::parse_json(text, source, budgets)?;
     let r = Reader { file: source };
     let root = r.object(&root, "$", None)?;
     let mut out = RawChains::default();

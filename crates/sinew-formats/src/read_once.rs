@@ -112,15 +112,21 @@ mod tests {
         let ((), reads) = read_once(|| {
             keep(&rig);
             for _ in 0..3 {
-                assert_eq!(crate::budget::read_input(&rig, "rig.json").unwrap(), b"{}");
                 assert_eq!(
-                    crate::budget::read_input(&other, "page.png").unwrap(),
+                    crate::budget::read_input(&rig, "rig.json", &crate::budget::Budgets::DEFAULT)
+                        .unwrap(),
+                    b"{}"
+                );
+                assert_eq!(
+                    crate::budget::read_input(&other, "page.png", &crate::budget::Budgets::DEFAULT)
+                        .unwrap(),
                     b"png"
                 );
             }
             // A nested scope shares the outer one.
             let ((), inner) = read_once(|| {
-                crate::budget::read_input(&rig, "rig.json").unwrap();
+                crate::budget::read_input(&rig, "rig.json", &crate::budget::Budgets::DEFAULT)
+                    .unwrap();
             });
             assert!(inner.is_empty());
         });

@@ -76,7 +76,7 @@ pub fn fixed_file(input: &LintInput, findings: &[Finding]) -> Result<(Vec<u8>, u
         }
         Source::SpineBinary => {
             // Read again (served from memory inside the CLI's read-once scope).
-            let bytes = sinew_formats::budget::read_input(&input.file, &file)
+            let bytes = sinew_formats::budget::read_input(&input.file, &file, &input.asset.budgets)
                 .map_err(|e| FixError(e.to_string()))?;
             let mut raw = sinew_formats::spine::binary::parse_spine_binary(&bytes, &file)
                 .map_err(|e| FixError(e.to_string()))?;

@@ -1,12 +1,14 @@
 //! Reading a rig for linting: the file is read once (through [`sinew_formats::budget`], so
 //! it must be a regular file within the `file_bytes` budget), a JSON document is checked
 //! against the `json_values` budget before it is parsed and for numbers too large to pose,
-//! and the format is told from the content ([`Kind`]).
+//! the format is told from the content ([`sinew_formats::detect`], [`Kind`]), and the rig
+//! loads through [`sinew_formats::load_bytes`] from those bytes.
 
 use crate::{LintInput, Source};
 use serde_json::Value;
-use sinew_formats::{LoadError, LoadOptions, budget};
-use std::path::{Path, PathBuf};
+use sinew_formats::budget::Budgets;
+use sinew_formats::{Companion, FileCompanions, Format, LoadError, LoadOptions, budget};
+use std::path::Path;
 
 /// What a linted file is, from its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,16 +26,16 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kind of `bytes`, whose JSON document (if any) is `tree` ([`json_tree`]).
+    /// The kind of `bytes` ([`sinew_formats::detect`]), whose JSON document (if any) is
+    /// `tree` ([`json_tree`]): a cage file is told by its keys; what is no rig goes to the
+    /// Spine kinds, whose loader says what it really is.
     pub fn of(bytes: &[u8], tree: Option<&Value>) -> Kind {
-        if bytes.starts_with(b"TRNSRTS") {
-            return Kind::Puppet;
-        }
-        match tree {
-            Some(v) if crate::cage::is_cage_json(v) => Kind::Cage,
-            Some(v) if matches!(v.get("armature"), Some(Value::Array(_))) => Kind::DragonBones,
-            Some(_) => Kind::SpineJson,
-            None => Kind::SpineBinary,
+        match (sinew_formats::detect(bytes), tree) {
+            (Format::Inochi2D, _) => Kind::Puppet,
+            (_, Some(v)) if crate::cage::is_cage_json(v) => Kind::Cage,
+            (Format::DragonBones, _) => Kind::DragonBones,
+            (_, Some(_)) => Kind::SpineJson,
+            (_, None) => Kind::SpineBinary,
         }
     }
 
@@ -58,14 +60,14 @@ impl Kind {
 /// puppet, or text that does not parse, which the format's loader then reports with its
 /// line and column). The text is checked against the `json_values` budget before it is
 /// parsed, and the document may hold no number too large to pose.
-pub fn json_tree(bytes: &[u8], file: &str) -> Result<Option<Value>, LoadError> {
+pub fn json_tree(bytes: &[u8], file: &str, budgets: &Budgets) -> Result<Option<Value>, LoadError> {
     let body = bytes
         .strip_prefix(b"\xef\xbb\xbf".as_slice())
         .unwrap_or(bytes);
     if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Ok(None);
     }
-    budget::check_json(body, file)?;
+    budget::check_json(body, file, budgets)?;
     let Ok(v) = serde_json::from_slice::<Value>(body) else {
         return Ok(None);
     };
@@ -74,28 +76,30 @@ pub fn json_tree(bytes: &[u8], file: &str) -> Result<Option<Value>, LoadError> {
 }
 
 /// Loads `path` (Spine JSON or `.skel`, DragonBones or an Inochi2D puppet, told apart by
-/// the content), with an optional rig-extras file (jiggle bones to check; Spine only). The
-/// file is read once; a DragonBones skeleton takes its sibling `*_tex.json` for the image
-/// sizes when there is one.
+/// the content), with an optional rig-extras file (jiggle bones to check; Spine only), within
+/// the default budgets. The file is read once; a DragonBones skeleton takes the `*_tex.json`
+/// beside it for the image sizes when there is one.
 pub fn load(path: &Path, extras: Option<&Path>) -> Result<LintInput, LoadError> {
+    // Read once in this scope (and an enclosing one: a `.skel` fix reads the file again).
     sinew_formats::read_once::read_once(|| {
         sinew_formats::read_once::keep(path);
+        let budgets = Budgets::DEFAULT;
         let file = path.display().to_string();
-        let bytes = budget::read_input(path, &file)?;
-        let tree = json_tree(&bytes, &file)?;
-        load_from(path, &bytes, tree, extras)
+        let bytes = budget::read_input(path, &file, &budgets)?;
+        let tree = json_tree(&bytes, &file, &budgets)?;
+        load_from(path, &bytes, tree, extras, &budgets)
     })
     .0
 }
 
-/// [`load`] from bytes already read (`bytes` are `path`'s, `tree` their [`json_tree`]).
-/// The format's loader reads `path` again unless the caller runs inside
-/// [`sinew_formats::read_once::read_once`] with `path` kept (the CLI does).
+/// [`load`] from bytes already read (`bytes` are `path`'s, `tree` their [`json_tree`]),
+/// within `budgets`; only the companions (extras, a DragonBones atlas) are read.
 pub fn load_from(
     path: &Path,
     bytes: &[u8],
     tree: Option<Value>,
     extras: Option<&Path>,
+    budgets: &Budgets,
 ) -> Result<LintInput, LoadError> {
     let file = path.display().to_string();
     let kind = Kind::of(bytes, tree.as_ref());
@@ -108,38 +112,51 @@ pub fn load_from(
             ),
         });
     }
+    if kind == Kind::Cage {
+        return Err(LoadError::Rig {
+            file,
+            message: "a cage file, not a rig: check it with `sinew_lint::cage::check_cage_json`"
+                .to_owned(),
+        });
+    }
+    let files = FileCompanions::beside(path, *budgets);
     let options = LoadOptions {
-        extras: extras.map(Path::to_path_buf),
+        // A DragonBones skeleton's `_tex.json` beside it gives the image sizes; a Spine
+        // skeleton is linted untextured.
+        atlas: if kind == Kind::DragonBones {
+            Companion::Beside
+        } else {
+            Companion::Without
+        },
+        extras: match extras {
+            Some(p) => Companion::Named(files.given(p)),
+            None => Companion::Without,
+        },
+        textures: false,
+        budgets: *budgets,
         ..Default::default()
     };
+    let asset = sinew_formats::load_bytes(&file, bytes, &files, &options)?;
     let (asset, source) = match (kind, tree) {
-        (Kind::Cage, _) => {
-            return Err(LoadError::Rig {
-                file,
-                message:
-                    "a cage file, not a rig: check it with `sinew_lint::cage::check_cage_json`"
-                        .to_owned(),
-            });
-        }
         (Kind::Puppet, _) => {
-            let asset = sinew_formats::load_inochi2d(path, &options)?;
             let c = sinew_formats::inochi2d::read_container(bytes, &file)?;
             // The loader has parsed (and budget-checked) this payload already.
             let payload = serde_json::from_slice(c.json).unwrap_or(Value::Null);
             (asset, Source::Puppet(payload))
         }
         (Kind::DragonBones, Some(tree)) => {
-            let tex = sibling_tex(path);
-            let (asset, db) = sinew_formats::load_dragonbones(path, tex.as_deref(), None)?;
+            let (armature, frame_rate) = match asset.dragonbones.as_deref() {
+                Some(db) => (db.armature.clone(), db.frame_rate),
+                None => (String::new(), 0.0),
+            };
             let source = Source::DragonBones {
                 tree,
-                armature: db.armature,
-                frame_rate: db.frame_rate,
+                armature,
+                frame_rate,
             };
             (asset, source)
         }
         (_, tree) => {
-            let asset = sinew_formats::load_spine(path, None, &options)?;
             let source = match tree {
                 Some(v) => Source::SpineJson(v),
                 None => Source::SpineBinary,
@@ -152,12 +169,4 @@ pub fn load_from(
         asset,
         source,
     })
-}
-
-/// The atlas description next to `x_ske.json`: `x_tex.json`, when it exists.
-fn sibling_tex(ske: &Path) -> Option<PathBuf> {
-    let name = ske.file_name()?.to_str()?;
-    let stem = name.strip_suffix("_ske.json")?;
-    let p = ske.with_file_name(format!("{stem}_tex.json"));
-    p.is_file().then_some(p)
 }

@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             root.join("stickbot.json"),
             root.join("stickbot.atlas"),
             PathBuf::from("stickbot-frame.png"),
-            Some(root.join("stickbot.extras.json")),
+            Some("stickbot.extras.json"),
         ),
     };
     // One call: skeleton + atlas (+ jiggle bones by bone name), every error naming its file.
@@ -24,7 +24,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &skel,
         Some(&atlas),
         &sinew_formats::LoadOptions {
-            extras,
+            // Named relative to the skeleton.
+            extras: sinew_formats::Companion::named_or_without(extras),
             ..Default::default()
         },
     )?;

@@ -7,11 +7,8 @@
 //! ```
 //! use std::path::Path;
 //! let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stickbot");
-//! let asset = sinew_formats::load_spine(
-//!     &dir.join("stickbot.json"),
-//!     Some(&dir.join("stickbot.atlas")),
-//!     &Default::default(),
-//! )?;
+//! // The atlas beside the skeleton and its page images come with the asset.
+//! let asset = sinew_formats::load(&dir.join("stickbot.json"), &Default::default())?;
 //! let textures = sinew_render::asset_textures(&asset)?;
 //! let mut hero = asset.character();
 //! hero.set_animation(0, "walk", true)?;
@@ -28,15 +25,14 @@
 use crate::{Canvas, MaskedRenderer, Texture, TextureError, View};
 use sinew::Character;
 use sinew_formats::Asset;
-use std::path::Path;
 
 /// The textures an asset's draw list indexes by page: a Spine atlas's page images (loaded
 /// from the atlas's folder), a puppet's embedded textures (an empty slot draws white), or one
 /// white page for an untextured rig. Errors name the file or the texture.
 pub fn asset_textures(asset: &Asset) -> Result<Vec<Texture>, TextureError> {
     if let Some(p) = &asset.puppet {
-        // Every texture together within the texture_bytes budget (sinew_formats::budget).
-        let mut left = sinew_formats::budget::budgets().texture_bytes;
+        // Every texture together within the load's texture_bytes budget.
+        let mut left = asset.budgets.texture_bytes;
         return p
             .textures
             .iter()
@@ -56,13 +52,14 @@ pub fn asset_textures(asset: &Asset) -> Result<Vec<Texture>, TextureError> {
             })
             .collect();
     }
-    match (&asset.atlas, &asset.atlas_path) {
-        (Some(atlas), Some(path)) => crate::load_atlas_pages(
+    match &asset.atlas {
+        Some(atlas) => crate::texture::decode_pages(
+            &asset.pages,
             atlas,
-            path.parent().unwrap_or(Path::new(".")),
-            &path.display().to_string(),
+            asset.atlas_name.as_deref().unwrap_or("the atlas"),
+            asset.budgets.texture_bytes,
         ),
-        _ => Ok(vec![Texture::white()]),
+        None => Ok(vec![Texture::white()]),
     }
 }
 

@@ -33,4 +33,4 @@ pub mod texture;
 pub use frame::{CharacterRenderer, asset_textures};
 pub use mask::{MaskedRenderer, SlotMask};
 pub use renderer::{Canvas, Renderer, View, fill_estimate};
-pub use texture::{Texture, TextureError, load_atlas_pages};
+pub use texture::{Texture, TextureError, decode_pages};

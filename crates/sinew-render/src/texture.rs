@@ -7,6 +7,7 @@
 //! clamping) and by the render tests on the Spine fixtures' atlases.
 
 use crate::blend::Rgba;
+use sinew_formats::PageImage;
 use sinew_formats::atlas::Atlas;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -52,7 +53,8 @@ impl fmt::Display for TextureError {
         match self {
             TextureError::Missing { path, atlas, pages } => write!(
                 f,
-                "texture not found: {} (atlas {atlas} lists pages: {})",
+                "texture not loaded: {} (atlas {atlas} lists pages: {}; load with \
+                 `LoadOptions::textures`)",
                 path.display(),
                 pages.join(", ")
             ),
@@ -149,7 +151,7 @@ impl Texture {
         if need > max_bytes {
             return Err(format!(
                 "a {w}x{h} image decodes to {need} bytes, over what is left of the \
-                 texture_bytes budget ({max_bytes} bytes; raise it with --max-texture-bytes)"
+                 texture_bytes budget ({max_bytes} bytes; `Budgets::texture_bytes`)"
             ));
         }
         let mut reader = reader;
@@ -216,34 +218,30 @@ impl Texture {
     }
 }
 
-/// Loads every page of `atlas` from `dir` (the atlas file's folder), in page order. A
-/// missing file is an error naming it and every page the atlas lists.
-pub fn load_atlas_pages(
+/// Decodes the page images of a loaded asset ([`sinew_formats::Asset::pages`]) for
+/// `atlas` (named `atlas_name` in errors), in page order, every page together within
+/// `max_bytes` of decoded texels (the load's `texture_bytes` budget). Pages missing from
+/// `pages` (an asset loaded without [`sinew_formats::LoadOptions::textures`]) are an error
+/// naming every page the atlas lists.
+pub fn decode_pages(
+    pages: &[PageImage],
     atlas: &Atlas,
-    dir: &Path,
     atlas_name: &str,
+    max_bytes: u64,
 ) -> Result<Vec<Texture>, TextureError> {
     let mut out = Vec::with_capacity(atlas.pages.len());
-    // Every page together within the texture_bytes budget (sinew_formats::budget).
-    let mut left = sinew_formats::budget::budgets().texture_bytes;
-    for page in &atlas.pages {
-        let path = dir.join(&page.name);
-        if !path.is_file() {
+    let mut left = max_bytes;
+    for (i, page) in atlas.pages.iter().enumerate() {
+        let Some(image) = pages.get(i).filter(|p| p.name == page.name) else {
             return Err(TextureError::Missing {
-                path,
+                path: page.name.clone().into(),
                 atlas: atlas_name.to_owned(),
                 pages: atlas.pages.iter().map(|p| p.name.clone()).collect(),
             });
-        }
-        let file = path.display().to_string();
-        let bytes =
-            sinew_formats::budget::read_input(&path, &file).map_err(|e| TextureError::Decode {
-                path: path.clone(),
-                message: format!("texture of atlas {atlas_name}: {e}"),
-            })?;
-        let tex = Texture::decode_limited(&bytes, page.pma, left).map_err(|message| {
+        };
+        let tex = Texture::decode_limited(&image.bytes, page.pma, left).map_err(|message| {
             TextureError::Decode {
-                path,
+                path: image.file.clone().into(),
                 message: format!("texture of atlas {atlas_name}: {message}"),
             }
         })?;
@@ -308,10 +306,31 @@ mod tests {
         let atlas =
             sinew_formats::atlas::parse_atlas("a.png\nsize: 4,4\nr\nbounds: 0,0,1,1\n", "x.atlas")
                 .unwrap();
-        let e = load_atlas_pages(&atlas, Path::new("/nonexistent-dir"), "x.atlas").unwrap_err();
+        let e = decode_pages(&[], &atlas, "x.atlas", 1 << 20).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "texture not found: /nonexistent-dir/a.png (atlas x.atlas lists pages: a.png)"
+            "texture not loaded: a.png (atlas x.atlas lists pages: a.png; load with \
+             `LoadOptions::textures`)"
+        );
+        // The page's own bytes decode, within the budget given.
+        let png = crate::encode::encode_png(1, 1, &[1, 2, 3, 255]).unwrap();
+        let page = PageImage {
+            name: "a.png".into(),
+            file: "dir/a.png".into(),
+            bytes: png,
+        };
+        assert_eq!(
+            decode_pages(std::slice::from_ref(&page), &atlas, "x.atlas", 4)
+                .unwrap()
+                .len(),
+            1
+        );
+        let e = decode_pages(&[page], &atlas, "x.atlas", 3)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("dir/a.png") && e.contains("texture_bytes"),
+            "{e}"
         );
     }
 }

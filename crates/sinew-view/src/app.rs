@@ -162,10 +162,10 @@ impl App {
             last_view: None,
         };
         if let Some(f) = app.options.file.clone() {
-            let given = LoadOptions {
-                extras: app.options.extras.clone(),
-                physics3: app.options.physics3.clone(),
-            };
+            let given = source::options_for(
+                app.options.extras.as_deref(),
+                app.options.physics3.as_deref(),
+            );
             app.open(&f, &given);
         }
         app
@@ -187,8 +187,8 @@ impl App {
     }
 
     fn try_open(&mut self, path: &Path, given: &LoadOptions) -> Result<Loaded> {
-        let extras = source::extras_for(path, given);
-        let asset = (self.loader)(path, &extras.options)?;
+        let asset = (self.loader)(path, given)?;
+        let extras_note = source::note(path, given, &asset);
         let textures = sinew_render::asset_textures(&asset)?;
         self.renderer.set_pages(&textures);
         let mut character = asset.character();
@@ -266,7 +266,7 @@ impl App {
             list: DrawList::default(),
             caged: Vec::new(),
             mesh_slots,
-            extras_note: extras.note,
+            extras_note,
         };
         self.restart(&mut l);
         for slot in self.options.cages.clone() {
@@ -386,7 +386,7 @@ impl eframe::App for App {
             self.time = 0.0;
             self.options.params.clear();
             self.options.cages.clear();
-            self.open(p, &LoadOptions::default());
+            self.open(p, &source::options_for(None, None));
         }
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             self.shots.requested = true;

@@ -18,4 +18,5 @@ mod cage;
 mod dragonbones;
 mod frame_alloc;
 mod header;
+mod load_memory;
 mod render_batches;

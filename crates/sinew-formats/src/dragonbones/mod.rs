@@ -44,7 +44,7 @@ mod ease;
 mod emit;
 mod json;
 mod pose;
-mod tex;
+pub(crate) mod tex;
 
 pub use children::{ChildArmature, ChildDisplay};
 pub use pose::{BonePose, ChildPose, EventPose, Frame, PoseMode, SlotPose, pose};
@@ -117,21 +117,6 @@ pub struct DragonBonesRig {
     pub values_made: u64,
 }
 
-/// Whether these bytes look like a DragonBones skeleton: a JSON object with an `armature`
-/// array (Spine JSON has `bones`, Inochi2D is binary).
-pub fn is_dragonbones_json(data: &[u8]) -> bool {
-    let body = data
-        .strip_prefix(b"\xef\xbb\xbf".as_slice())
-        .unwrap_or(data);
-    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return false;
-    }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(m)) => matches!(m.get("armature"), Some(Value::Array(_))),
-        _ => false,
-    }
-}
-
 /// Reads a skeleton file and, optionally, its atlas description (`*_tex.json`).
 pub fn load_dragonbones(
     ske: &Path,
@@ -174,6 +159,17 @@ pub fn parse_dragonbones(
     tex: Option<(&str, &str)>,
     armature: Option<&str>,
 ) -> Result<DragonBonesRig, LoadError> {
+    parse_dragonbones_with(ske, source, tex, armature, &crate::budget::Budgets::DEFAULT)
+}
+
+/// [`parse_dragonbones`] within `budgets`.
+pub(crate) fn parse_dragonbones_with(
+    ske: &str,
+    source: &str,
+    tex: Option<(&str, &str)>,
+    armature: Option<&str>,
+    budgets: &crate::budget::Budgets,
+) -> Result<DragonBonesRig, LoadError> {
     let invalid = |file: &str| {
         let file = file.to_owned();
         move |b: Box<Bad>| LoadError::Invalid {
@@ -185,12 +181,12 @@ pub fn parse_dragonbones(
     };
     let atlas = match tex {
         Some((text, file)) => {
-            let v = crate::error::parse_json(text, file)?;
+            let v = crate::error::parse_json(text, file, budgets)?;
             read_atlas(&v).map_err(invalid(file))?
         }
         None => HashMap::new(),
     };
-    let root = crate::error::parse_json(ske, source)?;
+    let root = crate::error::parse_json(ske, source, budgets)?;
     let root = obj(&root, "$").map_err(invalid(source))?;
     let version = string(root, "version", "", "$").map_err(invalid(source))?;
     let compat = string(root, "compatibleVersion", "", "$").map_err(invalid(source))?;

@@ -252,19 +252,7 @@ fn child_asset(db: &DragonBonesRig) -> Result<Asset, String> {
     };
     let rig = sinew::build::build_rig_with(&db.raw, &inputs)
         .map_err(|e| format!("child armature `{}`: {e}", db.armature))?;
-    Ok(Asset {
-        rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
-        jiggle: None,
-        follow: None,
-        draw: Arc::new(sinew::draw::DrawSetup {
-            y_down: true,
-            ..Default::default()
-        }),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    })
+    Ok(Asset::from_rig(rig, crate::Format::DragonBones))
 }
 
 /// Whether `c` shows display `d` in its slot now.

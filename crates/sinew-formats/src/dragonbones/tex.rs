@@ -27,24 +27,27 @@ pub fn load_tex_atlas(tex: &Path) -> Result<Atlas, LoadError> {
     let file = tex.display().to_string();
     let text = crate::error::read_text(tex, &file)?;
     let dir = tex.parent().unwrap_or(Path::new("."));
-    let fallback = tex
-        .file_name()
-        .and_then(|n| n.to_str())
-        .map(|n| n.strip_suffix(".json").unwrap_or(n).to_owned() + ".png")
-        .unwrap_or_default();
+    let fallback = default_image(&file);
+    let budgets = crate::budget::Budgets::DEFAULT;
     parse_tex_atlas(&text, &file, &fallback, |image| {
-        // Only the PNG header, of a regular file (the name comes from the file: never a
+        // Only the image header, of a regular file (the name comes from the file: never a
         // FIFO or `/dev/zero` read whole).
         let path = dir.join(image);
-        crate::budget::check_input(&path, &path.display().to_string()).ok()?;
+        crate::budget::check_input(&path, &path.display().to_string(), &budgets).ok()?;
         let mut head = Vec::with_capacity(64);
         std::io::Read::read_to_end(
             &mut std::io::Read::take(std::fs::File::open(&path).ok()?, 64),
             &mut head,
         )
         .ok()?;
-        png_size(&head)
+        crate::image_size(&head)
     })
+}
+
+/// The page image a `*_tex.json` named `tex` falls back to when it has no `imagePath`.
+pub(crate) fn default_image(tex: &str) -> String {
+    let name = crate::load::file_name_of(tex);
+    name.strip_suffix(".json").unwrap_or(name).to_owned() + ".png"
 }
 
 /// Parses a `*_tex.json` text (named `source`) as an atlas. `image_size` gives the page
@@ -56,8 +59,25 @@ pub fn parse_tex_atlas(
     default_image: &str,
     image_size: impl Fn(&str) -> Option<(u32, u32)>,
 ) -> Result<Atlas, LoadError> {
+    parse_tex_atlas_with(
+        text,
+        source,
+        default_image,
+        image_size,
+        &crate::budget::Budgets::DEFAULT,
+    )
+}
+
+/// [`parse_tex_atlas`] within `budgets`.
+pub(crate) fn parse_tex_atlas_with(
+    text: &str,
+    source: &str,
+    default_image: &str,
+    image_size: impl Fn(&str) -> Option<(u32, u32)>,
+    budgets: &crate::budget::Budgets,
+) -> Result<Atlas, LoadError> {
     // The same value-count and magnitude checks as every other JSON input.
-    let v: Value = crate::error::parse_json(text, source)?;
+    let v: Value = crate::error::parse_json(text, source, budgets)?;
     read(&v, default_image, &image_size).map_err(|b| LoadError::Invalid {
         file: source.to_owned(),
         path: b.path,
@@ -144,16 +164,6 @@ fn read(
     })
 }
 
-/// A PNG's width and height from its IHDR chunk.
-fn png_size(b: &[u8]) -> Option<(u32, u32)> {
-    if b.len() < 24 || &b[..8] != b"\x89PNG\r\n\x1a\n" || &b[12..16] != b"IHDR" {
-        return None;
-    }
-    let w = u32::from_be_bytes(b[16..20].try_into().ok()?);
-    let h = u32::from_be_bytes(b[20..24].try_into().ok()?);
-    Some((w, h))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,9 +203,5 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("$.SubTexture[0].x"), "{e}");
-        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-        png.extend_from_slice(&[0, 0, 1, 0, 0, 0, 0, 2]);
-        assert_eq!(png_size(&png), Some((256, 2)));
-        assert_eq!(png_size(b"nope"), None);
     }
 }

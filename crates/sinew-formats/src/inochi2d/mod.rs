@@ -94,14 +94,23 @@ pub struct Puppet {
 /// Reads and parses a puppet file.
 pub fn load_inochi2d(path: &Path) -> Result<Puppet, LoadError> {
     let file = path.display().to_string();
-    let bytes = crate::budget::read_input(path, &file)?;
+    let bytes = crate::budget::read_input(path, &file, &crate::budget::Budgets::DEFAULT)?;
     parse_inochi2d(&bytes, &file)
 }
 
 /// Parses puppet bytes; `file` names the source in errors.
 pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
+    parse_inochi2d_with(bytes, file, &crate::budget::Budgets::DEFAULT)
+}
+
+/// [`parse_inochi2d`] within `budgets`.
+pub(crate) fn parse_inochi2d_with(
+    bytes: &[u8],
+    file: &str,
+    budgets: &crate::budget::Budgets,
+) -> Result<Puppet, LoadError> {
     let c = read_container(bytes, file)?;
-    crate::budget::check_json(c.json, file)?;
+    crate::budget::check_json(c.json, file, budgets)?;
     let root: serde_json::Value =
         serde_json::from_slice(c.json).map_err(|e| LoadError::Syntax {
             file: file.to_owned(),
@@ -149,12 +158,6 @@ pub fn parse_inochi2d(bytes: &[u8], file: &str) -> Result<Puppet, LoadError> {
 
 /// Builds the rig of a parsed puppet, parameters included.
 pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
-    let err = |message: String| LoadError::Invalid {
-        file: p.raw.source.clone(),
-        path: "$".into(),
-        name: None,
-        message,
-    };
     let inputs = sinew::build::BuildInputs {
         params: Some(&p.params),
         exact_angles: true,
@@ -163,14 +166,9 @@ pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
         vertex_math: sinew::rig::VertexMath::F32Fused,
         ..Default::default()
     };
-    sinew::build::build_rig_with(&p.raw, &inputs).map_err(|e| {
-        // Parameter problems read as before ("parameter `x`: ..."), skeleton ones as a rig's.
-        if e.problems.iter().all(|q| q.item == "parameters") {
-            let messages: Vec<&str> = e.problems.iter().map(|q| q.message.as_str()).collect();
-            err(messages.join("; "))
-        } else {
-            err(format!("invalid rig: {e}"))
-        }
+    sinew::build::build_rig_with(&p.raw, &inputs).map_err(|error| LoadError::Build {
+        file: p.raw.source.clone(),
+        error,
     })
 }
 

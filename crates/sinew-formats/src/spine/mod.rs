@@ -20,6 +20,7 @@ mod write_json;
 mod write_json_anims;
 mod write_json_skins;
 
+use crate::budget::Budgets;
 use crate::error::LoadError;
 pub use binary::{WriteError, write_spine_binary};
 use json_util::{Loc, Problem, as_obj};
@@ -62,37 +63,45 @@ pub fn load_spine_file(path: &Path) -> Result<RawRig, LoadError> {
     parse_spine(&data, &file)
 }
 
-/// Parses the bytes of a Spine 4.2 skeleton in either format ([`load_spine_file`]).
+/// Parses the bytes of a Spine 4.2 skeleton in either format ([`load_spine_file`]), within
+/// the default budgets.
 pub fn parse_spine(data: &[u8], source: &str) -> Result<RawRig, LoadError> {
+    parse_spine_with(data, source, &Budgets::DEFAULT)
+}
+
+/// [`parse_spine`] within `budgets` (JSON values, clipping polygon vertices).
+pub fn parse_spine_with(data: &[u8], source: &str, budgets: &Budgets) -> Result<RawRig, LoadError> {
     let raw = if is_spine_json(data) {
         // is_spine_json checked the whole text is UTF-8.
         let text = std::str::from_utf8(data).unwrap_or_default();
-        parse_spine_json(text, source)?
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        parse_spine_json_with(text, source, budgets)?
     } else {
         binary::parse_spine_binary(data, source)?
     };
-    check_clip_budget(&raw, source)?;
+    check_clip_budget(&raw, source, budgets)?;
     Ok(raw)
 }
 
 /// Refuses a clipping polygon with more vertices than the `clip_vertices` budget
 /// ([`crate::budget`]), naming the skin, slot and attachment.
-pub fn check_clip_budget(raw: &RawRig, source: &str) -> Result<(), LoadError> {
+pub fn check_clip_budget(raw: &RawRig, source: &str, budgets: &Budgets) -> Result<(), LoadError> {
     for skin in &raw.skins {
         for e in &skin.attachments {
             if let sinew::raw::RawAttachmentKind::Clipping { vertices, .. } = &e.attachment.kind {
-                crate::budget::check(
-                    "clip_vertices",
-                    f64::from(vertices.count),
-                    format!(
-                        "clipping attachment `{}` (skin `{}`, slot `{}`)",
-                        e.attachment.name, skin.name, e.slot
-                    ),
-                )
-                .map_err(|err| LoadError::Rig {
-                    file: source.to_owned(),
-                    message: err.to_string(),
-                })?;
+                budgets
+                    .check(
+                        "clip_vertices",
+                        f64::from(vertices.count),
+                        format!(
+                            "clipping attachment `{}` (skin `{}`, slot `{}`)",
+                            e.attachment.name, skin.name, e.slot
+                        ),
+                    )
+                    .map_err(|error| LoadError::Budget {
+                        file: source.to_owned(),
+                        error,
+                    })?;
             }
         }
     }
@@ -131,14 +140,19 @@ pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
     }
     let text = crate::error::read_text(path, &file)?;
     let raw = parse_spine_json(&text, &file)?;
-    check_clip_budget(&raw, &file)?;
+    check_clip_budget(&raw, &file, &Budgets::DEFAULT)?;
     Ok(raw)
 }
 
 /// Parses the text of a Spine 4.2 JSON export; `source` names it in errors and in
 /// [`RawRig::source`].
 pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
-    let root: Value = crate::error::parse_json(text, source)?;
+    parse_spine_json_with(text, source, &Budgets::DEFAULT)
+}
+
+/// [`parse_spine_json`] within `budgets`.
+fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<RawRig, LoadError> {
+    let root: Value = crate::error::parse_json(text, source, budgets)?;
     let invalid = |p: Box<Problem>| LoadError::Invalid {
         file: source.to_owned(),
         path: p.path,

@@ -12,8 +12,8 @@ fn examples() -> PathBuf {
 fn spine_loads_with_its_atlas_and_extras_in_one_call() {
     let dir = examples().join("stickbot");
     let options = sinew_formats::LoadOptions {
-        extras: Some(dir.join("stickbot.extras.json")),
-        physics3: None,
+        extras: sinew_formats::Companion::Named("stickbot.extras.json".into()),
+        ..Default::default()
     };
     let asset = sinew_formats::load_spine(
         &dir.join("stickbot.json"),

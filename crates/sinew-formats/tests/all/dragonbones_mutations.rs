@@ -2,7 +2,6 @@
 //! or a rig, never a panic; every rig that loads also builds and runs frames.
 
 use sinew_formats::dragonbones::{PoseMode, parse_dragonbones, pose};
-use std::sync::Arc;
 
 /// A small deterministic generator (no dependency, same cases every run).
 struct Lcg(u64);
@@ -26,16 +25,7 @@ fn run(text: &str, tex: Option<(&str, &str)>) {
     let Ok(rig) = sinew::build::build_rig(&db.raw) else {
         return;
     };
-    let asset = sinew_formats::Asset {
-        rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
-        jiggle: None,
-        follow: None,
-        draw: Arc::default(),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    };
+    let asset = sinew_formats::Asset::from_rig(rig, sinew_formats::Format::DragonBones);
     for c in db.clips.iter().take(2) {
         let _ = pose(
             &asset,

@@ -23,8 +23,9 @@ const FOLLOWS: &str = r#"{
 
 fn character(extras: Option<PathBuf>) -> sinew::Character {
     let options = sinew_formats::LoadOptions {
-        extras,
-        physics3: None,
+        // An absolute path is a name relative to any folder.
+        extras: sinew_formats::Companion::named_or_without(extras.map(|p| p.display().to_string())),
+        ..Default::default()
     };
     let asset = sinew_formats::load_spine(&example("stickbot.json"), None, &options)
         .expect("stickbot loads");

@@ -13,10 +13,10 @@ fn load(path: &str, atlas: Option<&str>) -> sinew_formats::Asset {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let extras = path
         .ends_with("stickbot.json")
-        .then(|| root.join("stickbot/stickbot.extras.json"));
+        .then_some("stickbot.extras.json");
     let options = sinew_formats::LoadOptions {
-        extras,
-        physics3: None,
+        extras: sinew_formats::Companion::named_or_without(extras),
+        ..Default::default()
     };
     let atlas = atlas.map(|a| root.join(a));
     match atlas {

@@ -33,8 +33,8 @@ fn stickbot() -> (Rig, JiggleRig) {
 /// `Character::update` per frame.
 fn character() -> sinew::Character {
     let options = sinew_formats::LoadOptions {
-        extras: Some(example("stickbot.extras.json")),
-        physics3: None,
+        extras: sinew_formats::Companion::Named("stickbot.extras.json".into()),
+        ..Default::default()
     };
     let asset = sinew_formats::load_spine(&example("stickbot.json"), None, &options)
         .expect("stickbot loads with its extras");

@@ -38,6 +38,7 @@ mod inochi2d_fixtures;
 mod inochi2d_meshgroup;
 mod inochi2d_mutations;
 mod jiggle_frame;
+mod load_bytes;
 mod memory;
 mod mutations;
 mod setup_pose;

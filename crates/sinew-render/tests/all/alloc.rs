@@ -32,9 +32,8 @@ fn stickbot() -> (Character, Vec<Texture>) {
         &Default::default(),
     )
     .expect("stickbot loads with its atlas");
-    let atlas = asset.atlas.as_ref().expect("an atlas");
-    let textures =
-        sinew_render::load_atlas_pages(atlas, &dir, "stickbot.atlas").expect("pages load");
+    assert!(asset.atlas.is_some(), "an atlas");
+    let textures = sinew_render::asset_textures(&asset).expect("pages decode");
     let mut c = asset.character();
     c.set_animation(0, "walk", true).expect("walk");
     (c, textures)

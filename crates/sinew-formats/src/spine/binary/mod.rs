@@ -42,7 +42,8 @@ pub fn load_spine_binary(path: &Path) -> Result<RawRig, LoadError> {
 /// Reads a whole file: only a regular file within the `file_bytes` budget
 /// ([`crate::budget`]) and [`MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
-    let size = crate::budget::check_input(path, file)?;
+    let budgets = crate::budget::Budgets::DEFAULT;
+    let size = crate::budget::check_input(path, file, &budgets)?;
     if size > MAX_FILE_BYTES {
         return Err(LoadError::Binary {
             file: file.to_owned(),
@@ -51,7 +52,7 @@ pub(crate) fn read_bytes(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> 
             message: format!("file is {size} bytes (limit {MAX_FILE_BYTES})"),
         });
     }
-    crate::budget::read_input(path, file)
+    crate::budget::read_input(path, file, &budgets)
 }
 
 /// Parses the bytes of a Spine 4.2 binary export; `source` names it in errors and in

@@ -11,22 +11,12 @@ use serde_json::Value;
 use sinew_formats::Asset;
 use sinew_formats::dragonbones::{DragonBonesRig, Frame, PoseMode, SlotPose, pose};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// An asset of `rig` alone (no atlas, extras or puppet; Spine's draw setup), for posing a
 /// converted rig with the DragonBones clock.
 #[allow(dead_code)] // only the conversion suite builds its own rigs
 pub fn bare_asset(rig: sinew::Rig) -> Asset {
-    Asset {
-        rig: Arc::new(rig),
-        atlas: None,
-        atlas_path: None,
-        jiggle: None,
-        follow: None,
-        draw: Arc::new(Default::default()),
-        param_animations: Arc::from(Vec::new()),
-        puppet: None,
-    }
+    Asset::from_rig(rig, sinew_formats::Format::SpineJson)
 }
 
 /// Gives a converted rig's clips the DragonBones playback facts of `db`'s clips of the same
