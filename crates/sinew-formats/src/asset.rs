@@ -165,9 +165,10 @@ pub fn load_dragonbones(
     )?;
     match asset.dragonbones.take() {
         Some(db) => Ok((asset, *db)),
-        None => Err(LoadError::NotARig {
+        None => Err(LoadError::WrongFormat {
             file: skeleton.display().to_string(),
             found: asset.format,
+            expected: Format::DragonBones.family(),
         }),
     }
 }
@@ -177,9 +178,10 @@ fn expect(asset: Asset, path: &Path, formats: &[Format]) -> Result<Asset, LoadEr
     if formats.contains(&asset.format) {
         Ok(asset)
     } else {
-        Err(LoadError::NotARig {
+        Err(LoadError::WrongFormat {
             file: path.display().to_string(),
             found: asset.format,
+            expected: formats.first().map_or("a rig", |f| f.family()),
         })
     }
 }

@@ -142,6 +142,16 @@ pub enum LoadError {
         /// What the content is.
         found: Format,
     },
+    /// A format-specific entry point ([`crate::load_spine`], ...) given another format.
+    #[error("{file}: {}, not {expected}", .found.describe())]
+    WrongFormat {
+        /// File name.
+        file: String,
+        /// What the content is.
+        found: Format,
+        /// What the entry point loads (`a Spine skeleton`, ...).
+        expected: &'static str,
+    },
     /// A load option that does not apply to the main file's format.
     #[error("{file}: `LoadOptions::{option}` does not apply to {}", .found.describe())]
     NotApplicable {

@@ -260,6 +260,24 @@ fn detect_says_what_each_file_is() {
     assert!(e.to_string().contains("stickbot.png: a PNG image"), "{e}");
     let e = load(&stick.join("stickbot.atlas"), &LoadOptions::default()).unwrap_err();
     assert!(e.to_string().contains("Spine texture atlas"), "{e}");
+    // A format's own entry point given another format says both.
+    let face = examples().join("face/face.inp");
+    let e = sinew_formats::load_spine(&face, None, &LoadOptions::default()).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            LoadError::WrongFormat {
+                found: Format::Inochi2D,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("face.inp: an Inochi2D puppet, not a Spine skeleton"),
+        "{e}"
+    );
 }
 
 #[test]
