@@ -53,14 +53,15 @@ fn mark(v: f64) -> u64 {
 fn all_finite(values: &[f64]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX and FMA (FMA implies AVX), the only
+        let cpu = crate::math::simd::features();
+        if cpu.avx_fma() {
+            // SAFETY: the CPU supports AVX and FMA (`features` says so only then), the only
             // requirement of calling a function compiled with those target features.
             #[allow(unsafe_code)]
             return unsafe { all_finite_fma(values) };
         }
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if cpu.avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             return unsafe { all_finite_avx(values) };
@@ -152,13 +153,14 @@ pub(crate) fn world(world: &mut [WorldTransform]) -> bool {
 fn all_finite_f32(values: &[f32]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX and FMA (FMA implies AVX).
+        let cpu = crate::math::simd::features();
+        if cpu.avx_fma() {
+            // SAFETY: the CPU supports AVX and FMA (`features` says so only then).
             #[allow(unsafe_code)]
             return unsafe { all_finite_f32_fma(values) };
         }
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if cpu.avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             return unsafe { all_finite_f32_avx(values) };
@@ -291,12 +293,12 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 #[allow(unsafe_code)]
                 {
-                    use std::arch::is_x86_feature_detected as has;
-                    if has!("avx") {
+                    let cpu = crate::math::simd::detected();
+                    if cpu.avx() {
                         // SAFETY: the CPU has AVX.
                         assert_eq!(unsafe { all_finite_avx(&v) }, plain, "avx, len {len}");
                     }
-                    if has!("fma") {
+                    if cpu.avx_fma() {
                         // SAFETY: the CPU has AVX and FMA.
                         assert_eq!(unsafe { all_finite_fma(&v) }, plain, "fma, len {len}");
                     }
@@ -319,12 +321,12 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 #[allow(unsafe_code)]
                 {
-                    use std::arch::is_x86_feature_detected as has;
-                    if has!("avx") {
+                    let cpu = crate::math::simd::detected();
+                    if cpu.avx() {
                         // SAFETY: the CPU has AVX.
                         assert_eq!(unsafe { all_finite_f32_avx(&v) }, plain, "avx, len {len}");
                     }
-                    if has!("fma") {
+                    if cpu.avx_fma() {
                         // SAFETY: the CPU has AVX and FMA.
                         assert_eq!(unsafe { all_finite_f32_fma(&v) }, plain, "fma, len {len}");
                     }

@@ -20,7 +20,7 @@ pub(crate) type LaneMatrix = [[f64; 4]; 6];
 
 /// Four lanes' world arrays, bone by bone, into `out` (resized to the shortest array: it
 /// allocates only when it grows, so not after the first frame of a rig). With AVX, each
-/// bone's four rows are transposed in registers.
+/// bone's four rows are transposed in registers (`math::simd::load_lanes`).
 pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatrix>) {
     let n = worlds.iter().map(|w| w.len()).min().unwrap_or(0);
     if out.len() != n {
@@ -29,8 +29,8 @@ pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatri
     let [w0, w1, w2, w3] = worlds.map(|w| &w[..n]);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if crate::math::simd::features().avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling functions compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
@@ -57,26 +57,13 @@ pub(crate) fn fill_lanes(worlds: [&[WorldTransform]; 4], out: &mut Vec<LaneMatri
 #[target_feature(enable = "avx")]
 #[allow(unsafe_code)]
 fn fill_avx(worlds: [&[WorldTransform]; 4], out: &mut [LaneMatrix]) {
-    use std::arch::x86_64::*;
+    use std::arch::x86_64::_mm256_storeu_pd;
     let [w0, w1, w2, w3] = worlds;
     for ((((o, m0), m1), m2), m3) in out.iter_mut().zip(w0).zip(w1).zip(w2).zip(w3) {
-        let [p0, p1, p2, p3] = [m0, m1, m2, m3].map(|m| (m as *const WorldTransform).cast::<f64>());
-        let dst = o.as_mut_ptr().cast::<f64>();
-        // SAFETY: each `p` is a `WorldTransform` (`repr(C)`: six contiguous f64), read four
-        // and two at a time within it; `dst` is the 24 contiguous f64 of a `LaneMatrix`.
-        unsafe {
-            let (r0, r1) = (_mm256_loadu_pd(p0), _mm256_loadu_pd(p1));
-            let (r2, r3) = (_mm256_loadu_pd(p2), _mm256_loadu_pd(p3));
-            let (t0, t1) = (_mm256_unpacklo_pd(r0, r1), _mm256_unpackhi_pd(r0, r1));
-            let (t2, t3) = (_mm256_unpacklo_pd(r2, r3), _mm256_unpackhi_pd(r2, r3));
-            let u0 = _mm256_set_m128d(_mm_loadu_pd(p2.add(4)), _mm_loadu_pd(p0.add(4)));
-            let u1 = _mm256_set_m128d(_mm_loadu_pd(p3.add(4)), _mm_loadu_pd(p1.add(4)));
-            _mm256_storeu_pd(dst, _mm256_permute2f128_pd::<0x20>(t0, t2));
-            _mm256_storeu_pd(dst.add(4), _mm256_permute2f128_pd::<0x20>(t1, t3));
-            _mm256_storeu_pd(dst.add(8), _mm256_permute2f128_pd::<0x31>(t0, t2));
-            _mm256_storeu_pd(dst.add(12), _mm256_permute2f128_pd::<0x31>(t1, t3));
-            _mm256_storeu_pd(dst.add(16), _mm256_unpacklo_pd(u0, u1));
-            _mm256_storeu_pd(dst.add(20), _mm256_unpackhi_pd(u0, u1));
+        let rows = crate::math::simd::load_lanes([m0, m1, m2, m3]);
+        for (dst, row) in o.iter_mut().zip(rows) {
+            // SAFETY: `dst` is one row of a `LaneMatrix`: four contiguous f64, written whole.
+            unsafe { _mm256_storeu_pd(dst.as_mut_ptr(), row) };
         }
     }
 }
@@ -100,8 +87,8 @@ pub(crate) fn skin_lanes(
     }
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if crate::math::simd::features().avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling functions compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             return unsafe {

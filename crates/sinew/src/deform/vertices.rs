@@ -332,9 +332,9 @@ pub(crate) fn world_vertices_into(
     }
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
+        if crate::math::simd::features().avx() {
             use super::skin_avx::skin as skin_avx;
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling functions compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             return unsafe {
@@ -369,8 +369,8 @@ pub(crate) fn affine(m: [f64; 6], src: Source<'_>, out: &mut [f32]) -> bool {
     let (mut done, mut bad) = (0, false);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if crate::math::simd::features().avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling functions compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
@@ -415,9 +415,8 @@ pub(crate) fn affine_fused(m: [f64; 6], src: Source<'_>, out: &mut [f32]) -> boo
     let m = m.map(|v| v as f32);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: the CPU supports AVX2 and FMA (checked just above), the only
+        if crate::math::simd::features().avx2_fma() {
+            // SAFETY: the CPU supports AVX, AVX2 and FMA (`features` says so only then), the only
             // requirement of calling functions compiled with those target features.
             #[allow(unsafe_code)]
             unsafe {

@@ -376,9 +376,8 @@ fn fused_kernels_agree_bit_for_bit() {
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
         {
-            use std::arch::is_x86_feature_detected as has;
             let mut fast = vec![f32::NAN; out_len];
-            if has!("avx2") && has!("fma") {
+            if crate::math::simd::detected().avx2_fma() {
                 // SAFETY: the CPU has AVX2 and FMA.
                 let bad = unsafe { super::super::affine_fma::map_f64(m32, src64, &mut fast) };
                 assert_eq!((bits(&fast), !bad), (bits(&plain), plain_finite));
@@ -428,7 +427,7 @@ fn fused_vertices_stay_within_f32_ulps_of_the_f64_order() {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 fn skin_kernels_agree_bit_for_bit() {
-    if !std::arch::is_x86_feature_detected!("avx") {
+    if !crate::math::simd::detected().avx() {
         return; // nothing to compare: the plain loop is all this machine runs
     }
     let mut seed = 3;

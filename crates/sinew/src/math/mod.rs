@@ -4,9 +4,11 @@
 //! so `(a, c)` is the bone's x axis in world space and `(b, d)` its y axis.
 //!
 //! Layer: data. Owns the vector/affine conventions, trigonometry ([`trig`], with the
-//! per-bone [`trig::TrigMemo`]) and keyform grid weights ([`grid`]); imports nothing.
+//! per-bone [`trig::TrigMemo`]), keyform grid weights ([`grid`]) and the CPU feature choice
+//! and shared register shuffles of the SIMD kernels ([`simd`]); imports nothing.
 
 pub mod grid;
+pub mod simd;
 pub mod trig;
 
 /// Degrees to radians.

@@ -329,7 +329,7 @@ mod tests {
             }
             let (s, c) = sin_cos_lanes(x);
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx") {
+            if crate::math::simd::detected().avx() {
                 let (mut vs, mut vc) = ([0.0; 4], [0.0; 4]);
                 // SAFETY: the CPU has AVX (checked above); the arrays hold four f64 each.
                 #[allow(unsafe_code)]

@@ -91,8 +91,8 @@ fn sum_valid(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
 fn dispatch(out: &mut [f64], base: Option<&[f32]>, pairs: &[Pair<'_>]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if crate::math::simd::features().avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
@@ -245,7 +245,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx_and_plain_passes_agree_bit_for_bit() {
-        if !std::arch::is_x86_feature_detected!("avx") {
+        if !crate::math::simd::detected().avx() {
             eprintln!("no AVX on this machine: only the plain pass runs");
             return;
         }

@@ -41,8 +41,8 @@ pub(crate) fn world_transform_lanes(
     }
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the CPU supports AVX (checked just above), the only requirement of
+        if crate::math::simd::features().avx() {
+            // SAFETY: the CPU supports AVX (`features` says so only then), the only requirement of
             // calling a function compiled with `target_feature(enable = "avx")`.
             #[allow(unsafe_code)]
             unsafe {
@@ -320,7 +320,7 @@ mod tests {
         let kernels: &[bool] = &[false, true];
         for &avx in kernels {
             #[cfg(target_arch = "x86_64")]
-            if avx && !std::arch::is_x86_feature_detected!("avx") {
+            if avx && !crate::math::simd::detected().avx() {
                 continue;
             }
             #[cfg(not(target_arch = "x86_64"))]

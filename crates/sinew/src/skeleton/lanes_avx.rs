@@ -5,7 +5,7 @@
 //! the trig memo (bitwise, as `local_matrix_with` compares), on a change the four
 //! `sin_cos` at once ([`trig::sin_cos_avx`]) with the y axis turned from the x axis, then
 //! the parent's matrices transposed in, the products, and the results transposed back
-//! into each lane's `WorldTransform` (`repr(C)`: six contiguous f64). Plain `+` and `*` in
+//! into each lane's `WorldTransform` (the shared transposes of [`simd`]). Plain `+` and `*` in
 //! `normal_child_world`'s order, so every lane is bit-identical to the scalar bone step.
 #![allow(unsafe_code)]
 
@@ -13,7 +13,7 @@ use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN};
 use crate::instance::Instance;
 use crate::instance::plan::PlanOp;
 use crate::math::trig::TrigMemo;
-use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
+use crate::math::{SPINE_DEG_RAD, WorldTransform, simd, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::types::Inherit;
 use std::arch::x86_64::*;
@@ -137,27 +137,13 @@ fn bone(lanes: &mut [Lane<'_>; 4], i: usize, p: usize) {
     let lb = _mm256_mul_pd(memo!(cos, 1), sy);
     let lc = _mm256_mul_pd(memo!(sin, 0), sx);
     let ld = _mm256_mul_pd(memo!(sin, 1), sy);
-    // The parents' (a, b, c, d) rows and (x, y) pairs, transposed to one value per register.
-    let row = |l: usize| (&lanes[l].world[p] as *const WorldTransform).cast::<f64>();
-    let (w0, w1, w2, w3) = (row(0), row(1), row(2), row(3));
-    // SAFETY: each pointer is a `WorldTransform` in its lane's array (`repr(C)`: six
-    // contiguous f64), read four and two at a time within it.
-    let (pa, pb, pc, pd, px, py) = unsafe {
-        let (r0, r1) = (_mm256_loadu_pd(w0), _mm256_loadu_pd(w1));
-        let (r2, r3) = (_mm256_loadu_pd(w2), _mm256_loadu_pd(w3));
-        let (t0, t1) = (_mm256_unpacklo_pd(r0, r1), _mm256_unpackhi_pd(r0, r1));
-        let (t2, t3) = (_mm256_unpacklo_pd(r2, r3), _mm256_unpackhi_pd(r2, r3));
-        let u0 = _mm256_set_m128d(_mm_loadu_pd(w2.add(4)), _mm_loadu_pd(w0.add(4)));
-        let u1 = _mm256_set_m128d(_mm_loadu_pd(w3.add(4)), _mm_loadu_pd(w1.add(4)));
-        (
-            _mm256_permute2f128_pd::<0x20>(t0, t2),
-            _mm256_permute2f128_pd::<0x20>(t1, t3),
-            _mm256_permute2f128_pd::<0x31>(t0, t2),
-            _mm256_permute2f128_pd::<0x31>(t1, t3),
-            _mm256_unpacklo_pd(u0, u1),
-            _mm256_unpackhi_pd(u0, u1),
-        )
-    };
+    // The parents' (a, b, c, d, x, y), transposed to one value per register.
+    let [pa, pb, pc, pd, px, py] = simd::load_lanes([
+        &lanes[0].world[p],
+        &lanes[1].world[p],
+        &lanes[2].world[p],
+        &lanes[3].world[p],
+    ]);
     let mul = _mm256_mul_pd;
     let add = _mm256_add_pd;
     let oa = add(mul(pa, la), mul(pb, lc));
@@ -166,36 +152,16 @@ fn bone(lanes: &mut [Lane<'_>; 4], i: usize, p: usize) {
     let od = add(mul(pc, lb), mul(pd, ld));
     let ox = add(add(mul(pa, x), mul(pb, y)), px);
     let oy = add(add(mul(pc, x), mul(pd, y)), py);
-    let (t0, t1) = (_mm256_unpacklo_pd(oa, ob), _mm256_unpackhi_pd(oa, ob));
-    let (t2, t3) = (_mm256_unpacklo_pd(oc, od), _mm256_unpackhi_pd(oc, od));
-    let (v0, v1) = (_mm256_unpacklo_pd(ox, oy), _mm256_unpackhi_pd(ox, oy));
-    let rows = [
-        (
-            _mm256_permute2f128_pd::<0x20>(t0, t2),
-            _mm256_castpd256_pd128(v0),
-        ),
-        (
-            _mm256_permute2f128_pd::<0x20>(t1, t3),
-            _mm256_castpd256_pd128(v1),
-        ),
-        (
-            _mm256_permute2f128_pd::<0x31>(t0, t2),
-            _mm256_extractf128_pd::<1>(v0),
-        ),
-        (
-            _mm256_permute2f128_pd::<0x31>(t1, t3),
-            _mm256_extractf128_pd::<1>(v1),
-        ),
-    ];
-    for (lane, (abcd, xy)) in lanes.iter_mut().zip(rows) {
-        let w = (&mut lane.world[i] as *mut WorldTransform).cast::<f64>();
-        // SAFETY: `w` is a `WorldTransform` in the lane's array (six contiguous f64),
-        // written four and two at a time within it.
-        unsafe {
-            _mm256_storeu_pd(w, abcd);
-            _mm_storeu_pd(w.add(4), xy);
-        }
-    }
+    let [l0, l1, l2, l3] = lanes;
+    simd::store_lanes(
+        [oa, ob, oc, od, ox, oy],
+        [
+            &mut l0.world[i],
+            &mut l1.world[i],
+            &mut l2.world[i],
+            &mut l3.world[i],
+        ],
+    );
 }
 
 /// The lanes whose angles changed (`diff` non-zero) get new sines and cosines in their
