@@ -16,7 +16,7 @@
 //! - `sinew cage deform W.bin CAGE.json`: CAGE holds `{"cage": [[x, y], ...]}` (deformed cage
 //!   vertices); prints `{"vertices": [[x, y], ...]}`.
 //!
-//! Verified by the unit tests below and `tests/cage_cli.rs` (the oracle's fixtures through
+//! Verified by the unit tests below and `tests/all/cage_cli.rs` (the oracle's fixtures through
 //! the binary, bind/deform round trips, bad input failing with one clear line).
 
 use anyhow::{Context, Result, bail};

@@ -3,7 +3,7 @@
 //! Output `{meta, frames: [{time, clock, step, bones, slots, events}]}` with exactly the keys,
 //! key order, stepping and number formatting of `/work/shared/oracle/spine/dump.mjs`, so a
 //! dump can be diffed against the official runtime's. Verified by the golden suite
-//! (`tests/golden.rs`, every case of the shared golden MANIFEST) and the CLI tests.
+//! (`tests/all/golden.rs`, every case of the shared golden MANIFEST) and the CLI tests.
 
 use crate::args::{DumpArgs, Mode};
 use crate::pose::{self, AttachmentPose, Session, SessionSpec, SlotPose};

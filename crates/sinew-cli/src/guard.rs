@@ -6,7 +6,7 @@
 //! refused, work checked against the budgets before it starts, and the last check that no
 //! non-finite number leaves a dump.
 //!
-//! Verified by `tests/hostile.rs` (one crafted input per class, under a time and memory cap).
+//! Verified by `tests/all/hostile.rs` (one crafted input per class, under a time and memory cap).
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;

@@ -8,7 +8,7 @@
 //! the same tools read both. Each step is one [`sinew::Character::update`] (parameter
 //! animation, the parameter stage with world transforms, parameter physics unless
 //! `--physics none`). Verified by the CLI tests in
-//! `tests/inochi2d_cli.rs`.
+//! `tests/all/inochi2d_cli.rs`.
 
 use crate::args::{DumpArgs, InfoArgs, PhysicsArg};
 use crate::schema::{Obj, num, nums, round_all};

@@ -15,7 +15,7 @@
 //! physics, or `--sweep NAME` moves that parameter's x from its minimum to its maximum and back
 //! over `--duration` seconds (default 2), or `--anim NAME` plays the puppet's animation
 //! (looping; default one loop of it) on top of the set parameters. Verified by the CLI tests in
-//! `tests/inochi2d_render.rs` (every synthetic puppet renders; opaque pixels lie inside the
+//! `tests/all/inochi2d_render.rs` (every synthetic puppet renders; opaque pixels lie inside the
 //! projected parts).
 
 use crate::args::RenderArgs;

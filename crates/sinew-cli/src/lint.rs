@@ -3,7 +3,7 @@
 //! puppet or a cage file (told apart by the content). Exit status: 0 without errors, 1
 //! with errors, 2 when the file cannot be read or loaded or an option does not apply to it
 //! (`--extras` to anything but a Spine skeleton, `--fix` to a puppet or a cage file).
-//! Verified by `tests/lint_cli.rs`.
+//! Verified by `tests/all/lint_cli.rs`.
 
 use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};

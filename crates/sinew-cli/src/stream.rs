@@ -14,7 +14,7 @@
 //! - An error or a panic in any stage stops the pipeline and is returned; nothing waits on a
 //!   stage that has stopped.
 //!
-//! Verified by `tests/render_stream.rs` (the peak of live heap bytes of a 20-frame and a
+//! Verified by `tests/all/render_stream.rs` (the peak of live heap bytes of a 20-frame and a
 //! 400-frame render of a large crafted mesh are within a small constant of each other) and
 //! by the render CLI tests (every format's output unchanged).
 

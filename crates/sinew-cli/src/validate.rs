@@ -4,7 +4,7 @@
 //! Panics inside the runtime are caught by the caller ([`crate::run_guarded`]) and reported
 //! as internal errors. Verified by the CLI tests (a fixture, a missing file, invalid JSON, a
 //! wrong Spine version; a crafted DragonBones armature and a renamed puppet in
-//! `tests/hostile_formats.rs`).
+//! `tests/all/hostile_formats.rs`).
 
 use crate::args::ValidateArgs;
 use crate::pose::{self, Session, SessionSpec};

@@ -4,7 +4,7 @@
 //! `--overlay` and `--cage` set what the panel's overlay and cage toggles would;
 //! `--extras` (Spine; default the skeleton's sibling `<stem>.extras.json`) and `--physics3`
 //! (puppets) load what `render` loads with them, refused for other formats.
-//! Verified by `tests/view.rs` under Xvfb.
+//! Verified by `tests/all/view.rs` under Xvfb.
 
 use crate::args::ViewArgs;
 use anyhow::{Result, anyhow};

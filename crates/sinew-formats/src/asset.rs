@@ -2,7 +2,7 @@
 //! per-format entry points kept as thin wrappers over [`crate::load`]: [`load_spine`],
 //! [`load_inochi2d`], [`load_dragonbones`] (files named by path, as tests and tools have them).
 //!
-//! Verified by `tests/asset.rs` and `tests/load_bytes.rs`.
+//! Verified by `tests/all/asset.rs` and `tests/all/load_bytes.rs`.
 
 use crate::LoadError;
 use crate::atlas::Atlas;

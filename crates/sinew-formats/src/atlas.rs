@@ -8,7 +8,7 @@
 //! swap on the page for 90-degree regions). [`bind_atlas`] (in `bind.rs`) puts the regions
 //! into a built rig.
 //!
-//! Verified by the unit tests below and `tests/atlas.rs` (every fixture atlas parses; UVs
+//! Verified by the unit tests below and `tests/all/atlas.rs` (every fixture atlas parses; UVs
 //! checked by hand on known regions).
 
 use crate::error::LoadError;

@@ -33,7 +33,7 @@
 //! magnitude [`MAX_MAGNITUDE`] or more are refused at load with their JSON path (their
 //! products overflow the f32 outputs).
 //!
-//! Verified by the unit tests below and the hostile-input CLI tests (`sinew-cli/tests/hostile.rs`).
+//! Verified by the unit tests below and the hostile-input CLI tests (`sinew-cli/tests/all/hostile.rs`).
 
 use crate::LoadError;
 use std::io::Read;

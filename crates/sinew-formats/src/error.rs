@@ -1,6 +1,6 @@
 //! The loaders' error type: every message names the file, where in it, and the culprit.
 //!
-//! Verified by the bad-input tests in `tests/errors.rs`, which assert that the JSON path and
+//! Verified by the bad-input tests in `tests/all/errors.rs`, which assert that the JSON path and
 //! the offending name appear in each message.
 
 use crate::budget::{BudgetError, Budgets};

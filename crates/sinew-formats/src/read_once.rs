@@ -6,7 +6,7 @@
 //!
 //! Per thread (the CLI runs a command on one thread); only kept paths are remembered (a rig,
 //! not every texture page); everything is dropped when the outermost [`read_once`] returns.
-//! Verified by the unit test below and by `sinew-cli/tests/hostile.rs` (each verb reads its rig
+//! Verified by the unit test below and by `sinew-cli/tests/all/hostile.rs` (each verb reads its rig
 //! once).
 
 use std::cell::RefCell;

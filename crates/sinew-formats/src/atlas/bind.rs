@@ -2,7 +2,7 @@
 //!
 //! Every region and mesh attachment (one region per sequence frame) looks its region up by
 //! name, then region corner offsets/UVs and mesh UVs are recomputed for trimmed and rotated
-//! regions ([`sinew::build::region`]). Verified by `tests/atlas.rs` (spineboy binds; a
+//! regions ([`sinew::build::region`]). Verified by `tests/all/atlas.rs` (spineboy binds; a
 //! rotated region's quad UVs and a mesh's UVs checked against the official formulas).
 
 use super::Atlas;

@@ -7,7 +7,7 @@
 //! Detection reads at most the whole input once, allocates nothing, and never parses a
 //! document: JSON is told by its top-level keys, found in one pass over the bytes (a parse
 //! would cost as much memory as the load itself, before any budget is checked).
-//! Verified by the unit tests below and `tests/load_bytes.rs` (every example and fixture).
+//! Verified by the unit tests below and `tests/all/load_bytes.rs` (every example and fixture).
 
 /// What a file's content is.
 ///

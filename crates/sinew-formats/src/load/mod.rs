@@ -9,7 +9,7 @@
 //! touches the file system. Every input is checked against the load's own
 //! [`LoadOptions::budgets`] (no process-wide setting).
 //!
-//! Verified by `tests/load_bytes.rs`: every format loads from an in-memory map of
+//! Verified by `tests/all/load_bytes.rs`: every format loads from an in-memory map of
 //! companions and poses bit for bit as [`load`] from the same files; bad and mistaken
 //! inputs give typed errors naming the file and what it really is.
 

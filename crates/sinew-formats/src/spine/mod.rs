@@ -7,8 +7,8 @@
 //! data present and against the caps in [`limits`]. Errors carry the file, the JSON path
 //! and the offending name.
 //!
-//! Verified by `tests/fixtures.rs` (every official export loads and builds, counts match
-//! the JSON), `tests/errors.rs` (hand-made bad inputs), `tests/mutations.rs` (a proptest
+//! Verified by `tests/all/fixtures.rs` (every official export loads and builds, counts match
+//! the JSON), `tests/all/errors.rs` (hand-made bad inputs), `tests/all/mutations.rs` (a proptest
 //! that mutates fixture text) and the `spine_json` fuzz target.
 
 mod animations;

@@ -13,7 +13,7 @@
 //! [`super::limits`]) before anything is allocated for it, every index against its table,
 //! floats must be finite, and errors name the file, the byte offset and what was being read.
 //! Verified by the golden suite over the official `.skel` exports
-//! (`crates/sinew-cli/tests/golden.rs`), `tests/skel.rs` (every export loads and matches its
+//! (`crates/sinew-cli/tests/all/golden.rs`), `tests/all/skel.rs` (every export loads and matches its
 //! JSON twin's structure, truncations and mutations give errors, never panics) and the
 //! `spine_skel` fuzz target.
 
