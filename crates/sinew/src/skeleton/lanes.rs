@@ -15,7 +15,7 @@
 //! The lane loops are compiled twice: for AVX (runtime-detected), where they become vector
 //! instructions, and plain, for other machines; the arithmetic is the same.
 
-use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN, update_bone_world};
+use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN};
 use crate::instance::Instance;
 use crate::instance::plan::PlanOp;
 use crate::math::trig::TrigMemo;
@@ -160,20 +160,11 @@ fn normal_children(rig: &Rig, insts: &mut [&mut Instance; LANES], start: usize) 
     done
 }
 
-/// One op of the plan on one instance, as `world_transform` runs it.
+/// One op of the plan on one instance, as `world_transform` runs it ([`super::run_op`]),
+/// kept out of line so the lane loops stay small.
 #[inline(never)]
 fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physics) {
-    match op {
-        PlanOp::Bone(b) => update_bone_world(rig, inst, b),
-        PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
-        PlanOp::Transform(id) => {
-            crate::constraint::transform::apply_transform_constraint(rig, inst, id)
-        }
-        PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
-        PlanOp::Physics(id) => {
-            crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
-        }
-    }
+    super::run_op(rig, inst, op, physics);
 }
 
 /// Bone `i` (parent `p`, normal inheritance, Spine angles) in the four lanes: Spine's

@@ -56,17 +56,25 @@ pub(crate) fn world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) 
             i += run;
             continue;
         }
-        match inst.plan[i] {
-            PlanOp::Bone(b) => update_bone_world(rig, inst, b),
-            PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
-            PlanOp::Transform(id) => {
-                crate::constraint::transform::apply_transform_constraint(rig, inst, id)
-            }
-            PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
-            PlanOp::Physics(id) => {
-                crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
-            }
-        }
+        let op = inst.plan[i];
+        run_op(rig, inst, op, physics);
         i += 1;
+    }
+}
+
+/// One op of the plan on one instance: a bone's world transform or one constraint. The world
+/// stage's one dispatch; the lanes (`lanes.rs`) run their scalar ops through it too.
+#[inline(always)]
+pub(crate) fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physics) {
+    match op {
+        PlanOp::Bone(b) => update_bone_world(rig, inst, b),
+        PlanOp::Ik(id) => crate::constraint::ik::apply_ik_constraint(rig, inst, id),
+        PlanOp::Transform(id) => {
+            crate::constraint::transform::apply_transform_constraint(rig, inst, id)
+        }
+        PlanOp::Path(id) => crate::constraint::path::apply_path_constraint(rig, inst, id),
+        PlanOp::Physics(id) => {
+            crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
+        }
     }
 }
