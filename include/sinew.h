@@ -725,14 +725,15 @@ enum SinewStatus sinew_rig_load_dragonbones_memory(const char *ske_text,
                                                    struct SinewRig **out);
 
 // Runs one frame of `dt` seconds for each of the `count` characters in `characters` (as
-// `sinew_character_update` on each), on `threads` threads: the calling thread
-// plus `threads - 1` workers of a pool the library keeps (created on first use, never per
-// call). `threads` 0 means the machine's available parallelism; at most
-// `SINEW_MAX_THREADS`. Every handle is checked first: one bad handle (or a character
-// listed twice) fails the call before any character is updated. Deterministic (the same
-// bits as updating them one by one on one thread) and allocation-free after the first calls.
-// Calls from several host threads at once are serialised. The characters must not be used
-// by other host threads during the call.
+// `sinew_character_update` on each), on `threads` threads: the calling thread plus
+// `threads - 1` workers of a pool the library keeps (created on first use, never per call;
+// fewer if the system refuses to start one, with the same results). `threads` 0 means the
+// machine's available parallelism; at most `SINEW_MAX_THREADS`. Characters of one rig are
+// posed four at a time in SIMD lanes, in any order of the list. Every handle is checked
+// first: one bad handle (or a character listed twice) fails the call before any character
+// is updated. Deterministic (the same bits as updating them one by one on one thread) and
+// allocation-free after the first calls. Calls from several host threads at once are
+// serialised. The characters must not be used by other host threads during the call.
 enum SinewStatus sinew_update_many(struct SinewCharacter *const *characters,
                                    size_t count,
                                    double dt,

@@ -32,7 +32,8 @@
 //! - [`SinewCharacter`]: use one from one thread at a time (calls on one character are
 //!   serialised by a lock, so misuse is slow, never unsafe); different characters may be used
 //!   on different threads at once. [`sinew_update_many`] updates many on the library's
-//!   persistent thread pool.
+//!   persistent thread pool (`sinew::character::Pool`, the one `Crowd` runs on: four
+//!   characters of one rig at a time in SIMD lanes).
 //! - [`SinewCage`]: like a character; a cage may be bound on one thread and deformed on
 //!   another.
 

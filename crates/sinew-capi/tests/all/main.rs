@@ -20,3 +20,4 @@ mod frame_alloc;
 mod header;
 mod load_memory;
 mod render_batches;
+mod update_many_mixed;

@@ -1,12 +1,13 @@
 //! [`Crowd`]: many characters updated on several cores, on a persistent pool of threads.
 //!
-//! The pool's threads are created once, in [`Crowd::new`], and wait on a condition variable
-//! between frames: no thread is spawned per frame, and a frame allocates nothing. In
-//! [`Crowd::update`] the calling thread and the workers take chunks of characters from an
-//! atomic counter; each character is updated with its own state (four of one rig at a time
-//! in SIMD lanes, [`super::Batch`]'s path, which gives the same bits), so the results are
+//! A crowd owns its characters and runs them on a [`Pool`] (the pool of sinew, which the C
+//! ABI's `sinew_update_many` runs on too): its threads are created once, in [`Crowd::new`],
+//! and wait on a condition variable between frames, so no thread is spawned per frame and
+//! a frame allocates nothing. In [`Crowd::update`] the calling thread and the workers take
+//! four characters of one rig at a time (SIMD lanes, [`super::Batch`]'s path, which gives
+//! the same bits) or single characters from an atomic counter, so the results are
 //! bit-identical to updating the characters one by one on one thread, whatever the thread
-//! count or which thread happens to take which chunk. Between updates the host reads
+//! count or which thread happens to take which characters. Between updates the host reads
 //! and changes characters with [`Crowd::with`] (the borrow checker keeps that apart from an
 //! update in progress).
 //!
@@ -33,174 +34,45 @@
 //! Owner: the facade (`Character::update` for each character, on the pool).
 
 use super::Character;
-use super::LANES;
-use super::batch::{can_share, update_lanes_apart};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
-use std::thread::JoinHandle;
-
-/// Characters a thread takes at a time.
-const CHUNK: usize = 8;
-
-/// Most threads a crowd uses (the caller included).
-pub const MAX_THREADS: usize = 64;
-
-/// The frame in progress, as the workers see it.
-#[derive(Debug, Default)]
-struct Frame {
-    /// Frames started so far; a worker runs a frame when this moves past the one it saw.
-    epoch: u64,
-    /// Workers still working on the current frame.
-    busy: usize,
-    /// Set when the crowd is dropped.
-    quit: bool,
-}
-
-#[derive(Debug, Default)]
-struct Shared {
-    characters: RwLock<Vec<Mutex<Character>>>,
-    /// The frame's `dt`, as bits.
-    dt: AtomicU64,
-    next: AtomicUsize,
-    panicked: AtomicBool,
-    /// Whether each character's draw list is built right after its update.
-    draw: AtomicBool,
-    frame: Mutex<Frame>,
-    start: Condvar,
-    done: Condvar,
-}
-
-impl Shared {
-    /// Updates chunks of characters until none is left.
-    fn work(&self) {
-        let dt = f64::from_bits(self.dt.load(Ordering::Acquire));
-        let draw = self.draw.load(Ordering::Acquire);
-        let chars = self
-            .characters
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        loop {
-            let i = self.next.fetch_add(CHUNK, Ordering::Relaxed);
-            if i >= chars.len() {
-                break;
-            }
-            let chunk = &chars[i..(i + CHUNK).min(chars.len())];
-            let mut j = 0;
-            while j < chunk.len() {
-                let lock = |k: usize| chunk[k].lock().unwrap_or_else(PoisonError::into_inner);
-                // Four of one rig in SIMD lanes (`batch.rs`: the same results, bit for bit);
-                // the chunk is this thread's alone, so taking four locks cannot deadlock.
-                if let Some(quad) = chunk.get(j..j + LANES) {
-                    let mut g = [lock(j), lock(j + 1), lock(j + 2), lock(j + 3)];
-                    if can_share([&*g[0], &*g[1], &*g[2], &*g[3]]) {
-                        let frame = AssertUnwindSafe(|| {
-                            let [a, b, c, d] = &mut g;
-                            update_lanes_apart([&mut **a, &mut **b, &mut **c, &mut **d], dt);
-                            if draw {
-                                g.iter_mut().for_each(|c| {
-                                    c.draw_list();
-                                });
-                            }
-                        });
-                        if catch_unwind(frame).is_err() {
-                            self.panicked.store(true, Ordering::Relaxed);
-                        }
-                        j += quad.len();
-                        continue;
-                    }
-                }
-                let mut c = lock(j);
-                // `Character::update` does not panic; if it ever did, the frame still ends
-                // (the other characters are updated) and the crowd reports it.
-                let frame = AssertUnwindSafe(|| {
-                    c.update(dt);
-                    if draw {
-                        c.draw_list();
-                    }
-                });
-                if catch_unwind(frame).is_err() {
-                    self.panicked.store(true, Ordering::Relaxed);
-                }
-                j += 1;
-            }
-        }
-    }
-}
-
-fn worker(shared: Arc<Shared>) {
-    let mut seen = 0u64;
-    loop {
-        {
-            let mut f = shared.frame.lock().unwrap_or_else(PoisonError::into_inner);
-            while f.epoch == seen && !f.quit {
-                f = shared.start.wait(f).unwrap_or_else(PoisonError::into_inner);
-            }
-            if f.quit {
-                return;
-            }
-            seen = f.epoch;
-        }
-        shared.work();
-        let mut f = shared.frame.lock().unwrap_or_else(PoisonError::into_inner);
-        f.busy -= 1;
-        if f.busy == 0 {
-            shared.done.notify_all();
-        }
-    }
-}
+use super::pool::{Member, Pool};
+use std::sync::Mutex;
 
 /// Many characters and the threads that update them. See the module docs.
 ///
 /// Owner: the facade (`Character`): runs `Character::update` of many characters on a pool.
 #[derive(Debug)]
 pub struct Crowd {
-    shared: Arc<Shared>,
-    workers: Vec<JoinHandle<()>>,
+    pool: Pool<Mutex<Character>>,
+    /// Threads the pool started (the caller included).
+    threads: usize,
 }
 
 impl Crowd {
     /// An empty crowd updated by `threads` threads: the caller of [`Crowd::update`] and
     /// `threads - 1` workers started now (0 and 1 both mean the caller alone; at most
-    /// [`MAX_THREADS`]). A worker the system refuses to start is left out (fewer threads,
-    /// the same results).
+    /// [`super::MAX_THREADS`]). A worker the system refuses to start is left out (fewer
+    /// threads, the same results).
     pub fn new(threads: usize) -> Self {
-        let shared = Arc::new(Shared::default());
-        let workers = (1..threads.clamp(1, MAX_THREADS))
-            .filter_map(|i| {
-                let s = shared.clone();
-                std::thread::Builder::new()
-                    .name(format!("sinew-crowd-{i}"))
-                    .spawn(move || worker(s))
-                    .ok()
-            })
-            .collect();
-        Crowd { shared, workers }
+        let mut pool = Pool::new();
+        let threads = pool.start(threads);
+        Crowd { pool, threads }
     }
 
     /// Threads that update the crowd (the caller included).
     pub fn threads(&self) -> usize {
-        self.workers.len() + 1
+        self.threads
     }
 
     /// Adds a character; returns its index.
     pub fn push(&mut self, character: Character) -> usize {
-        let mut chars = self
-            .shared
-            .characters
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        chars.push(Mutex::new(character));
-        chars.len() - 1
+        let mut members = self.pool.members_mut();
+        members.push(Mutex::new(character));
+        members.len() - 1
     }
 
     /// Number of characters.
     pub fn len(&self) -> usize {
-        self.shared
-            .characters
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
+        self.pool.members().len()
     }
 
     /// Whether the crowd has no character.
@@ -212,21 +84,14 @@ impl Crowd {
     /// attachment shown included) on the pool right after its update, so the host reads
     /// ready lists (off by default).
     pub fn set_build_draw_lists(&mut self, on: bool) {
-        self.shared.draw.store(on, Ordering::Release);
+        self.pool.set_build_draw_lists(on);
     }
 
     /// Runs `f` on character `index` (to read its pose, play an animation, set a
     /// parameter); `None` for an index out of range.
     pub fn with<R>(&self, index: usize, f: impl FnOnce(&mut Character) -> R) -> Option<R> {
-        let chars = self
-            .shared
-            .characters
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        let mut c = chars
-            .get(index)?
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let members = self.pool.members();
+        let mut c = Member::lock(members.get(index)?);
         Some(f(&mut c))
     }
 
@@ -235,61 +100,20 @@ impl Crowd {
     /// turn, bit for bit. Allocation-free. `false` if a character's update panicked (the
     /// others were still updated).
     pub fn update(&mut self, dt: f64) -> bool {
-        let s = &*self.shared;
-        s.dt.store(dt.to_bits(), Ordering::Release);
-        s.next.store(0, Ordering::Release);
-        s.panicked.store(false, Ordering::Relaxed);
-        if !self.workers.is_empty() {
-            let mut f = s.frame.lock().unwrap_or_else(PoisonError::into_inner);
-            f.epoch += 1;
-            f.busy = self.workers.len();
-            s.start.notify_all();
-        }
-        s.work();
-        if !self.workers.is_empty() {
-            let mut f = s.frame.lock().unwrap_or_else(PoisonError::into_inner);
-            while f.busy > 0 {
-                f = s.done.wait(f).unwrap_or_else(PoisonError::into_inner);
-            }
-        }
-        !s.panicked.load(Ordering::Relaxed)
+        // A crowd's characters are its own, never listed twice: the one error is a panic.
+        self.pool.update(dt, self.threads).is_ok()
     }
 
     /// Takes the characters back (the threads stop).
-    pub fn into_characters(mut self) -> Vec<Character> {
-        self.stop();
-        let chars = std::mem::take(
-            &mut *self
-                .shared
-                .characters
-                .write()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        chars
+    pub fn into_characters(self) -> Vec<Character> {
+        self.pool
+            .into_members()
             .into_iter()
-            .map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner))
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            })
             .collect()
-    }
-
-    fn stop(&mut self) {
-        {
-            let mut f = self
-                .shared
-                .frame
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            f.quit = true;
-            self.shared.start.notify_all();
-        }
-        for w in self.workers.drain(..) {
-            let _ = w.join();
-        }
-    }
-}
-
-impl Drop for Crowd {
-    fn drop(&mut self) {
-        self.stop();
     }
 }
 
@@ -298,6 +122,7 @@ mod tests {
     use super::*;
     use crate::raw::{RawBone, RawRig};
     use crate::rig::Rig;
+    use std::sync::Arc;
 
     /// A chain of bones whose clip rotates them, so characters at different times differ.
     fn rig() -> Arc<Rig> {

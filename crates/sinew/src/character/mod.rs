@@ -54,6 +54,7 @@ mod crowd;
 mod error;
 pub mod finite;
 mod key;
+mod pool;
 mod puppet;
 mod query;
 #[cfg(test)]
@@ -63,9 +64,10 @@ mod tests_hostile;
 
 pub use batch::{Batch, LANES};
 pub use bounds::{SkeletonBounds, fit_view};
-pub use crowd::{Crowd, MAX_THREADS};
+pub use crowd::Crowd;
 pub use error::CharacterError;
 pub use key::{Bone, Clip, Handle, Ik, Key, Param, Skin, Slot};
+pub use pool::{MAX_THREADS, Member, Pool, PoolError};
 pub use puppet::update_params;
 
 use crate::anim::state::{MixTable, StateEvent, StateEventKind};
