@@ -207,7 +207,7 @@ pub(crate) fn check_chains(
     };
     sinew::params::chain::build_chains(&meta, &rig.params, &mut errs);
     if let Some(e) = errs.first() {
-        return Err(invalid("$.Meta".into(), None, e.clone()));
+        return Err(invalid("$.Meta".into(), None, e.to_string()));
     }
     for (i, c) in chains.chains.iter().enumerate() {
         let one = sinew::params::raw::RawChains {
@@ -224,6 +224,7 @@ pub(crate) fn check_chains(
                 ("particle ", "Vertices"),
             ] {
                 if let Some(k) = e
+                    .message
                     .split(": ")
                     .find_map(|part| part.strip_prefix(word))
                     .and_then(|rest| rest.split(' ').next())
@@ -233,7 +234,7 @@ pub(crate) fn check_chains(
                     break;
                 }
             }
-            return Err(invalid(path, Some(c.name.clone()), e.clone()));
+            return Err(invalid(path, Some(c.name.clone()), e.to_string()));
         }
     }
     Ok(())

@@ -12,9 +12,9 @@
 
 use super::intern_key;
 use super::region::{region_names, update_mesh_attachment, update_region_attachment};
-use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::{RawAttachmentKind, RawRig, Sequence, Vertices};
+use crate::rig::problem::{BuildProblem, ProblemKind};
 use crate::rig::*;
 use std::collections::{HashMap, HashSet};
 use std::fmt;

@@ -4,9 +4,9 @@
 //! before its parent is reported, never reordered. Verified by the unit tests below.
 
 use super::intern_key;
-use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::RawRig;
+use crate::rig::problem::{BuildProblem, ProblemKind};
 use crate::rig::{BoneData, EventData, LocalPose, Rig, SlotData};
 use std::collections::HashMap;
 

@@ -18,12 +18,12 @@ mod special;
 mod tests;
 mod values;
 
-use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::ClipId;
 use crate::raw::{RawClip, RawRig, RawTarget, RawTimeline};
 use crate::rig::Rig;
 use crate::rig::clip::{Clip, Timeline, TimelineKind};
 use crate::rig::playback::ClipPlayback;
+use crate::rig::problem::{BuildProblem, ProblemKind};
 use std::collections::HashMap;
 
 /// Compiles every clip of `raw` into `rig.clips` (and `rig.names.clips`), pushing one

@@ -7,9 +7,9 @@
 //! unit tests below.
 
 use super::bones::bone_ref;
-use crate::build::problem::{BuildProblem, ProblemKind};
 use crate::ids::*;
 use crate::raw::RawRig;
+use crate::rig::problem::{BuildProblem, ProblemKind};
 use crate::rig::*;
 use std::collections::HashMap;
 

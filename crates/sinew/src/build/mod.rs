@@ -20,48 +20,17 @@ mod attachments;
 mod bones;
 pub mod clips;
 mod constraints;
-pub mod problem;
 pub mod region;
 mod skins;
 #[cfg(test)]
 mod tests;
 
-pub use problem::{BuildProblem, ProblemKind};
+pub use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
 pub use region::RegionSource;
 
 use crate::ids::NameId;
 use crate::raw::RawRig;
 use crate::rig::Rig;
-
-/// Every problem found while building a rig.
-///
-/// Owner: the builder (`build`), at load time.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError {
-    /// Every problem, one per item; each displays as one line ("slot `head`: unknown bone
-    /// `jaw`").
-    pub problems: Vec<BuildProblem>,
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.problems.as_slice() {
-            [one] => write!(f, "{one}"),
-            many => {
-                write!(f, "{} problems: ", many.len())?;
-                for (i, p) in many.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "{p}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 /// Most items of each 16-bit-id kind (bones, slots, each constraint kind, skins, events).
 pub const MAX_ITEMS_U16: usize = u16::MAX as usize;
@@ -129,7 +98,7 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
     check_sizes(raw, &mut problems);
     if !problems.is_empty() {
         // Ids could not be assigned; nothing else is meaningful.
-        return Err(BuildError { problems });
+        return Err(BuildError::from_problems(problems));
     }
     let mut rig = Rig {
         source: raw.source.clone(),
@@ -151,19 +120,13 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
     rig.exact_angles = inputs.exact_angles;
     rig.vertex_math = inputs.vertex_math;
     if !problems.is_empty() {
-        return Err(BuildError { problems });
+        return Err(BuildError::from_problems(problems));
     }
     if let Some(params) = inputs.params {
-        rig.params = crate::params::build::build_params(&rig, params).map_err(|errs| {
-            let problems = errs
-                .into_iter()
-                .map(|m| BuildProblem::new(ProblemKind::Value, "parameters", m))
-                .collect();
-            BuildError { problems }
-        })?;
+        rig.params = crate::params::build::build_params(&rig, params)?;
     }
     if let Some(source) = inputs.regions {
-        region::bind_regions(&mut rig, source).map_err(|p| BuildError { problems: vec![p] })?;
+        region::bind_regions(&mut rig, source).map_err(|p| BuildError::from_problems(vec![p]))?;
     }
     Ok(rig)
 }

@@ -197,8 +197,9 @@ pub trait RegionSource {
 /// `AtlasAttachmentLoader`). The builder does this for
 /// [`BuildInputs::regions`](super::BuildInputs::regions); a tool re-binding a built rig to another atlas of the
 /// same names (a texture swap) calls it directly. Stops at the first region `source` lacks:
-/// a [`ProblemKind::UnknownName`](super::ProblemKind::UnknownName) problem naming the
-/// attachment (`item`) and the region (`name`).
+/// a [`ProblemKind::UnknownName`](super::ProblemKind::UnknownName) problem of
+/// [`BuildPart::Atlas`](super::BuildPart::Atlas) naming the attachment (`item`) and the
+/// region (`name`).
 pub fn bind_regions(
     rig: &mut crate::rig::Rig,
     source: &dyn RegionSource,
@@ -212,6 +213,7 @@ pub fn bind_regions(
                     "atlas region",
                     &r.name,
                 )
+                .in_part(super::BuildPart::Atlas)
             })?;
         }
         Ok(())

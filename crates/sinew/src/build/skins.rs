@@ -2,9 +2,9 @@
 //! default skin. Runs after [`super::attachments`], which numbered the attachments skin by
 //! skin in file order. Verified by the unit test below and the fixture tests.
 
-use crate::build::problem::BuildProblem;
 use crate::ids::*;
 use crate::raw::RawRig;
+use crate::rig::problem::BuildProblem;
 use crate::rig::{ConstraintRef, Rig, SkinData};
 
 /// Fills `rig.skins`, `rig.names.skins` and `rig.default_skin`.

@@ -13,8 +13,12 @@ use crate::ids::SlotId;
 use crate::raw::params::RawParams;
 use crate::rig::params::ParamSet;
 use crate::rig::params::resolve_axes;
+use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::Physics;
+
+/// The part of the build these problems come from.
+const PART: BuildPart = BuildPart::Deformers;
 
 /// Most deformers a rig may have.
 pub const MAX_DEFORMERS: usize = 4096;
@@ -46,7 +50,7 @@ pub fn build_deformers(
     params: &ParamSet,
     raw_params: &RawParams,
     raw: &RawDeformers,
-) -> Result<DeformerSet, Vec<String>> {
+) -> Result<DeformerSet, BuildError> {
     let mut errs = Vec::new();
     let mut set = DeformerSet::default();
     if raw.deformers.is_empty() && raw.bindings.is_empty() {
@@ -54,12 +58,26 @@ pub fn build_deformers(
     }
     let n = raw.deformers.len();
     if n > MAX_DEFORMERS {
-        return Err(vec![format!("{n} deformers (at most {MAX_DEFORMERS})")]);
+        return Err(BuildError::from_problems(vec![
+            BuildProblem::new(
+                ProblemKind::TooMany,
+                "",
+                format!("{n} deformers (at most {MAX_DEFORMERS})"),
+            )
+            .in_part(PART),
+        ]));
     }
     let index_of = |name: &str| raw.deformers.iter().position(|d| d.name == name);
     for (i, d) in raw.deformers.iter().enumerate() {
         if index_of(&d.name) != Some(i) {
-            errs.push(format!("deformer `{}`: duplicate name", d.name));
+            errs.push(
+                BuildProblem::duplicate(
+                    format!("deformer `{}`", d.name),
+                    &d.name,
+                    "duplicate name",
+                )
+                .in_part(PART),
+            );
         }
     }
     // Parents first: depth by walking up (a cycle or unknown parent is an error).
@@ -69,12 +87,22 @@ pub fn build_deformers(
         let mut k = 0;
         while let Some(p) = cur {
             let Some(pi) = index_of(p) else {
-                errs.push(format!("deformer `{}`: unknown parent `{p}`", d.name));
+                errs.push(
+                    BuildProblem::unknown(format!("deformer `{}`", d.name), "parent", p)
+                        .in_part(PART),
+                );
                 break;
             };
             k += 1;
             if k > n {
-                errs.push(format!("deformer `{}`: parent cycle", d.name));
+                errs.push(
+                    BuildProblem::new(
+                        ProblemKind::Hierarchy,
+                        format!("deformer `{}`", d.name),
+                        "parent cycle",
+                    )
+                    .in_part(PART),
+                );
                 break;
             }
             cur = raw.deformers[pi].parent.as_deref();
@@ -82,7 +110,7 @@ pub fn build_deformers(
         depth[i] = k;
     }
     if !errs.is_empty() {
-        return Err(errs);
+        return Err(BuildError::from_problems(errs));
     }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| depth[i]);
@@ -107,7 +135,11 @@ pub fn build_deformers(
             } => {
                 if !(pivot.iter().all(|x| x.is_finite()) && angle.is_finite() && scale.is_finite())
                 {
-                    errs.push(format!("{}: non-finite pivot, angle or scale", what()));
+                    errs.push(BuildProblem::value(
+                        PART,
+                        what(),
+                        "non-finite pivot, angle or scale",
+                    ));
                 }
                 let kind = DeformerKind::Rotation {
                     pivot: *pivot,
@@ -129,10 +161,13 @@ pub fn build_deformers(
                     && *rows > 0
                     && points <= MAX_LATTICE_POINTS;
                 if !ok {
-                    errs.push(format!(
-                        "{}: a warp needs a finite origin, a positive size and 1.. cells \
-                         (at most {MAX_LATTICE_POINTS} points)",
-                        what()
+                    errs.push(BuildProblem::value(
+                        PART,
+                        what(),
+                        format!(
+                            "a warp needs a finite origin, a positive size and 1.. cells \
+                         (at most {MAX_LATTICE_POINTS} points)"
+                        ),
                     ));
                 }
                 let start = set.lattice_floats;
@@ -148,21 +183,31 @@ pub fn build_deformers(
             }
             RawDeformerKind::Mesh { control } => {
                 let Some(s) = rig.slot(control) else {
-                    errs.push(format!("{}: unknown control slot `{control}`", what()));
+                    let mut q = BuildProblem::unknown(what(), "slot", control);
+                    q.message = format!("unknown control slot `{control}`");
+                    errs.push(q.in_part(PART));
                     continue;
                 };
                 let Some((verts, tris)) = setup_mesh(rig, s) else {
-                    errs.push(format!(
-                        "{}: control slot `{control}` has no unweighted mesh",
-                        what()
-                    ));
+                    errs.push(
+                        BuildProblem::new(
+                            ProblemKind::Geometry,
+                            what(),
+                            format!("control slot `{control}` has no unweighted mesh"),
+                        )
+                        .in_part(PART),
+                    );
                     continue;
                 };
                 if tris.iter().any(|&t| 2 * usize::from(t) + 1 >= verts.len()) {
-                    errs.push(format!(
-                        "{}: control slot `{control}` has a triangle index out of range",
-                        what()
-                    ));
+                    errs.push(
+                        BuildProblem::new(
+                            ProblemKind::Geometry,
+                            what(),
+                            format!("control slot `{control}` has a triangle index out of range"),
+                        )
+                        .in_part(PART),
+                    );
                     continue;
                 }
                 let kind = DeformerKind::Mesh {
@@ -174,23 +219,34 @@ pub fn build_deformers(
             }
         };
         let Some(bone) = bone else {
-            errs.push(format!("{}: unknown bone `{}`", what(), d.bone));
+            errs.push(BuildProblem::unknown(what(), "bone", &d.bone).in_part(PART));
             continue;
         };
         let mut slots = Vec::with_capacity(d.slots.len());
         for name in &d.slots {
             let Some(s) = rig.slot(name) else {
-                errs.push(format!("{}: unknown slot `{name}`", what()));
+                errs.push(BuildProblem::unknown(what(), "slot", name).in_part(PART));
                 continue;
             };
             if setup_mesh(rig, s).is_none() {
-                errs.push(format!("{}: slot `{name}` has no unweighted mesh", what()));
+                errs.push(
+                    BuildProblem::new(
+                        ProblemKind::Geometry,
+                        what(),
+                        format!("slot `{name}` has no unweighted mesh"),
+                    )
+                    .in_part(PART),
+                );
                 continue;
             }
             if let DeformerKind::Mesh { control, .. } = kind
                 && control == s
             {
-                errs.push(format!("{}: moves its own control slot", what()));
+                errs.push(BuildProblem::value(
+                    PART,
+                    what(),
+                    "moves its own control slot",
+                ));
                 continue;
             }
             if !slots.contains(&s) {
@@ -207,7 +263,7 @@ pub fn build_deformers(
         });
     }
     if !errs.is_empty() {
-        return Err(errs);
+        return Err(BuildError::from_problems(errs));
     }
     // A nested Mesh deformer's control mesh is moved by its parent, as a child slot.
     for i in 0..set.deformers.len() {
@@ -224,12 +280,17 @@ pub fn build_deformers(
     for (i, d) in set.deformers.iter().enumerate() {
         for &s in &d.slots {
             match owner[s.index()] {
-                Some(o) if o != i => errs.push(format!(
-                    "slot `{}` is moved by deformers `{}` and `{}`",
-                    rig.slots[s.index()].name,
-                    set.deformers[o].name,
-                    d.name
-                )),
+                Some(o) if o != i => errs.push(
+                    BuildProblem::duplicate(
+                        format!("slot `{}`", rig.slots[s.index()].name),
+                        &d.name,
+                        format!(
+                            "is moved by deformers `{}` and `{}`",
+                            set.deformers[o].name, d.name
+                        ),
+                    )
+                    .in_part(PART),
+                ),
                 _ => owner[s.index()] = Some(i),
             }
         }
@@ -245,7 +306,11 @@ pub fn build_deformers(
     reset.sort();
     set.reset_slots = reset;
     build_bindings(&mut set, params, raw_params, raw, &mut errs);
-    if errs.is_empty() { Ok(set) } else { Err(errs) }
+    if errs.is_empty() {
+        Ok(set)
+    } else {
+        Err(BuildError::from_problems(errs))
+    }
 }
 
 /// Binds every child vertex of every Mesh deformer to its rest triangle, in the setup pose.
@@ -301,12 +366,14 @@ fn build_bindings(
     params: &ParamSet,
     raw_params: &RawParams,
     raw: &RawDeformers,
-    errs: &mut Vec<String>,
+    errs: &mut Vec<BuildProblem>,
 ) {
     for (bi, b) in raw.bindings.iter().enumerate() {
         let what = || format!("deformer binding {bi} (`{}`, {:?})", b.deformer, b.target);
         let Some(id) = set.find(&b.deformer) else {
-            errs.push(format!("{}: unknown deformer", what()));
+            let mut q = BuildProblem::new(ProblemKind::UnknownName, what(), "unknown deformer");
+            q.name = Some(b.deformer.clone());
+            errs.push(q.in_part(PART));
             continue;
         };
         let want_stride = match (&set.deformers[id.index()].kind, b.target) {
@@ -321,27 +388,36 @@ fn build_bindings(
                 2 * (usize::from(*cols) + 1) * (usize::from(*rows) + 1)
             }
             _ => {
-                errs.push(format!(
-                    "{}: target does not fit the deformer's kind",
-                    what()
+                errs.push(BuildProblem::value(
+                    PART,
+                    what(),
+                    "target does not fit the deformer's kind",
                 ));
                 continue;
             }
         };
-        let Some((axes, count, _)) = resolve_axes(params, raw_params, &b.axes, &what, errs) else {
+        let Some((axes, count, _)) = resolve_axes(params, raw_params, &b.axes, &what, PART, errs)
+        else {
             continue;
         };
         if b.stride as usize != want_stride || b.values.len() != count.saturating_mul(want_stride) {
-            errs.push(format!(
-                "{}: {} values with stride {}, expected {count} keyforms x {want_stride}",
+            errs.push(BuildProblem::value(
+                PART,
                 what(),
-                b.values.len(),
-                b.stride
+                format!(
+                    "{} values with stride {}, expected {count} keyforms x {want_stride}",
+                    b.values.len(),
+                    b.stride
+                ),
             ));
             continue;
         }
         if b.values.iter().any(|v| !v.is_finite()) {
-            errs.push(format!("{}: non-finite keyform value", what()));
+            errs.push(BuildProblem::value(
+                PART,
+                what(),
+                "non-finite keyform value",
+            ));
             continue;
         }
         set.bindings.push(DeformerBinding {

@@ -535,7 +535,16 @@ fn build_reports_every_problem() {
     };
     let rig = crate::build::build_rig(&base()).expect("rig");
     let e = crate::params::build::build_params(&rig, &params).expect_err("bad");
-    let all = e.join("\n");
+    let all = e.to_string();
+    let unknown: Vec<_> = e
+        .problems
+        .iter()
+        .filter_map(|p| p.name.as_deref())
+        .collect();
+    assert!(
+        unknown.contains(&"nobone") && unknown.contains(&"nosuch"),
+        "{e:?}"
+    );
     assert!(
         all.contains("`nobone`") && all.contains("`nosuch`"),
         "{all}"
@@ -553,7 +562,14 @@ fn build_reports_every_problem() {
         ..Default::default()
     };
     let e = crate::params::build::build_params(&rig, &params).expect_err("cycle");
-    assert!(e.join("\n").contains("cycle"), "{e:?}");
+    assert!(e.to_string().contains("cycle"), "{e:?}");
+    assert!(
+        e.problems
+            .iter()
+            .any(|p| p.kind == crate::build::ProblemKind::Hierarchy
+                && p.part == crate::build::BuildPart::Deformers),
+        "{e:?}"
+    );
 }
 
 #[test]

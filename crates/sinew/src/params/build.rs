@@ -9,25 +9,63 @@ use crate::ids::{BoneId, ParamId, SlotId};
 use crate::rig::params::driver::DriverData;
 use crate::rig::params::resolve_axes;
 pub use crate::rig::params::{MAX_KEYFORMS, MAX_KEYS, MAX_PARAMS};
+use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
 use crate::rig::{AttachmentKind, Rig};
 
+/// The part of the build these problems come from.
+const PART: BuildPart = BuildPart::Params;
+
+/// An unknown-name problem about `item` naming `name`, with its own `message`.
+fn unknown_or(item: String, name: &str, message: impl Into<String>) -> BuildProblem {
+    let mut q = BuildProblem::unknown(item, "", name);
+    q.message = message.into();
+    q.in_part(PART)
+}
+
+/// The name a raw binding target refers to.
+fn target_name(t: &RawTarget) -> &str {
+    match t {
+        RawTarget::BoneX(n)
+        | RawTarget::BoneY(n)
+        | RawTarget::BoneRotation(n)
+        | RawTarget::BoneScaleX(n)
+        | RawTarget::BoneScaleY(n)
+        | RawTarget::BoneZSort(n)
+        | RawTarget::SlotDeform(n)
+        | RawTarget::SlotOpacity(n)
+        | RawTarget::SlotTint(n, _)
+        | RawTarget::SlotScreenTint(n, _)
+        | RawTarget::SlotVisible(n)
+        | RawTarget::GroupOpacity(n)
+        | RawTarget::GroupTint(n, _)
+        | RawTarget::GroupScreenTint(n, _)
+        | RawTarget::DriverLength(n)
+        | RawTarget::DriverGravity(n) => n,
+    }
+}
+
 /// Builds the parameter set of `rig` from its raw form.
-pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>> {
+pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, BuildError> {
     let mut errs = Vec::new();
     let mut set = ParamSet::default();
     if raw.params.len() > MAX_PARAMS {
-        errs.push(format!(
-            "{} parameters (at most {MAX_PARAMS})",
-            raw.params.len()
-        ));
-        return Err(errs);
+        errs.push(
+            BuildProblem::new(
+                ProblemKind::TooMany,
+                "",
+                format!("{} parameters (at most {MAX_PARAMS})", raw.params.len()),
+            )
+            .in_part(PART),
+        );
+        return Err(BuildError::from_problems(errs));
     }
     for p in &raw.params {
         let ok = |v: &[f64]| v.iter().all(|x| x.is_finite());
         if !ok(&p.min) || !ok(&p.max) || !ok(&p.default) {
-            errs.push(format!(
-                "parameter `{}`: non-finite range or default",
-                p.name
+            errs.push(BuildProblem::value(
+                PART,
+                format!("parameter `{}`", p.name),
+                "non-finite range or default",
             ));
         }
         for (c, axis) in p.axis_points.iter().enumerate() {
@@ -36,9 +74,10 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
                 || !ok(axis)
                 || axis.windows(2).any(|w| w[1] < w[0])
             {
-                errs.push(format!(
-                    "parameter `{}`: axis {c} must hold 1..={MAX_KEYS} sorted finite points",
-                    p.name
+                errs.push(BuildProblem::value(
+                    PART,
+                    format!("parameter `{}`", p.name),
+                    format!("axis {c} must hold 1..={MAX_KEYS} sorted finite points"),
                 ));
             }
         }
@@ -47,7 +86,14 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
             .insert(p.name.clone(), ParamId(set.params.len() as u16))
             .is_some()
         {
-            errs.push(format!("parameter `{}`: duplicate name", p.name));
+            errs.push(
+                BuildProblem::duplicate(
+                    format!("parameter `{}`", p.name),
+                    &p.name,
+                    "duplicate name",
+                )
+                .in_part(PART),
+            );
         }
         set.params.push(ParamData {
             name: p.name.clone(),
@@ -69,10 +115,14 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
 
     for d in &raw.drivers {
         let (Some(b), Some(p)) = (bone(&d.bone), set.find(&d.param)) else {
-            errs.push(format!(
-                "physics `{}`: unknown bone `{}` or parameter `{}`",
-                d.name, d.bone, d.param
-            ));
+            let missing = if bone(&d.bone).is_none() {
+                &d.bone
+            } else {
+                &d.param
+            };
+            let mut q = BuildProblem::unknown(format!("physics `{}`", d.name), "", missing);
+            q.message = format!("unknown bone `{}` or parameter `{}`", d.bone, d.param);
+            errs.push(q.in_part(PART));
             continue;
         };
         set.params[p.index()].driven = true;
@@ -97,39 +147,55 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
         let target = match resolve_target(&b.target, &bone, &slot, &driver_index) {
             Some(t) => t,
             None => {
-                errs.push(format!("{}: unknown target", what()));
+                let mut q = BuildProblem::new(ProblemKind::UnknownName, what(), "unknown target");
+                q.name = Some(target_name(&b.target).to_owned());
+                errs.push(q.in_part(PART));
                 continue;
             }
         };
-        let Some((axes, count, driven)) = resolve_axes(&set, raw, &b.axes, &what, &mut errs) else {
+        let Some((axes, count, driven)) = resolve_axes(&set, raw, &b.axes, &what, PART, &mut errs)
+        else {
             continue;
         };
         let want_stride = match target {
             Target::SlotDeform(s) => match deform_floats(rig, s) {
                 Some(n) => n,
                 None => {
-                    errs.push(format!(
-                        "{}: slot `{}` has no unweighted mesh",
-                        what(),
-                        rig.slots[s.index()].name
-                    ));
+                    errs.push(
+                        BuildProblem::new(
+                            ProblemKind::Geometry,
+                            what(),
+                            format!(
+                                "slot `{}` has no unweighted mesh",
+                                rig.slots[s.index()].name
+                            ),
+                        )
+                        .in_part(PART),
+                    );
                     continue;
                 }
             },
             _ => 1,
         };
         if b.stride as usize != want_stride || b.values.len() != count * want_stride {
-            errs.push(format!(
-                "{}: {} values with stride {}, expected {} keyforms x {want_stride}",
+            errs.push(BuildProblem::value(
+                PART,
                 what(),
-                b.values.len(),
-                b.stride,
-                count
+                format!(
+                    "{} values with stride {}, expected {} keyforms x {want_stride}",
+                    b.values.len(),
+                    b.stride,
+                    count
+                ),
             ));
             continue;
         }
         if b.values.iter().any(|v| !v.is_finite()) {
-            errs.push(format!("{}: non-finite keyform value", what()));
+            errs.push(BuildProblem::value(
+                PART,
+                what(),
+                "non-finite keyform value",
+            ));
             continue;
         }
         let dims = axes.iter().map(|a| a.keys.len() as u32).collect();
@@ -165,8 +231,15 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
         for (name, z) in &raw.zsort {
             match bone(name) {
                 Some(b) if z.is_finite() => set.bone_zsort[b.index()] = *z,
-                _ => errs.push(format!(
-                    "z-sort of `{name}`: unknown bone or non-finite value"
+                Some(_) => errs.push(BuildProblem::value(
+                    PART,
+                    format!("z-sort of `{name}`"),
+                    "unknown bone or non-finite value",
+                )),
+                None => errs.push(unknown_or(
+                    format!("z-sort of `{name}`"),
+                    name,
+                    "unknown bone or non-finite value",
                 )),
             }
         }
@@ -175,7 +248,11 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     for (s, g) in &raw.slot_groups {
         match (slot(s), bone(g)) {
             (Some(s), Some(g)) => set.slot_group[s.index()] = Some(g),
-            _ => errs.push(format!("group of slot `{s}`: unknown slot or bone `{g}`")),
+            (found, _) => errs.push(unknown_or(
+                format!("group of slot `{s}`"),
+                if found.is_none() { s } else { g },
+                format!("unknown slot or bone `{g}`"),
+            )),
         }
     }
     for (name, screen) in &raw.slot_screens {
@@ -186,8 +263,15 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
                 }
                 set.slot_screen[s.index()] = *screen;
             }
-            _ => errs.push(format!(
-                "screen tint of `{name}`: unknown slot or non-finite value"
+            Some(_) => errs.push(BuildProblem::value(
+                PART,
+                format!("screen tint of `{name}`"),
+                "unknown slot or non-finite value",
+            )),
+            None => errs.push(unknown_or(
+                format!("screen tint of `{name}`"),
+                name,
+                "unknown slot or non-finite value",
             )),
         }
     }
@@ -195,18 +279,19 @@ pub fn build_params(rig: &Rig, raw: &RawParams) -> Result<ParamSet, Vec<String>>
     for s in &raw.hidden_slots {
         match slot(s) {
             Some(s) => set.slot_visible[s.index()] = false,
-            None => errs.push(format!("hidden slot `{s}`: unknown slot")),
+            None => errs
+                .push(BuildProblem::unknown(format!("hidden slot `{s}`"), "slot", s).in_part(PART)),
         }
     }
     set.chains = crate::physics::chain::build_chains(&raw.chains, &set, &mut errs);
     if errs.is_empty() {
         match crate::deformer::build_deformers(rig, &set, raw, &raw.deformers) {
             Ok(d) => set.deformers = d,
-            Err(e) => errs.extend(e),
+            Err(e) => errs.extend(e.problems),
         }
     }
     if !errs.is_empty() {
-        return Err(errs);
+        return Err(BuildError::from_problems(errs));
     }
     let keys = raw.params.iter().map(|p| p.axis_points.clone()).collect();
     set.plan = super::plan::ParamPlan::new(rig, &set, keys);

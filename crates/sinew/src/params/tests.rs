@@ -187,6 +187,20 @@ fn bad_raw_params_name_the_culprit() {
         },
     )
     .expect_err("bad");
+    // Typed: the part, the kind and the offending name, not only the text.
+    let p = &e.problems;
+    assert!(
+        p.iter().all(|q| q.part == crate::build::BuildPart::Params),
+        "{e:?}"
+    );
+    assert_eq!(p[0].kind, crate::build::ProblemKind::UnknownName);
+    assert_eq!(p[0].name.as_deref(), Some("nobone"));
+    assert_eq!(
+        (p[1].kind, p[1].name.as_deref()),
+        (crate::build::ProblemKind::UnknownName, Some("Z"))
+    );
+    assert_eq!(p[1].item, "binding 1 (BoneX(\"root\"))");
+    let e: Vec<String> = p.iter().map(ToString::to_string).collect();
     assert_eq!(e.len(), 5, "{e:?}");
     assert!(
         e[0].contains("nobone") && e[1].contains("`Z`") && e[2].contains("expected 3 keyforms"),

@@ -44,6 +44,7 @@ pub use crate::instance::params::{ChainState, Strand};
 pub use crate::raw::params::ChainSource;
 use crate::raw::params::{RawChains, RawNormalization};
 pub use crate::rig::params::chain::*;
+use crate::rig::problem::{BuildPart, BuildProblem, ProblemKind};
 
 use crate::rig::params::{ParamData, ParamSet};
 
@@ -236,47 +237,74 @@ fn normalization(r: &RawNormalization) -> Normalization {
     }
 }
 
+/// The part of the build these problems come from.
+const PART: BuildPart = BuildPart::Params;
+
 /// Resolves raw chains against the built parameters of `set`. Problems go to `errs`, each
 /// naming the chain and the parameter or value.
-pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<String>) -> ChainSet {
+pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem>) -> ChainSet {
     let mut out = ChainSet::default();
     if raw.fps.is_finite() && raw.fps > 0.0 {
         out.fps = raw.fps;
     } else {
-        errs.push(format!("physics chains: bad fps {}", raw.fps));
+        errs.push(BuildProblem::value(
+            PART,
+            "physics chains",
+            format!("bad fps {}", raw.fps),
+        ));
     }
     if raw.wind.iter().all(|w| w.is_finite()) {
         out.wind = V2::new(raw.wind[0], raw.wind[1]);
     } else {
-        errs.push("physics chains: non-finite wind".into());
+        errs.push(BuildProblem::value(
+            PART,
+            "physics chains",
+            "non-finite wind",
+        ));
     }
     if raw.chains.len() > MAX_CHAINS {
-        errs.push(format!(
-            "{} physics chains (at most {MAX_CHAINS})",
-            raw.chains.len()
-        ));
+        errs.push(
+            BuildProblem::new(
+                ProblemKind::TooMany,
+                "",
+                format!("{} physics chains (at most {MAX_CHAINS})", raw.chains.len()),
+            )
+            .in_part(PART),
+        );
         return out;
     }
     for rc in &raw.chains {
         let name = &rc.name;
+        let item = || format!("physics chain `{name}`");
         let before = errs.len();
         let n = rc.particles.len();
         if n == 0 || n > MAX_PARTICLES {
-            errs.push(format!(
-                "physics chain `{name}`: {n} particles (1..={MAX_PARTICLES})"
+            errs.push(BuildProblem::value(
+                PART,
+                item(),
+                format!("{n} particles (1..={MAX_PARTICLES})"),
             ));
         }
         if rc.inputs.len() > MAX_PORTS || rc.outputs.len() > MAX_PORTS {
-            errs.push(format!(
-                "physics chain `{name}`: too many inputs or outputs (at most {MAX_PORTS})"
-            ));
+            errs.push(
+                BuildProblem::new(
+                    ProblemKind::TooMany,
+                    item(),
+                    format!("too many inputs or outputs (at most {MAX_PORTS})"),
+                )
+                .in_part(PART),
+            );
         }
         let norms = [rc.position, rc.angle];
         if norms
             .iter()
             .any(|r| !(r.minimum.is_finite() && r.default.is_finite() && r.maximum.is_finite()))
         {
-            errs.push(format!("physics chain `{name}`: non-finite normalization"));
+            errs.push(BuildProblem::value(
+                PART,
+                item(),
+                "non-finite normalization",
+            ));
         }
         let mut particles = Vec::with_capacity(n.min(MAX_PARTICLES));
         for (i, p) in rc.particles.iter().take(MAX_PARTICLES).enumerate() {
@@ -285,8 +313,10 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<String>) -> 
                 .chain(&p.position)
                 .all(|v| v.is_finite());
             if !finite || p.radius < 0.0 || p.delay < 0.0 {
-                errs.push(format!(
-                    "physics chain `{name}`: particle {i}: non-finite value or negative radius/delay"
+                errs.push(BuildProblem::value(
+                    PART,
+                    item(),
+                    format!("particle {i}: non-finite value or negative radius/delay"),
                 ));
             }
             particles.push(ChainParticle {
@@ -300,16 +330,16 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<String>) -> 
         let mut inputs = Vec::with_capacity(rc.inputs.len().min(MAX_PORTS));
         for (i, r) in rc.inputs.iter().take(MAX_PORTS).enumerate() {
             let Some(param) = set.find(&r.param) else {
-                errs.push(format!(
-                    "physics chain `{name}`: input {i}: unknown parameter `{}`",
-                    r.param
-                ));
+                let mut q = BuildProblem::unknown(item(), "parameter", &r.param);
+                q.message = format!("input {i}: {}", q.message);
+                errs.push(q.in_part(PART));
                 continue;
             };
             if !r.weight.is_finite() || r.component > 1 {
-                errs.push(format!(
-                    "physics chain `{name}`: input {i} (`{}`): bad weight or component",
-                    r.param
+                errs.push(BuildProblem::value(
+                    PART,
+                    item(),
+                    format!("input {i} (`{}`): bad weight or component", r.param),
                 ));
             }
             inputs.push(ChainInput {
@@ -323,22 +353,26 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<String>) -> 
         let mut outputs = Vec::with_capacity(rc.outputs.len().min(MAX_PORTS));
         for (i, r) in rc.outputs.iter().take(MAX_PORTS).enumerate() {
             let Some(param) = set.find(&r.param) else {
-                errs.push(format!(
-                    "physics chain `{name}`: output {i}: unknown parameter `{}`",
-                    r.param
-                ));
+                let mut q = BuildProblem::unknown(item(), "parameter", &r.param);
+                q.message = format!("output {i}: {}", q.message);
+                errs.push(q.in_part(PART));
                 continue;
             };
             if r.vertex == 0 || r.vertex as usize >= n {
-                errs.push(format!(
-                    "physics chain `{name}`: output {i} (`{}`): vertex {} not in 1..{n}",
-                    r.param, r.vertex
+                errs.push(BuildProblem::value(
+                    PART,
+                    item(),
+                    format!(
+                        "output {i} (`{}`): vertex {} not in 1..{n}",
+                        r.param, r.vertex
+                    ),
                 ));
             }
             if !r.weight.is_finite() || !r.scale.is_finite() || r.component > 1 {
-                errs.push(format!(
-                    "physics chain `{name}`: output {i} (`{}`): bad scale, weight or component",
-                    r.param
+                errs.push(BuildProblem::value(
+                    PART,
+                    item(),
+                    format!("output {i} (`{}`): bad scale, weight or component", r.param),
                 ));
             }
             outputs.push(ChainOutput {

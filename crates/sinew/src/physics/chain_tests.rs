@@ -93,7 +93,7 @@ fn raw(chains: Vec<RawChain>) -> RawParams {
     p
 }
 
-fn make(params: &RawParams) -> Result<Rig, Vec<String>> {
+fn make(params: &RawParams) -> Result<Rig, crate::build::BuildError> {
     let raw = RawRig {
         bones: vec![RawBone::new("root", None)],
         reference_scale: 100.0,
@@ -374,7 +374,13 @@ fn builder_names_unknown_parameters_and_bad_vertices() {
     });
     c.particles[1].radius = f64::NAN;
     let errs = make(&raw(vec![c])).unwrap_err();
-    let all = errs.join("\n");
+    let all = errs.to_string();
+    let names: Vec<_> = errs
+        .problems
+        .iter()
+        .filter_map(|p| p.name.as_deref())
+        .collect();
+    assert_eq!(names, ["Nope", "Gone"], "{errs:?}");
     assert!(all.contains("input 0: unknown parameter `Nope`"), "{all}");
     assert!(all.contains("output 2: unknown parameter `Gone`"), "{all}");
     assert!(all.contains("vertex 0 not in 1..2"), "{all}");

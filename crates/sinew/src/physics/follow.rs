@@ -32,6 +32,7 @@ use crate::instance::Instance;
 use crate::instance::plan::PlanOp;
 use crate::math::{RAD_DEG, wrap_degrees};
 use crate::rig::Rig;
+use crate::rig::problem::{BuildError, BuildPart, BuildProblem};
 
 /// The space a follow reads and writes values in.
 ///
@@ -114,23 +115,6 @@ pub const MAX_DELAY: f64 = 10.0;
 /// History samples per second, at most, by default.
 pub const DEFAULT_SAMPLE_HZ: f64 = 240.0;
 
-/// Everything wrong with a list of follows, one message per problem.
-///
-/// Owner: the follow stage (`physics::follow`; step 6 of `Character::update`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FollowError {
-    /// Problems, each naming the follow and the culprit.
-    pub problems: Vec<String>,
-}
-
-impl std::fmt::Display for FollowError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.problems.join("; "))
-    }
-}
-
-impl std::error::Error for FollowError {}
-
 /// One follow resolved to bones.
 ///
 /// Owner: the follow stage (`physics::follow`; step 6 of `Character::update`).
@@ -179,7 +163,7 @@ pub struct FollowRig {
 
 impl FollowRig {
     /// Resolves `descs` against `rig` with [`DEFAULT_SAMPLE_HZ`].
-    pub fn build(rig: &Rig, descs: &[FollowDesc]) -> Result<FollowRig, FollowError> {
+    pub fn build(rig: &Rig, descs: &[FollowDesc]) -> Result<FollowRig, BuildError> {
         Self::build_with(rig, descs, DEFAULT_SAMPLE_HZ)
     }
 
@@ -189,11 +173,14 @@ impl FollowRig {
         rig: &Rig,
         descs: &[FollowDesc],
         sample_hz: f64,
-    ) -> Result<FollowRig, FollowError> {
+    ) -> Result<FollowRig, BuildError> {
+        const PART: BuildPart = BuildPart::Follow;
         let mut problems = Vec::new();
         if !(sample_hz.is_finite() && (1.0..=10_000.0).contains(&sample_hz)) {
-            problems.push(format!(
-                "sample rate must be in 1..10000 Hz (got {sample_hz})"
+            problems.push(BuildProblem::value(
+                PART,
+                "",
+                format!("sample rate must be in 1..10000 Hz (got {sample_hz})"),
             ));
         }
         let nb = rig.bones.len();
@@ -202,20 +189,26 @@ impl FollowRig {
         let mut names: Vec<&str> = Vec::with_capacity(descs.len());
         for d in descs {
             let name = &d.name;
+            let item = format!("follow `{name}`");
             if names.contains(&name.as_str()) {
-                problems.push(format!("follow `{name}` is defined twice"));
+                problems.push(BuildProblem::duplicate(&*item, name, "defined twice").in_part(PART));
             }
             names.push(name);
             if !(d.delay.is_finite() && (0.0..=MAX_DELAY).contains(&d.delay)) {
-                problems.push(format!(
-                    "follow `{name}`: `delay` must be in 0..{MAX_DELAY} seconds (got {})",
-                    d.delay
+                problems.push(BuildProblem::value(
+                    PART,
+                    &*item,
+                    format!(
+                        "`delay` must be in 0..{MAX_DELAY} seconds (got {})",
+                        d.delay
+                    ),
                 ));
             }
             if !(d.mix.is_finite() && (0.0..=1.0).contains(&d.mix)) {
-                problems.push(format!(
-                    "follow `{name}`: `mix` must be in 0..1 (got {})",
-                    d.mix
+                problems.push(BuildProblem::value(
+                    PART,
+                    &*item,
+                    format!("`mix` must be in 0..1 (got {})", d.mix),
                 ));
             }
             let o = d.offset;
@@ -223,27 +216,36 @@ impl FollowRig {
                 .iter()
                 .all(|v| v.is_finite())
             {
-                problems.push(format!("follow `{name}`: `offset` values must be finite"));
+                problems.push(BuildProblem::value(
+                    PART,
+                    &*item,
+                    "`offset` values must be finite",
+                ));
             }
             let bone = rig.bone(&d.bone);
             if bone.is_none() {
-                problems.push(format!("follow `{name}`: unknown bone `{}`", d.bone));
+                problems.push(BuildProblem::unknown(&*item, "bone", &d.bone).in_part(PART));
             }
             let source = rig.bone(&d.source);
             if source.is_none() {
-                problems.push(format!(
-                    "follow `{name}`: unknown source bone `{}`",
-                    d.source
-                ));
+                problems
+                    .push(BuildProblem::unknown(&*item, "source bone", &d.source).in_part(PART));
             }
             let (Some(bone), Some(source)) = (bone, source) else {
                 continue;
             };
             if let Some(k) = follow_of[bone.index()] {
-                problems.push(format!(
-                    "follow `{name}`: bone `{}` already follows in `{}`",
-                    d.bone, resolved[k as usize].1
-                ));
+                problems.push(
+                    BuildProblem::duplicate(
+                        &*item,
+                        &d.bone,
+                        format!(
+                            "bone `{}` already follows in `{}`",
+                            d.bone, resolved[k as usize].1
+                        ),
+                    )
+                    .in_part(PART),
+                );
                 continue;
             }
             follow_of[bone.index()] = Some(resolved.len() as u32);
@@ -263,7 +265,7 @@ impl FollowRig {
             ));
         }
         if !problems.is_empty() {
-            return Err(FollowError { problems });
+            return Err(BuildError::from_problems(problems));
         }
         // Followers parent-first (bones are stored parent-first).
         resolved.sort_by_key(|(f, _)| f.bone.index());

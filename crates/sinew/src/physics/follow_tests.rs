@@ -289,7 +289,7 @@ fn errors_name_the_follow_and_the_culprit() {
         "follow `hair`: `delay` must be in 0..10 seconds (got -1)",
         "follow `hair`: `mix` must be in 0..1 (got 1.5)",
         "follow `a`: `offset` values must be finite",
-        "follow `a` is defined twice",
+        "follow `a`: defined twice",
         "follow `a`: bone `fol` already follows in `a`",
     ] {
         assert!(text.contains(want), "missing `{want}` in {text}");

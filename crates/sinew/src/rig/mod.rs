@@ -12,6 +12,7 @@ pub mod clip;
 pub mod curve;
 pub mod params;
 pub mod playback;
+pub mod problem;
 pub use attachment::*;
 
 use crate::ids::*;

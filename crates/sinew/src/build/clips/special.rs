@@ -3,12 +3,12 @@
 
 use super::values::describe;
 use super::{Built, Ctx};
-use crate::build::problem::ProblemKind;
 use crate::ids::{AttachmentId, SlotId};
 use crate::raw::{RawCurve, RawKeyData, RawTimeline};
 use crate::rig::AttachmentKind;
 use crate::rig::clip::{EventKey, SequenceKey, TimelineKind};
 use crate::rig::curve::Curves;
+use crate::rig::problem::ProblemKind;
 
 /// Resolves `skin/slot/key` to the attachment a deform or sequence timeline targets.
 fn attachment(

@@ -3,12 +3,12 @@
 //! raw f64 numbers.
 
 use super::{Built, Ctx};
-use crate::build::problem::ProblemKind;
 use crate::raw::{
     BoneProperty, PhysicsProperty, RawCurve, RawKeyData, RawTarget, RawTimeline, SlotProperty,
 };
 use crate::rig::clip::{IkFlags, TimelineKind};
 use crate::rig::curve::Curves;
+use crate::rig::problem::ProblemKind;
 
 /// Index of a physics property in Spine's property-code order (inertia .. mix, reset).
 pub(super) fn physics_index(p: PhysicsProperty) -> u8 {

@@ -10,26 +10,10 @@ use crate::ids::BoneId;
 use crate::instance::Instance;
 use crate::math::WorldTransform;
 use crate::rig::Rig;
+use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
 use crate::sim::clock::ClockSettings;
 use crate::sim::vec::V2;
 use crate::types::Physics;
-
-/// Everything wrong with a jiggle description, one message per problem.
-///
-/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct JiggleError {
-    /// Problems, each naming the chain or collider and the culprit.
-    pub problems: Vec<String>,
-}
-
-impl std::fmt::Display for JiggleError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.problems.join("; "))
-    }
-}
-
-impl std::error::Error for JiggleError {}
 
 /// A collider resolved to a bone.
 ///
@@ -87,42 +71,54 @@ pub struct JiggleRig {
 
 impl JiggleRig {
     /// Resolves `desc` against `rig`. Unknown bone or collider names, bones in two chains,
-    /// zero-length bones without a tip length and bad parameters are all reported.
-    pub fn build(rig: &Rig, desc: &JiggleDesc) -> Result<JiggleRig, JiggleError> {
+    /// zero-length bones without a tip length and bad parameters are all reported, each a
+    /// [`BuildProblem`] of [`BuildPart::Jiggle`] naming the chain or collider.
+    pub fn build(rig: &Rig, desc: &JiggleDesc) -> Result<JiggleRig, BuildError> {
+        const PART: BuildPart = BuildPart::Jiggle;
+        let value = |item: &str, message: String| BuildProblem::value(PART, item, message);
         let mut problems = Vec::new();
         let c = desc.clock;
         if !(c.step_hz.is_finite() && c.step_hz > 0.0 && c.step_hz <= 10_000.0) {
-            problems.push(format!(
-                "`stepHz` must be in (0, 10000] (got {})",
-                c.step_hz
+            problems.push(value(
+                "",
+                format!("`stepHz` must be in (0, 10000] (got {})", c.step_hz),
             ));
         }
         if !(c.max_frame_dt.is_finite() && c.max_frame_dt > 0.0) {
-            problems.push(format!("`maxFrameDt` must be > 0 (got {})", c.max_frame_dt));
+            problems.push(value(
+                "",
+                format!("`maxFrameDt` must be > 0 (got {})", c.max_frame_dt),
+            ));
         }
         if !(1..=1000).contains(&c.max_substeps) {
-            problems.push(format!(
-                "`maxSubsteps` must be in 1..1000 (got {})",
-                c.max_substeps
+            problems.push(value(
+                "",
+                format!("`maxSubsteps` must be in 1..1000 (got {})", c.max_substeps),
             ));
         }
         let finite2 = |v: [f64; 2]| v.iter().all(|x| x.is_finite());
         if !finite2(desc.gravity) || !finite2(desc.wind) {
-            problems.push("`gravity` and `wind` must be finite".to_owned());
+            problems.push(value("", "`gravity` and `wind` must be finite".to_owned()));
         }
         if !(desc.gust.amplitude.is_finite() && desc.gust.frequency.is_finite()) {
-            problems.push("`gust` values must be finite".to_owned());
+            problems.push(value("", "`gust` values must be finite".to_owned()));
         }
         if desc.teleport_distance.is_nan() || desc.teleport_distance <= 0.0 {
-            problems.push(format!(
-                "`teleportDistance` must be > 0 (got {})",
-                desc.teleport_distance
+            problems.push(value(
+                "",
+                format!(
+                    "`teleportDistance` must be > 0 (got {})",
+                    desc.teleport_distance
+                ),
             ));
         }
         if desc.lod.coarse_step == 0 || desc.lod.coarse_step > 16 {
-            problems.push(format!(
-                "`lod.coarseStep` must be in 1..16 (got {})",
-                desc.lod.coarse_step
+            problems.push(value(
+                "",
+                format!(
+                    "`lod.coarseStep` must be in 1..16 (got {})",
+                    desc.lod.coarse_step
+                ),
             ));
         }
 
@@ -130,7 +126,14 @@ impl JiggleRig {
         let mut collider_names: Vec<String> = Vec::new();
         for col in &desc.colliders {
             if collider_names.contains(&col.name) {
-                problems.push(format!("collider `{}` is defined twice", col.name));
+                problems.push(
+                    BuildProblem::duplicate(
+                        format!("collider `{}`", col.name),
+                        &col.name,
+                        "defined twice",
+                    )
+                    .in_part(PART),
+                );
             }
             let radius = match col.shape {
                 ColliderShape::Circle { radius, .. } | ColliderShape::Capsule { radius, .. } => {
@@ -142,9 +145,9 @@ impl JiggleRig {
                 ColliderShape::Capsule { offset, tail, .. } => finite2(offset) && finite2(tail),
             };
             if !(radius.is_finite() && radius >= 0.0 && pts_ok) {
-                problems.push(format!(
-                    "collider `{}`: radius must be >= 0 and points finite",
-                    col.name
+                problems.push(value(
+                    &format!("collider `{}`", col.name),
+                    "radius must be >= 0 and points finite".to_owned(),
                 ));
             }
             match rig.bone(&col.bone) {
@@ -152,10 +155,10 @@ impl JiggleRig {
                     bone,
                     shape: col.shape,
                 }),
-                None => problems.push(format!(
-                    "collider `{}`: unknown bone `{}`",
-                    col.name, col.bone
-                )),
+                None => problems.push(
+                    BuildProblem::unknown(format!("collider `{}`", col.name), "bone", &col.bone)
+                        .in_part(PART),
+                ),
             }
             collider_names.push(col.name.clone());
         }
@@ -176,37 +179,45 @@ impl JiggleRig {
             };
         for (ci, ch) in desc.chains.iter().enumerate() {
             let name = &ch.name;
+            let item = format!("chain `{name}`");
             if chain_names.contains(name) {
-                problems.push(format!("chain `{name}` is defined twice"));
+                problems.push(BuildProblem::duplicate(&*item, name, "defined twice").in_part(PART));
             }
             chain_names.push(name.clone());
             if let Err(e) = ch.params.validate() {
-                problems.push(format!("chain `{name}`: {e}"));
+                problems.push(value(&item, e.to_string()));
             }
             if ch.bones.is_empty() {
-                problems.push(format!("chain `{name}` has no bones"));
+                problems.push(value(&item, "has no bones".to_owned()));
             }
             let driver = match &ch.driver {
                 None => None,
                 Some(d) => match rig.bone(d) {
                     Some(id) => Some(id),
                     None => {
-                        problems.push(format!("chain `{name}`: unknown driver bone `{d}`"));
+                        let mut q = BuildProblem::unknown(&*item, "bone", d);
+                        q.message = format!("unknown driver bone `{d}`");
+                        problems.push(q.in_part(PART));
                         None
                     }
                 },
             };
             for b in &ch.bones {
                 let Some(id) = rig.bone(b) else {
-                    problems.push(format!("chain `{name}`: unknown bone `{b}`"));
+                    problems.push(BuildProblem::unknown(&*item, "bone", b).in_part(PART));
                     continue;
                 };
                 let i = id.index();
                 if let Some(other) = chain_of[i] {
                     let other = &desc.chains[other as usize].name;
-                    problems.push(format!(
-                        "chain `{name}`: bone `{b}` is already in chain `{other}`"
-                    ));
+                    problems.push(
+                        BuildProblem::duplicate(
+                            &*item,
+                            b,
+                            format!("bone `{b}` is already in chain `{other}`"),
+                        )
+                        .in_part(PART),
+                    );
                     continue;
                 }
                 chain_of[i] = Some(ci as u32);
@@ -218,16 +229,23 @@ impl JiggleRig {
                     ch.tip_length.unwrap_or(0.0)
                 };
                 if !(tip_len[i].is_finite() && tip_len[i] > 0.0) {
-                    problems.push(format!(
-                        "chain `{name}`: bone `{b}` has length 0; give the chain a `length`"
-                    ));
+                    problems.push(
+                        BuildProblem::new(
+                            ProblemKind::Geometry,
+                            &*item,
+                            format!("bone `{b}` has length 0; give the chain a `length`"),
+                        )
+                        .in_part(PART),
+                    );
                 }
             }
             let start = collider_index.len() as u32;
             for cn in &ch.colliders {
                 match collider_names.iter().position(|n| n == cn) {
                     Some(k) => collider_index.push(k as u32),
-                    None => problems.push(format!("chain `{name}`: unknown collider `{cn}`")),
+                    None => {
+                        problems.push(BuildProblem::unknown(&*item, "collider", cn).in_part(PART))
+                    }
                 }
             }
             let range = (start, collider_index.len() as u32);
@@ -239,7 +257,7 @@ impl JiggleRig {
             ));
         }
         if !problems.is_empty() {
-            return Err(JiggleError { problems });
+            return Err(BuildError::from_problems(problems));
         }
 
         // Parent-first bone list and links to the nearest jiggle ancestor.

@@ -47,7 +47,7 @@ mod tests_display;
 #[cfg(test)]
 mod tests_rig;
 
-pub use attach::{ColliderDef, JiggleError, JiggleRig};
+pub use attach::{ColliderDef, JiggleRig};
 pub use desc::{ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, LodSettings};
 pub use params::{JiggleModel, JiggleParams, StepCoeffs};
 pub use presets::Preset;

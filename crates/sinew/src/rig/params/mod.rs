@@ -15,6 +15,7 @@ pub(crate) mod scalar_plan;
 use crate::ids::{BoneId, ParamId, SlotId};
 use crate::math::grid::{Interp, MAX_AXES};
 use crate::raw::params::{RawAxis, RawParams};
+use crate::rig::problem::{BuildPart, BuildProblem, ProblemKind};
 use std::collections::HashMap;
 
 /// A parameter's definition.
@@ -219,10 +220,15 @@ pub(crate) fn resolve_axes(
     raw: &RawParams,
     raw_axes: &[RawAxis],
     what: &dyn Fn() -> String,
-    errs: &mut Vec<String>,
+    part: BuildPart,
+    errs: &mut Vec<BuildProblem>,
 ) -> Option<(Vec<GridAxis>, usize, bool)> {
     if raw_axes.is_empty() || raw_axes.len() > MAX_AXES {
-        errs.push(format!("{}: 1..={MAX_AXES} axes required", what()));
+        errs.push(BuildProblem::value(
+            part,
+            what(),
+            format!("1..={MAX_AXES} axes required"),
+        ));
         return None;
     }
     let mut axes = Vec::with_capacity(raw_axes.len());
@@ -234,7 +240,7 @@ pub(crate) fn resolve_axes(
             .find(&a.param)
             .and_then(|p| raw.params.get(p.index()).map(|rp| (p, rp)))
         else {
-            errs.push(format!("{}: unknown parameter `{}`", what(), a.param));
+            errs.push(BuildProblem::unknown(what(), "parameter", &a.param).in_part(part));
             continue;
         };
         let c = usize::from(a.component.min(1));
@@ -244,10 +250,10 @@ pub(crate) fn resolve_axes(
             || keys.iter().any(|k| !k.is_finite())
             || keys.windows(2).any(|w| w[1] < w[0])
         {
-            errs.push(format!(
-                "{}: parameter `{}` axis {c}: bad keys",
+            errs.push(BuildProblem::value(
+                part,
                 what(),
-                a.param
+                format!("parameter `{}` axis {c}: bad keys", a.param),
             ));
             continue;
         }
@@ -263,10 +269,14 @@ pub(crate) fn resolve_axes(
         return None;
     }
     if count > MAX_KEYFORMS {
-        errs.push(format!(
-            "{}: {count} keyforms (at most {MAX_KEYFORMS})",
-            what()
-        ));
+        errs.push(
+            BuildProblem::new(
+                ProblemKind::TooMany,
+                what(),
+                format!("{count} keyforms (at most {MAX_KEYFORMS})"),
+            )
+            .in_part(part),
+        );
         return None;
     }
     Some((axes, count, driven))
