@@ -17,7 +17,7 @@
 //! data only (`ids`, `types`, `raw`, `rig`, `instance`).
 
 pub mod state;
-pub mod timeline;
+pub(crate) mod timeline;
 
 pub use crate::rig::clip::{Clip, EventKey, IkFlags, SequenceKey, Timeline, TimelineKind};
 pub use crate::rig::curve::{self, Curves};

@@ -196,7 +196,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let mut rig = Rig::default();
+        let mut rig = Rig::empty();
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
         let p: Vec<String> = p.iter().map(ToString::to_string).collect();
@@ -224,7 +224,7 @@ mod tests {
             slots: vec![slot("s1", "root"), slot("s2", "jaw"), slot("s1", "root")],
             ..Default::default()
         };
-        let mut rig = Rig::default();
+        let mut rig = Rig::empty();
         let mut p = Vec::new();
         build_bones(&raw, &mut rig, &mut p);
         build_slots(&raw, &mut rig, &mut p);

@@ -334,7 +334,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let mut rig = Rig::default();
+        let mut rig = Rig::empty();
         super::super::bones::build_bones(&raw, &mut rig, &mut Vec::new());
         (raw, rig)
     }

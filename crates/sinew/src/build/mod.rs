@@ -107,7 +107,7 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
         bounds: raw.bounds,
         reference_scale: raw.reference_scale,
         uid: next_uid(),
-        ..Default::default()
+        ..Rig::empty()
     };
     bones::build_bones(raw, &mut rig, &mut problems);
     bones::build_slots(raw, &mut rig, &mut problems);

@@ -103,7 +103,7 @@ fn lab_rig() -> Rig {
         attachments,
         paths,
         reference_scale: 100.0,
-        ..Default::default()
+        ..Rig::empty()
     }
 }
 

@@ -52,7 +52,7 @@ fn rig(bones: Vec<BoneData>, physics: Vec<PhysicsData>) -> Rig {
         reference_scale: 100.0,
         bones,
         physics,
-        ..Default::default()
+        ..Rig::empty()
     }
 }
 

@@ -91,7 +91,7 @@ fn rig() -> Rig {
         }],
         // One (x, y) offset per influence: 8 influences.
         slot_deform_capacity: vec![16],
-        ..Default::default()
+        ..Rig::empty()
     }
 }
 

@@ -65,7 +65,7 @@ fn rig_with(kind: AttachmentKind, deform: u32) -> Rig {
         }],
         attachments: vec![attachment(kind)],
         slot_deform_capacity: vec![deform],
-        ..Default::default()
+        ..Rig::empty()
     }
 }
 

@@ -47,7 +47,7 @@
 //! (`skeleton`) only to bind meshes in the setup pose at build time.
 
 pub mod apply;
-pub mod build;
+pub(crate) mod build;
 mod geom;
 
 #[cfg(test)]

@@ -117,7 +117,7 @@ fn rig() -> Rig {
             att(3, 3, region(Color::new(1.0, 0.5, 1.0, 1.0), 1)),
         ],
         slot_deform_capacity: vec![0, 0, 0, 0],
-        ..Default::default()
+        ..Rig::empty()
     }
 }
 

@@ -81,7 +81,7 @@ pub fn sin_cos(x: f64) -> (f64, f64) {
 /// gives), and lanes outside the polynomial's range (NaN, huge, tiny) redone by
 /// [`sin_cos`]. Returns `(sines, cosines)`. Verified by `sin_cos_lanes_match_scalar` below.
 #[inline(always)]
-pub fn sin_cos_lanes(x: [f64; 4]) -> ([f64; 4], [f64; 4]) {
+pub(crate) fn sin_cos_lanes(x: [f64; 4]) -> ([f64; 4], [f64; 4]) {
     let t = x.map(|x| x * TWO_OVER_PI + ROUND);
     let k = t.map(|t| t - ROUND);
     let mut r = [0.0; 4];

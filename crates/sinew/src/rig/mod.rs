@@ -23,7 +23,10 @@ use std::collections::HashMap;
 /// An immutable character definition, shared (`Arc`) by any number of instances.
 ///
 /// Owner: the builder (`build`) writes it; every stage reads it.
-#[derive(Debug, Clone, Default)]
+///
+/// Not `Default`, and [`Rig::uid`] is read-only: the builder is the only producer of a rig
+/// (one made by hand would skip the checks every stage relies on).
+#[derive(Debug, Clone)]
 pub struct Rig {
     /// Where the rig came from.
     pub source: String,
@@ -38,8 +41,8 @@ pub struct Rig {
     /// This built rig's identity in the process: distinct for every
     /// [`build_rig`](crate::build::build_rig) call (0 for a rig assembled by hand). Tables
     /// built for a rig (jiggle bones, follows) remember it, so a character refuses another
-    /// rig's.
-    pub uid: u64,
+    /// rig's. Read it with [`Rig::uid`].
+    pub(crate) uid: u64,
     /// Bones, parent-first.
     pub bones: Vec<BoneData>,
     /// Slots in setup draw order.
@@ -135,6 +138,43 @@ pub struct NameMaps {
 }
 
 impl Rig {
+    /// An empty rig: the builder's starting point (and the crate's tests').
+    pub(crate) fn empty() -> Rig {
+        Rig {
+            source: Default::default(),
+            version: Default::default(),
+            hash: Default::default(),
+            bounds: Default::default(),
+            reference_scale: Default::default(),
+            uid: Default::default(),
+            bones: Default::default(),
+            slots: Default::default(),
+            ik: Default::default(),
+            transforms: Default::default(),
+            paths: Default::default(),
+            physics: Default::default(),
+            constraint_order: Default::default(),
+            attachments: Default::default(),
+            attachment_keys: Default::default(),
+            skins: Default::default(),
+            default_skin: Default::default(),
+            events: Default::default(),
+            clips: Default::default(),
+            slot_deform_capacity: Default::default(),
+            slot_deform_timelines: Default::default(),
+            names: Default::default(),
+            params: Default::default(),
+            exact_angles: Default::default(),
+            vertex_math: Default::default(),
+        }
+    }
+
+    /// This built rig's identity in the process (see the field's docs): tables built for a
+    /// rig remember it.
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
     /// Finds a bone by name.
     pub fn bone(&self, name: &str) -> Option<BoneId> {
         self.names.bones.get(name).copied()

@@ -25,7 +25,7 @@ pub(crate) fn pose(v: [f64; 7]) -> LocalPose {
 pub(crate) fn rig_with_bones(rows: &[BoneRow]) -> Rig {
     let mut rig = Rig {
         reference_scale: 100.0,
-        ..Default::default()
+        ..Rig::empty()
     };
     for (i, &(name, parent, length, v, inherit)) in rows.iter().enumerate() {
         rig.bones.push(BoneData {

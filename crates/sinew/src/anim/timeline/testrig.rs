@@ -15,7 +15,7 @@ use crate::types::{BlendMode, Color, Inherit};
 /// one influence each); 3 point "pt" for slot 1 (key 0).
 /// One IK, transform, path and two physics constraints (the second with global flags off).
 pub fn rig() -> Rig {
-    let mut rig = Rig::default();
+    let mut rig = Rig::empty();
     let b = |name: &str, parent: Option<BoneId>, setup: LocalPose| BoneData {
         name: name.into(),
         parent,

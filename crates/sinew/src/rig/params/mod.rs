@@ -187,7 +187,7 @@ pub struct ParamSet {
     /// Parameters by name (edges only).
     pub names: HashMap<String, ParamId>,
     /// Flat index lists for the stage (built with the set).
-    pub plan: plan::ParamPlan,
+    pub(crate) plan: plan::ParamPlan,
 }
 
 impl ParamSet {
