@@ -82,7 +82,22 @@ fn plain_vertices(chars: &[Character], out: &mut Vec<(usize, SlotId, Vec<f32>)>)
 
 #[test]
 fn batched_frames_match_plain_frames_bit_for_bit() {
-    let Some(files) = spine_files("batch_lanes") else {
+    compare_batched_frames("batch_lanes", false);
+}
+
+/// The same with the batch on its plain (portable) kernels, forced on this thread, and the
+/// characters alone on the machine's own (AVX where the CPU has it): the plain lanes path
+/// (one normal-child formula per lane, `skin_lanes`' plain loop) against the scalar
+/// kernels one by one, bit for bit.
+#[test]
+fn batched_frames_on_the_plain_path_match_plain_frames_bit_for_bit() {
+    compare_batched_frames("batch_lanes_plain", true);
+}
+
+/// Every fixture's crowds, 40 frames, one by one against [`Batch`]; `plain_batch`: the
+/// batch runs inside [`sinew::math::simd::with_plain`].
+fn compare_batched_frames(test: &str, plain_batch: bool) {
+    let Some(files) = spine_files(test) else {
         return;
     };
     let sizes = [9, 5, 4, 7, 1, 8, 2, 6, 3];
@@ -105,7 +120,11 @@ fn batched_frames_match_plain_frames_bit_for_bit() {
                 for c in &mut a {
                     c.update(dt);
                 }
-                batch.update(&mut b, dt);
+                if plain_batch {
+                    sinew::math::simd::with_plain(|| batch.update(&mut b, dt));
+                } else {
+                    batch.update(&mut b, dt);
+                }
                 for (k, (x, y)) in a.iter().zip(&b).enumerate() {
                     let (wx, wy) = (&x.instance().world, &y.instance().world);
                     for (i, (p, q)) in wx.iter().zip(wy).enumerate() {
@@ -124,9 +143,16 @@ fn batched_frames_match_plain_frames_bit_for_bit() {
                 }
                 plain_vertices(&a, &mut plain);
                 batched.clear();
-                let total = batch.compute_world_vertices(&b, |k, slot, v| {
-                    batched.push((k, slot, v.to_vec()));
-                });
+                let mut batched_vertices = || {
+                    batch.compute_world_vertices(&b, |k, slot, v| {
+                        batched.push((k, slot, v.to_vec()));
+                    })
+                };
+                let total = if plain_batch {
+                    sinew::math::simd::with_plain(batched_vertices)
+                } else {
+                    batched_vertices()
+                };
                 assert_eq!(
                     total,
                     plain.iter().map(|p| p.2.len() / 2).sum::<usize>(),
@@ -158,7 +184,7 @@ fn batched_frames_match_plain_frames_bit_for_bit() {
         }
     }
     println!(
-        "batch_lanes: {rigs} rigs, {lane_groups} groups of four, {bones} bone transforms and \
+        "{test}: {rigs} rigs, {lane_groups} groups of four, {bones} bone transforms and \
          {floats} vertex floats bit-identical"
     );
     assert!(rigs > 0);

@@ -241,3 +241,145 @@ fn skin_body<const DEFORM: bool>(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deform::vertices::skin;
+    use crate::math::simd;
+
+    /// xorshift64: a fixed stream of test values.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// A value in [-r, r), now and then an awkward one (signed zeros, tiny, huge, infinite).
+    fn value(seed: &mut u64, r: f64) -> f64 {
+        let bits = next(seed);
+        if bits.is_multiple_of(31) {
+            let awkward = [0.0, -0.0, 1e-300, 3e38, 1e300, f64::INFINITY, -7e5];
+            return awkward[(bits >> 8) as usize % awkward.len()];
+        }
+        ((bits >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * r
+    }
+
+    /// The bits of `v`, every NaN as one (Rust leaves a computed NaN's sign and payload
+    /// unspecified).
+    fn canon(v: &f32) -> u32 {
+        if v.is_nan() {
+            f32::NAN.to_bits()
+        } else {
+            v.to_bits()
+        }
+    }
+
+    /// `skin_lanes` (with the bone matrices from `fill_lanes`) on its plain path and, where
+    /// the CPU has AVX, on its AVX path, against scalar skinning (`vertices::skin`) of each
+    /// lane alone, bit for bit: generated meshes of 0 to 14 vertices (odd counts too) with
+    /// 1 to 6 influences each, random weights and bone matrices per lane, with and without
+    /// per-lane deform offsets; now and then a bone index out of range or data cut short,
+    /// where both stop at the same vertex (`skin_lanes` says `false`).
+    #[test]
+    fn skin_lanes_match_scalar_skinning_on_both_paths() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut avx_runs, mut plain_runs, mut stopped) = (0usize, 0usize, 0usize);
+        for case in 0..600 {
+            let nb = 1 + case % 9;
+            let worlds: Vec<Vec<WorldTransform>> = (0..4)
+                .map(|_| {
+                    (0..nb)
+                        .map(|_| WorldTransform {
+                            a: value(&mut seed, 2.0),
+                            b: value(&mut seed, 2.0),
+                            c: value(&mut seed, 2.0),
+                            d: value(&mut seed, 2.0),
+                            x: value(&mut seed, 400.0),
+                            y: value(&mut seed, 400.0),
+                        })
+                        .collect()
+                })
+                .collect();
+            let n = case % 15;
+            let bad = case % 29 == 3 && n > 0;
+            let (mut ids, mut vals) = (Vec::new(), Vec::new());
+            for v in 0..n {
+                let count = 1 + (next(&mut seed) % 6) as usize;
+                ids.push(count as u32);
+                for k in 0..count {
+                    let out_of_range = bad && v == n / 2 && k == count - 1;
+                    let bone = next(&mut seed) % nb as u64;
+                    ids.push(if out_of_range { nb as u32 } else { bone as u32 });
+                    vals.push(value(&mut seed, 80.0) as f32);
+                    vals.push(value(&mut seed, 80.0) as f32);
+                    vals.push(value(&mut seed, 1.0) as f32); // weight
+                }
+            }
+            let cut = case % 37 == 11 && !vals.is_empty();
+            if cut {
+                vals.pop(); // the last vertex's data cut short
+            }
+            let influences = vals.len() / 3;
+            let deforms: Vec<Vec<f64>> = (0..4)
+                .map(|_| (0..2 * influences).map(|_| value(&mut seed, 5.0)).collect())
+                .collect();
+            let world_refs = [&worlds[0][..], &worlds[1], &worlds[2], &worlds[3]];
+            for with_deform in [false, true] {
+                // Each lane alone, scalar.
+                let want: Vec<Vec<f32>> = (0..4)
+                    .map(|l| {
+                        let mut out = vec![f32::NAN; 2 * n];
+                        if with_deform {
+                            skin::<true>(&worlds[l], &ids, &vals, &deforms[l], &mut out);
+                        } else {
+                            skin::<false>(&worlds[l], &ids, &vals, &[], &mut out);
+                        }
+                        out
+                    })
+                    .collect();
+                let lanes = |plain: bool| {
+                    let run = || {
+                        let mut soa = Vec::new();
+                        fill_lanes(world_refs, &mut soa);
+                        let mut outs = vec![vec![f32::NAN; 2 * n]; 4];
+                        let [o0, o1, o2, o3] = &mut outs[..] else {
+                            unreachable!()
+                        };
+                        let d = [&deforms[0][..], &deforms[1], &deforms[2], &deforms[3]];
+                        let ok = skin_lanes(
+                            &soa,
+                            &ids,
+                            &vals,
+                            with_deform.then_some(d),
+                            &mut [o0, o1, o2, o3],
+                        );
+                        (ok, outs)
+                    };
+                    if plain { simd::with_plain(run) } else { run() }
+                };
+                let mut paths = vec![(true, lanes(true))];
+                plain_runs += 1;
+                if simd::detected().avx() {
+                    paths.push((false, lanes(false)));
+                    avx_runs += 1;
+                }
+                let complete = !bad && !cut;
+                for (plain, (ok, got)) in paths {
+                    let at = format!("case {case}, deform {with_deform}, plain {plain}");
+                    assert_eq!(ok, complete, "{at}: whether every vertex was skinned");
+                    stopped += usize::from(!ok);
+                    for (l, (w, g)) in want.iter().zip(&got).enumerate() {
+                        let (w, g): (Vec<u32>, Vec<u32>) =
+                            (w.iter().map(canon).collect(), g.iter().map(canon).collect());
+                        assert_eq!(w, g, "{at}, lane {l}");
+                    }
+                }
+            }
+        }
+        assert_eq!(plain_runs, 1200);
+        assert!(avx_runs == 0 || avx_runs == 1200);
+        assert!(stopped > 0, "some cases stop early");
+    }
+}

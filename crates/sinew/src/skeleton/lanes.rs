@@ -1,25 +1,25 @@
 //! The world stage of four instances of one rig at once, one instance per SIMD lane.
 //!
 //! Characters of one rig with the same skin share the update plan, so one walk of it poses
-//! all four: a bone that inherits normally in every lane (the bulk of every Spine skeleton)
-//! is computed for the four lanes together — the applied poses gathered, the angles, the
-//! fast `sin_cos` ([`trig::sin_cos_lanes`]), the y-axis turn and the matrix products over
-//! `[f64; 4]`, the results scattered to each instance's world array — and every other op
-//! (a root, another inherit mode, IK, transform, path and physics constraints) runs the
-//! scalar code lane after lane, in plan order. Each lane does exactly the operations
-//! [`normal_child_world`](crate::bone::normal_child_world) does, in the same order (plain
-//! `+` and `*`, never fused), with the same trig memo, so every value is bit-identical to
-//! [`world_transform`](super::world_transform) on each instance alone
-//! (`sinew-formats/tests/all/batch_lanes.rs` compares them over every Spine fixture).
+//! all four: a run of bones that inherit normally in every lane (the bulk of every Spine
+//! skeleton) is computed for the four lanes together, and every other op (a root, another
+//! inherit mode, IK, transform, path and physics constraints) runs the scalar code lane
+//! after lane, in plan order.
 //!
-//! The lane loops are compiled twice: for AVX (runtime-detected), where they become vector
-//! instructions, and plain, for other machines; the arithmetic is the same.
+//! One formula for a normal child: [`normal_child_world`], which the scalar stage runs, is
+//! what the plain lanes path runs for each lane; the AVX kernel (`lanes_avx.rs`, chosen by
+//! [`simd::features`](crate::math::simd::features)) does the same operations in the same
+//! order (plain `+` and `*`, never fused) with the same trig memo, four lanes to a
+//! register, and is tested against it bit for bit (`lanes_avx.rs`'s tests on random poses;
+//! `sinew-formats/tests/all/batch_lanes.rs` on every Spine fixture's animations, on both
+//! paths). So every value is bit-identical to [`world_transform`](super::world_transform)
+//! on each instance alone.
 
-use crate::bone::{RIGHT, RIGHT_COS, RIGHT_SIN};
+use crate::bone::normal_child_world;
 use crate::instance::Instance;
 use crate::instance::plan::PlanOp;
-use crate::math::trig::TrigMemo;
-use crate::math::{SPINE_DEG_RAD, WorldTransform, trig};
+#[cfg(test)]
+use crate::math::WorldTransform;
 use crate::rig::Rig;
 use crate::types::{Inherit, Physics};
 
@@ -167,87 +167,26 @@ fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physics) {
     super::run_op(rig, inst, op, physics);
 }
 
-/// Bone `i` (parent `p`, normal inheritance, Spine angles) in the four lanes: Spine's
-/// `updateWorldTransformWith` for a normal child, as `normal_child_world` computes it with
-/// `local_matrix`'s memo and turn. `false` (nothing written) when an index is out of range
-/// in a lane (not for a rig's own instance): the caller then runs the scalar op.
+/// Bone `i` (parent `p`, normal inheritance, Spine angles) in the four lanes: each lane
+/// through [`normal_child_world`], the one formula of a normal child that the scalar stage
+/// runs too (the AVX kernel is tested against it bit for bit). `false` (nothing written)
+/// when an index is out of range in a lane (not for a rig's own instance): the caller then
+/// runs the scalar op.
 #[inline(always)]
 fn bone_lanes(insts: &mut [&mut Instance; LANES], i: usize, p: usize) -> bool {
-    let (mut rx, mut ry, mut sx, mut sy) = ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
-    let (mut x, mut y) = ([0.0; 4], [0.0; 4]);
-    let mut turn = [false; 4];
-    let mut hit = [false; 4];
-    let (mut pa, mut pb, mut pc, mut pd, mut px, mut py) =
-        ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
-    for (l, inst) in insts.iter().enumerate() {
-        let (Some(a), Some(w), Some(m)) =
-            (inst.applied.get(i), inst.world.get(p), inst.trig.get(i))
-        else {
-            return false;
-        };
-        if i >= inst.world.len() {
-            return false;
-        }
-        rx[l] = (a.rotation + a.shear_x) * SPINE_DEG_RAD;
-        ry[l] = (a.rotation + 90.0 + a.shear_y) * SPINE_DEG_RAD;
-        turn[l] = a.shear_x.to_bits() == a.shear_y.to_bits();
-        hit[l] =
-            rx[l].to_bits() == m.angles[0].to_bits() && ry[l].to_bits() == m.angles[1].to_bits();
-        (sx[l], sy[l], x[l], y[l]) = (a.scale_x, a.scale_y, a.x, a.y);
-        (pa[l], pb[l], pc[l], pd[l], px[l], py[l]) = (w.a, w.b, w.c, w.d, w.x, w.y);
+    let fits = |s: &Instance| i.max(p) < s.world.len() && i < s.applied.len() && i < s.trig.len();
+    if !insts.iter().all(|s| fits(s)) {
+        return false;
     }
-    if !hit.iter().all(|&h| h) {
-        // Some lane's angles changed: the four lanes' sines and cosines at once, then the
-        // y axis turned from the x axis (`local_matrix_with`'s unsheared case).
-        let (sin_x, cos_x) = trig::sin_cos_lanes(rx);
-        let (mut sin_y, mut cos_y) = ([0.0; 4], [0.0; 4]);
-        for l in 0..LANES {
-            let e = (ry[l] - rx[l]) - RIGHT;
-            let (sd, cd) = (RIGHT_SIN + e * RIGHT_COS, RIGHT_COS - e * RIGHT_SIN);
-            sin_y[l] = sin_x[l] * cd + cos_x[l] * sd;
-            cos_y[l] = cos_x[l] * cd - sin_x[l] * sd;
-        }
-        for (l, inst) in insts.iter_mut().enumerate() {
-            if hit[l] {
-                continue;
-            }
-            if !turn[l] {
-                // Sheared: the y angle has its own sincos.
-                (sin_y[l], cos_y[l]) = trig::sin_cos(ry[l]);
-            }
-            inst.trig[i] = TrigMemo {
-                angles: [rx[l], ry[l]],
-                cos: [cos_x[l], cos_y[l]],
-                sin: [sin_x[l], sin_y[l]],
-            };
-        }
-    }
-    let (mut ca, mut cb, mut sa, mut sb) = ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
-    for (l, inst) in insts.iter().enumerate() {
-        let m = &inst.trig[i];
-        (ca[l], cb[l], sa[l], sb[l]) = (m.cos[0], m.cos[1], m.sin[0], m.sin[1]);
-    }
-    let mut out = [[0.0; 6]; LANES];
-    for l in 0..LANES {
-        let (la, lb, lc, ld) = (ca[l] * sx[l], cb[l] * sy[l], sa[l] * sx[l], sb[l] * sy[l]);
-        out[l] = [
-            pa[l] * la + pb[l] * lc,
-            pa[l] * lb + pb[l] * ld,
-            pc[l] * la + pd[l] * lc,
-            pc[l] * lb + pd[l] * ld,
-            pa[l] * x[l] + pb[l] * y[l] + px[l],
-            pc[l] * x[l] + pd[l] * y[l] + py[l],
-        ];
-    }
-    for (inst, o) in insts.iter_mut().zip(out) {
-        inst.world[i] = WorldTransform {
-            a: o[0],
-            b: o[1],
-            c: o[2],
-            d: o[3],
-            x: o[4],
-            y: o[5],
-        };
+    for inst in insts.iter_mut() {
+        let Instance {
+            applied,
+            world,
+            trig,
+            ..
+        } = &mut **inst;
+        let parent = world[p];
+        world[i] = normal_child_world(false, &parent, &applied[i], &mut trig[i]);
     }
     true
 }

@@ -208,3 +208,147 @@ fn recompute(
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bone::normal_child_world;
+    use crate::skeleton::testrig::{BoneRow, rig_with_bones};
+
+    /// xorshift64: a fixed stream of test values.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// A value in [-r, r), now and then an awkward one (signed zeros, tiny, huge, NaN,
+    /// infinities).
+    fn value(seed: &mut u64, r: f64) -> f64 {
+        let bits = next(seed);
+        if bits.is_multiple_of(23) {
+            let awkward = [
+                0.0,
+                -0.0,
+                1e-300,
+                -3e-9,
+                1e300,
+                f64::NAN,
+                f64::INFINITY,
+                7e5,
+            ];
+            return awkward[(bits >> 8) as usize % awkward.len()];
+        }
+        ((bits >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * r
+    }
+
+    /// The bits of `v`, every NaN as one: Rust leaves the sign and payload of a NaN that
+    /// arithmetic makes unspecified (the compiler may swap a sum's operands, and x86 keeps
+    /// the first operand's NaN), so only "NaN" is a result to compare.
+    fn canon(v: f64) -> u64 {
+        if v.is_nan() {
+            f64::NAN.to_bits()
+        } else {
+            v.to_bits()
+        }
+    }
+
+    fn bits(w: &WorldTransform) -> [u64; 6] {
+        [w.a, w.b, w.c, w.d, w.x, w.y].map(canon)
+    }
+
+    fn memo_bits(m: &TrigMemo) -> [u64; 6] {
+        let [a0, a1] = m.angles;
+        [a0, a1, m.cos[0], m.cos[1], m.sin[0], m.sin[1]].map(canon)
+    }
+
+    /// The AVX kernel against the one normal-child formula ([`normal_child_world`], what
+    /// the scalar stage and the plain lanes run), bit for bit in the world transforms and
+    /// the trig memos: random trees of normally inheriting bones, random root transforms per
+    /// lane, random poses (sheared and unsheared, awkward values), lanes that hold still
+    /// between frames (memo hits) beside lanes that move.
+    #[test]
+    fn avx_bones_match_normal_child_world() {
+        if !crate::math::simd::detected().avx() {
+            return; // no AVX: the kernel never runs here
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut bones_checked = 0usize;
+        for tree in 0..40 {
+            let nb = 2 + tree % 23;
+            let rows: Vec<BoneRow> = (0..nb)
+                .map(|i| {
+                    let name: &'static str = Box::leak(format!("b{i}").into_boxed_str());
+                    let parent = (i > 0).then(|| (next(&mut seed) % i as u64) as usize);
+                    let id = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0];
+                    (name, parent, 1.0, id, Inherit::Normal)
+                })
+                .collect();
+            let rig = rig_with_bones(&rows);
+            let fresh = || {
+                let mut inst = Instance::new(&rig);
+                crate::instance::plan::update_cache(&rig, &mut inst);
+                inst
+            };
+            let mut lanes: Vec<Instance> = (0..4).map(|_| fresh()).collect();
+            assert_eq!(
+                lanes[0].plan.first(),
+                Some(&PlanOp::Bone(crate::ids::BoneId(0)))
+            );
+            for frame in 0..12 {
+                for (l, inst) in lanes.iter_mut().enumerate() {
+                    if frame > 0 && (l + frame) % 3 == 0 {
+                        continue; // this lane holds still: its memos hit
+                    }
+                    inst.world[0] = WorldTransform {
+                        a: value(&mut seed, 2.0),
+                        b: value(&mut seed, 2.0),
+                        c: value(&mut seed, 2.0),
+                        d: value(&mut seed, 2.0),
+                        x: value(&mut seed, 500.0),
+                        y: value(&mut seed, 500.0),
+                    };
+                    for pose in inst.applied.iter_mut().skip(1) {
+                        pose.x = value(&mut seed, 100.0);
+                        pose.y = value(&mut seed, 100.0);
+                        pose.rotation = value(&mut seed, 720.0);
+                        pose.scale_x = value(&mut seed, 3.0);
+                        pose.scale_y = value(&mut seed, 3.0);
+                        pose.shear_x = value(&mut seed, 30.0);
+                        // Half the bones unsheared (the y axis turned from the x axis).
+                        pose.shear_y = if next(&mut seed).is_multiple_of(2) {
+                            pose.shear_x
+                        } else {
+                            value(&mut seed, 30.0)
+                        };
+                    }
+                }
+                let mut want: Vec<Instance> = lanes.clone();
+                for inst in &mut want {
+                    for i in 1..nb {
+                        let p = rig.bones[i].parent.map_or(0, |p| p.index());
+                        let parent = inst.world[p];
+                        inst.world[i] =
+                            normal_child_world(false, &parent, &inst.applied[i], &mut inst.trig[i]);
+                    }
+                }
+                let [v0, v1, v2, v3] = &mut lanes[..] else {
+                    unreachable!()
+                };
+                // SAFETY: the CPU has AVX (checked above).
+                let done = unsafe { normal_children(&rig, &mut [v0, v1, v2, v3], 1) };
+                assert_eq!(done, nb - 1, "tree {tree}: every child bone is in the run");
+                for (l, (w, g)) in want.iter().zip(&lanes).enumerate() {
+                    for i in 0..nb {
+                        let at = format!("tree {tree} frame {frame} lane {l} bone {i}");
+                        assert_eq!(bits(&w.world[i]), bits(&g.world[i]), "{at}");
+                        assert_eq!(memo_bits(&w.trig[i]), memo_bits(&g.trig[i]), "{at} memo");
+                    }
+                    bones_checked += nb;
+                }
+            }
+        }
+        assert!(bones_checked > 4 * 12 * 40);
+    }
+}
