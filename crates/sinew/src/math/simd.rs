@@ -8,11 +8,11 @@
 //! run the same frame both ways and compare the bits. The kernels give bit-identical results
 //! on either path (each kernel's tests compare them); the choice only changes speed.
 //!
-//! On x86-64 this module also holds the 4x6 transposes between four [`WorldTransform`]s
-//! and six registers of four lanes ([`load_lanes`], [`store_lanes`]), used by the skeleton's
+//! On x86-64 this module also holds the 4x6 transposes between four `WorldTransform`s
+//! and six registers of four lanes (`load_lanes`, `store_lanes`), used by the skeleton's
 //! lane kernel and by the skinning lanes' bone matrices.
 //!
-//! Layer: data (part of `math`); imports nothing from the crate but [`WorldTransform`].
+//! Layer: data (part of `math`); imports nothing from the crate but `WorldTransform`.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -159,7 +159,7 @@ mod transpose {
         }
     }
 
-    /// The inverse of [`load_lanes`]: six registers `[a, b, c, d, x, y]` of four lanes
+    /// The inverse of `load_lanes`: six registers `[a, b, c, d, x, y]` of four lanes
     /// written as four transforms, lane `l` into `out[l]`.
     #[target_feature(enable = "avx")]
     #[inline]
