@@ -60,7 +60,7 @@ pub fn character(
 ) -> Result<Character> {
     let mut c = asset.character();
     for &(id, v) in settings {
-        c.set_param_id(id, v).map_err(|e| anyhow!("{e}"))?;
+        c.set_param(id, v).map_err(|e| anyhow!("{e}"))?;
     }
     if let Some(name) = anim
         && c.play_param_animation(name, looping).is_err()

@@ -87,7 +87,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
             // Triangle wave: min at t = 0, max half way, back to min (a seamless loop).
             let phase = (t / span).rem_euclid(1.0);
             let s = 1.0 - (2.0 * phase - 1.0).abs();
-            c.set_param_id(id, [d.min[0] + (d.max[0] - d.min[0]) * s, v[1]])
+            c.set_param(id, [d.min[0] + (d.max[0] - d.min[0]) * s, v[1]])
                 .map_err(|e| anyhow!("{e}"))?;
         }
         c.update((t - prev).max(0.0));

@@ -254,17 +254,17 @@ impl Session {
                 // dump.mjs: with --from, play it looping and queue --anim after `at` with an
                 // explicit mix duration; otherwise just set --anim.
                 if let Some(from) = from {
-                    c.set_animation_id(0, from, true).map_err(err)?;
+                    c.set_animation(0, from, true).map_err(err)?;
                     if let Some(anim) = anim {
                         let id = c
-                            .add_animation_id(0, anim, spec.looping, spec.at)
+                            .add_animation(0, anim, spec.looping, spec.at)
                             .map_err(err)?;
                         if let Some(e) = c.state_mut().entry_mut(id) {
                             e.mix_duration = spec.mix;
                         }
                     }
                 } else if let Some(anim) = anim {
-                    c.set_animation_id(0, anim, spec.looping).map_err(err)?;
+                    c.set_animation(0, anim, spec.looping).map_err(err)?;
                 }
             }
         }

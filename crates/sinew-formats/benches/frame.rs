@@ -27,7 +27,7 @@ impl Crowd {
         let mut players = Vec::with_capacity(INSTANCES);
         for i in 0..INSTANCES {
             let mut c = asset.character();
-            c.set_animation_id(0, clip, true).ok()?;
+            c.set_animation(0, clip, true).ok()?;
             // Staggered start: one frame of the offset, physics reset.
             c.reset_physics();
             c.update(duration * i as f64 / INSTANCES as f64);

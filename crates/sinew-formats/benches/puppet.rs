@@ -36,7 +36,7 @@ impl Player {
         self.time += dt;
         for (i, &id) in self.params.iter().enumerate() {
             let t = self.time * 1.3 + i as f64 * 0.37;
-            let _ = self.character.set_param_id(id, [t.sin(), (t * 0.7).cos()]);
+            let _ = self.character.set_param(id, [t.sin(), (t * 0.7).cos()]);
         }
         self.character.update(dt);
         if vertices {

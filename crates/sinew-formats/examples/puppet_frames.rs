@@ -58,7 +58,7 @@ fn main() -> ExitCode {
         for (i, &id) in params.iter().enumerate().filter(|_| !still) {
             // The same sinusoids as the Inox2D driver.
             let t = time * 1.3 + i as f64 * 0.37;
-            let _ = character.set_param_id(id, [t.sin(), (t * 0.7).cos()]);
+            let _ = character.set_param(id, [t.sin(), (t * 0.7).cos()]);
         }
         character.update(dt);
         if vertices {

@@ -162,7 +162,7 @@ impl<'a> Scene<'a> {
             };
             let mut value = c.param(param).unwrap_or(p.default);
             value[axis] = v;
-            let _ = c.set_param_id(param, value);
+            let _ = c.set_param(param, value);
         }
     }
 

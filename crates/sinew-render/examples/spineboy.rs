@@ -1,4 +1,4 @@
-//! spineboy in under 40 lines: load with its atlas, crossfade walk into run, aim with IK, add
+//! spineboy in about 40 lines: load with its atlas, crossfade walk into run, aim with IK, add
 //! a jiggle chain to the hair from code, draw a frame to a PNG.
 //!
 //!     cargo run --release -p sinew-render --example spineboy -- [SPINEBOY_DIR] [OUT.png]
@@ -19,6 +19,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     boy.set_animation(0, "walk", true)?;
     boy.add_animation(0, "run", true, 0.5)?; // queued: starts 0.5 s in
     let aim = boy.find_ik("aim-ik").ok_or("no aim-ik")?;
+    let mut ik = boy.ik(aim).ok_or("no aim-ik state")?;
+    ik.mix = 1.0; // the rig keeps aim-ik at 0 until its `aim` clip raises it
+    boy.set_ik(aim, ik)?;
     boy.set_ik_target(aim, 300.0, 250.0)?; // the gun points here (world units)
     let mut hair = JiggleDesc::new();
     let params = Preset::HairTip.params();

@@ -348,7 +348,7 @@ impl App {
                 .filter(|s| s.1)
                 .map(|s| s.0.as_str())
                 .collect();
-            let _ = c.set_skins_by_name(&names);
+            let _ = c.set_skins(&names);
         }
         l.character = c;
         self.restart(l);

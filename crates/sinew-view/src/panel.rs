@@ -102,7 +102,7 @@ impl App {
                         .filter(|s| s.1)
                         .map(|s| s.0.as_str())
                         .collect();
-                    let _ = l.character.set_skins_by_name(&names);
+                    let _ = l.character.set_skins(&names);
                 }
             });
         }
@@ -112,7 +112,7 @@ impl App {
                 .show(ui, |ui| {
                     for (name, is_2d, min, max, value) in &mut l.params {
                         if pads::param_control(ui, name, *is_2d, *min, *max, value) {
-                            let _ = l.character.set_param(name, *value);
+                            let _ = l.character.set_param(name.as_str(), *value);
                         }
                     }
                 });

@@ -49,7 +49,7 @@
 //! let (x, y) = c.local_to_world(tip, 0.0, 0.0).expect("a bone of this rig");
 //! assert!(x.is_finite() && y.is_finite());
 //! // Ids and names from elsewhere are refused, never a panic.
-//! assert!(c.set_skins_by_name(&["no-such-skin"]).is_err());
+//! assert!(c.set_skins(&["no-such-skin"]).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -160,10 +160,9 @@ fn char_fail(e: CharacterError) -> Fail {
         CharacterError::UnknownName { .. } | CharacterError::UnknownAttachment { .. } => {
             SinewStatus::NotFound
         }
-        CharacterError::ForeignId { .. }
-        | CharacterError::ForeignRig { .. }
-        | CharacterError::NotFinite { .. }
-        | CharacterError::TrackOutOfRange { .. } => SinewStatus::InvalidArgument,
+        // Ids of another rig, values out of range, and kinds added later: the caller's
+        // argument is wrong; the message says which.
+        _ => SinewStatus::InvalidArgument,
     };
     Fail::new(status, e.to_string())
 }

@@ -20,9 +20,7 @@ pub extern "C" fn sinew_character_set_skins(
         for (i, n) in names.iter().enumerate() {
             v.push(str_arg(n.ptr, n.len, &format!("names[{i}]"))?);
         }
-        with(character, |s| {
-            s.character.set_skins_by_name(&v).map_err(char_fail)
-        })
+        with(character, |s| s.character.set_skins(&v).map_err(char_fail))
     })
 }
 

@@ -111,7 +111,7 @@ fn poses_equal_the_facade_bit_for_bit_on_the_spine_goldens() {
         let asset = sinew_formats::load_spine(&skel, None, &Default::default()).expect("load");
         let mut rust = asset.character();
         let names: Vec<&str> = case.skins.iter().map(String::as_str).collect();
-        rust.set_skins_by_name(&names).expect("skins");
+        rust.set_skins(&names).expect("skins");
         rust.set_slots_to_setup_pose();
         rust.set_to_setup_pose();
 

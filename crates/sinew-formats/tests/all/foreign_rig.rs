@@ -152,7 +152,7 @@ fn handles_found_on_one_load_are_refused_by_another() {
         Err(CharacterError::ForeignId { .. })
     ));
     assert!(matches!(
-        b.set_animation_id(0, clip, true),
+        b.set_animation(0, clip, true),
         Err(CharacterError::ForeignId { .. })
     ));
     assert_eq!(b.attachment(slot), None);
@@ -163,6 +163,6 @@ fn handles_found_on_one_load_are_refused_by_another() {
     // Its own ids and the names work.
     let own = b.find_ik(&two.rig.ik[0].name).expect("an IK constraint");
     assert!(b.set_ik_target(own, 1.0, 2.0).is_ok());
-    assert!(b.set_animation_id(0, "walk", true).is_ok());
+    assert!(b.set_animation(0, "walk", true).is_ok());
     assert_eq!(b.attachment(slot.id()), a.attachment(slot));
 }

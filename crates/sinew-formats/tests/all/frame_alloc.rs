@@ -30,7 +30,7 @@ impl Player {
     fn new(rig: &Arc<Rig>, anims: &[&str], skins: &[&str]) -> Player {
         let mut character = Character::new(rig.clone());
         if !skins.is_empty() {
-            character.set_skins_by_name(skins).expect("skins exist");
+            character.set_skins(skins).expect("skins exist");
             character.set_slots_to_setup_pose();
         }
         character

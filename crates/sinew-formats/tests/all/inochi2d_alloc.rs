@@ -41,7 +41,7 @@ impl Player {
             let t = self.time * 1.3 + i as f64 * 0.37;
             let v = [t.sin(), (t * 0.7).cos()];
             self.character
-                .set_param_id(ParamId(i as u16), v)
+                .set_param(ParamId(i as u16), v)
                 .expect("the rig's parameter");
         }
         self.character.update(dt);

@@ -17,6 +17,7 @@ mod anim_local;
 mod asset;
 mod atlas;
 mod batch_lanes;
+mod constraint_mixes;
 mod convert_dragonbones;
 mod dragonbones_budget;
 mod dragonbones_fade;

@@ -50,6 +50,7 @@
 mod batch;
 mod bounds;
 mod cages;
+mod constraints;
 mod crowd;
 mod error;
 pub mod finite;
@@ -60,13 +61,18 @@ mod query;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_constraints;
+#[cfg(test)]
 mod tests_hostile;
 
 pub use batch::{Batch, LANES};
 pub use bounds::{SkeletonBounds, fit_view};
 pub use crowd::Crowd;
 pub use error::CharacterError;
-pub use key::{Bone, Clip, Handle, Ik, Key, Param, Skin, Slot};
+pub use key::{
+    AttachmentKey, Bone, Clip, Handle, Ik, Key, Param, ParamValue, PathConstraint,
+    PhysicsConstraint, Skin, Slot, TransformConstraint,
+};
 pub use pool::{MAX_THREADS, Member, Pool, PoolError};
 pub use puppet::update_params;
 
@@ -421,11 +427,11 @@ impl Character {
     pub fn fade_in(
         &mut self,
         track: usize,
-        name: &str,
+        clip: impl Key<ClipId>,
         fade_in: Option<f64>,
         play_times: Option<u32>,
     ) -> Result<EntryId, CharacterError> {
-        let clip = error::named("animation", name, self.rig.clip(name))?;
+        let clip = clip.resolve(self)?;
         if let Some(f) = fade_in {
             finite::input("fade-in time", f)?;
         }

@@ -7,11 +7,17 @@
 
 use super::error::{CharacterError, named};
 use super::finite;
-use super::key::{Bone, Clip, Ik, Key, Param, Skin, Slot};
+use super::key::{
+    AttachmentKey, Bone, Clip, Ik, Key, Param, ParamValue, PathConstraint, PhysicsConstraint, Skin,
+    Slot, TransformConstraint,
+};
 use super::{Character, ParamAnim};
 use crate::anim::EntryId;
-use crate::ids::{AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, SkinId, SlotId};
-use crate::math::{RAD_DEG, Vec2, WorldTransform};
+use crate::ids::{
+    AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, PathId, PhysicsId, SkinId, SlotId,
+    TransformId,
+};
+use crate::math::{RAD_DEG, WorldTransform};
 use crate::params::ParamData;
 use crate::params::inochi_clip::ParamAnimation;
 use crate::params::player::ParamPlayer;
@@ -19,7 +25,7 @@ use crate::rig::LocalPose;
 use std::sync::Arc;
 
 /// World point -> the bone space of `w` (Spine `Bone.worldToLocal`); through the
-/// pseudo-inverse when `w` is singular ([`WorldTransform::inverse_linear`]: finite, the
+/// pseudo-inverse when `w` is singular ([`crate::math::inverse_linear`]: finite, the
 /// least-squares point).
 pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
     let det = w.a * w.d - w.b * w.c;
@@ -31,8 +37,8 @@ pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
             return r;
         }
     }
-    let m = w.inverse_linear();
-    (m.a * x + m.b * y, m.c * x + m.d * y)
+    let [[ia, ib], [ic, id]] = crate::math::inverse_linear(w.a, w.b, w.c, w.d);
+    (ia * x + ib * y, ic * x + id * y)
 }
 
 impl Character {
@@ -64,6 +70,27 @@ impl Character {
             .map(|id| self.handle(id))
     }
 
+    /// A transform constraint by name (Spine `findTransformConstraint`).
+    pub fn find_transform(&self, name: &str) -> Option<TransformConstraint> {
+        Key::<TransformId>::resolve(name, self)
+            .ok()
+            .map(|id| self.handle(id))
+    }
+
+    /// A path constraint by name (Spine `findPathConstraint`).
+    pub fn find_path(&self, name: &str) -> Option<PathConstraint> {
+        Key::<PathId>::resolve(name, self)
+            .ok()
+            .map(|id| self.handle(id))
+    }
+
+    /// A physics constraint by name (Spine `findPhysicsConstraint`).
+    pub fn find_physics(&self, name: &str) -> Option<PhysicsConstraint> {
+        Key::<PhysicsId>::resolve(name, self)
+            .ok()
+            .map(|id| self.handle(id))
+    }
+
     /// A parameter by name (puppets).
     pub fn find_param(&self, name: &str) -> Option<Param> {
         self.rig.params.find(name).map(|id| self.handle(id))
@@ -88,15 +115,13 @@ impl Character {
     /// A point in a bone's space to world space (Spine `localToWorld`).
     /// `None` also for a result that is not finite (a non-finite or huge point).
     pub fn local_to_world(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
-        self.bone_world(bone).and_then(|w| {
-            let p = w.apply(Vec2::new(x, y));
-            finite::point((p.x, p.y))
-        })
+        self.bone_world(bone)
+            .and_then(|w| finite::point(w.apply(x, y)))
     }
 
     /// A world point to a bone's space (Spine `worldToLocal`).
     /// A singular bone (scaled to 0) maps through its pseudo-inverse
-    /// ([`WorldTransform::inverse_linear`]); `None` also for a result that is not finite.
+    /// ([`crate::math::inverse_linear`]); `None` also for a result that is not finite.
     pub fn world_to_local(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
         self.bone_world(bone)
             .and_then(|w| finite::point(world_to_local(&w, x, y)))
@@ -198,16 +223,6 @@ impl Character {
     /// skin for an empty list; slots showing the old skin's attachments switch to the new
     /// one's. Recomputes the update plan (allocates).
     /// Skins are [`Skin`] handles, names or ids (`&[SkinId]`, range-checked).
-    pub fn set_skins<K: Key<SkinId> + Copy>(&mut self, skins: &[K]) -> Result<(), CharacterError> {
-        let ids = skins
-            .iter()
-            .map(|s| s.resolve(self))
-            .collect::<Result<Vec<SkinId>, _>>()?;
-        self.inst.set_skins(&self.rig, &ids);
-        Ok(())
-    }
-
-    /// [`Character::set_skins`] by names.
     ///
     /// ```
     /// # use sinew::character::Character;
@@ -215,11 +230,17 @@ impl Character {
     /// # raw.bones.push(sinew::raw::RawBone::new("root", None));
     /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
     /// let mut c = Character::new(rig);
-    /// assert!(c.set_skins_by_name(&["no-such-skin"]).is_err());
-    /// assert!(c.set_skins_by_name(&[]).is_ok());
+    /// let err = c.set_skins(&["no-such-skin"]).unwrap_err();
+    /// assert_eq!(err.to_string(), "skin not found: `no-such-skin`; this rig has no skins");
+    /// assert!(c.set_skins::<&str>(&[]).is_ok());
     /// ```
-    pub fn set_skins_by_name(&mut self, names: &[&str]) -> Result<(), CharacterError> {
-        self.set_skins(names)
+    pub fn set_skins<K: Key<SkinId> + Copy>(&mut self, skins: &[K]) -> Result<(), CharacterError> {
+        let ids = skins
+            .iter()
+            .map(|s| s.resolve(self))
+            .collect::<Result<Vec<SkinId>, _>>()?;
+        self.inst.set_skins(&self.rig, &ids);
+        Ok(())
     }
 
     /// The skins shown, combined in order.
@@ -245,10 +266,19 @@ impl Character {
 
     /// The attachment a slot would show under this name (its key in the skins): the
     /// current skins', else the default skin's (Spine `getAttachment`).
-    pub fn find_attachment(&self, slot: &str, name: &str) -> Result<AttachmentId, CharacterError> {
-        let s = named("slot", slot, self.rig.slot(slot))?;
+    pub fn find_attachment(
+        &self,
+        slot: impl Key<SlotId>,
+        name: &str,
+    ) -> Result<AttachmentId, CharacterError> {
+        let s = slot.resolve(self)?;
         let unknown = || CharacterError::UnknownAttachment {
-            slot: slot.to_owned(),
+            slot: self
+                .rig
+                .slots
+                .get(s.index())
+                .map(|d| d.name.clone())
+                .unwrap_or_default(),
             name: name.to_owned(),
         };
         let key = self
@@ -262,34 +292,30 @@ impl Character {
             .ok_or_else(unknown)
     }
 
-    /// Shows the attachment `name` on `slot` (`None` hides the slot's attachment; Spine
-    /// `setAttachment`). The animation may change it again on the next update.
-    pub fn set_attachment(&mut self, slot: &str, name: Option<&str>) -> Result<(), CharacterError> {
-        let s = named("slot", slot, self.rig.slot(slot))?;
-        let att = name.map(|n| self.find_attachment(slot, n)).transpose()?;
-        self.inst.set_attachment(&self.rig, s, att);
-        Ok(())
-    }
-
-    /// Shows attachment `att` (or nothing) on `slot`, by id. Refused when either is not the
-    /// rig's or the attachment belongs to another slot.
-    pub fn set_attachment_id(
+    /// Shows an attachment on `slot` (Spine `setAttachment`): by name (looked up in the
+    /// slot's skins, as [`Character::find_attachment`]), by id (refused when it belongs to
+    /// another slot or rig), or `None` to hide the slot's attachment. The animation may
+    /// change it again on the next update.
+    ///
+    /// ```
+    /// # use sinew::character::Character;
+    /// # let mut raw = sinew::raw::RawRig::default();
+    /// # raw.bones.push(sinew::raw::RawBone::new("root", None));
+    /// # raw.slots.push(sinew::raw::RawSlot::new("hand", "root"));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
+    /// let mut c = Character::new(rig);
+    /// c.set_attachment("hand", None::<&str>)?; // hide
+    /// assert!(c.set_attachment("hand", "sword").is_err()); // not in the slot's skins
+    /// assert!(c.attachment("hand").is_none());
+    /// # Ok::<(), sinew::CharacterError>(())
+    /// ```
+    pub fn set_attachment(
         &mut self,
         slot: impl Key<SlotId>,
-        att: Option<AttachmentId>,
+        att: impl AttachmentKey,
     ) -> Result<(), CharacterError> {
         let slot = slot.resolve(self)?;
-        if let Some(a) = att {
-            match self.rig.attachments.get(a.index()) {
-                Some(data) if data.slot == slot => {}
-                _ => {
-                    return Err(CharacterError::ForeignId {
-                        kind: "attachment of the slot",
-                        index: a.index(),
-                    });
-                }
-            }
-        }
+        let att = att.resolve_for(self, slot)?;
         self.inst.set_attachment(&self.rig, slot, att);
         Ok(())
     }
@@ -303,8 +329,9 @@ impl Character {
         entry.ok_or(CharacterError::TrackOutOfRange { track })
     }
 
-    /// Plays a clip on a track now, mixing from what played (Spine `setAnimation`).
-    pub fn set_animation_id(
+    /// Plays a clip (a [`Clip`] handle, its name or its id) on a track now, mixing from
+    /// what played (Spine `setAnimation`).
+    pub fn set_animation(
         &mut self,
         track: usize,
         clip: impl Key<ClipId>,
@@ -317,20 +344,9 @@ impl Character {
         )
     }
 
-    /// [`Character::set_animation_id`] by clip name.
-    pub fn set_animation(
-        &mut self,
-        track: usize,
-        name: &str,
-        looping: bool,
-    ) -> Result<EntryId, CharacterError> {
-        let clip = named("animation", name, self.rig.clip(name))?;
-        self.set_animation_id(track, clip, looping)
-    }
-
     /// Queues a clip after a track's last entry (Spine `addAnimation`; a `delay` <= 0
     /// starts it when the previous entry completes, minus the mix, plus `delay`).
-    pub fn add_animation_id(
+    pub fn add_animation(
         &mut self,
         track: usize,
         clip: impl Key<ClipId>,
@@ -343,18 +359,6 @@ impl Character {
             .state
             .add_animation(&self.rig, track, clip, looping, delay);
         Self::queued(track, entry)
-    }
-
-    /// [`Character::add_animation_id`] by clip name.
-    pub fn add_animation(
-        &mut self,
-        track: usize,
-        name: &str,
-        looping: bool,
-        delay: f64,
-    ) -> Result<EntryId, CharacterError> {
-        let clip = named("animation", name, self.rig.clip(name))?;
-        self.add_animation_id(track, clip, looping, delay)
     }
 
     /// Mixes a track out to the setup pose (Spine `setEmptyAnimation`).
@@ -373,11 +377,16 @@ impl Character {
         Self::queued(track, self.state.set_empty_animation(&self.rig, track, mix))
     }
 
-    /// Sets this character's crossfade duration between two clips by name (Spine
+    /// Sets this character's crossfade duration between two clips (Spine
     /// `AnimationStateData.setMix`; a shared table is copied first).
-    pub fn set_mix(&mut self, from: &str, to: &str, seconds: f64) -> Result<(), CharacterError> {
-        let f = named("animation", from, self.rig.clip(from))?;
-        let t = named("animation", to, self.rig.clip(to))?;
+    pub fn set_mix(
+        &mut self,
+        from: impl Key<ClipId>,
+        to: impl Key<ClipId>,
+        seconds: f64,
+    ) -> Result<(), CharacterError> {
+        let f = self.clip_id(from)?;
+        let t = self.clip_id(to)?;
         finite::input("mix duration", seconds)?;
         self.state.set_mix(f, t, seconds);
         Ok(())
@@ -408,17 +417,29 @@ impl Character {
         self.inst.params.values.get(i).copied()
     }
 
-    /// Sets a parameter (clamped to its range on use); with a parameter animation playing
-    /// this is the base value it plays on. Physics-driven parameters take it as a start.
-    /// Values must be finite and under 1e30 in magnitude ([`CharacterError::NotFinite`]).
+    /// Sets a parameter (clamped to its range on use): a number for a one-axis parameter,
+    /// `[x, y]` for either (y is ignored by a one-axis parameter). With a parameter
+    /// animation playing this is the base value it plays on. Physics-driven parameters take
+    /// it as a start. Values must be finite and under 1e30 in magnitude
+    /// ([`CharacterError::NotFinite`]); a single number for a two-axis parameter is refused
+    /// ([`CharacterError::ParamAxes`]).
     #[inline]
-    pub fn set_param_id(
+    pub fn set_param(
         &mut self,
         param: impl Key<ParamId>,
-        value: [f64; 2],
+        value: impl Into<ParamValue>,
     ) -> Result<(), CharacterError> {
         let param = param.resolve(self)?;
         let i = param.index();
+        let value = match (value.into(), self.rig.params.params.get(i)) {
+            (ParamValue::One(_), Some(p)) if p.is_2d => {
+                return Err(CharacterError::ParamAxes {
+                    name: p.name.clone(),
+                });
+            }
+            (ParamValue::One(x), _) => [x, 0.0],
+            (ParamValue::Two(v), _) => v,
+        };
         finite::input("parameter value", value[0])?;
         finite::input("parameter value", value[1])?;
         self.inst.params.set(&self.rig, param, value);
@@ -442,12 +463,6 @@ impl Character {
             *m = muted;
         }
         Ok(())
-    }
-
-    /// [`Character::set_param_id`] by name.
-    pub fn set_param(&mut self, name: &str, value: [f64; 2]) -> Result<(), CharacterError> {
-        let id = named("parameter", name, self.rig.params.find(name))?;
-        self.set_param_id(id, value)
     }
 
     /// Gives the character its puppet's parameter animations (the loader's), stopped.
@@ -477,13 +492,15 @@ impl Character {
             .param_anim
             .as_mut()
             .ok_or_else(|| CharacterError::UnknownName {
-                kind: "animation",
+                kind: "parameter animation",
                 name: name.to_owned(),
+                known: Vec::new(),
             })?;
         let index = named(
-            "animation",
+            "parameter animation",
             name,
             p.anims.iter().position(|a| a.name == name),
+            || p.anims.iter().map(|a| a.name.as_str()),
         )?;
         p.player.set_animation(0, index, looping, 0.0);
         p.base = values;

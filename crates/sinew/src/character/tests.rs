@@ -24,14 +24,14 @@ fn rig() -> Arc<Rig> {
 fn foreign_and_unknown_ids_are_refused() {
     let mut c = Character::new(rig());
     assert!(c.set_skins(&[SkinId(3)]).is_err());
-    assert!(c.set_animation_id(0, ClipId(999), true).is_err());
-    assert!(c.add_animation_id(0, ClipId(999), true, 0.0).is_err());
+    assert!(c.set_animation(0, ClipId(999), true).is_err());
+    assert!(c.add_animation(0, ClipId(999), true, 0.0).is_err());
     assert!(c.set_clip_mode(ClipId(0), true).is_err());
     assert!(c.set_bone_local(BoneId(99), LocalPose::IDENTITY).is_err());
     assert!(c.set_ik_target(IkId(0), 1.0, 2.0).is_err());
-    assert!(c.set_param_id(ParamId(0), [0.0, 0.0]).is_err());
+    assert!(c.set_param(ParamId(0), [0.0, 0.0]).is_err());
     assert!(c.set_animation(0, "nope", true).is_err());
-    assert!(c.set_attachment("nope", None).is_err());
+    assert!(c.set_attachment("nope", None::<&str>).is_err());
     assert!(c.set_mix("a", "b", 0.1).is_err());
     assert_eq!(c.bone_world(BoneId(99)), None);
     assert_eq!(c.world_to_local(BoneId(99), 0.0, 0.0), None);
@@ -69,8 +69,14 @@ fn handles_of_another_rig_are_refused() {
         b.set_bone_local("foot", LocalPose::IDENTITY),
         Err(CharacterError::UnknownName {
             kind: "bone",
-            name: "foot".into()
+            name: "foot".into(),
+            known: vec!["root".into(), "arm".into(), "hand".into()],
         })
+    );
+    assert_eq!(
+        b.set_bone_local("foot", LocalPose::IDENTITY)
+            .map_err(|e| e.to_string()),
+        Err("bone not found: `foot`; this rig's bones: `root`, `arm`, `hand`".to_owned())
     );
     a.update(0.0);
     b.update(0.0);

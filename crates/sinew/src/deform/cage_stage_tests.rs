@@ -257,7 +257,7 @@ fn a_character_runs_its_cages_after_skinning() {
     use std::sync::Arc;
     let rig = Arc::new(rig());
     let mut c = Character::new(rig.clone());
-    c.set_attachment_id(SlotId(0), Some(AttachmentId(0)))
+    c.set_attachment(SlotId(0), Some(AttachmentId(0)))
         .expect("the slot's mesh");
     c.update(0.0);
     let mut plain = Vec::new();
@@ -310,7 +310,8 @@ fn a_character_runs_its_cages_after_skinning() {
     assert!(c.add_cage(SlotId(3), AttachmentId(0), bad.clone()).is_err());
     assert!(c.add_cage(SlotId(0), AttachmentId(7), bad).is_err());
     // Hidden: the cage no longer applies.
-    c.set_attachment_id(SlotId(0), None).expect("slot");
+    c.set_attachment(SlotId(0), None::<AttachmentId>)
+        .expect("slot");
     c.update(0.0);
     let mut none = Vec::new();
     assert!(c.world_vertices(SlotId(0), &mut none));

@@ -153,6 +153,43 @@ pub struct RawIk {
     pub solver: IkSolver,
 }
 
+impl RawSlot {
+    /// A visible slot on `bone`, white, normal blending, showing nothing.
+    pub fn new(name: &str, bone: &str) -> Self {
+        RawSlot {
+            name: name.to_owned(),
+            bone: bone.to_owned(),
+            color: Color::WHITE,
+            dark: None,
+            attachment: None,
+            blend: BlendMode::Normal,
+            visible: true,
+        }
+    }
+}
+
+impl RawIk {
+    /// An IK constraint of `bones` (one, or a parent and its child) toward `target`, with
+    /// Spine's defaults: mix 1, no softness, bend positive, no compress or stretch, first in
+    /// the constraint order.
+    pub fn new(name: &str, bones: &[&str], target: &str) -> Self {
+        RawIk {
+            name: name.to_owned(),
+            order: 0,
+            skin_required: false,
+            bones: bones.iter().map(|b| (*b).to_owned()).collect(),
+            target: target.to_owned(),
+            mix: 1.0,
+            softness: 0.0,
+            bend_positive: true,
+            compress: false,
+            stretch: false,
+            uniform: false,
+            solver: IkSolver::default(),
+        }
+    }
+}
+
 /// A transform constraint.
 ///
 /// Owner: the loaders produce it; the builder (`build`) reads it.

@@ -3,7 +3,6 @@
 
 use super::GridAxis;
 use crate::ids::{BoneId, SlotId};
-use crate::math::Vec2;
 use crate::math::grid::Interp;
 use crate::raw::deformers::DeformerTarget;
 
@@ -29,7 +28,7 @@ pub enum DeformerKind {
     /// Rotation about a pivot.
     Rotation {
         /// Setup pivot.
-        pivot: Vec2,
+        pivot: [f64; 2],
         /// Setup angle, degrees.
         angle: f64,
         /// Setup scale.
@@ -38,9 +37,9 @@ pub enum DeformerKind {
     /// A lattice over a regular rest grid.
     Warp {
         /// Rest origin.
-        origin: Vec2,
+        origin: [f64; 2],
         /// Rest cell size.
-        cell: Vec2,
+        cell: [f64; 2],
         /// Cells across.
         cols: u16,
         /// Cells down.

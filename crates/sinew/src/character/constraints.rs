@@ -1,0 +1,163 @@
+//! Constraint mixes set from code: an IK constraint's mix, softness, bend direction,
+//! compress and stretch; a transform or path constraint's mixes; a physics constraint's
+//! parameters. Spine lets game code write these fields between frames (`ik.mix = 1`); here
+//! each kind has a getter and a setter that checks its values.
+//!
+//! A value set here holds until an animation keys the same constraint (its timelines write
+//! the mixes each frame, as Spine's do) or the setup pose is restored.
+//!
+//! Owned by the facade (`character`). Verified by `character/tests_constraints.rs`.
+
+use super::Character;
+use super::error::CharacterError;
+use super::finite;
+use super::key::Key;
+use crate::ids::{IkId, PathId, PhysicsId, TransformId};
+use crate::instance::IkState;
+use crate::rig::{PathMix, PhysicsParams, TransformMix};
+
+impl Character {
+    /// An IK constraint's current mix, softness, bend direction, compress and stretch.
+    pub fn ik(&self, ik: impl Key<IkId>) -> Option<IkState> {
+        let i = ik.resolve(self).ok()?.index();
+        self.inst.ik.get(i).copied()
+    }
+
+    /// Sets an IK constraint's state (Spine `IkConstraint.mix`, `softness`,
+    /// `bendDirection`, `compress`, `stretch`). `mix` and `softness` must be finite and under
+    /// 1e30 in magnitude; `bend_direction` must be 1 or -1.
+    ///
+    /// ```
+    /// # use sinew::raw::{RawBone, RawIk, RawRig};
+    /// # let mut raw = RawRig::default();
+    /// # raw.bones.push(RawBone::new("root", None));
+    /// # raw.bones.push(RawBone::new("arm", Some("root")));
+    /// # raw.bones.push(RawBone::new("target", Some("root")));
+    /// # raw.ik.push(RawIk::new("aim", &["arm"], "target"));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
+    /// let mut c = sinew::Character::new(rig);
+    /// let aim = c.find_ik("aim").expect("aim");
+    /// let mut state = c.ik(aim).expect("state");
+    /// state.mix = 0.5;
+    /// c.set_ik(aim, state)?;
+    /// assert_eq!(c.ik(aim).map(|s| s.mix), Some(0.5));
+    /// state.mix = f64::NAN;
+    /// assert!(c.set_ik(aim, state).is_err());
+    /// # Ok::<(), sinew::CharacterError>(())
+    /// ```
+    pub fn set_ik(&mut self, ik: impl Key<IkId>, state: IkState) -> Result<(), CharacterError> {
+        let i = ik.resolve(self)?.index();
+        finite::input("IK mix", state.mix)?;
+        finite::input("IK softness", state.softness)?;
+        if !matches!(state.bend_direction, 1 | -1) {
+            return Err(CharacterError::OutOfRange {
+                what: "IK bend direction",
+                allowed: "1 or -1",
+            });
+        }
+        if let Some(s) = self.inst.ik.get_mut(i) {
+            *s = state;
+        }
+        Ok(())
+    }
+
+    /// A transform constraint's current mixes.
+    pub fn transform_mix(&self, constraint: impl Key<TransformId>) -> Option<TransformMix> {
+        let i = constraint.resolve(self).ok()?.index();
+        self.inst.transforms.get(i).copied()
+    }
+
+    /// Sets a transform constraint's mixes (Spine `TransformConstraint.mixRotate`, `mixX`,
+    /// ...); each must be finite and under 1e30 in magnitude.
+    pub fn set_transform_mix(
+        &mut self,
+        constraint: impl Key<TransformId>,
+        mix: TransformMix,
+    ) -> Result<(), CharacterError> {
+        let i = constraint.resolve(self)?.index();
+        for v in [
+            mix.rotate,
+            mix.x,
+            mix.y,
+            mix.scale_x,
+            mix.scale_y,
+            mix.shear_y,
+        ] {
+            finite::input("transform constraint mix", v)?;
+        }
+        if let Some(m) = self.inst.transforms.get_mut(i) {
+            *m = mix;
+        }
+        Ok(())
+    }
+
+    /// A path constraint's current position, spacing and mixes.
+    pub fn path_mix(&self, constraint: impl Key<PathId>) -> Option<PathMix> {
+        let i = constraint.resolve(self).ok()?.index();
+        self.inst.paths.get(i).copied()
+    }
+
+    /// Sets a path constraint's position, spacing and mixes (Spine `PathConstraint.position`,
+    /// `spacing`, `mixRotate`, `mixX`, `mixY`); each must be finite and under 1e30 in
+    /// magnitude.
+    pub fn set_path_mix(
+        &mut self,
+        constraint: impl Key<PathId>,
+        mix: PathMix,
+    ) -> Result<(), CharacterError> {
+        let i = constraint.resolve(self)?.index();
+        for v in [
+            mix.position,
+            mix.spacing,
+            mix.mix_rotate,
+            mix.mix_x,
+            mix.mix_y,
+        ] {
+            finite::input("path constraint value", v)?;
+        }
+        if let Some(m) = self.inst.paths.get_mut(i) {
+            *m = mix;
+        }
+        Ok(())
+    }
+
+    /// A physics constraint's current parameters (inertia, strength, damping, inverse mass,
+    /// wind, gravity, mix).
+    pub fn physics_params(&self, constraint: impl Key<PhysicsId>) -> Option<PhysicsParams> {
+        let i = constraint.resolve(self).ok()?.index();
+        self.inst.physics.get(i).map(|s| s.params)
+    }
+
+    /// Sets a physics constraint's parameters (Spine `PhysicsConstraint.inertia`, ...,
+    /// `mix`); each must be finite and under 1e30 in magnitude, and the inverse mass must
+    /// not be negative.
+    pub fn set_physics_params(
+        &mut self,
+        constraint: impl Key<PhysicsId>,
+        params: PhysicsParams,
+    ) -> Result<(), CharacterError> {
+        let i = constraint.resolve(self)?.index();
+        let p = params;
+        for v in [
+            p.inertia,
+            p.strength,
+            p.damping,
+            p.mass_inverse,
+            p.wind,
+            p.gravity,
+            p.mix,
+        ] {
+            finite::input("physics constraint parameter", v)?;
+        }
+        if p.mass_inverse < 0.0 {
+            return Err(CharacterError::OutOfRange {
+                what: "physics inverse mass",
+                allowed: "0 or more",
+            });
+        }
+        if let Some(s) = self.inst.physics.get_mut(i) {
+            s.params = p;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! Constraint state set from code (`character/constraints.rs`): a one-bone IK aim against
+//! its closed form at mixes 0, 1/2 and 1, and every setter's refusals.
+
+use super::*;
+use crate::ids::{IkId, PathId, PhysicsId, TransformId};
+use crate::raw::{RawBone, RawIk, RawRig};
+
+/// root -> arm at the origin, pointing along +x; `target` at (3, 4); IK `aim` of the arm
+/// toward the target with mix 0 in its setup pose.
+fn aim_rig() -> Arc<Rig> {
+    let mut raw = RawRig::default();
+    raw.bones.push(RawBone::new("root", None));
+    let mut arm = RawBone::new("arm", Some("root"));
+    arm.length = 10.0;
+    raw.bones.push(arm);
+    let mut target = RawBone::new("target", Some("root"));
+    target.x = 3.0;
+    target.y = 4.0;
+    raw.bones.push(target);
+    let mut ik = RawIk::new("aim", &["arm"], "target");
+    ik.mix = 0.0;
+    raw.ik.push(ik);
+    Arc::new(crate::build::build_rig(&raw).expect("rig builds"))
+}
+
+fn arm_degrees(c: &Character) -> f64 {
+    let w = c.bone_world("arm").expect("arm");
+    w.c.atan2(w.a).to_degrees()
+}
+
+#[test]
+fn ik_mix_set_from_code_aims_the_bone() {
+    let mut c = Character::new(aim_rig());
+    let aim = c.find_ik("aim").expect("aim");
+    c.update(0.0);
+    assert!(arm_degrees(&c).abs() < 1e-9, "mix 0 leaves the arm alone");
+    // The full aim: atan2(4, 3); half the mix: half the angle (Spine's one-bone IK mixes
+    // the rotation).
+    let full = 4f64.atan2(3.0).to_degrees();
+    for (mix, want) in [(1.0, full), (0.5, full / 2.0), (0.0, 0.0)] {
+        let mut s = c.ik(aim).expect("state");
+        s.mix = mix;
+        c.set_ik(aim, s).expect("finite mix");
+        c.update(0.0);
+        assert!(
+            (arm_degrees(&c) - want).abs() < 1e-6,
+            "mix {mix}: {} vs {want}",
+            arm_degrees(&c)
+        );
+        assert_eq!(c.ik("aim").map(|s| s.mix), Some(mix));
+    }
+    // The target moved from code: the arm follows it the same frame.
+    let mut s = c.ik(aim).expect("state");
+    s.mix = 1.0;
+    c.set_ik(aim, s).expect("mix");
+    c.set_ik_target(aim, -4.0, 3.0).expect("target");
+    c.update(0.0);
+    c.update(0.0); // the target is mapped through its parent as last posed
+    let want = 3f64.atan2(-4.0).to_degrees();
+    assert!((arm_degrees(&c) - want).abs() < 1e-6, "{}", arm_degrees(&c));
+    // The setup pose restores the rig's mix.
+    c.set_to_setup_pose();
+    assert_eq!(c.ik(aim).map(|s| s.mix), Some(0.0));
+}
+
+#[test]
+fn constraint_setters_refuse_bad_values_and_leave_the_state() {
+    let mut c = Character::new(aim_rig());
+    let aim = c.find_ik("aim").expect("aim");
+    let before = c.ik(aim).expect("state");
+    let mut bad = before;
+    bad.mix = f64::NAN;
+    assert!(matches!(
+        c.set_ik(aim, bad),
+        Err(CharacterError::NotFinite { what: "IK mix" })
+    ));
+    bad = before;
+    bad.softness = f64::INFINITY;
+    assert!(c.set_ik(aim, bad).is_err());
+    bad = before;
+    bad.bend_direction = 0;
+    let err = c.set_ik(aim, bad).expect_err("bend 0");
+    assert_eq!(err.to_string(), "IK bend direction must be 1 or -1");
+    assert_eq!(c.ik(aim), Some(before), "refused calls change nothing");
+    // Unknown names list what the rig has; ids out of range are refused.
+    let err = c.set_ik("aim-ik", before).expect_err("unknown");
+    assert_eq!(
+        err.to_string(),
+        "IK constraint not found: `aim-ik`; this rig's IK constraints: `aim`"
+    );
+    assert!(c.set_ik(IkId(1), before).is_err());
+    // This rig has no transform, path or physics constraints.
+    assert!(c.transform_mix(TransformId(0)).is_none());
+    assert!(c.path_mix(PathId(0)).is_none());
+    assert!(c.physics_params(PhysicsId(0)).is_none());
+    assert!(c.find_transform("t").is_none());
+    let mix = crate::rig::TransformMix::default();
+    assert!(matches!(
+        c.set_transform_mix("t", mix),
+        Err(CharacterError::UnknownName {
+            kind: "transform constraint",
+            ..
+        })
+    ));
+    let path = crate::rig::PathMix::default();
+    assert!(c.set_path_mix(PathId(0), path).is_err());
+    let phys = crate::rig::PhysicsParams::default();
+    assert!(c.set_physics_params(PhysicsId(0), phys).is_err());
+}
+
+#[test]
+fn set_param_takes_a_number_for_one_axis() {
+    // A rig without parameters refuses both forms by name, listing none.
+    let mut c = Character::new(aim_rig());
+    let err = c.set_param("Head X", 0.5).expect_err("no params");
+    assert_eq!(
+        err.to_string(),
+        "parameter not found: `Head X`; this rig has no parameters"
+    );
+    assert!(c.set_param("Head X", [0.5, 0.0]).is_err());
+}
