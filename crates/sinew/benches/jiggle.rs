@@ -21,11 +21,11 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sinew::math::Vec2;
 use sinew::physics::jiggle::chain::{AnimPoints, Env};
 use sinew::physics::jiggle::{
     ChainDesc, ColliderDesc, ColliderShape, JiggleDesc, JiggleParams, JiggleRig, Preset,
 };
-use sinew::physics::vec::{SimVec, V2};
 use sinew::raw::{RawBone, RawRig};
 use sinew::skeleton::update_world_transform;
 use sinew::{Character, Instance, Physics, Rig};
@@ -202,16 +202,16 @@ fn bench(c: &mut Criterion) {
             .unwrap_or_else(|e| panic!("{e}"));
         let mut inst = Instance::new(&rig);
         update_world_transform(&rig, &mut inst, Physics::None);
-        let anim: Vec<AnimPoints<V2>> = jr
+        let anim: Vec<AnimPoints<Vec2>> = jr
             .bones
             .iter()
             .zip(&jr.tip_lengths)
             .map(|(b, &len)| {
                 let w = inst.world[b.index()];
-                let (tx, ty) = w.apply(len, 0.0);
+                let Vec2 { x: tx, y: ty } = w.apply(Vec2::new(len, 0.0));
                 AnimPoints {
-                    origin: V2::new(w.x, w.y),
-                    tip: V2::new(tx, ty),
+                    origin: Vec2::new(w.x, w.y),
+                    tip: Vec2::new(tx, ty),
                 }
             })
             .collect();
@@ -223,11 +223,11 @@ fn bench(c: &mut Criterion) {
                     jr.collider_index.clone(),
                 );
                 s.reset(&anim);
-                s.bones[0].tip = s.bones[0].tip + V2::new(3.0, 0.0);
+                s.bones[0].tip = s.bones[0].tip + Vec2::new(3.0, 0.0);
                 s
             })
             .collect();
-        let env = Env::new(V2::new(0.0, -980.0), V2::ZERO);
+        let env = Env::new(Vec2::new(0.0, -980.0), Vec2::ZERO);
         let strength = [1.0; STRANDS];
         g.bench_function("solver-spring-1000x20", |b| {
             b.iter_custom(|n| {

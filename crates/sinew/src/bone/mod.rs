@@ -296,10 +296,10 @@ fn no_scale_frame(
 
 /// The parent inverse of [`update_applied_transform`] in its `(ia, ib, ic, id)` form (the
 /// inverse is `[ia -ib; -ic id]`) for a singular parent: the Moore-Penrose pseudo-inverse
-/// ([`crate::math::inverse_linear`]), where Spine divides by a zero determinant.
+/// ([`WorldTransform::inverse_linear`]), where Spine divides by a zero determinant.
 pub(crate) fn singular_inverse(pa: f64, pb: f64, pc: f64, pd: f64) -> (f64, f64, f64, f64) {
-    let [[a, b], [c, d]] = crate::math::inverse_linear(pa, pb, pc, pd);
-    (a, -b, -c, d)
+    let m = WorldTransform::linear(pa, pb, pc, pd).inverse_linear();
+    (m.a, -m.b, -m.c, m.d)
 }
 
 /// Recomputes a bone's applied local pose from its world transform (Spine

@@ -17,7 +17,7 @@ use crate::ids::{
     AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, PathId, PhysicsId, SkinId, SlotId,
     TransformId,
 };
-use crate::math::{RAD_DEG, WorldTransform};
+use crate::math::{RAD_DEG, Vec2, WorldTransform};
 use crate::params::ParamData;
 use crate::params::inochi_clip::ParamAnimation;
 use crate::params::player::ParamPlayer;
@@ -25,7 +25,7 @@ use crate::rig::LocalPose;
 use std::sync::Arc;
 
 /// World point -> the bone space of `w` (Spine `Bone.worldToLocal`); through the
-/// pseudo-inverse when `w` is singular ([`crate::math::inverse_linear`]: finite, the
+/// pseudo-inverse when `w` is singular ([`WorldTransform::inverse_linear`]: finite, the
 /// least-squares point).
 pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
     let det = w.a * w.d - w.b * w.c;
@@ -37,8 +37,8 @@ pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
             return r;
         }
     }
-    let [[ia, ib], [ic, id]] = crate::math::inverse_linear(w.a, w.b, w.c, w.d);
-    (ia * x + ib * y, ic * x + id * y)
+    let m = w.inverse_linear();
+    (m.a * x + m.b * y, m.c * x + m.d * y)
 }
 
 impl Character {
@@ -115,13 +115,15 @@ impl Character {
     /// A point in a bone's space to world space (Spine `localToWorld`).
     /// `None` also for a result that is not finite (a non-finite or huge point).
     pub fn local_to_world(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
-        self.bone_world(bone)
-            .and_then(|w| finite::point(w.apply(x, y)))
+        self.bone_world(bone).and_then(|w| {
+            let p = w.apply(Vec2::new(x, y));
+            finite::point((p.x, p.y))
+        })
     }
 
     /// A world point to a bone's space (Spine `worldToLocal`).
     /// A singular bone (scaled to 0) maps through its pseudo-inverse
-    /// ([`crate::math::inverse_linear`]); `None` also for a result that is not finite.
+    /// ([`WorldTransform::inverse_linear`]); `None` also for a result that is not finite.
     pub fn world_to_local(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
         self.bone_world(bone)
             .and_then(|w| finite::point(world_to_local(&w, x, y)))

@@ -12,7 +12,7 @@ use super::ik_dragonbones::solve_ik_dragonbones;
 use crate::bone::update_bone_world_with;
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
-use crate::math::{SPINE_PI, SPINE_RAD_DEG, trig};
+use crate::math::{SPINE_PI, SPINE_RAD_DEG, Vec2, trig};
 use crate::rig::{LocalPose, Rig};
 use crate::types::{IkSolver, Inherit};
 
@@ -35,7 +35,7 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
             rig,
             inst,
             bone,
-            (t.x, t.y),
+            t.translation(),
             state.compress,
             state.stretch,
             data.uniform,
@@ -45,7 +45,7 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
             rig,
             inst,
             [parent, child],
-            (t.x, t.y),
+            t.translation(),
             state.bend_direction as f64,
             state.stretch,
             data.uniform,
@@ -88,7 +88,7 @@ pub fn solve_ik_one_bone(
     rig: &Rig,
     inst: &mut Instance,
     bone: BoneId,
-    target: (f64, f64),
+    target: Vec2,
     compress: bool,
     stretch: bool,
     uniform: bool,
@@ -103,7 +103,10 @@ pub fn solve_ik_one_bone(
     let w = inst.world[i];
     let ap = inst.applied[i];
     let (sx_sk, sy_sk) = (inst.scale_x, inst.scale_y);
-    let (target_x, target_y) = target;
+    let Vec2 {
+        x: target_x,
+        y: target_y,
+    } = target;
     let (pa, mut pb, pc, mut pd) = (p.a, p.b, p.c, p.d);
     let mut rotation_ik = -ap.shear_x - ap.rotation;
     let (mut tx, mut ty);
@@ -173,7 +176,7 @@ pub fn solve_ik_two_bone(
     rig: &Rig,
     inst: &mut Instance,
     bones: [BoneId; 2],
-    target: (f64, f64),
+    target: Vec2,
     bend_dir: f64,
     stretch: bool,
     uniform: bool,
@@ -188,7 +191,10 @@ pub fn solve_ik_two_bone(
     let Some(grand) = rig.bones[pi].parent else {
         return;
     };
-    let (target_x, target_y) = target;
+    let Vec2 {
+        x: target_x,
+        y: target_y,
+    } = target;
     let pap = inst.applied[pi];
     let cap = inst.applied[ci];
     let (px, py) = (pap.x, pap.y);

@@ -18,7 +18,7 @@
 use crate::bone::{update_applied_transform, update_bone_world};
 use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 use crate::rig::Rig;
 use crate::types::IkSolver;
 use std::f64::consts::{FRAC_PI_4, PI};
@@ -205,7 +205,14 @@ pub(crate) fn solve_ik_dragonbones(
             g.rotation += normalize(radian - g.rotation) * weight;
             store(rig, inst, bone, compose(&g));
         }
-        [parent, child] => solve_two(rig, inst, [parent, child], (tx, ty), bend_positive, weight),
+        [parent, child] => solve_two(
+            rig,
+            inst,
+            [parent, child],
+            Vec2::new(tx, ty),
+            bend_positive,
+            weight,
+        ),
         _ => {}
     }
     if let Some(p) = inst.db_hold.prev.get_mut(id.index()) {
@@ -240,7 +247,7 @@ fn solve_two(
     rig: &Rig,
     inst: &mut Instance,
     [parent, child]: [BoneId; 2],
-    (tx, ty): (f64, f64),
+    Vec2 { x: tx, y: ty }: Vec2,
     bend_positive: bool,
     weight: f64,
 ) {

@@ -11,7 +11,7 @@
 use crate::bone::{update_applied_transform, update_bone_world_with};
 use crate::ids::{BoneId, TransformId};
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, trig};
+use crate::math::{SPINE_DEG_RAD, SPINE_PI, SPINE_PI2, Vec2, trig};
 use crate::rig::{LocalPose, Rig, TransformData, TransformMix};
 
 /// Runs transform constraint `id` with its current mixes `inst.transforms[id]` (Spine
@@ -82,9 +82,9 @@ fn absolute_world(
         m.d = sin * b + cos * d;
     }
     if mix.x != 0.0 || mix.y != 0.0 {
-        let (wx, wy) = t.apply(data.offset_x, data.offset_y);
-        m.x += (wx - m.x) * mix.x;
-        m.y += (wy - m.y) * mix.y;
+        let w = t.apply(Vec2::new(data.offset_x, data.offset_y));
+        m.x += (w.x - m.x) * mix.x;
+        m.y += (w.y - m.y) * mix.y;
     }
     if mix.scale_x != 0.0 {
         let mut s = (m.a * m.a + m.c * m.c).sqrt();
@@ -137,9 +137,9 @@ fn relative_world(
         m.d = sin * b + cos * d;
     }
     if mix.x != 0.0 || mix.y != 0.0 {
-        let (wx, wy) = t.apply(data.offset_x, data.offset_y);
-        m.x += wx * mix.x;
-        m.y += wy * mix.y;
+        let w = t.apply(Vec2::new(data.offset_x, data.offset_y));
+        m.x += w.x * mix.x;
+        m.y += w.y * mix.y;
     }
     if mix.scale_x != 0.0 {
         let s = ((ta * ta + tc * tc).sqrt() - 1.0 + data.offset_scale_x) * mix.scale_x + 1.0;

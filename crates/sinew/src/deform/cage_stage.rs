@@ -20,7 +20,7 @@
 
 use crate::cage::{Cage, CageBinding, CageError, GridBinding, bind_mvc};
 use crate::ids::BoneId;
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 
 /// What drives a cage's vertices each frame.
 ///
@@ -307,9 +307,9 @@ pub fn apply_cage(
                         index: u32::from(bone.0),
                         len: world.len(),
                     })?;
-                    let (wx, wy) = m.apply(v[0], v[1]);
-                    x += wx * v[2];
-                    y += wy * v[2];
+                    let w = m.apply(Vec2::new(v[0], v[1]));
+                    x += w.x * v[2];
+                    y += w.y * v[2];
                 }
                 c[0] = x as f32;
                 c[1] = y as f32;

@@ -56,7 +56,9 @@ pub fn skin<const DEFORM: bool>(
         else {
             return false;
         };
-        let Some((wx, wy)) = super::vertices::vertex_sum::<DEFORM>(world, ids, vals, offs) else {
+        let Some(crate::math::Vec2 { x: wx, y: wy }) =
+            super::vertices::vertex_sum::<DEFORM>(world, ids, vals, offs)
+        else {
             return false;
         };
         o[0] = wx as f32;

@@ -11,7 +11,7 @@
 
 use crate::ids::{AttachmentId, BoneId, SlotId};
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, SPINE_RAD_DEG, WorldTransform};
+use crate::math::{SPINE_DEG_RAD, SPINE_RAD_DEG, Vec2, WorldTransform};
 use crate::raw::Vertices;
 use crate::rig::{AttachmentKind, Rig, VertexMath};
 
@@ -472,7 +472,7 @@ pub(crate) fn skin<const DEFORM: bool>(
         else {
             return false;
         };
-        let Some((wx, wy)) = vertex_sum::<DEFORM>(world, ids, vals, offs) else {
+        let Some(Vec2 { x: wx, y: wy }) = vertex_sum::<DEFORM>(world, ids, vals, offs) else {
             return false;
         };
         o[0] = wx as f32;
@@ -520,7 +520,7 @@ pub(crate) fn vertex_sum<const DEFORM: bool>(
     ids: &[u32],
     vals: &[f32],
     offs: &[f64],
-) -> Option<(f64, f64)> {
+) -> Option<Vec2> {
     let (mut wx, mut wy) = (0.0, 0.0);
     let mut offs = offs.chunks_exact(2);
     for (&bi, p) in ids.iter().zip(vals.chunks_exact(3)) {
@@ -535,7 +535,7 @@ pub(crate) fn vertex_sum<const DEFORM: bool>(
         wx += (vx * m.a + vy * m.b + m.x) * weight;
         wy += (vx * m.c + vy * m.d + m.y) * weight;
     }
-    Some((wx, wy))
+    Some(Vec2::new(wx, wy))
 }
 
 /// World position and rotation of the slot's current point attachment: (x, y, degrees).

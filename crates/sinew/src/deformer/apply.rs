@@ -3,12 +3,12 @@
 //! deform buffers (absolute bind-space vertices, as the parameter stage leaves them).
 //! Allocation-free. Verified by `tests.rs` and `sinew-formats/tests/all/inochi2d_meshgroup.rs`.
 
-use super::geom::{Affine, Grid, I2, Mat2, barycentric, mat_inv, mat_mul, mat_vec, relative};
+use super::geom::{Grid, barycentric, relative};
 use super::{DeformerKind, DeformerSet, DeformerState, DeformerTarget, RotationFrame};
 use crate::instance::params::ParamState;
 use crate::instance::{Instance, SlotState};
-use crate::math::WorldTransform;
 use crate::math::grid::{AxisWeights, MAX_AXES, accumulate_grid, axis_weights, eval_scalar};
+use crate::math::{Vec2, WorldTransform};
 use crate::rig::params::ParamSet;
 use crate::rig::{AttachmentKind, Rig};
 
@@ -78,8 +78,8 @@ fn accumulate(params: &ParamSet, st: &mut ParamState) {
             let start = start as usize;
             if let Some(pts) = ds.lattice.get_mut(start..start + 2 * n) {
                 for (k, p) in pts.chunks_exact_mut(2).enumerate() {
-                    p[0] = origin[0] + cell[0] * (k % w) as f64;
-                    p[1] = origin[1] + cell[1] * (k / w) as f64;
+                    p[0] = origin.x + cell.x * (k % w) as f64;
+                    p[1] = origin.y + cell.y * (k / w) as f64;
                 }
             }
         }
@@ -164,10 +164,11 @@ fn map_point(
     st: &DeformerState,
     slots: &SlotState,
     di: usize,
-    q: [f64; 2],
-) -> ([f64; 2], Mat2) {
+    q: Vec2,
+) -> (Vec2, WorldTransform) {
+    const I: WorldTransform = WorldTransform::IDENTITY;
     let Some(d) = set.deformers.get(di) else {
-        return (q, I2);
+        return (q, I);
     };
     match &d.kind {
         DeformerKind::Rotation { .. } => {
@@ -176,17 +177,16 @@ fn map_point(
                 .get(di)
                 .copied()
                 .unwrap_or(RotationFrame::IDENTITY);
-            let lin = mat_mul(f.jac, f.own);
-            let r = mat_vec(lin, [q[0] - f.pivot[0], q[1] - f.pivot[1]]);
-            ([f.pivot_out[0] + r[0], f.pivot_out[1] + r[1]], lin)
+            let lin = f.jac * f.own;
+            (f.pivot_out + lin.apply_linear(q - f.pivot), lin)
         }
         DeformerKind::Warp { .. } => {
             let Some((grid, start, n)) = grid_of(&d.kind) else {
-                return (q, I2);
+                return (q, I);
             };
             match st.lattice.get(start..start + n) {
                 Some(pts) => grid.map(pts, q),
-                None => (q, I2),
+                None => (q, I),
             }
         }
         DeformerKind::Mesh {
@@ -202,13 +202,13 @@ fn map_point(
             };
             let r = |k: u16| {
                 let k = 2 * usize::from(k);
-                [f64::from(rest[k]), f64::from(rest[k + 1])]
+                Vec2::new(f64::from(rest[k]), f64::from(rest[k + 1]))
             };
             let c = |k: u16| {
                 let k = 2 * usize::from(k);
                 match cur.get(k..k + 2) {
-                    Some(p) => [p[0], p[1]],
-                    None => [f64::from(rest[k]), f64::from(rest[k + 1])],
+                    Some(p) => Vec2::new(p[0], p[1]),
+                    None => Vec2::new(f64::from(rest[k]), f64::from(rest[k + 1])),
                 }
             };
             for t in triangles {
@@ -217,16 +217,17 @@ fn map_point(
                     continue;
                 };
                 let (c0, c1, c2) = (c(t[0]), c(t[1]), c(t[2]));
-                let out = [
-                    w[0] * c0[0] + w[1] * c1[0] + w[2] * c2[0],
-                    w[0] * c0[1] + w[1] * c1[1] + w[2] * c2[1],
-                ];
-                let rm = [r1[0] - r0[0], r2[0] - r0[0], r1[1] - r0[1], r2[1] - r0[1]];
-                let cm = [c1[0] - c0[0], c2[0] - c0[0], c1[1] - c0[1], c2[1] - c0[1]];
-                let jac = mat_inv(rm).map_or(I2, |ri| mat_mul(cm, ri));
+                let out = Vec2::new(
+                    w[0] * c0.x + w[1] * c1.x + w[2] * c2.x,
+                    w[0] * c0.y + w[1] * c1.y + w[2] * c2.y,
+                );
+                // The triangle's edge matrices (edges as columns), rest and current.
+                let rm = WorldTransform::linear(r1.x - r0.x, r2.x - r0.x, r1.y - r0.y, r2.y - r0.y);
+                let cm = WorldTransform::linear(c1.x - c0.x, c2.x - c0.x, c1.y - c0.y, c2.y - c0.y);
+                let jac = rm.try_inverse().map_or(I, |ri| cm * ri);
                 return (out, jac);
             }
-            (q, I2)
+            (q, I)
         }
     }
 }
@@ -238,7 +239,7 @@ fn prepare(set: &DeformerSet, inst: &mut Instance, di: usize) {
     // From this deformer's space to its parent's, and back.
     let to_parent = parent.and_then(|p| {
         let m = relative(&inst.world, d.bone.index(), set.deformers[p].bone.index())?;
-        Some((m, m.inverse()?))
+        Some((m, m.try_inverse()?))
     });
     let st = &mut inst.params.deformers;
     match &d.kind {
@@ -248,19 +249,19 @@ fn prepare(set: &DeformerSet, inst: &mut Instance, di: usize) {
             scale,
         } => {
             let o = st.offsets.get(di).copied().unwrap_or([0.0, 1.0, 0.0, 0.0]);
-            let p = [pivot[0] + o[2], pivot[1] + o[3]];
+            let p = Vec2::new(pivot.x + o[2], pivot.y + o[3]);
             let (sin, cos) = (angle + o[0]).to_radians().sin_cos();
             let s = scale * o[1];
             let mut f = RotationFrame {
                 pivot: p,
                 pivot_out: p,
-                own: [s * cos, -s * sin, s * sin, s * cos],
-                jac: I2,
+                own: WorldTransform::linear(s * cos, -s * sin, s * sin, s * cos),
+                jac: WorldTransform::IDENTITY,
             };
             if let (Some(pi), Some((m, back))) = (parent, to_parent) {
                 let (q, j) = map_point(set, st, &inst.slots, pi, m.apply(p));
                 f.pivot_out = back.apply(q);
-                f.jac = mat_mul(back.m, mat_mul(j, m.m));
+                f.jac = back.linear_part() * (j * m.linear_part());
             }
             if let Some(slot) = st.frames.get_mut(di) {
                 *slot = f;
@@ -273,12 +274,12 @@ fn prepare(set: &DeformerSet, inst: &mut Instance, di: usize) {
                 return;
             };
             for k in (start..start + n).step_by(2) {
-                let Some(p) = st.lattice.get(k..k + 2).map(|s| [s[0], s[1]]) else {
+                let Some(p) = st.lattice.get(k..k + 2).map(|s| Vec2::new(s[0], s[1])) else {
                     return;
                 };
                 let q = back.apply(map_point(set, st, &inst.slots, pi, m.apply(p)).0);
-                st.lattice[k] = q[0];
-                st.lattice[k + 1] = q[1];
+                st.lattice[k] = q.x;
+                st.lattice[k + 1] = q.y;
             }
         }
         DeformerKind::Mesh { .. } => {}
@@ -293,7 +294,7 @@ fn map_slots(rig: &Rig, set: &DeformerSet, inst: &mut Instance, di: usize) {
         let Some(to_def) = slot_to_deformer(rig, &inst.world, s, d.bone) else {
             continue;
         };
-        let Some(back) = to_def.inverse() else {
+        let Some(back) = to_def.try_inverse() else {
             continue;
         };
         let (start, len) = (
@@ -303,19 +304,20 @@ fn map_slots(rig: &Rig, set: &DeformerSet, inst: &mut Instance, di: usize) {
         match &d.kind {
             DeformerKind::Rotation { .. } => {
                 let f = inst.params.deformers.frames[di];
-                let lin = mat_mul(f.jac, f.own);
-                let t = mat_vec(lin, f.pivot);
-                let own = Affine {
-                    m: lin,
-                    t: [f.pivot_out[0] - t[0], f.pivot_out[1] - t[1]],
+                let lin = f.jac * f.own;
+                let t = f.pivot_out - lin.apply_linear(f.pivot);
+                let own = WorldTransform {
+                    x: t.x,
+                    y: t.y,
+                    ..lin
                 };
-                let a = back.then_after(&own.then_after(&to_def));
+                let a = back * (own * to_def);
                 let Some(buf) = inst.slots.deform.get_mut(start..start + len) else {
                     continue;
                 };
                 for p in buf.chunks_exact_mut(2) {
-                    let q = a.apply([p[0], p[1]]);
-                    (p[0], p[1]) = (q[0], q[1]);
+                    let q = a.apply(Vec2::new(p[0], p[1]));
+                    (p[0], p[1]) = (q.x, q.y);
                 }
             }
             DeformerKind::Warp { .. } => {
@@ -329,8 +331,8 @@ fn map_slots(rig: &Rig, set: &DeformerSet, inst: &mut Instance, di: usize) {
                     continue;
                 };
                 for p in buf.chunks_exact_mut(2) {
-                    let q = back.apply(grid.map(pts, to_def.apply([p[0], p[1]])).0);
-                    (p[0], p[1]) = (q[0], q[1]);
+                    let q = back.apply(grid.map(pts, to_def.apply(Vec2::new(p[0], p[1]))).0);
+                    (p[0], p[1]) = (q.x, q.y);
                 }
             }
             DeformerKind::Mesh {
@@ -362,9 +364,9 @@ fn map_slots(rig: &Rig, set: &DeformerSet, inst: &mut Instance, di: usize) {
                             *dd += wv * (buf[cs + v + c] - f64::from(rest[v + c]));
                         }
                     }
-                    let dl = mat_vec(back.m, delta);
-                    buf[start + 2 * k] += dl[0];
-                    buf[start + 2 * k + 1] += dl[1];
+                    let dl = back.apply_linear(Vec2::from(delta));
+                    buf[start + 2 * k] += dl.x;
+                    buf[start + 2 * k + 1] += dl.y;
                 }
             }
         }
@@ -377,7 +379,7 @@ fn slot_to_deformer(
     world: &[WorldTransform],
     s: crate::ids::SlotId,
     bone: crate::ids::BoneId,
-) -> Option<Affine> {
+) -> Option<WorldTransform> {
     let sb = rig.slots.get(s.index())?.bone;
     relative(world, sb.index(), bone.index())
 }

@@ -4,12 +4,13 @@
 //! Returns every problem at once, each naming the deformer, slot or parameter. Verified by the
 //! unit tests in `tests.rs`.
 
-use super::geom::{Affine, barycentric, relative};
+use super::geom::{barycentric, relative};
 use super::{
     Deformer, DeformerBinding, DeformerId, DeformerKind, DeformerSet, DeformerTarget, MeshBind,
     RawDeformerKind, RawDeformers,
 };
 use crate::ids::SlotId;
+use crate::math::{Vec2, WorldTransform};
 use crate::raw::params::RawParams;
 use crate::rig::params::ParamSet;
 use crate::rig::params::resolve_axes;
@@ -142,7 +143,7 @@ pub fn build_deformers(
                     ));
                 }
                 let kind = DeformerKind::Rotation {
-                    pivot: *pivot,
+                    pivot: Vec2::from(*pivot),
                     angle: *angle,
                     scale: *scale,
                 };
@@ -173,8 +174,8 @@ pub fn build_deformers(
                 let start = set.lattice_floats;
                 set.lattice_floats = set.lattice_floats.saturating_add(2 * points as u32);
                 let kind = DeformerKind::Warp {
-                    origin: *origin,
-                    cell: [size[0] / f64::from(*cols), size[1] / f64::from(*rows)],
+                    origin: Vec2::from(*origin),
+                    cell: Vec2::new(size[0] / f64::from(*cols), size[1] / f64::from(*rows)),
                     cols: *cols,
                     rows: *rows,
                     start,
@@ -333,7 +334,7 @@ fn bind_meshes(rig: &Rig, set: &mut DeformerSet) {
         };
         let pt = |k: u16| {
             let k = 2 * usize::from(k);
-            [f64::from(rest[k]), f64::from(rest[k + 1])]
+            Vec2::new(f64::from(rest[k]), f64::from(rest[k + 1]))
         };
         for &s in &d.slots {
             let verts = setup_mesh(rig, s).map_or(&[][..], |m| m.0);
@@ -342,13 +343,13 @@ fn bind_meshes(rig: &Rig, set: &mut DeformerSet) {
                 rig.slots[s.index()].bone.index(),
                 d.bone.index(),
             )
-            .unwrap_or(Affine::IDENTITY);
+            .unwrap_or(WorldTransform::IDENTITY);
             let mut bind = MeshBind {
                 triangle: Vec::with_capacity(verts.len() / 2),
                 weights: Vec::with_capacity(verts.len() / 2),
             };
             for v in verts.chunks_exact(2) {
-                let q = to_group.apply([f64::from(v[0]), f64::from(v[1])]);
+                let q = to_group.apply(Vec2::new(f64::from(v[0]), f64::from(v[1])));
                 let hit = triangles.iter().enumerate().find_map(|(ti, t)| {
                     barycentric(q, pt(t[0]), pt(t[1]), pt(t[2])).map(|w| (ti as u32, w))
                 });

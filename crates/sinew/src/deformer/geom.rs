@@ -1,108 +1,32 @@
-//! Small geometry for the deformer stage: affine maps between bone spaces, barycentric
-//! coordinates, and the bilinear lattice map with its Jacobian. f64 throughout; no allocation.
-//! Verified through the stage tests in `tests.rs`.
+//! Small geometry for the deformer stage: maps between bone spaces, barycentric coordinates,
+//! and the bilinear lattice map with its Jacobian, on the core's [`Vec2`] and
+//! [`WorldTransform`]. f64 throughout; no allocation. Verified through the stage tests in
+//! `tests.rs`.
 
-use crate::math::WorldTransform;
-
-/// A 2x2 matrix, row-major `[a, b, c, d]` (`x' = a x + b y`, `y' = c x + d y`).
-pub(crate) type Mat2 = [f64; 4];
-
-/// The identity matrix.
-pub(crate) const I2: Mat2 = [1.0, 0.0, 0.0, 1.0];
-
-#[inline]
-pub(crate) fn mat_mul(p: Mat2, q: Mat2) -> Mat2 {
-    [
-        p[0] * q[0] + p[1] * q[2],
-        p[0] * q[1] + p[1] * q[3],
-        p[2] * q[0] + p[3] * q[2],
-        p[2] * q[1] + p[3] * q[3],
-    ]
-}
-
-#[inline]
-pub(crate) fn mat_vec(m: Mat2, v: [f64; 2]) -> [f64; 2] {
-    [m[0] * v[0] + m[1] * v[1], m[2] * v[0] + m[3] * v[1]]
-}
-
-/// The inverse, or `None` when (nearly) singular.
-#[inline]
-pub(crate) fn mat_inv(m: Mat2) -> Option<Mat2> {
-    let det = m[0] * m[3] - m[1] * m[2];
-    let scale = m.iter().fold(0.0f64, |s, x| s.max(x.abs()));
-    if !det.is_finite() || det.abs() <= 1e-12 * scale * scale || scale == 0.0 {
-        return None;
-    }
-    let r = 1.0 / det;
-    Some([m[3] * r, -m[1] * r, -m[2] * r, m[0] * r])
-}
-
-/// An affine map: linear part plus translation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Affine {
-    pub m: Mat2,
-    pub t: [f64; 2],
-}
-
-impl Affine {
-    pub const IDENTITY: Affine = Affine { m: I2, t: [0.0; 2] };
-
-    #[inline]
-    pub fn from_world(w: &WorldTransform) -> Affine {
-        Affine {
-            m: [w.a, w.b, w.c, w.d],
-            t: [w.x, w.y],
-        }
-    }
-
-    #[inline]
-    pub fn apply(&self, p: [f64; 2]) -> [f64; 2] {
-        let v = mat_vec(self.m, p);
-        [v[0] + self.t[0], v[1] + self.t[1]]
-    }
-
-    /// `self ∘ q` (q first).
-    #[inline]
-    pub fn then_after(&self, q: &Affine) -> Affine {
-        Affine {
-            m: mat_mul(self.m, q.m),
-            t: self.apply(q.t),
-        }
-    }
-
-    pub fn inverse(&self) -> Option<Affine> {
-        let mi = mat_inv(self.m)?;
-        let t = mat_vec(mi, self.t);
-        Some(Affine {
-            m: mi,
-            t: [-t[0], -t[1]],
-        })
-    }
-}
+use crate::math::{Vec2, WorldTransform};
 
 /// The map from bone `from`'s space to bone `to`'s space under `world`
 /// (`inverse(W_to) · W_from`), or `None` when `to` is singular.
-pub(crate) fn relative(world: &[WorldTransform], from: usize, to: usize) -> Option<Affine> {
+pub(crate) fn relative(world: &[WorldTransform], from: usize, to: usize) -> Option<WorldTransform> {
     if from == to {
-        return Some(Affine::IDENTITY);
+        return Some(WorldTransform::IDENTITY);
     }
     let (wf, wt) = (world.get(from)?, world.get(to)?);
-    let inv = Affine::from_world(wt).inverse()?;
-    Some(inv.then_after(&Affine::from_world(wf)))
+    Some(wt.try_inverse()? * *wf)
 }
 
 /// Barycentric weights of `p` in triangle `(a, b, c)`, when `p` lies inside it (with a small
 /// relative tolerance so points on edges are not lost); `None` for degenerate triangles.
-pub(crate) fn barycentric(p: [f64; 2], a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Option<[f64; 3]> {
-    let (e1, e2) = ([b[0] - a[0], b[1] - a[1]], [c[0] - a[0], c[1] - a[1]]);
-    let det = e1[0] * e2[1] - e1[1] * e2[0];
-    let size = e1[0].abs() + e1[1].abs() + e2[0].abs() + e2[1].abs();
+pub(crate) fn barycentric(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> Option<[f64; 3]> {
+    let (e1, e2) = (b - a, c - a);
+    let det = e1.cross(e2);
+    let size = e1.x.abs() + e1.y.abs() + e2.x.abs() + e2.y.abs();
     if !det.is_finite() || det.abs() <= 1e-12 * size * size {
         return None;
     }
-    let d = [p[0] - a[0], p[1] - a[1]];
-    let w1 = (d[0] * e2[1] - d[1] * e2[0]) / det;
-    let w2 = (e1[0] * d[1] - e1[1] * d[0]) / det;
+    let d = p - a;
+    let w1 = d.cross(e2) / det;
+    let w2 = e1.cross(d) / det;
     let w0 = 1.0 - w1 - w2;
     // Relative to the triangle: generous enough for the ~2e-8 shear Spine's float pi puts in
     // every Inochi2D node matrix (a vertex on the mesh border must stay inside).
@@ -113,8 +37,8 @@ pub(crate) fn barycentric(p: [f64; 2], a: [f64; 2], b: [f64; 2], c: [f64; 2]) ->
 /// A regular rest lattice: `cols x rows` cells of size `cell` from `origin`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Grid {
-    pub origin: [f64; 2],
-    pub cell: [f64; 2],
+    pub origin: Vec2,
+    pub cell: Vec2,
     pub cols: usize,
     pub rows: usize,
 }
@@ -123,9 +47,9 @@ impl Grid {
     /// The rest cell of `q` (clamped to the grid) and its unclamped offsets `(u, v)`: points
     /// outside extrapolate from the nearest edge cell.
     #[inline]
-    pub fn locate(&self, q: [f64; 2]) -> (usize, usize, f64, f64) {
-        let fx = (q[0] - self.origin[0]) / self.cell[0];
-        let fy = (q[1] - self.origin[1]) / self.cell[1];
+    pub fn locate(&self, q: Vec2) -> (usize, usize, f64, f64) {
+        let fx = (q.x - self.origin.x) / self.cell.x;
+        let fy = (q.y - self.origin.y) / self.cell.y;
         let cell = |f: f64, n: usize| {
             if f.is_finite() {
                 (f.floor().max(0.0) as usize).min(n - 1)
@@ -138,29 +62,29 @@ impl Grid {
     }
 
     /// The current position of rest point `q` on lattice `pts` (x,y per point, row-major,
-    /// `(cols + 1) x (rows + 1)` points) and the map's Jacobian there.
+    /// `(cols + 1) x (rows + 1)` points) and the map's Jacobian there (a linear
+    /// [`WorldTransform`]).
     #[inline]
-    pub fn map(&self, pts: &[f64], q: [f64; 2]) -> ([f64; 2], Mat2) {
+    pub fn map(&self, pts: &[f64], q: Vec2) -> (Vec2, WorldTransform) {
         let (i, j, u, v) = self.locate(q);
         let w = self.cols + 1;
         let p = |ii: usize, jj: usize| {
             let k = 2 * (jj * w + ii);
             match pts.get(k..k + 2) {
-                Some(s) => [s[0], s[1]],
-                None => [0.0, 0.0],
+                Some(s) => Vec2::new(s[0], s[1]),
+                None => Vec2::ZERO,
             }
         };
         let (p00, p10, p01, p11) = (p(i, j), p(i + 1, j), p(i, j + 1), p(i + 1, j + 1));
-        let mut out = [0.0; 2];
-        let mut jac = [0.0; 4];
-        for k in 0..2 {
-            out[k] = (1.0 - v) * ((1.0 - u) * p00[k] + u * p10[k])
-                + v * ((1.0 - u) * p01[k] + u * p11[k]);
-            let du = (1.0 - v) * (p10[k] - p00[k]) + v * (p11[k] - p01[k]);
-            let dv = (1.0 - u) * (p01[k] - p00[k]) + u * (p11[k] - p10[k]);
-            jac[2 * k] = du / self.cell[0];
-            jac[2 * k + 1] = dv / self.cell[1];
-        }
-        (out, jac)
+        // Per component: the bilinear blend and its two partial derivatives.
+        let axis = |c00: f64, c10: f64, c01: f64, c11: f64| {
+            let out = (1.0 - v) * ((1.0 - u) * c00 + u * c10) + v * ((1.0 - u) * c01 + u * c11);
+            let du = (1.0 - v) * (c10 - c00) + v * (c11 - c01);
+            let dv = (1.0 - u) * (c01 - c00) + u * (c11 - c10);
+            (out, du / self.cell.x, dv / self.cell.y)
+        };
+        let (x, a, b) = axis(p00.x, p10.x, p01.x, p11.x);
+        let (y, c, d) = axis(p00.y, p10.y, p01.y, p11.y);
+        (Vec2::new(x, y), WorldTransform::linear(a, b, c, d))
     }
 }

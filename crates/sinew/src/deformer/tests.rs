@@ -5,7 +5,7 @@
 
 use super::{DeformerTarget, RawDeformer, RawDeformerBinding, RawDeformerKind, RawDeformers};
 use crate::character::update_params;
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 use crate::params::Interp;
 use crate::params::raw::{RawAxis, RawBinding, RawParam, RawParams, RawTarget};
 use crate::raw::{
@@ -152,6 +152,12 @@ fn frame(rig: &Rig, a: f64) -> Instance {
     inst
 }
 
+/// `w` applied to `(x, y)`, as a pair.
+fn ap(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
+    let p = w.apply(Vec2::new(x, y));
+    (p.x, p.y)
+}
+
 fn inv_apply(w: &WorldTransform, p: [f64; 2]) -> [f64; 2] {
     let det = w.a * w.d - w.b * w.c;
     let (x, y) = (p[0] - w.x, p[1] - w.y);
@@ -181,16 +187,16 @@ fn check(rig: &Rig, inst: &Instance, want: impl Fn([f64; 2]) -> Option<[f64; 2]>
     assert_eq!(got.len(), rest.len());
     let mut moved = 0;
     for (k, (g, r)) in got.chunks_exact(2).zip(rest.chunks_exact(2)).enumerate() {
-        let world_rest = part.apply(r[0], r[1]);
+        let world_rest = ap(&part, r[0], r[1]);
         let q = inv_apply(&def, [world_rest.0, world_rest.1]);
         let w = match want(q) {
             Some(f) => {
                 moved += 1;
-                def.apply(f[0], f[1])
+                ap(&def, f[0], f[1])
             }
             None => world_rest,
         };
-        let g = part.apply(g[0], g[1]);
+        let g = ap(&part, g[0], g[1]);
         assert!(
             (g.0 - w.0).abs() < 1e-9 && (g.1 - w.1).abs() < 1e-9,
             "vertex {k}: got {g:?}, want {w:?}"
@@ -302,7 +308,7 @@ fn warp_reproduces_an_affine_map_inside_and_outside() {
     // Some vertices lie outside the rest lattice: extrapolation is exact for affine motion.
     let def = inst.world[1];
     let outside = setup_vertices(&rig, "a").chunks_exact(2).any(|r| {
-        let w = inst.world[2].apply(r[0], r[1]);
+        let w = ap(&inst.world[2], r[0], r[1]);
         let q = inv_apply(&def, [w.0, w.1]);
         !(-48.0..=48.0).contains(&q[0]) || !(-40.0..=40.0).contains(&q[1])
     });
@@ -401,13 +407,13 @@ fn rotation_nested_in_a_warp_composes() {
     {
         let (x, y) = (r[0] - 4.0, r[1] + 6.0);
         let rot = [4.0 - 2.0 * y, -6.0 + 2.0 * x];
-        let w = part.apply(rot[0], rot[1]);
+        let w = ap(&part, rot[0], rot[1]);
         let q = inv_apply(&def, [w.0, w.1]);
         let want = {
             let f = aff(q);
-            def.apply(f[0], f[1])
+            ap(&def, f[0], f[1])
         };
-        let got = part.apply(g[0], g[1]);
+        let got = ap(&part, g[0], g[1]);
         assert!(
             (got.0 - want.0).abs() < 1e-9 && (got.1 - want.1).abs() < 1e-9,
             "got {got:?}, want {want:?}"
@@ -416,18 +422,18 @@ fn rotation_nested_in_a_warp_composes() {
     // Non-affine lattice: the pivot still lands exactly where the warp puts it.
     let inst = frame(&rig, -1.0);
     let f = inst.params.deformers.frames[1];
-    let w = part.apply(4.0, -6.0);
+    let w = ap(&part, 4.0, -6.0);
     let q = inv_apply(&inst.world[1], [w.0, w.1]);
     let st = &inst.params.deformers;
     let grid = super::geom::Grid {
-        origin: [-48.0, -40.0],
-        cell: [32.0, 40.0],
+        origin: Vec2::new(-48.0, -40.0),
+        cell: Vec2::new(32.0, 40.0),
         cols: 3,
         rows: 2,
     };
-    let m = grid.map(&st.lattice, q).0;
-    let m = inst.world[1].apply(m[0], m[1]);
-    let got = inst.world[2].apply(f.pivot_out[0], f.pivot_out[1]);
+    let m = grid.map(&st.lattice, Vec2::from(q)).0;
+    let m = ap(&inst.world[1], m.x, m.y);
+    let got = ap(&inst.world[2], f.pivot_out.x, f.pivot_out.y);
     assert!((got.0 - m.0).abs() < 1e-9 && (got.1 - m.1).abs() < 1e-9);
 }
 

@@ -7,12 +7,12 @@
 
 use super::param_cache;
 use crate::ids::ParamId;
+use crate::math::{Vec2, WorldTransform};
 use crate::rig::params::chain::{ChainSet, DOWN as CHAIN_DOWN};
 use crate::rig::params::deformer::DeformerSet;
 use crate::rig::params::driver::{DOWN, DriverData};
 use crate::sim::clock::FixedClock;
 use crate::sim::pendulum::Pendulum;
-use crate::sim::vec::{SimVec, V2};
 
 /// Additive bone offsets accumulated by the parameter stage.
 ///
@@ -202,7 +202,7 @@ pub struct DriverState {
     /// The pendulum.
     pub pendulum: Pendulum,
     /// The anchor at the start of the current frame (inputs are interpolated across steps).
-    pub last_anchor: V2,
+    pub last_anchor: Vec2,
 }
 
 impl DriverState {
@@ -212,10 +212,10 @@ impl DriverState {
             pendulum: Pendulum::new(
                 d.pendulum_kind(),
                 d.pendulum_params(0.0, 1.0),
-                V2::ZERO,
+                Vec2::ZERO,
                 DOWN,
             ),
-            last_anchor: V2::ZERO,
+            last_anchor: Vec2::ZERO,
         }
     }
 }
@@ -226,15 +226,15 @@ impl DriverState {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Strand {
     /// Particle positions after the last step.
-    pub pos: Vec<V2>,
+    pub pos: Vec<Vec2>,
     /// Particle positions before the last step (outputs interpolate toward `pos`).
-    pub prev: Vec<V2>,
+    pub prev: Vec<Vec2>,
     /// Velocities, physics units per `d`.
-    pub vel: Vec<V2>,
+    pub vel: Vec<Vec2>,
     /// Gravity direction at each particle's last step.
-    pub last_gravity: Vec<V2>,
+    pub last_gravity: Vec<Vec2>,
     /// Root translation at the end of the last frame.
-    pub last_root: V2,
+    pub last_root: Vec2,
     /// Root angle (degrees) at the end of the last frame.
     pub last_angle: f64,
 }
@@ -261,11 +261,11 @@ impl ChainState {
             .map(|c| {
                 let n = c.particles.len();
                 Strand {
-                    pos: vec![V2::ZERO; n],
-                    prev: vec![V2::ZERO; n],
-                    vel: vec![V2::ZERO; n],
+                    pos: vec![Vec2::ZERO; n],
+                    prev: vec![Vec2::ZERO; n],
+                    vel: vec![Vec2::ZERO; n],
                     last_gravity: vec![CHAIN_DOWN; n],
-                    last_root: V2::ZERO,
+                    last_root: Vec2::ZERO,
                     last_angle: 0.0,
                 }
             })
@@ -285,22 +285,22 @@ impl ChainState {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RotationFrame {
     /// Current pivot (setup plus offsets), before the ancestors.
-    pub pivot: [f64; 2],
+    pub pivot: Vec2,
     /// Where the ancestors put the pivot.
-    pub pivot_out: [f64; 2],
-    /// The own linear part `scale · R(angle)`, row-major `[a, b, c, d]`.
-    pub own: [f64; 4],
-    /// The ancestors' linear part at the pivot, row-major.
-    pub jac: [f64; 4],
+    pub pivot_out: Vec2,
+    /// The own linear part `scale · R(angle)` (zero translation).
+    pub own: WorldTransform,
+    /// The ancestors' linear part at the pivot (zero translation).
+    pub jac: WorldTransform,
 }
 
 impl RotationFrame {
     /// The identity map.
     pub const IDENTITY: RotationFrame = RotationFrame {
-        pivot: [0.0; 2],
-        pivot_out: [0.0; 2],
-        own: [1.0, 0.0, 0.0, 1.0],
-        jac: [1.0, 0.0, 0.0, 1.0],
+        pivot: Vec2::ZERO,
+        pivot_out: Vec2::ZERO,
+        own: WorldTransform::IDENTITY,
+        jac: WorldTransform::IDENTITY,
     };
 }
 

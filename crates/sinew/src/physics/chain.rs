@@ -48,30 +48,31 @@ use crate::rig::problem::{BuildPart, BuildProblem, ProblemKind};
 
 use crate::rig::params::{ParamData, ParamSet};
 
-use crate::sim::vec::{SimVec, V2};
+use crate::math::Vec2;
+use crate::sim::vec::SimVec;
 
 /// The chain's gravity direction for a root angle in degrees.
 #[inline]
-fn gravity(angle_deg: f64) -> V2 {
+fn gravity(angle_deg: f64) -> Vec2 {
     let (s, c) = angle_deg.to_radians().sin_cos();
-    V2::new(s, c)
+    Vec2::new(s, c)
 }
 
 /// Signed angle (radians, in (-π, π]) turning direction `from` onto `to`.
 #[inline]
-fn angle_between(from: V2, to: V2) -> f64 {
+fn angle_between(from: Vec2, to: Vec2) -> f64 {
     from.cross(to).atan2(from.dot(to))
 }
 
 #[inline]
-fn rotate(v: V2, radians: f64) -> V2 {
+fn rotate(v: Vec2, radians: f64) -> Vec2 {
     let (s, c) = radians.sin_cos();
-    V2::new(c * v.x - s * v.y, s * v.x + c * v.y)
+    Vec2::new(c * v.x - s * v.y, s * v.x + c * v.y)
 }
 
 /// The root translation and angle (degrees) `c`'s inputs give for parameter `values`.
-pub fn chain_input(c: &ChainData, params: &[ParamData], values: &[[f64; 2]]) -> (V2, f64) {
-    let (mut t, mut angle) = (V2::ZERO, 0.0);
+pub fn chain_input(c: &ChainData, params: &[ParamData], values: &[[f64; 2]]) -> (Vec2, f64) {
+    let (mut t, mut angle) = (Vec2::ZERO, 0.0);
     for input in &c.inputs {
         let pi = input.param.index();
         let (Some(pd), Some(v)) = (params.get(pi), values.get(pi)) else {
@@ -98,7 +99,7 @@ pub fn chain_input(c: &ChainData, params: &[ParamData], values: &[[f64; 2]]) -> 
 
 /// Puts `s` at rest: the root at `root`, each particle its radius along gravity from the
 /// previous one, no velocity.
-pub fn place(s: &mut Strand, c: &ChainData, root: V2, angle: f64) {
+pub fn place(s: &mut Strand, c: &ChainData, root: Vec2, angle: f64) {
     let g = gravity(angle);
     let mut at = root;
     for (i, p) in c.particles.iter().enumerate() {
@@ -107,7 +108,7 @@ pub fn place(s: &mut Strand, c: &ChainData, root: V2, angle: f64) {
         }
         s.pos[i] = at;
         s.prev[i] = at;
-        s.vel[i] = V2::ZERO;
+        s.vel[i] = Vec2::ZERO;
         s.last_gravity[i] = g;
     }
     s.last_root = root;
@@ -115,7 +116,7 @@ pub fn place(s: &mut Strand, c: &ChainData, root: V2, angle: f64) {
 }
 
 /// Advances `s` by one step of `h` seconds with the root at `root` and angle `angle`.
-pub fn step_strand(s: &mut Strand, c: &ChainData, root: V2, angle: f64, wind: V2, h: f64) {
+pub fn step_strand(s: &mut Strand, c: &ChainData, root: Vec2, angle: f64, wind: Vec2, h: f64) {
     let n = c.particles.len().min(s.pos.len());
     s.prev[..n].copy_from_slice(&s.pos[..n]);
     if n == 0 {
@@ -254,7 +255,7 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem
         ));
     }
     if raw.wind.iter().all(|w| w.is_finite()) {
-        out.wind = V2::new(raw.wind[0], raw.wind[1]);
+        out.wind = Vec2::new(raw.wind[0], raw.wind[1]);
     } else {
         errs.push(BuildProblem::value(
             PART,
@@ -320,7 +321,7 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem
                 ));
             }
             particles.push(ChainParticle {
-                position: V2::new(p.position[0], p.position[1]),
+                position: Vec2::new(p.position[0], p.position[1]),
                 mobility: p.mobility,
                 delay: p.delay,
                 acceleration: p.acceleration,

@@ -19,19 +19,20 @@ pub use crate::instance::params::DriverState;
 pub use crate::raw::params::{DriverMap, PendulumModel};
 pub use crate::rig::params::driver::{DriverData, clock_settings};
 
+use crate::math::Vec2;
 use crate::rig::params::driver::DOWN;
-use crate::sim::vec::{SimVec, V2};
+use crate::sim::vec::SimVec;
 
 /// The anchor of a driver in rig space from the current world transforms.
-fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> V2 {
+fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> Vec2 {
     let b = d.bone.index();
     if d.local_only {
         let p = inst.pose[b];
-        V2::new(p.x, p.y)
+        Vec2::new(p.x, p.y)
     } else {
         let w = inst.world[b];
         let _ = rig;
-        V2::new(w.x, w.y)
+        Vec2::new(w.x, w.y)
     }
 }
 
@@ -39,7 +40,7 @@ fn anchor(rig: &crate::Rig, inst: &crate::Instance, d: &DriverData) -> V2 {
 pub fn driver_output(
     data: &DriverData,
     world: &crate::WorldTransform,
-    d: V2,
+    d: Vec2,
     length: f64,
 ) -> [f64; 2] {
     // Direction in the bone's local frame: the inverse of the world linear part.

@@ -18,8 +18,9 @@
 //! oscillator (`omega0 = sqrt(g/L)`, zeta = `angle_damping`), exact length for the rigid
 //! form, the spring form's static stretch `g / k`, and bad input.
 
+use crate::math::Vec2;
 use crate::sim::spring::{SpringParams, closed_form};
-use crate::sim::vec::{SimVec, V2};
+use crate::sim::vec::SimVec;
 
 /// Rigid rod or spring.
 ///
@@ -112,15 +113,15 @@ pub struct Pendulum {
     /// The parameters as last given to `set_params` (before sanitising).
     given: PendulumParams,
     rates: Rates,
-    anchor: V2,
-    bob: V2,
-    vel: V2,
-    down: V2,
+    anchor: Vec2,
+    bob: Vec2,
+    vel: Vec2,
+    down: Vec2,
 }
 
 impl Pendulum {
     /// A pendulum hanging at rest from `anchor`, gravity along `down` (normalised).
-    pub fn new(kind: PendulumKind, params: PendulumParams, anchor: V2, down: V2) -> Self {
+    pub fn new(kind: PendulumKind, params: PendulumParams, anchor: Vec2, down: Vec2) -> Self {
         let given = params;
         let params = sanitize(params);
         let mut p = Pendulum {
@@ -130,8 +131,8 @@ impl Pendulum {
             rates: rates(kind, &params),
             anchor,
             bob: anchor,
-            vel: V2::ZERO,
-            down: V2::new(0.0, -1.0),
+            vel: Vec2::ZERO,
+            down: Vec2::new(0.0, -1.0),
         };
         p.reset(anchor, down);
         p
@@ -154,29 +155,33 @@ impl Pendulum {
     }
 
     /// Puts the bob at rest below `anchor`.
-    pub fn reset(&mut self, anchor: V2, down: V2) {
-        self.down = down.normalize_or(V2::new(0.0, -1.0));
-        self.anchor = if anchor.is_finite() { anchor } else { V2::ZERO };
+    pub fn reset(&mut self, anchor: Vec2, down: Vec2) {
+        self.down = down.normalize_or(Vec2::new(0.0, -1.0));
+        self.anchor = if anchor.is_finite() {
+            anchor
+        } else {
+            Vec2::ZERO
+        };
         let stretch = match self.kind {
             PendulumKind::Rigid => 0.0,
             PendulumKind::Spring => self.params.gravity / self.spring_k(),
         };
         self.bob = self.anchor + self.down * (self.params.length + stretch);
-        self.vel = V2::ZERO;
+        self.vel = Vec2::ZERO;
     }
 
     /// The bob's world position.
-    pub fn bob(&self) -> V2 {
+    pub fn bob(&self) -> Vec2 {
         self.bob
     }
 
     /// The bob's world velocity.
-    pub fn velocity(&self) -> V2 {
+    pub fn velocity(&self) -> Vec2 {
         self.vel
     }
 
     /// Sets the bob's velocity (an impulse).
-    pub fn set_velocity(&mut self, v: V2) {
+    pub fn set_velocity(&mut self, v: Vec2) {
         if v.is_finite() {
             self.vel = v;
         }
@@ -221,7 +226,7 @@ impl Pendulum {
 
     /// Advances one fixed step of `h` seconds with the anchor now at `anchor` (moved
     /// linearly from its previous position during the step).
-    pub fn step(&mut self, anchor: V2, h: f64) {
+    pub fn step(&mut self, anchor: Vec2, h: f64) {
         if !(h.is_finite() && h > 0.0 && anchor.is_finite()) {
             return;
         }
@@ -244,7 +249,7 @@ impl Pendulum {
         }
     }
 
-    fn substep(&mut self, anchor: V2, h: f64) {
+    fn substep(&mut self, anchor: Vec2, h: f64) {
         let p = self.params;
         let anchor_vel = (anchor - self.anchor) * (1.0 / h);
         self.anchor = anchor;
@@ -356,10 +361,10 @@ mod tests {
     use super::*;
 
     fn released(kind: PendulumKind, params: PendulumParams, deg: f64) -> Pendulum {
-        let mut p = Pendulum::new(kind, params, V2::ZERO, V2::new(0.0, -1.0));
+        let mut p = Pendulum::new(kind, params, Vec2::ZERO, Vec2::new(0.0, -1.0));
         let r = deg.to_radians();
         let l = (p.bob - p.anchor).length();
-        p.bob = V2::new(r.sin() * l, -r.cos() * l);
+        p.bob = Vec2::new(r.sin() * l, -r.cos() * l);
         p
     }
 
@@ -376,7 +381,7 @@ mod tests {
             let h = 1.0 / 600.0;
             let mut worst: f64 = 0.0;
             for i in 1..=600 {
-                p.step(V2::ZERO, h);
+                p.step(Vec2::ZERO, h);
                 let want = small_angle_closed_form(&params, 2.0, f64::from(i) * h);
                 worst = worst.max((p.angle() - want).abs());
                 assert!((p.length_ratio() - 1.0).abs() < 1e-12);
@@ -394,7 +399,7 @@ mod tests {
         for _ in 0..10 {
             let mut peak: f64 = 0.0;
             for _ in 0..60 {
-                p.step(V2::ZERO, 1.0 / 60.0);
+                p.step(Vec2::ZERO, 1.0 / 60.0);
                 peak = peak.max(p.angle().abs());
             }
             assert!(peak <= peak_prev + 1e-9, "{peak} > {peak_prev}");
@@ -408,12 +413,12 @@ mod tests {
         let mut p = Pendulum::new(
             PendulumKind::Rigid,
             PendulumParams::default(),
-            V2::ZERO,
-            V2::new(0.0, -1.0),
+            Vec2::ZERO,
+            Vec2::new(0.0, -1.0),
         );
         // Anchor jerks right: the bob lags, so the rod swings to negative angles (bob left of
         // down is clockwise from down: negative).
-        p.step(V2::new(20.0, 0.0), 1.0 / 60.0);
+        p.step(Vec2::new(20.0, 0.0), 1.0 / 60.0);
         assert!(p.angle() < -5.0, "{}", p.angle());
         let out = p.output();
         assert_eq!(out[0], p.angle());
@@ -427,11 +432,16 @@ mod tests {
             angle_damping: 1.0,
             ..Default::default()
         };
-        let mut p = Pendulum::new(PendulumKind::Spring, params, V2::ZERO, V2::new(0.0, -1.0));
+        let mut p = Pendulum::new(
+            PendulumKind::Spring,
+            params,
+            Vec2::ZERO,
+            Vec2::new(0.0, -1.0),
+        );
         // Start unstretched and let it settle.
-        p.bob = V2::new(0.0, -100.0);
+        p.bob = Vec2::new(0.0, -100.0);
         for _ in 0..600 {
-            p.step(V2::ZERO, 1.0 / 60.0);
+            p.step(Vec2::ZERO, 1.0 / 60.0);
         }
         let k = (std::f64::consts::TAU * 3.0).powi(2);
         let want = 1.0 + 980.0 / k / 100.0;
@@ -452,11 +462,11 @@ mod tests {
         };
         let mut p = released(PendulumKind::Spring, params, 30.0);
         for dt in [0.5, 10.0, f64::NAN, -1.0, 0.0] {
-            p.step(V2::new(5.0, 0.0), dt);
+            p.step(Vec2::new(5.0, 0.0), dt);
             assert!(p.bob().is_finite() && p.velocity().is_finite());
             assert!(p.length_ratio() < 3.0, "{}", p.length_ratio());
         }
-        p.step(V2::new(f64::NAN, 0.0), 1.0 / 60.0);
+        p.step(Vec2::new(f64::NAN, 0.0), 1.0 / 60.0);
         assert!(p.bob().is_finite());
     }
 

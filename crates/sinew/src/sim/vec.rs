@@ -1,11 +1,12 @@
 //! The vector space the secondary-motion solvers run in: [`SimVec`] with a rotation type,
-//! implemented for sinew's 2D [`V2`] (f64) and, with the `glam` feature, for
+//! implemented for the core's 2D [`Vec2`] (f64) and, with the `glam` feature, for
 //! [`glam::DVec3`] with [`glam::DQuat`] rotations. One solver (jiggle chains, colliders) is
 //! written once against this trait and runs on 2D rigs and on 3D engine transforms alike.
 //!
 //! Verified by the unit tests below (the minimal rotation between unit vectors, blending,
 //! composition) and through the solver tests that run both spaces.
 
+use crate::math::Vec2;
 use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -69,40 +70,6 @@ pub trait SimVec:
     }
 }
 
-/// A 2D vector (f64), y up.
-///
-/// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct V2 {
-    /// x.
-    pub x: f64,
-    /// y.
-    pub y: f64,
-}
-
-impl V2 {
-    /// Builds a vector.
-    #[inline]
-    pub const fn new(x: f64, y: f64) -> Self {
-        V2 { x, y }
-    }
-    /// The vector rotated +90°.
-    #[inline]
-    pub fn perp(self) -> Self {
-        V2::new(-self.y, self.x)
-    }
-    /// 2D cross product (z of the 3D cross).
-    #[inline]
-    pub fn cross(self, o: Self) -> f64 {
-        self.x * o.y - self.y * o.x
-    }
-    /// The angle of a 2D rotation `(cos, sin)`, radians.
-    #[inline]
-    pub fn rot_angle(r: Rot2) -> f64 {
-        r.s.atan2(r.c)
-    }
-}
-
 /// A 2D rotation as a unit complex number `(cos, sin)`.
 ///
 /// Owner: shared by the simulation stages (jiggle, Spine and parameter physics).
@@ -121,44 +88,20 @@ impl Rot2 {
         let (s, c) = radians.sin_cos();
         Rot2 { c, s }
     }
-}
-
-impl Add for V2 {
-    type Output = V2;
+    /// The angle of the rotation, radians.
     #[inline]
-    fn add(self, o: V2) -> V2 {
-        V2::new(self.x + o.x, self.y + o.y)
-    }
-}
-impl Sub for V2 {
-    type Output = V2;
-    #[inline]
-    fn sub(self, o: V2) -> V2 {
-        V2::new(self.x - o.x, self.y - o.y)
-    }
-}
-impl Mul<f64> for V2 {
-    type Output = V2;
-    #[inline]
-    fn mul(self, s: f64) -> V2 {
-        V2::new(self.x * s, self.y * s)
-    }
-}
-impl Neg for V2 {
-    type Output = V2;
-    #[inline]
-    fn neg(self) -> V2 {
-        V2::new(-self.x, -self.y)
+    pub fn angle(self) -> f64 {
+        self.s.atan2(self.c)
     }
 }
 
-impl SimVec for V2 {
+impl SimVec for Vec2 {
     type Rot = Rot2;
-    const ZERO: V2 = V2::new(0.0, 0.0);
+    const ZERO: Vec2 = Vec2::new(0.0, 0.0);
     const ROT_IDENTITY: Rot2 = Rot2 { c: 1.0, s: 0.0 };
     #[inline]
     fn any_unit() -> Self {
-        V2::new(1.0, 0.0)
+        Vec2::new(1.0, 0.0)
     }
     #[inline]
     fn any_perp(self) -> Self {
@@ -166,7 +109,7 @@ impl SimVec for V2 {
     }
     #[inline]
     fn dot(self, o: Self) -> f64 {
-        self.x * o.x + self.y * o.y
+        Vec2::dot(self, o)
     }
     #[inline]
     fn is_finite(self) -> bool {
@@ -185,7 +128,7 @@ impl SimVec for V2 {
     }
     #[inline]
     fn rot_apply(r: Rot2, v: Self) -> Self {
-        V2::new(r.c * v.x - r.s * v.y, r.s * v.x + r.c * v.y)
+        Vec2::new(r.c * v.x - r.s * v.y, r.s * v.x + r.c * v.y)
     }
     #[inline]
     fn rot_mul(r1: Rot2, r2: Rot2) -> Rot2 {
@@ -287,43 +230,46 @@ impl SimVec for glam::DVec3 {
 mod tests {
     use super::*;
 
-    fn close(a: V2, b: V2) -> bool {
+    fn close(a: Vec2, b: Vec2) -> bool {
         (a - b).length() < 1e-12
     }
 
     #[test]
     fn rotation_between_unit_vectors_2d() {
-        let a = V2::new(1.0, 0.0);
-        let b = V2::new(0.0, 1.0);
-        let r = V2::rot_between(a, b);
-        assert!(close(V2::rot_apply(r, a), b));
-        assert!(close(V2::rot_apply(r, b), V2::new(-1.0, 0.0)));
+        let a = Vec2::new(1.0, 0.0);
+        let b = Vec2::new(0.0, 1.0);
+        let r = Vec2::rot_between(a, b);
+        assert!(close(Vec2::rot_apply(r, a), b));
+        assert!(close(Vec2::rot_apply(r, b), Vec2::new(-1.0, 0.0)));
         // Opposite vectors: a half turn.
-        let r = V2::rot_between(a, -a);
-        assert!(close(V2::rot_apply(r, a), -a));
+        let r = Vec2::rot_between(a, -a);
+        assert!(close(Vec2::rot_apply(r, a), -a));
     }
 
     #[test]
     fn slerp_and_compose_2d() {
         let r = Rot2::from_angle(1.0);
-        let half = V2::rot_slerp(V2::ROT_IDENTITY, r, 0.5);
-        assert!((V2::rot_angle(half) - 0.5).abs() < 1e-12);
-        let n = V2::rot_nlerp(V2::ROT_IDENTITY, Rot2::from_angle(0.2), 0.5);
-        assert!((V2::rot_angle(n) - 0.1).abs() < 1e-12);
-        let twice = V2::rot_mul(r, r);
-        assert!((V2::rot_angle(twice) - 2.0).abs() < 1e-12);
+        let half = Vec2::rot_slerp(Vec2::ROT_IDENTITY, r, 0.5);
+        assert!((half.angle() - 0.5).abs() < 1e-12);
+        let n = Vec2::rot_nlerp(Vec2::ROT_IDENTITY, Rot2::from_angle(0.2), 0.5);
+        assert!((n.angle() - 0.1).abs() < 1e-12);
+        let twice = Vec2::rot_mul(r, r);
+        assert!((twice.angle() - 2.0).abs() < 1e-12);
         // Slerp takes the short way across +-pi.
         let a = Rot2::from_angle(3.0);
         let b = Rot2::from_angle(-3.0);
-        let m = V2::rot_slerp(a, b, 0.5);
-        assert!((V2::rot_angle(m).abs() - std::f64::consts::PI).abs() < 1e-12);
+        let m = Vec2::rot_slerp(a, b, 0.5);
+        assert!((m.angle().abs() - std::f64::consts::PI).abs() < 1e-12);
     }
 
     #[test]
     fn normalize_falls_back_on_zero() {
-        assert_eq!(V2::ZERO.normalize_or(V2::any_unit()), V2::new(1.0, 0.0));
-        let n = V2::new(3.0, 4.0).normalize_or(V2::ZERO);
-        assert!(close(n, V2::new(0.6, 0.8)));
+        assert_eq!(
+            Vec2::ZERO.normalize_or(Vec2::any_unit()),
+            Vec2::new(1.0, 0.0)
+        );
+        let n = Vec2::new(3.0, 4.0).normalize_or(Vec2::ZERO);
+        assert!(close(n, Vec2::new(0.6, 0.8)));
     }
 
     #[cfg(feature = "glam")]

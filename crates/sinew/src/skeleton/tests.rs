@@ -8,7 +8,7 @@ use crate::bone::update_applied_transform;
 use crate::ids::*;
 use crate::instance::plan::PlanOp;
 use crate::instance::{ActiveSkin, Instance};
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 use crate::raw::Vertices;
 use crate::rig::{
     Attachment, AttachmentKind, ConstraintRef, PathAttachment, PathData, PathMix, SkinData,
@@ -167,7 +167,7 @@ proptest! {
         add_ik(&mut rig, "ik", &["a", "b"], "t", 1.0, 0.0, if bend { 1 } else { -1 }, (false, false, false));
         let mut inst = Instance::new(&rig);
         update_world_transform(&rig, &mut inst, Physics::None);
-        let (x, y) = inst.world[2].apply(l2, 0.0);
+        let Vec2 { x, y } = inst.world[2].apply(Vec2::new(l2, 0.0));
         prop_assert!((x - tx).abs() < 1e-4 && (y - ty).abs() < 1e-4, "tip ({x}, {y}) vs ({tx}, {ty})");
         // The bend direction picks the side of the elbow (positive: clockwise of the
         // line to the target, so the cross product is positive).
@@ -255,7 +255,7 @@ fn one_bone_ik_aims_and_stretches() {
         10.0 * 30f64.to_radians().sin(),
     );
     assert!((w.x - ox).abs() < 1e-5 && (w.y - oy).abs() < 1e-5);
-    let (tip_x, tip_y) = w.apply(10.0, 0.0);
+    let Vec2 { x: tip_x, y: tip_y } = w.apply(Vec2::new(10.0, 0.0));
     assert!(
         (tip_x + 20.0).abs() < 1e-4 && (tip_y - 40.0).abs() < 1e-4,
         "tip {tip_x} {tip_y}"

@@ -8,11 +8,11 @@ use super::chain::{ChainSettings, Link};
 use super::desc::{ColliderShape, Gust, JiggleDesc, LodSettings};
 use crate::ids::BoneId;
 use crate::instance::Instance;
+use crate::math::Vec2;
 use crate::math::WorldTransform;
 use crate::rig::Rig;
 use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
 use crate::sim::clock::ClockSettings;
-use crate::sim::vec::V2;
 use crate::types::Physics;
 
 /// A collider resolved to a bone.
@@ -56,9 +56,9 @@ pub struct JiggleRig {
     /// Per rig bone: a non-jiggle bone below a jiggle bone (re-posed after the solve).
     pub repose: Vec<bool>,
     /// Gravity, world units/s².
-    pub gravity: V2,
+    pub gravity: Vec2,
     /// Wind, world units/s².
-    pub wind: V2,
+    pub wind: Vec2,
     /// Gusts.
     pub gust: Gust,
     /// Clock settings.
@@ -279,7 +279,7 @@ impl JiggleRig {
                 cur = rig.bones[p.index()].parent;
             }
             let driver = match (parent, driver_of[i]) {
-                (None, Some(d)) => Some((d, mul(&inverse(&setup[d.index()]), &setup[i]))),
+                (None, Some(d)) => Some((d, inverse(&setup[d.index()]) * setup[i])),
                 _ => None,
             };
             index_of[i] = Some(bones.len() as u32);
@@ -308,8 +308,8 @@ impl JiggleRig {
             collider_index,
             is_jiggle,
             repose,
-            gravity: V2::new(desc.gravity[0], desc.gravity[1]),
-            wind: V2::new(desc.wind[0], desc.wind[1]),
+            gravity: Vec2::new(desc.gravity[0], desc.gravity[1]),
+            wind: Vec2::new(desc.wind[0], desc.wind[1]),
             gust: desc.gust,
             clock: desc.clock,
             lod: desc.lod,
@@ -333,18 +333,6 @@ fn setup_world(rig: &Rig) -> Vec<WorldTransform> {
     let mut inst = Instance::new(rig);
     crate::skeleton::update_world_transform(rig, &mut inst, Physics::None);
     inst.world
-}
-
-/// `a * b` (apply `b`, then `a`).
-pub(crate) fn mul(a: &WorldTransform, b: &WorldTransform) -> WorldTransform {
-    WorldTransform {
-        a: a.a * b.a + a.b * b.c,
-        b: a.a * b.b + a.b * b.d,
-        c: a.c * b.a + a.d * b.c,
-        d: a.c * b.b + a.d * b.d,
-        x: a.a * b.x + a.b * b.y + a.x,
-        y: a.c * b.x + a.d * b.y + a.y,
-    }
 }
 
 /// The inverse (identity for a singular transform).

@@ -111,64 +111,64 @@ impl<V: SimVec> Shape<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::vec::V2;
+    use crate::math::Vec2;
 
     #[test]
     fn sphere_push_out() {
         let s = Shape::Sphere {
-            center: V2::new(0.0, 0.0),
+            center: Vec2::new(0.0, 0.0),
             radius: 2.0,
         };
-        assert!((s.distance(V2::new(3.0, 0.0), 0.5) - 0.5).abs() < 1e-12);
-        let (p, moved) = s.push_out(V2::new(1.0, 0.0), 0.5);
+        assert!((s.distance(Vec2::new(3.0, 0.0), 0.5) - 0.5).abs() < 1e-12);
+        let (p, moved) = s.push_out(Vec2::new(1.0, 0.0), 0.5);
         assert!(moved);
-        assert!((p - V2::new(2.5, 0.0)).length() < 1e-12);
+        assert!((p - Vec2::new(2.5, 0.0)).length() < 1e-12);
         assert!(s.distance(p, 0.5).abs() < 1e-12);
-        let (p, moved) = s.push_out(V2::new(5.0, 0.0), 0.5);
-        assert!(!moved && p == V2::new(5.0, 0.0));
+        let (p, moved) = s.push_out(Vec2::new(5.0, 0.0), 0.5);
+        assert!(!moved && p == Vec2::new(5.0, 0.0));
         // At the centre: pushed out along the fallback direction.
-        let (p, _) = s.push_out(V2::ZERO, 0.0);
+        let (p, _) = s.push_out(Vec2::ZERO, 0.0);
         assert!((p.length() - 2.0).abs() < 1e-12);
     }
 
     #[test]
     fn capsule_push_out() {
         let c = Shape::Capsule {
-            a: V2::new(0.0, 0.0),
-            b: V2::new(10.0, 0.0),
+            a: Vec2::new(0.0, 0.0),
+            b: Vec2::new(10.0, 0.0),
             radius: 1.0,
         };
         // Beside the middle: straight up.
-        let (p, _) = c.push_out(V2::new(4.0, 0.5), 0.0);
-        assert!((p - V2::new(4.0, 1.0)).length() < 1e-12);
+        let (p, _) = c.push_out(Vec2::new(4.0, 0.5), 0.0);
+        assert!((p - Vec2::new(4.0, 1.0)).length() < 1e-12);
         // Beyond the ends: round caps.
-        assert!((c.distance(V2::new(-2.0, 0.0), 0.0) - 1.0).abs() < 1e-12);
-        assert!((c.distance(V2::new(13.0, 4.0), 0.0) - 4.0).abs() < 1e-12);
-        let (p, _) = c.push_out(V2::new(10.5, 0.0), 0.25);
-        assert!((p - V2::new(11.25, 0.0)).length() < 1e-12);
+        assert!((c.distance(Vec2::new(-2.0, 0.0), 0.0) - 1.0).abs() < 1e-12);
+        assert!((c.distance(Vec2::new(13.0, 4.0), 0.0) - 4.0).abs() < 1e-12);
+        let (p, _) = c.push_out(Vec2::new(10.5, 0.0), 0.25);
+        assert!((p - Vec2::new(11.25, 0.0)).length() < 1e-12);
         // A degenerate capsule acts as a sphere.
         let d = Shape::Capsule {
-            a: V2::new(1.0, 1.0),
-            b: V2::new(1.0, 1.0),
+            a: Vec2::new(1.0, 1.0),
+            b: Vec2::new(1.0, 1.0),
             radius: 1.0,
         };
-        assert!((d.distance(V2::new(3.0, 1.0), 0.0) - 1.0).abs() < 1e-12);
+        assert!((d.distance(Vec2::new(3.0, 1.0), 0.0) - 1.0).abs() < 1e-12);
     }
 
     #[test]
     fn lerp_moves_the_shape() {
         let a = Shape::Sphere {
-            center: V2::new(0.0, 0.0),
+            center: Vec2::new(0.0, 0.0),
             radius: 1.0,
         };
         let b = Shape::Sphere {
-            center: V2::new(2.0, 0.0),
+            center: Vec2::new(2.0, 0.0),
             radius: 1.0,
         };
         assert_eq!(
             a.lerp(&b, 0.5),
             Shape::Sphere {
-                center: V2::new(1.0, 0.0),
+                center: Vec2::new(1.0, 0.0),
                 radius: 1.0
             }
         );

@@ -16,16 +16,16 @@
 //! follow and the pose stays consistent. Everything is sized in [`JiggleState::new`]; a frame
 //! allocates nothing.
 
-use super::attach::{JiggleRig, mul};
+use super::attach::JiggleRig;
 use super::chain::{AnimPoints, Env, JiggleSim, Pose};
 use super::collider::Shape;
 use super::desc::ColliderShape;
 use crate::instance::Instance;
 use crate::instance::plan::PlanOp;
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 use crate::rig::Rig;
 use crate::sim::clock::FixedClock;
-use crate::sim::vec::{SimVec, V2};
+use crate::sim::vec::SimVec;
 
 /// Level of detail of one instance's jiggle simulation.
 ///
@@ -46,7 +46,7 @@ pub enum Lod {
 pub(super) const ON_GRID: f64 = 1e-9;
 
 /// Gravity and wind (with its gust) at simulated time `t`.
-fn environment(jr: &JiggleRig, t: f64) -> Env<V2> {
+fn environment(jr: &JiggleRig, t: f64) -> Env<Vec2> {
     let gust = 1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
     Env::new(jr.gravity, jr.wind * gust)
 }
@@ -56,16 +56,16 @@ fn environment(jr: &JiggleRig, t: f64) -> Env<V2> {
 /// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
 #[derive(Debug, Clone)]
 pub struct JiggleState {
-    sim: JiggleSim<V2>,
+    sim: JiggleSim<Vec2>,
     clock: FixedClock,
-    anim_prev: Vec<AnimPoints<V2>>,
-    anim_cur: Vec<AnimPoints<V2>>,
-    anim_step: Vec<AnimPoints<V2>>,
+    anim_prev: Vec<AnimPoints<Vec2>>,
+    anim_cur: Vec<AnimPoints<Vec2>>,
+    anim_step: Vec<AnimPoints<Vec2>>,
     world_anim: Vec<WorldTransform>,
-    shapes_prev: Vec<Shape<V2>>,
-    shapes_cur: Vec<Shape<V2>>,
-    shapes_step: Vec<Shape<V2>>,
-    poses: Vec<Pose<V2>>,
+    shapes_prev: Vec<Shape<Vec2>>,
+    shapes_cur: Vec<Shape<Vec2>>,
+    shapes_step: Vec<Shape<Vec2>>,
+    poses: Vec<Pose<Vec2>>,
     strength: Vec<f64>,
     /// Per chain: (target strength, change per second).
     fade: Vec<(f64, f64)>,
@@ -80,17 +80,17 @@ impl JiggleState {
     pub fn new(jr: &JiggleRig) -> Self {
         let n = jr.bones.len();
         let rest = AnimPoints {
-            origin: V2::ZERO,
-            tip: V2::ZERO,
+            origin: Vec2::ZERO,
+            tip: Vec2::ZERO,
         };
         let shape = Shape::Sphere {
-            center: V2::ZERO,
+            center: Vec2::ZERO,
             radius: 0.0,
         };
         let pose = Pose {
-            rot: V2::ROT_IDENTITY,
-            origin: V2::ZERO,
-            dir: V2::any_unit(),
+            rot: Vec2::ROT_IDENTITY,
+            origin: Vec2::ZERO,
+            dir: Vec2::any_unit(),
             stretch: 1.0,
         };
         let nc = jr.colliders.len();
@@ -153,7 +153,7 @@ impl JiggleState {
     }
 
     /// The solver state (positions and velocities of every jiggle bone).
-    pub fn sim(&self) -> &JiggleSim<V2> {
+    pub fn sim(&self) -> &JiggleSim<Vec2> {
         &self.sim
     }
 
@@ -311,22 +311,18 @@ impl JiggleState {
     fn read_pose(&mut self, jr: &JiggleRig, inst: &Instance) {
         for (k, &b) in jr.bones.iter().enumerate() {
             let w = match jr.drivers[k] {
-                Some((d, rel)) => mul(&inst.world[d.index()], &rel),
+                Some((d, rel)) => inst.world[d.index()] * rel,
                 None => inst.world[b.index()],
             };
             self.world_anim[k] = w;
-            let (tx, ty) = w.apply(jr.tip_lengths[k], 0.0);
             self.anim_cur[k] = AnimPoints {
-                origin: V2::new(w.x, w.y),
-                tip: V2::new(tx, ty),
+                origin: w.translation(),
+                tip: w.apply(Vec2::new(jr.tip_lengths[k], 0.0)),
             };
         }
         for (k, col) in jr.colliders.iter().enumerate() {
             let w = &inst.world[col.bone.index()];
-            let pt = |p: [f64; 2]| {
-                let (x, y) = w.apply(p[0], p[1]);
-                V2::new(x, y)
-            };
+            let pt = |p: [f64; 2]| w.apply(Vec2::from(p));
             self.shapes_cur[k] = match col.shape {
                 ColliderShape::Circle { offset, radius } => Shape::Sphere {
                     center: pt(offset),

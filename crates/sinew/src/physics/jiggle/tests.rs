@@ -4,14 +4,15 @@
 use super::chain::{AnimPoints, ChainSettings, Env, JiggleSim, Link};
 use super::collider::Shape;
 use super::params::{JiggleModel, JiggleParams};
+use crate::math::Vec2;
 use crate::sim::spring::{SpringParams, closed_form};
-use crate::sim::vec::{SimVec, V2};
+use crate::sim::vec::SimVec;
 use proptest::prelude::*;
 
 const H: f64 = 1.0 / 60.0;
 
 /// A single-chain solver over `n` bones hanging from `root` along `dir`, each `len` long.
-fn chain(n: usize, params: JiggleParams, colliders: Vec<u32>) -> JiggleSim<V2> {
+fn chain(n: usize, params: JiggleParams, colliders: Vec<u32>) -> JiggleSim<Vec2> {
     let links = (0..n)
         .map(|i| Link {
             parent: if i == 0 { None } else { Some(i as u32 - 1) },
@@ -27,7 +28,7 @@ fn chain(n: usize, params: JiggleParams, colliders: Vec<u32>) -> JiggleSim<V2> {
 }
 
 /// Animated points of a straight chain.
-fn straight(n: usize, root: V2, dir: V2, len: f64) -> Vec<AnimPoints<V2>> {
+fn straight(n: usize, root: Vec2, dir: Vec2, len: f64) -> Vec<AnimPoints<Vec2>> {
     (0..n)
         .map(|i| AnimPoints {
             origin: root + dir * (len * i as f64),
@@ -36,8 +37,8 @@ fn straight(n: usize, root: V2, dir: V2, len: f64) -> Vec<AnimPoints<V2>> {
         .collect()
 }
 
-fn no_env() -> Env<V2> {
-    Env::new(V2::ZERO, V2::ZERO)
+fn no_env() -> Env<Vec2> {
+    Env::new(Vec2::ZERO, Vec2::ZERO)
 }
 
 fn free_spring(sp: SpringParams) -> JiggleParams {
@@ -56,11 +57,11 @@ fn free_tip_follows_the_closed_form_in_every_regime() {
     for zeta in [0.0, 0.2, 1.0, 3.0] {
         let sp = SpringParams::from_frequency(2.0, zeta, 0.5);
         let mut sim = chain(1, free_spring(sp), vec![]);
-        let anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+        let anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
         sim.reset(&anim);
         // Displace the tip by (0.3, -0.2), moving at (1, 2).
-        sim.bones[0].tip = anim[0].tip + V2::new(0.3, -0.2);
-        sim.bones[0].tip_vel = V2::new(1.0, 2.0);
+        sim.bones[0].tip = anim[0].tip + Vec2::new(0.3, -0.2);
+        sim.bones[0].tip_vel = Vec2::new(1.0, 2.0);
         for n in 1..=120 {
             sim.step(&anim, &[], &no_env(), &[1.0], false);
             let t = n as f64 * H;
@@ -85,9 +86,9 @@ fn gravity_shifts_the_free_equilibrium_by_g_m_over_k() {
         ..free_spring(sp)
     };
     let mut sim = chain(1, params, vec![]);
-    let anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+    let anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
     sim.reset(&anim);
-    let env = Env::new(V2::new(0.0, -9.8), V2::ZERO);
+    let env = Env::new(Vec2::new(0.0, -9.8), Vec2::ZERO);
     for _ in 0..600 {
         sim.step(&anim, &[], &env, &[1.0], false);
     }
@@ -106,10 +107,10 @@ fn rigid_small_angle_swing_matches_the_oscillator() {
         ..Default::default()
     };
     let mut sim = chain(1, params, vec![]);
-    let anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 100.0);
+    let anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 100.0);
     sim.reset(&anim);
     let a0 = 0.01f64; // radians
-    sim.bones[0].tip = V2::new(a0.cos(), a0.sin()) * 100.0;
+    sim.bones[0].tip = Vec2::new(a0.cos(), a0.sin()) * 100.0;
     let mut worst: f64 = 0.0;
     for n in 1..=120 {
         sim.step(&anim, &[], &no_env(), &[1.0], false);
@@ -128,12 +129,12 @@ fn drive_at_fps(
     fps: f64,
     seconds: f64,
     params: JiggleParams,
-    root: impl Fn(f64) -> V2,
-) -> Vec<(u64, V2)> {
+    root: impl Fn(f64) -> Vec2,
+) -> Vec<(u64, Vec2)> {
     use crate::sim::clock::{ClockSettings, FixedClock};
     let mut sim = chain(3, params, vec![]);
     let mut clock = FixedClock::new(ClockSettings::default());
-    let dir = V2::new(0.0, -1.0);
+    let dir = Vec2::new(0.0, -1.0);
     let mut prev = straight(3, root(0.0), dir, 10.0);
     sim.reset(&prev);
     let mut step_anim = prev.clone();
@@ -157,7 +158,7 @@ fn drive_at_fps(
 
 /// A driver moving piecewise linearly with knots at multiples of 1/6 s (frame times at 30,
 /// 60 and 144 fps alike).
-fn knots(t: f64) -> V2 {
+fn knots(t: f64) -> Vec2 {
     let x = if t < 1.0 / 6.0 {
         0.0
     } else if t < 0.5 {
@@ -165,7 +166,7 @@ fn knots(t: f64) -> V2 {
     } else {
         30.0
     };
-    V2::new(x, 0.0)
+    Vec2::new(x, 0.0)
 }
 
 #[test]
@@ -206,9 +207,9 @@ fn free_response_is_bitwise_identical_across_frame_rates() {
     let run = |fps: f64| {
         use crate::sim::clock::{ClockSettings, FixedClock};
         let mut sim = chain(2, JiggleParams::default(), vec![]);
-        let anim = straight(2, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+        let anim = straight(2, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
         sim.reset(&anim);
-        sim.bones[0].tip = V2::new(9.0, 3.0);
+        sim.bones[0].tip = Vec2::new(9.0, 3.0);
         let mut clock = FixedClock::new(ClockSettings::default());
         for _ in 0..(fps as u32) {
             for _ in 0..clock.advance(1.0 / fps) {
@@ -228,12 +229,12 @@ fn free_response_is_bitwise_identical_across_frame_rates() {
 fn window_peaks(
     n: usize,
     params: JiggleParams,
-    kick: V2,
+    kick: Vec2,
     window: usize,
     windows: usize,
 ) -> Vec<f64> {
     let mut sim = chain(n, params, vec![]);
-    let anim = straight(n, V2::ZERO, V2::new(0.0, -1.0), 10.0);
+    let anim = straight(n, Vec2::ZERO, Vec2::new(0.0, -1.0), 10.0);
     sim.reset(&anim);
     for b in sim.bones.iter_mut() {
         b.tip = b.tip + kick;
@@ -264,11 +265,11 @@ proptest! {
                                  dx in -5.0f64..5.0, dy in -5.0f64..5.0, vx in -50.0f64..50.0) {
         let sp = SpringParams::from_frequency(hz, zeta, m);
         let mut sim = chain(1, free_spring(sp), vec![]);
-        let anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+        let anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
         sim.reset(&anim);
-        sim.bones[0].tip = anim[0].tip + V2::new(dx, dy);
-        sim.bones[0].tip_vel = V2::new(vx, 0.0);
-        let energy = |sim: &JiggleSim<V2>| {
+        sim.bones[0].tip = anim[0].tip + Vec2::new(dx, dy);
+        sim.bones[0].tip_vel = Vec2::new(vx, 0.0);
+        let energy = |sim: &JiggleSim<Vec2>| {
             let b = &sim.bones[0];
             let y = b.tip - anim[0].tip;
             0.5 * m * b.tip_vel.dot(b.tip_vel) + 0.5 * sp.stiffness * y.dot(y)
@@ -290,7 +291,7 @@ proptest! {
         let spring = JiggleParams { max_angle, ..JiggleParams::default().with_frequency(hz, zeta) };
         let verlet = JiggleParams { unit_scale: 10.0, max_angle, ..JiggleParams::vrm(stiff, drag, 0.0, 0.0) };
         for params in [spring, verlet] {
-            let peaks = window_peaks(1, params, V2::new(kx, 0.0), 240, 5);
+            let peaks = window_peaks(1, params, Vec2::new(kx, 0.0), 240, 5);
             for w in peaks.windows(2) {
                 prop_assert!(w[1] <= w[0] * 1.01 + 1e-6, "{:?}: {:?}", params.model, peaks);
             }
@@ -328,7 +329,7 @@ fn chains_settle(
     let decay_steps = 12.0 / (zeta * std::f64::consts::TAU * hz) * 60.0;
     let spring_window = (decay_steps / 6.0).ceil().max(240.0) as usize;
     for (params, window) in [(spring, spring_window), (verlet, 240)] {
-        let peaks = window_peaks(3, params, V2::new(kx, 0.0), window, 6);
+        let peaks = window_peaks(3, params, Vec2::new(kx, 0.0), window, 6);
         let (first, last) = (peaks[0], peaks[5]);
         prop_assert!(
             last <= first * 1.01 + 1e-6,
@@ -358,12 +359,12 @@ fn limits_hold() {
         ..JiggleParams::default()
     };
     let mut sim = chain(1, params, vec![]);
-    let mut anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+    let mut anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
     sim.reset(&anim);
     for n in 0..240 {
         // Shake the driver hard.
         let x = if (n / 10) % 2 == 0 { 40.0 } else { -40.0 };
-        anim = straight(1, V2::new(x, x * 0.5), V2::new(1.0, 0.0), 10.0);
+        anim = straight(1, Vec2::new(x, x * 0.5), Vec2::new(1.0, 0.0), 10.0);
         sim.step(&anim, &[], &no_env(), &[1.0], false);
         let b = sim.bones[0];
         assert!((b.origin - anim[0].origin).length() <= 3.0 + 1e-9);
@@ -381,9 +382,9 @@ fn limits_hold() {
 #[test]
 fn strength_zero_is_the_animated_pose() {
     let mut sim = chain(2, JiggleParams::default(), vec![]);
-    let anim0 = straight(2, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+    let anim0 = straight(2, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
     sim.reset(&anim0);
-    let anim = straight(2, V2::new(0.0, 25.0), V2::new(1.0, 0.0), 10.0);
+    let anim = straight(2, Vec2::new(0.0, 25.0), Vec2::new(1.0, 0.0), 10.0);
     let mut out = vec![sim.poses()[0]; 2];
     for _ in 0..5 {
         sim.step(&anim, &[], &no_env(), &[0.0], false);
@@ -391,19 +392,19 @@ fn strength_zero_is_the_animated_pose() {
     sim.display(&anim, 0.5, &mut out);
     for (k, p) in out.iter().enumerate() {
         assert!((p.origin - anim[k].origin).length() < 1e-12);
-        assert!((p.dir - V2::new(1.0, 0.0)).length() < 1e-12);
+        assert!((p.dir - Vec2::new(1.0, 0.0)).length() < 1e-12);
     }
     // At full strength the same motion bends the chain.
     sim.step(&anim, &[], &no_env(), &[1.0], false);
     sim.display(&anim, 1.0, &mut out);
-    assert!((out[1].dir - V2::new(1.0, 0.0)).length() > 1e-3);
+    assert!((out[1].dir - Vec2::new(1.0, 0.0)).length() > 1e-3);
 }
 
 #[test]
 fn colliders_are_never_penetrated() {
     // A chain hanging right of a circle swings into it under gravity and a moving driver.
     let circle = Shape::Sphere {
-        center: V2::new(12.0, -18.0),
+        center: Vec2::new(12.0, -18.0),
         radius: 6.0,
     };
     for model in [JiggleModel::Spring, JiggleModel::Verlet] {
@@ -415,15 +416,15 @@ fn colliders_are_never_penetrated() {
             ..JiggleParams::default().with_frequency(1.0, 0.1)
         };
         let mut sim = chain(3, params, vec![0]);
-        let mut anim = straight(3, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+        let mut anim = straight(3, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
         sim.reset(&anim);
-        let env = Env::new(V2::new(0.0, -300.0), V2::ZERO);
+        let env = Env::new(Vec2::new(0.0, -300.0), Vec2::ZERO);
         let mut worst: f64 = 0.0;
         for n in 0..600 {
             let x = 8.0 * (n as f64 * H * 3.0).sin();
-            anim = straight(3, V2::new(x, 0.0), V2::new(1.0, 0.0), 10.0);
+            anim = straight(3, Vec2::new(x, 0.0), Vec2::new(1.0, 0.0), 10.0);
             let shape = Shape::Sphere {
-                center: V2::new(12.0 + x, -18.0),
+                center: Vec2::new(12.0 + x, -18.0),
                 radius: 6.0,
             };
             sim.step(&anim, &[shape], &env, &[1.0], false);
@@ -447,11 +448,11 @@ fn coarse_steps_stay_close_to_full_steps() {
     let params = JiggleParams::default().with_frequency(1.5, 0.5);
     let mut full = chain(1, params, vec![]);
     let mut coarse = chain(1, params, vec![]);
-    let anim = straight(1, V2::ZERO, V2::new(1.0, 0.0), 10.0);
+    let anim = straight(1, Vec2::ZERO, Vec2::new(1.0, 0.0), 10.0);
     full.reset(&anim);
     coarse.reset(&anim);
-    full.bones[0].tip = V2::new(9.0, 4.0);
-    coarse.bones[0].tip = V2::new(9.0, 4.0);
+    full.bones[0].tip = Vec2::new(9.0, 4.0);
+    coarse.bones[0].tip = Vec2::new(9.0, 4.0);
     for n in 1..=120 {
         full.step(&anim, &[], &no_env(), &[1.0], false);
         if n % 2 == 0 {
@@ -536,13 +537,13 @@ pub(super) mod vrm {
         let colliders = if collider(name) { vec![0] } else { vec![] };
         let mut sim = chain(3, params, colliders);
         let dir = if lying(name) {
-            V2::new(1.0, 0.0)
+            Vec2::new(1.0, 0.0)
         } else {
-            V2::new(0.0, -1.0)
+            Vec2::new(0.0, -1.0)
         };
-        let root = |t: f64| V2::new(if !lying(name) && t >= 0.1 { 0.2 } else { 0.0 }, 0.0);
+        let root = |t: f64| Vec2::new(if !lying(name) && t >= 0.1 { 0.2 } else { 0.0 }, 0.0);
         sim.reset(&straight(3, root(0.0), dir, 0.1));
-        let env = Env::new(V2::new(0.0, -9.8), V2::ZERO);
+        let env = Env::new(Vec2::new(0.0, -9.8), Vec2::ZERO);
         let mut worst: f64 = 0.0;
         let frames = fixture(name);
         assert!(frames.len() == 120 || frames.is_empty(), "{name}");
@@ -551,7 +552,7 @@ pub(super) mod vrm {
             let r = root((k + 1) as f64 * H);
             let anim = straight(3, r, dir, 0.1);
             let shape = Shape::Sphere {
-                center: r + V2::new(0.06, -0.2),
+                center: r + Vec2::new(0.06, -0.2),
                 radius: 0.05,
             };
             sim.step(&anim, &[shape], &env, &[1.0], false);

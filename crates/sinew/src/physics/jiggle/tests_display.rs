@@ -8,7 +8,7 @@
 use super::tests::vrm;
 use super::*;
 use crate::instance::Instance;
-use crate::math::{SPINE_DEG_RAD, WorldTransform};
+use crate::math::{SPINE_DEG_RAD, Vec2, WorldTransform};
 use crate::raw::{RawBone, RawRig};
 use crate::rig::Rig;
 use crate::skeleton::update_world_transform;
@@ -99,7 +99,7 @@ fn rig_stage_shows_three_vrms_current_update() {
             };
             update_world_transform(&rig, &mut inst, Physics::None);
             js.update(&rig, &jr, &mut inst, H);
-            let (tx, ty) = inst.world[j3].apply(0.1, 0.0);
+            let Vec2 { x: tx, y: ty } = inst.world[j3].apply(Vec2::new(0.1, 0.0));
             worst = worst.max((tx - x).abs()).max((ty - y).abs());
         }
         assert!(worst < 1e-6, "{name}: {worst}");
@@ -147,10 +147,10 @@ fn stepped_parent(
         update_world_transform(&rig, &mut inst, Physics::None);
         let anim = inst.world[hair];
         js.update(&rig, &jr, &mut inst, 1.0 / fps);
-        out.push((
-            angle_off(&anim, &inst.world[hair]),
-            inst.world[hair].apply(100.0, 0.0),
-        ));
+        out.push((angle_off(&anim, &inst.world[hair]), {
+            let tip = inst.world[hair].apply(Vec2::new(100.0, 0.0));
+            (tip.x, tip.y)
+        }));
     }
     out
 }

@@ -5,6 +5,7 @@
 use super::*;
 use crate::bone::update_bone_world;
 use crate::instance::Instance;
+use crate::math::Vec2;
 use crate::raw::{RawBone, RawRig};
 use crate::rig::Rig;
 use crate::skeleton::update_world_transform;
@@ -132,7 +133,7 @@ fn children_follow_and_applied_locals_match_the_world() {
         }
         // The bead hangs at the end of the jiggled hair2.
         let w2 = inst.world[h2];
-        let (ex, ey) = w2.apply(20.0, 0.0);
+        let Vec2 { x: ex, y: ey } = w2.apply(Vec2::new(20.0, 0.0));
         assert!(close(inst.world[bead.index()].x, ex) && close(inst.world[bead.index()].y, ey));
     }
     assert!(moved > 1.0, "the hair never lagged: {moved}");
@@ -180,7 +181,7 @@ fn hitches_and_bad_dt_never_explode() {
             // The hair stays attached: each jiggle bone's origin within its reach.
             let h1 = inst.world[rig.bone("hair1").expect("h").index()];
             let body = inst.world[rig.bone("body").expect("b").index()];
-            let (bx, by) = body.apply(50.0, 0.0);
+            let Vec2 { x: bx, y: by } = body.apply(Vec2::new(50.0, 0.0));
             // (Soft tissue lets the origin move on its spring.)
             let reach = if params.translate_stiffness > 0.0 {
                 20.0 + 1e-6
@@ -313,11 +314,11 @@ fn collider_on_a_bone_stops_the_hair() {
         pose_at(&rig, &mut inst, 40.0 * (f64::from(f) * 0.08).sin());
         js.update(&rig, &jr, &mut inst, 1.0 / 60.0);
         let w = inst.world[body];
-        let (ax, ay) = w.apply(0.0, -6.0);
-        let (bx, by) = w.apply(45.0, -6.0);
+        let Vec2 { x: ax, y: ay } = w.apply(Vec2::new(0.0, -6.0));
+        let Vec2 { x: bx, y: by } = w.apply(Vec2::new(45.0, -6.0));
         let cap = collider::Shape::Capsule {
-            a: crate::sim::vec::V2::new(ax, ay),
-            b: crate::sim::vec::V2::new(bx, by),
+            a: crate::math::Vec2::new(ax, ay),
+            b: crate::math::Vec2::new(bx, by),
             radius: 5.0,
         };
         for b in &js.sim().bones {

@@ -3,9 +3,9 @@
 
 use super::ParamData;
 use crate::ids::ParamId;
+use crate::math::Vec2;
 use crate::raw::params::ChainSource;
 use crate::sim::clock::ClockSettings;
-use crate::sim::vec::{SimVec, V2};
 
 /// Most chains a rig may have.
 pub const MAX_CHAINS: usize = 1024;
@@ -101,7 +101,7 @@ pub struct ChainOutput {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChainParticle {
     /// Position in the file (informational).
-    pub position: V2,
+    pub position: Vec2,
     /// Mobility (velocity kept per step).
     pub mobility: f64,
     /// Delay (time scale, 1/30 s units).
@@ -141,7 +141,7 @@ pub struct ChainSet {
     /// Steps per second.
     pub fps: f64,
     /// Wind, added to every particle's acceleration.
-    pub wind: V2,
+    pub wind: Vec2,
 }
 
 impl Default for ChainSet {
@@ -149,13 +149,13 @@ impl Default for ChainSet {
         ChainSet {
             chains: Vec::new(),
             fps: 60.0,
-            wind: V2::ZERO,
+            wind: Vec2::ZERO,
         }
     }
 }
 
 /// Straight down in physics space.
-pub(crate) const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
+pub(crate) const DOWN: Vec2 = Vec2 { x: 0.0, y: 1.0 };
 
 /// The clock settings for `fps` steps per second (60 when not positive and finite): at most
 /// [`MAX_FRAME_DT`] of steps per frame.

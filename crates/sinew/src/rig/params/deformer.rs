@@ -3,6 +3,7 @@
 
 use super::GridAxis;
 use crate::ids::{BoneId, SlotId};
+use crate::math::Vec2;
 use crate::math::grid::Interp;
 use crate::raw::deformers::DeformerTarget;
 
@@ -28,7 +29,7 @@ pub enum DeformerKind {
     /// Rotation about a pivot.
     Rotation {
         /// Setup pivot.
-        pivot: [f64; 2],
+        pivot: Vec2,
         /// Setup angle, degrees.
         angle: f64,
         /// Setup scale.
@@ -37,9 +38,9 @@ pub enum DeformerKind {
     /// A lattice over a regular rest grid.
     Warp {
         /// Rest origin.
-        origin: [f64; 2],
+        origin: Vec2,
         /// Rest cell size.
-        cell: [f64; 2],
+        cell: Vec2,
         /// Cells across.
         cols: u16,
         /// Cells down.

@@ -2,10 +2,10 @@
 //! a parameter. Data only; the parameter physics (`physics::driver`) steps them.
 
 use crate::ids::{BoneId, ParamId};
+use crate::math::Vec2;
 use crate::raw::params::{DriverMap, PendulumModel};
 use crate::sim::clock::ClockSettings;
 use crate::sim::pendulum::{PendulumKind, PendulumMap, PendulumParams};
-use crate::sim::vec::V2;
 
 /// A built driver.
 ///
@@ -39,7 +39,7 @@ pub struct DriverData {
 }
 
 /// Gravity direction in rig space (y-down puppets).
-pub(crate) const DOWN: V2 = V2 { x: 0.0, y: 1.0 };
+pub(crate) const DOWN: Vec2 = Vec2 { x: 0.0, y: 1.0 };
 
 impl DriverData {
     /// The pendulum kind of this driver's model.
