@@ -2,12 +2,19 @@
 //! back into a [`Canvas`], so every output format is encoded exactly as on the CPU path.
 //! Verified by `tests/all/render_wgpu.rs` (GPU against CPU images on every Spine render reference
 //! and the synthetic puppets).
+//!
+//! The GPU renderer is the `wgpu` cargo feature (on with `view`; off by default, so that a
+//! plain build does not compile wgpu): without it `--backend wgpu` still parses and
+//! [`GpuBackend::new`] says how to build a sinew that has it.
 
-use anyhow::{Context, Result};
+#[cfg(feature = "wgpu")]
+use anyhow::Context;
+use anyhow::Result;
 use clap::ValueEnum;
 use sinew::Color;
 use sinew::draw::{DrawList, SlotMask};
 use sinew_render::{Canvas, Texture, View};
+#[cfg(feature = "wgpu")]
 use sinew_wgpu::{Frame, Gpu, GpuRenderer, Options};
 
 /// Which renderer draws the frames (`--backend`).
@@ -20,12 +27,47 @@ pub enum Backend {
     Wgpu,
 }
 
+/// What `--backend wgpu` says in a sinew built without the `wgpu` feature.
+pub const NOT_BUILT: &str = "--backend wgpu: this sinew was built without the GPU renderer; \
+     build it with the `wgpu` feature: cargo run --release -p sinew-cli --features wgpu -- render ...";
+
 /// A headless GPU renderer with an asset's pages uploaded.
+#[cfg(feature = "wgpu")]
 #[derive(Debug)]
 pub struct GpuBackend {
     renderer: GpuRenderer,
 }
 
+/// Without the `wgpu` feature there is no GPU renderer: [`GpuBackend::new`] fails with
+/// [`NOT_BUILT`], so no value of this type exists.
+#[cfg(not(feature = "wgpu"))]
+#[derive(Debug)]
+pub struct GpuBackend {
+    never: std::convert::Infallible,
+}
+
+#[cfg(not(feature = "wgpu"))]
+impl GpuBackend {
+    /// Fails: this sinew has no GPU renderer ([`NOT_BUILT`]).
+    pub fn new(_textures: &[Texture]) -> Result<Self> {
+        Err(anyhow::anyhow!(NOT_BUILT))
+    }
+
+    /// Never called: there is no value to call it on.
+    pub fn draw(
+        &mut self,
+        _list: &DrawList,
+        _masks: &[SlotMask],
+        _group_masks: &[SlotMask],
+        _view: &View,
+        _background: Color,
+        _canvas: &mut Canvas,
+    ) -> Result<()> {
+        match self.never {}
+    }
+}
+
+#[cfg(feature = "wgpu")]
 impl GpuBackend {
     /// Opens a device and uploads `textures` (the asset's pages).
     pub fn new(textures: &[Texture]) -> Result<Self> {

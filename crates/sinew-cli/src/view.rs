@@ -1,5 +1,6 @@
-//! `sinew view`: opens the desktop viewer (crate `sinew-view`, the default `view` feature)
-//! on a file, with the loaders the other commands use. Scripted with `--screenshot`: runs
+//! `sinew view`: opens the desktop viewer (crate `sinew-view`, the `view` feature, off by
+//! default: without it `sinew view` fails with [`NOT_BUILT`], which says how to get it) on a
+//! file, with the loaders the other commands use. Scripted with `--screenshot`: runs
 //! `--frames` frames, saves the window's image and exits (1 when the file did not load);
 //! `--overlay` and `--cage` set what the panel's overlay and cage toggles would;
 //! `--extras` (Spine; default the skeleton's sibling `<stem>.extras.json`) and `--physics3`
@@ -8,6 +9,11 @@
 
 use crate::args::ViewArgs;
 use anyhow::{Result, anyhow};
+
+/// What `sinew view` says in a sinew built without the `view` feature.
+pub const NOT_BUILT: &str = "this sinew was built without the viewer (cargo feature `view`, off by \
+     default to keep the first build fast); run it with: \
+     cargo run --release -p sinew-cli --features view -- view FILE";
 
 /// Parses `--param NAME=X[,Y]` (Y defaults to 0) without a rig; the viewer checks names.
 pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
@@ -129,8 +135,6 @@ pub fn view(args: &ViewArgs) -> Result<String> {
     #[cfg(not(feature = "view"))]
     {
         let _ = (size, params, background);
-        Err(anyhow!(
-            "this sinew was built without the viewer (cargo feature `view`)"
-        ))
+        Err(anyhow!(NOT_BUILT))
     }
 }

@@ -5,7 +5,8 @@
 //! - `frames60/spineboy-run-512`: the work of `sinew render ... --fps 60 --duration 1` on one
 //!   core: pose 60 frames, rasterise each at 512x512 and encode it as PNG.
 //!
-//! Run: `cargo bench -p sinew-render`. Results are recorded in docs/PERFORMANCE.md.
+//! Run: `cargo bench -p sinew-render --features bench`. Results are recorded in
+//! docs/PERFORMANCE.md.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]

@@ -4,8 +4,8 @@
 //! on a 10k-vertex mesh in a 64-vertex cage, in the same run; the summary prints each
 //! tolerance's kept counts, its error bound and the measured error against dense.
 //!
-//! `cargo bench -p sinew --bench cage` runs the criterion groups, then prints a summary
-//! table (best of several timed runs with `Instant`) that compares each deform with the
+//! `cargo bench -p sinew --features bench --bench cage` runs the criterion groups, then prints
+//! a summary table (best of several timed runs with `Instant`) that compares each deform with the
 //! time its bytes take to stream at the read bandwidth measured here for the same working
 //! set (and for a 256 MiB buffer, i.e. DRAM). `-- --summary` prints only the summary.
 
