@@ -60,13 +60,13 @@
 
 use crate::LoadError;
 use serde_json::{Map, Value};
-use sinew::physics::clock::ClockSettings;
+use sinew::physics::ClockSettings;
+use sinew::physics::SpringParams;
 use sinew::physics::follow::{FollowDesc, FollowOffset, FollowSpace};
 use sinew::physics::jiggle::{
     ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, JiggleModel, JiggleParams,
     LodSettings, Preset,
 };
-use sinew::physics::spring::SpringParams;
 use std::path::Path;
 
 /// What a rig-extras file adds to a rig.

@@ -10,9 +10,8 @@
 //! set (and for a 256 MiB buffer, i.e. DRAM). `-- --summary` prints only the summary.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use sinew::cage::batch::DeformJob;
 use sinew::cage::{
-    Cage, CageBinding, GridBinding, GridOptions, SparseBinding, SparseOptions, bind_mvc,
+    Cage, CageBinding, DeformJob, GridBinding, GridOptions, SparseBinding, SparseOptions, bind_mvc,
     deform_batch, deform_instances,
 };
 use std::time::Instant;

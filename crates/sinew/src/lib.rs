@@ -53,6 +53,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// Every type in a public signature must be nameable by a host: internals are private
+// modules, so a public type they define is re-exported where the facade needs it.
+#![warn(unnameable_types)]
+
 pub mod anim;
 pub(crate) mod bone;
 pub mod build;
@@ -69,7 +73,7 @@ pub mod params;
 pub mod physics;
 pub mod raw;
 pub mod rig;
-pub mod sim;
+pub(crate) mod sim;
 pub mod skeleton;
 pub mod types;
 

@@ -134,8 +134,8 @@ fn spine_physics_steps_at_the_cap() {
     if !harness::capped("spine_physics_steps_at_the_cap") {
         return;
     }
-    // A physics constraint asking for a billion steps a second steps at 1000 (physics::spine
-    // docs): a second of dump finishes at once and stays finite.
+    // A physics constraint asking for a billion steps a second steps at 1000
+    // (constraint::physics docs): a second of dump finishes at once and stays finite.
     let rig = r#"{"skeleton": {"spine": "4.2.22"}, "bones": [{"name": "root"},
         {"name": "tip", "parent": "root", "length": 50, "x": 10}],
         "physics": [{"name": "p", "bone": "tip", "fps": 1e9, "x": 1, "rotate": 1}],

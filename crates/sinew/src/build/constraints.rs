@@ -168,7 +168,7 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             scale_x: c.scale_x,
             shear_x: c.shear_x,
             limit: c.limit,
-            // Not in spine-ts: at most MAX_FPS steps a second (physics::spine docs).
+            // Not in spine-ts: at most MAX_FPS steps a second (constraint::physics docs).
             step: c.step.max(1.0 / crate::constraint::physics::MAX_FPS),
             setup: PhysicsParams {
                 inertia: c.inertia,

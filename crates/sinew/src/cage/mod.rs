@@ -8,22 +8,29 @@
 //! (trig-free half-angle form with the branch chosen by the sign of the dot product, exact
 //! vertex and edge cases within a tolerance relative to the cage size).
 //!
-//! Module map:
-//! - [`polygon`]: [`Cage`], loops of vertices (outer counter-clockwise, holes clockwise);
-//! - [`boundary`]: mesh boundary to ordered loops, non-manifold input as an error;
-//! - [`mvc`]: the coordinates of one point;
-//! - [`bind`] and [`weights`]: [`CageBinding`], dense f32 weights in a SIMD-friendly
-//!   blocked layout, bound in f64 (in parallel for large meshes) and the deformation kernel;
-//! - [`sparse`]: a few weights per vertex, chosen by an error tolerance (or a fixed K) and
-//!   projected so rest pose and affine motion stay exact;
-//! - [`batch`]: many meshes or instances in one call, split over the cores when large;
+//! The public API is the items re-exported here and the [`format`](mod@format) module; the
+//! submodules are private. Module map (files in `src/cage/`):
+//! - `polygon.rs`: [`Cage`], loops of vertices (outer counter-clockwise, holes clockwise),
+//!   and its limits ([`EPS_REL`], [`MAX_COORD`], [`MIN_SIZE_REL`]);
+//! - `boundary.rs`: mesh boundary to ordered loops ([`boundary_loops`]), non-manifold input
+//!   as an error;
+//! - `mvc.rs`: the coordinates of one point ([`mvc_coordinates`]);
+//! - `bind.rs` and `weights.rs`: [`bind_mvc`] and [`CageBinding`], dense f32 weights in a
+//!   SIMD-friendly blocked layout ([`LANES`] points a block), bound in f64 (in parallel for
+//!   large meshes) and the deformation kernel;
+//! - `sparse/`: [`SparseBinding`], a few weights per vertex, chosen by an error tolerance
+//!   (or a fixed K, [`SparseOptions`]) and projected so rest pose and affine motion stay
+//!   exact;
+//! - `grid.rs`, `grid_bind.rs`: [`GridBinding`], weights interpolated over a grid of nodes;
+//! - `batch.rs`: many meshes or instances in one call ([`deform_batch`],
+//!   [`deform_instances`]), split over the cores when large;
 //! - [`format`](mod@format): the versioned little-endian binary form of bound weights;
-//! - `harmonic` (feature `harmonic`): harmonic coordinates on a refined constrained Delaunay
+//! - `harmonic.rs` (feature `harmonic`): harmonic coordinates on a refined constrained Delaunay
 //!   triangulation of the cage interior, solved with a sparse LDLᵀ factorisation;
-//! - `biharmonic` (feature `harmonic`): bounded biharmonic weights (Jacobson et al. 2011)
+//! - `biharmonic.rs` (feature `harmonic`): bounded biharmonic weights (Jacobson et al. 2011)
 //!   on the same mesh, held to the cage (or to its vertices as point handles), made
-//!   affine-exact; its module docs give the modes and the tolerance against the libigl
-//!   oracle (max 0.015, mean 0.002 on the U cage).
+//!   affine-exact (`BiharmonicOptions`: the modes; tolerance against the libigl oracle:
+//!   max 0.015, mean 0.002 on the U cage).
 //!
 //! # Quick start: bind, deform, save, load
 //!
@@ -65,25 +72,25 @@
 //! Layer: library. Owns cages, their weights and the weights format; imports nothing of the
 //! crate (the cage stage in `deform` uses it).
 
-pub mod batch;
+mod batch;
 #[cfg(feature = "harmonic")]
-pub mod biharmonic;
-pub mod bind;
-pub mod boundary;
+mod biharmonic;
+mod bind;
+mod boundary;
 pub mod format;
 mod format_grid;
-pub mod grid;
+mod grid;
 #[cfg(feature = "harmonic")]
-pub mod harmonic;
-pub mod mvc;
-pub mod polygon;
-pub mod sparse;
-pub mod weights;
+mod harmonic;
+mod mvc;
+mod polygon;
+mod sparse;
+mod weights;
 
 #[cfg(test)]
 mod proptests;
 
-pub use batch::{DeformJob, deform_batch, deform_instances};
+pub use batch::{DeformJob, PARALLEL_MIN_WORK, deform_batch, deform_instances};
 #[cfg(feature = "harmonic")]
 pub use biharmonic::{BiharmonicHandles, BiharmonicOptions, bind_biharmonic};
 pub use bind::{bind_mvc, bind_mvc_with_progress};
@@ -92,9 +99,9 @@ pub use grid::{GridBinding, GridOptions, GridReport};
 #[cfg(feature = "harmonic")]
 pub use harmonic::{HarmonicOptions, bind_harmonic};
 pub use mvc::mvc_coordinates;
-pub use polygon::Cage;
-pub use sparse::{SparseBinding, SparseOptions, TruncationReport};
-pub use weights::CageBinding;
+pub use polygon::{Cage, EPS_REL, MAX_COORD, MIN_SIZE_REL};
+pub use sparse::{STACK_CAGE, SparseBinding, SparseOptions, TruncationReport};
+pub use weights::{CageBinding, LANES};
 
 use std::fmt;
 

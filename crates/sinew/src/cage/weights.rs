@@ -13,7 +13,8 @@
 
 use super::CageError;
 
-/// Points per block of the weight layout (one 64-byte cache line of f32 per cage vertex).
+/// Points per block of the blocked weight layouts, dense and sparse (one 64-byte cache line
+/// of f32 per cage vertex).
 pub const LANES: usize = 16;
 
 /// Dense weights of `points` mesh points over `cage_vertices` cage vertices.

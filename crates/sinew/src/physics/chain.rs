@@ -26,7 +26,7 @@
 //! format writes outputs in parameter units through `Scale` only; normalization ranges
 //! apply to inputs).
 //!
-//! Chains step on the fixed-step clock ([`crate::sim::clock`]) at the setting's rate
+//! Chains step on the fixed-step clock ([`FixedClock`](crate::physics::FixedClock)) at the setting's rate
 //! (physics3 `Meta.Fps`, 60 by default) with at most a quarter second of steps per frame,
 //! so a hitch slows the motion and never explodes it; inputs are interpolated across a
 //! frame's steps and outputs between the last two steps, so 30, 60 and 144 fps agree.

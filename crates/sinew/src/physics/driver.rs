@@ -2,7 +2,7 @@
 //! (Inochi2D's SimplePhysics, inochi2d.md §6), on the fixed-step clock.
 //!
 //! Each driver's anchor is its bone's world origin (or the bone's local translation with
-//! `local_only`); the bob is simulated by [`crate::sim::pendulum::Pendulum`] (rigid or
+//! `local_only`); the bob is simulated by [`Pendulum`](crate::physics::Pendulum) (rigid or
 //! spring) with gravity along +y (COMPAT(inochi2d): puppets are y-down). The output is read
 //! from the bob offset `d = bob - anchor`, taken into the bone's local frame for the
 //! direction and kept in world units for the length:

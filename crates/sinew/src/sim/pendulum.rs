@@ -19,7 +19,9 @@
 //! form, the spring form's static stretch `g / k`, and bad input.
 
 use crate::math::Vec2;
-use crate::sim::spring::{SpringParams, closed_form};
+use crate::sim::spring::SpringParams;
+#[cfg(test)]
+use crate::sim::spring::closed_form;
 use crate::sim::vec::SimVec;
 
 /// Rigid rod or spring.
@@ -345,8 +347,10 @@ fn sanitize(mut p: PendulumParams) -> PendulumParams {
 }
 
 /// The small-angle closed form of a rigid pendulum's angle (degrees) at `t` from rest at
-/// `theta0` degrees: a damped oscillator with `omega0 = sqrt(g/L)`, `zeta = angle_damping`.
-pub fn small_angle_closed_form(p: &PendulumParams, theta0: f64, t: f64) -> f64 {
+/// `theta0` degrees: a damped oscillator with `omega0 = sqrt(g/L)`, `zeta = angle_damping`
+/// (the oracle of the pendulum tests).
+#[cfg(test)]
+fn small_angle_closed_form(p: &PendulumParams, theta0: f64, t: f64) -> f64 {
     let w2 = p.gravity / p.length;
     let sp = SpringParams {
         stiffness: w2,

@@ -274,24 +274,6 @@ impl AngularSpring {
     }
 }
 
-/// Frame-rate-independent velocity decay: `kept_per_ref` is the fraction kept per reference
-/// interval `1/ref_hz` (Spine's `damping` with `ref_hz` = 60); returns the factor for a step
-/// of `h` seconds, `kept^(h ref_hz)` (math.md §B.1).
-#[inline]
-pub fn decay_factor(kept_per_ref: f64, h: f64, ref_hz: f64) -> f64 {
-    kept_per_ref.clamp(0.0, 1.0).powf(h * ref_hz)
-}
-
-/// Frame-rate-independent smoothing toward a target with time constant `tau` seconds:
-/// `x + (target - x)(1 - exp(-h/tau))`. Exact for any split of the same total time.
-#[inline]
-pub fn smooth_toward(x: f64, target: f64, tau: f64, h: f64) -> f64 {
-    if tau <= 0.0 {
-        return target;
-    }
-    x + (target - x) * (1.0 - (-h / tau).exp())
-}
-
 #[cfg(test)]
 #[path = "spring_tests.rs"]
 mod tests;

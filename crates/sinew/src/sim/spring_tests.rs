@@ -242,21 +242,3 @@ fn angular_spring_takes_the_short_way() {
         .to_degrees();
     assert!(close(b.angle, x, 1e-9), "{} {x}", b.angle);
 }
-
-#[test]
-fn frame_rate_independent_damping() {
-    // Spine-style d^(60h): the same decay after 1 s at 30, 60 and 144 Hz.
-    let after = |hz: u32| {
-        let h = 1.0 / f64::from(hz);
-        (0..hz).fold(1.0, |v, _| v * decay_factor(0.9, h, 60.0))
-    };
-    let r = 0.9f64.powi(60);
-    for hz in [30, 60, 144] {
-        assert!(close(after(hz), r, 1e-12), "{hz}");
-    }
-    // Smoothing: one 0.1 s step equals ten 0.01 s steps.
-    let one = smooth_toward(0.0, 1.0, 0.2, 0.1);
-    let ten = (0..10).fold(0.0, |x, _| smooth_toward(x, 1.0, 0.2, 0.01));
-    assert!(close(one, ten, 1e-12));
-    assert_eq!(smooth_toward(0.0, 1.0, 0.0, 0.1), 1.0);
-}

@@ -5,7 +5,7 @@
 #![cfg(feature = "glam")]
 
 use glam::{Quat, Vec3};
-use sinew::physics::clock::ClockSettings;
+use sinew::physics::ClockSettings;
 use sinew::physics::jiggle::solver3d::{Chain3, Collider3, Jiggle3d, Joint3, Transform3};
 use sinew::physics::jiggle::{JiggleParams, Preset};
 use sinew_testutil::alloc::count_allocations;

@@ -16,8 +16,8 @@ use super::SparseBinding;
 /// Cages of up to this many vertices take the blocked stack-buffer kernel.
 pub const STACK_CAGE: usize = 256;
 
-/// Points per block of the blocked layout.
-pub const LANES: usize = 16;
+/// Points per block of the blocked layout: the dense weights' block size.
+pub const LANES: usize = crate::cage::weights::LANES;
 
 /// The blocked layout (empty for cages above [`STACK_CAGE`] vertices).
 #[derive(Debug, Clone, PartialEq, Default)]

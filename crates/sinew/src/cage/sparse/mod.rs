@@ -25,7 +25,7 @@ mod select;
 
 use super::CageError;
 use kernel::Blocks;
-pub use kernel::{LANES, STACK_CAGE};
+pub use kernel::STACK_CAGE;
 pub use select::SparseOptions;
 
 /// How much a sparse binding departs from the dense one it was made from.
@@ -146,7 +146,7 @@ impl SparseBinding {
     /// assert_eq!(row(1), (&[0u16, 1, 2][..], &[0.2f32, 0.3, 0.5][..]));
     /// assert_eq!((b.k(), b.weight_count(), b.is_uniform()), (3, 4, false));
     /// // The kernel pads each block of LANES points to its longest row.
-    /// assert_eq!(b.kernel_slots(), 3 * sinew::cage::sparse::LANES);
+    /// assert_eq!(b.kernel_slots(), 3 * sinew::cage::LANES);
     /// # Ok::<(), sinew::cage::CageError>(())
     /// ```
     pub fn offsets(&self) -> &[u32] {
@@ -175,7 +175,7 @@ impl SparseBinding {
     }
 
     /// Weights the kernel multiplies per call: [`SparseBinding::weight_count`] plus the
-    /// blocked layout's padding (each block of [`LANES`] points runs as long as its longest
+    /// blocked layout's padding (each block of [`LANES`](crate::cage::LANES) points runs as long as its longest
     /// row) for cages of up to [`STACK_CAGE`] vertices.
     pub fn kernel_slots(&self) -> usize {
         if self.cage_vertices <= STACK_CAGE {

@@ -8,7 +8,7 @@
 //!    with its origin. A bone without a jiggle ancestor targets its animated points.
 //! 2. **Integrate.** Spring model: the tip (and, for soft tissue, the origin) is a damped
 //!    spring toward its target plus gravity and wind, advanced with the exact step
-//!    ([`crate::sim::spring::ExactStep`]), then optional quadratic drag. Verlet model
+//!    ([`ExactStep`](crate::physics::ExactStep)), then optional quadratic drag. Verlet model
 //!    (VRM SpringBone): `next = tip + (tip - prev)(1 - drag) + dir * stiffness h + g h`.
 //! 3. **Constrain.** Length (exact, or within `max_stretch`), maximum angle from the target
 //!    direction, colliders (push out, restore the length; repeated, then a final push so no

@@ -3,7 +3,7 @@
 //!
 //! How it plugs into a frame: after `skeleton::update_world_transform` (world matrices
 //! final), [`JiggleState::update`] reads each jiggle bone's animated world transform as its
-//! target, steps the springs on the fixed-step clock ([`crate::sim::clock`]) and writes
+//! target, steps the springs on the fixed-step clock ([`FixedClock`](crate::physics::FixedClock)) and writes
 //! the jiggle bones' world transforms, their applied locals, and re-poses the bones below
 //! them. Attach jiggle bones to any rig without re-exporting it: describe them by bone name
 //! ([`JiggleDesc`], what a rig-extras file holds) and resolve with [`JiggleRig::build`].
@@ -23,7 +23,7 @@
 //! tip), gravity and wind (with gusts), length and angle limits, circle and capsule
 //! colliders on bones, strength 0..1 per chain (set or faded), level of detail (coarser
 //! steps, or frozen beyond a distance), teleport resets and [`presets`]. The solver core
-//! ([`chain`]) is generic over the space ([`crate::sim::vec::SimVec`]); [`solver3d`]
+//! ([`chain`]) is generic over the space ([`SimVec`](crate::physics::SimVec)); [`solver3d`]
 //! runs it on glam 3D transforms.
 //!
 //! Verified by `tests.rs` (closed-form oscillator, three-vrm trajectories in 2D and 3D,
