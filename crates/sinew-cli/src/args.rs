@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[command(
     name = "sinew",
     version,
-    about = "Inspect, validate, pose and benchmark Spine 4.2 rigs"
+    about = "Inspect, validate, pose, render, lint, convert and benchmark 2D character rigs: \
+             Spine 4.2 (JSON or .skel), DragonBones 5.x and Inochi2D puppets"
 )]
 pub struct Cli {
     /// What to do.
@@ -23,16 +24,17 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Pose a skeleton at given times and print bones and slot vertices as JSON
-    /// (the schema of the oracle's dump.mjs).
+    /// Pose a rig at given times and print bones and slot vertices as JSON (the schema of
+    /// the official runtimes' dump oracles; a puppet's parameters too).
     Dump(DumpArgs),
-    /// Print a summary: bones, slots, skins, animations, constraints.
+    /// Print a summary: bones, slots, skins, animations, constraints; a puppet's parameters.
     Info(InfoArgs),
     /// Load and build a rig; print `ok: ...` or a one-line error (exit 1).
     Validate(ValidateArgs),
-    /// Measure the cost of a skeleton-frame over many instances.
+    /// Measure the cost of a skeleton-frame over many instances (Spine, DragonBones).
     Bench(BenchArgs),
-    /// Draw a skeleton to a PNG, a PNG sequence (%04d), a GIF or an APNG.
+    /// Draw a rig (Spine, DragonBones, Inochi2D) to a PNG, a PNG sequence (%04d), a GIF or
+    /// an APNG.
     Render(RenderArgs),
     /// Cage coordinates: weights of points, bind a mesh, deform with a moved cage.
     Cage(crate::cage::CageArgs),
@@ -97,7 +99,8 @@ impl PhysicsArg {
 #[derive(Debug, Clone, Parser)]
 #[command(name = "dump")]
 pub struct DumpArgs {
-    /// Spine 4.2 skeleton JSON.
+    /// A Spine skeleton (JSON or binary `.skel`), a DragonBones skeleton (`*_ske.json`) or an
+    /// Inochi2D puppet (`.inp`, `.inx`), told apart by the content.
     pub file: PathBuf,
     /// Animation to play (omit for the setup pose only).
     #[arg(long)]
@@ -163,7 +166,8 @@ pub struct DumpArgs {
 /// `sinew info` options.
 #[derive(Debug, Clone, Args)]
 pub struct InfoArgs {
-    /// Spine 4.2 skeleton JSON.
+    /// A Spine skeleton (JSON or binary `.skel`), a DragonBones skeleton (`*_ske.json`) or an
+    /// Inochi2D puppet (`.inp`, `.inx`), told apart by the content.
     pub file: PathBuf,
     /// Machine-readable JSON instead of text.
     #[arg(long)]
@@ -177,14 +181,16 @@ pub struct InfoArgs {
 /// `sinew validate` options.
 #[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
-    /// Spine 4.2 skeleton JSON.
+    /// A Spine skeleton (JSON or binary `.skel`), a DragonBones skeleton (`*_ske.json`) or an
+    /// Inochi2D puppet (`.inp`, `.inx`), told apart by the content.
     pub file: PathBuf,
 }
 
 /// `sinew bench` options.
 #[derive(Debug, Clone, Args)]
 pub struct BenchArgs {
-    /// Spine 4.2 skeleton JSON.
+    /// A Spine skeleton (JSON or binary `.skel`) or a DragonBones skeleton (`*_ske.json`),
+    /// told apart by the content (puppets are not benchmarked).
     pub file: PathBuf,
     /// Animation every instance plays (looping).
     #[arg(long)]
@@ -220,9 +226,13 @@ pub struct BenchArgs {
 /// `sinew render` options (a contract other tools call: keep the forms exact).
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
-    /// Spine 4.2 skeleton JSON, or an Inochi2D puppet (`.inp`, `.inx`).
+    /// A Spine skeleton (JSON or binary `.skel`), a DragonBones skeleton (`*_ske.json`) or an
+    /// Inochi2D puppet (`.inp`, `.inx`), told apart by the content.
     pub file: PathBuf,
-    /// Atlas file (default: `<name>.atlas` beside the skeleton); `none` draws untextured.
+    /// The atlas. Spine: a `.atlas` (default: `<stem>.atlas` beside the skeleton, or
+    /// `<base>.atlas` for `<base>-pro` / `<base>-ess`, else the only `.atlas` in its
+    /// folder). DragonBones: a `*_tex.json` (default: `<stem>_tex.json` beside
+    /// `<stem>_ske.json`). `none` draws untextured. Puppets embed their textures: not for them.
     #[arg(long)]
     pub atlas: Option<String>,
     /// Animation to play (looping, AnimationState track 0); required for Spine skeletons.

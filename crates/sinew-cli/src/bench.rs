@@ -23,6 +23,7 @@ use crate::args::{BenchArgs, Mode};
 use crate::pose::{self, Session, SessionSpec};
 use crate::schema::{Obj, num};
 use anyhow::{Result, bail};
+use sinew_formats::budget::Budgets;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -87,7 +88,7 @@ fn read_proc_stat() -> Option<Duration> {
 }
 
 /// Runs the benchmark and returns the report (the last line is one JSON object).
-pub fn bench(args: &BenchArgs) -> Result<String> {
+pub fn bench(args: &BenchArgs, budgets: &Budgets) -> Result<String> {
     if args.instances == 0 || args.frames == 0 {
         bail!("--instances and --frames must be at least 1");
     }
@@ -95,15 +96,15 @@ pub fn bench(args: &BenchArgs) -> Result<String> {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let what = format!("--instances {}", args.instances);
-    crate::guard::check("instances", f64::from(args.instances), what)?;
+    crate::guard::check(budgets, "instances", f64::from(args.instances), what)?;
     let updates =
         f64::from(args.instances) * (f64::from(args.frames) + f64::from(args.warmup) + 1.0);
     let what = format!(
         "--instances {} x (--frames {} + --warmup {})",
         args.instances, args.frames, args.warmup
     );
-    crate::guard::check("steps", updates, what)?;
-    let asset = pose::load(&args.file, None, args.extras.as_deref())?;
+    crate::guard::check(budgets, "steps", updates, what)?;
+    let asset = pose::load(budgets, &args.file, None, args.extras.as_deref())?;
     let rig = &*asset.rig;
     let file = args.file.display();
     let clip = pose::find_clip(rig, &args.anim).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;

@@ -22,11 +22,12 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde_json::Value;
-use sinew::cage::format::{decode, encode_dense, encode_grid, encode_sparse};
+use sinew::cage::format::{MAX_WEIGHT, decode, encode_dense, encode_grid, encode_sparse};
 use sinew::cage::{
     Cage, CageBinding, GridBinding, GridOptions, SparseBinding, SparseOptions,
     bind_mvc_with_progress, mvc_coordinates,
 };
+use sinew_formats::budget::Budgets;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -91,9 +92,9 @@ pub enum CageCommand {
 }
 
 /// Runs `sinew cage ...`; returns what to print.
-pub fn cage(args: &CageArgs) -> Result<String> {
+pub fn cage(args: &CageArgs, budgets: &Budgets) -> Result<String> {
     match &args.command {
-        CageCommand::Weights { input } => weights(input),
+        CageCommand::Weights { input } => weights(input, budgets),
         CageCommand::Bind {
             mesh,
             out,
@@ -116,20 +117,19 @@ pub fn cage(args: &CageArgs) -> Result<String> {
                 (None, None, Some(t)) => Sparse::Grid(*t),
                 (None, None, None) => Sparse::Dense,
             };
-            bind(mesh, out, sparse, method)
+            bind(mesh, out, sparse, method, budgets)
         }
-        CageCommand::Deform { weights, cage } => deform(weights, cage),
+        CageCommand::Deform { weights, cage } => deform(weights, cage, budgets),
     }
 }
 
-fn read_json(path: &Path) -> Result<Value> {
+fn read_json(path: &Path, budgets: &Budgets) -> Result<Value> {
     use sinew_formats::budget;
     let file = path.display().to_string();
     // A regular file within the budgets, a BOM dropped, no number too large to deform.
-    let b = crate::guard::budgets();
     let err = crate::guard::load_error;
-    let text = budget::read_input_text(path, &file, &b).map_err(err)?;
-    budget::check_json(text.as_bytes(), &file, &b).map_err(err)?;
+    let text = budget::read_input_text(path, &file, budgets).map_err(err)?;
+    budget::check_json(text.as_bytes(), &file, budgets).map_err(err)?;
     let doc = serde_json::from_str(&text).with_context(|| format!("{file}: invalid JSON"))?;
     budget::check_magnitudes(&doc, &file).map_err(err)?;
     Ok(doc)
@@ -170,8 +170,8 @@ fn field<'a>(doc: &'a Value, key: &str, file: &Path) -> Result<&'a Value> {
         .with_context(|| format!("{}: missing \"{key}\"", file.display()))
 }
 
-fn weights(input: &Path) -> Result<String> {
-    let doc = read_json(input)?;
+fn weights(input: &Path, budgets: &Budgets) -> Result<String> {
+    let doc = read_json(input, budgets)?;
     let ctx = || input.display().to_string();
     let cage = Cage::from_loops(&loops(field(&doc, "loops", input)?).with_context(ctx)?)
         .with_context(ctx)?;
@@ -270,11 +270,20 @@ enum Sparse {
     Grid(f64),
 }
 
-fn bind(mesh: &Path, out: &Path, sparse: Sparse, method: Method) -> Result<String> {
-    let doc = read_json(mesh)?;
+fn bind(
+    mesh: &Path,
+    out: &Path,
+    sparse: Sparse,
+    method: Method,
+    budgets: &Budgets,
+) -> Result<String> {
+    let doc = read_json(mesh, budgets)?;
     let ctx = || mesh.display().to_string();
     let verts = points(field(&doc, "vertices", mesh)?, "vertices").with_context(ctx)?;
     let cage = mesh_cage(&doc, &verts, mesh).with_context(ctx)?;
+    if method == Method::Mvc {
+        within_reach(&cage, &verts).with_context(ctx)?;
+    }
     let cage_json: Vec<[f64; 2]> = cage.points().to_vec();
     let mut summary = serde_json::json!({
         "points": verts.len(),
@@ -346,8 +355,43 @@ fn dense_weights(cage: &Cage, verts: &[[f64; 2]], method: Method) -> Result<Cage
     }
 }
 
-/// Writes the encoded weights to `out` and returns the summary with their size.
+/// Refuses a vertex whose mean value weights `sinew cage deform` would refuse: outside the
+/// cage's domain (winding number 0: outside, or in a hole) and so far out that a weight's
+/// magnitude passes [`MAX_WEIGHT`], the bound every weights file keeps
+/// (`sinew::cage::format`). Inside the domain the weights are bounded; harmonic coordinates
+/// refuse every outside point themselves.
+fn within_reach(cage: &Cage, verts: &[[f64; 2]]) -> Result<()> {
+    let mut row = vec![0.0; cage.vertex_count()];
+    for (i, &v) in verts.iter().enumerate() {
+        if cage.winding_number(v) != 0 || mvc_coordinates(cage, v, i, &mut row).is_err() {
+            // Inside; or singular there, which the binder reports naming the point.
+            continue;
+        }
+        let worst = row.iter().fold(0.0f64, |m, w| m.max(w.abs()));
+        if worst > f64::from(MAX_WEIGHT) || row.iter().any(|w| !w.is_finite()) {
+            bail!(
+                "vertex {i} at ({}, {}) lies far outside its cage: its weights reach {worst:.3e}, \
+                 beyond the {MAX_WEIGHT:e} a weights file holds (what `sinew cage deform` \
+                 reads); move it inside the cage or nearer to it, or leave it out of the mesh",
+                v[0],
+                v[1]
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes the encoded weights to `out` and returns the summary with their size. The bytes
+/// are first read back as `sinew cage deform` reads them, so that bind never writes a file
+/// deform refuses.
 fn write_weights(out: &Path, bytes: &[u8], mut summary: Value) -> Result<String> {
+    decode(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "the weights bound for {} would not be readable by `sinew cage deform` ({e}); \
+             nothing written",
+            out.display()
+        )
+    })?;
     std::fs::write(out, bytes).with_context(|| format!("{}", out.display()))?;
     summary["bytes"] = bytes.len().into();
     Ok(format!("{summary}\n"))
@@ -381,15 +425,11 @@ fn bind_harmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
     bail!("--harmonic needs sinew-cli built with the `harmonic` feature")
 }
 
-fn deform(weights: &Path, cage: &Path) -> Result<String> {
-    let bytes = sinew_formats::budget::read_input(
-        weights,
-        &weights.display().to_string(),
-        &crate::guard::budgets(),
-    )
-    .map_err(crate::guard::load_error)?;
+fn deform(weights: &Path, cage: &Path, budgets: &Budgets) -> Result<String> {
+    let bytes = sinew_formats::budget::read_input(weights, &weights.display().to_string(), budgets)
+        .map_err(crate::guard::load_error)?;
     let loaded = decode(&bytes).with_context(|| format!("{}", weights.display()))?;
-    let doc = read_json(cage)?;
+    let doc = read_json(cage, budgets)?;
     let ctx = || cage.display().to_string();
     let pts = points(field(&doc, "cage", cage)?, "cage").with_context(ctx)?;
     let flat: Vec<f32> = pts
@@ -430,7 +470,7 @@ mod tests {
             "sq.json",
             br#"{"loops": [[[0,0],[1,0],[1,1],[0,1]]], "points": [[0.5,0.5],[0.25,0.5]]}"#,
         );
-        let out = weights(&p).expect("ok");
+        let out = weights(&p, &Budgets::DEFAULT).expect("ok");
         // The oracle's bits (mvc_square.json, point [0.25, 0.5]): exact 0.375 etc. in reals.
         assert_eq!(
             out,
@@ -447,13 +487,14 @@ mod tests {
                  "triangles": [[0,1,4],[1,2,4],[2,3,4],[3,0,4]]}"#,
         );
         let out = scratch("w.bin", b"");
-        let summary: Value =
-            serde_json::from_str(&bind(&mesh, &out, Sparse::Dense, Method::Mvc).expect("ok"))
-                .expect("json");
+        let summary: Value = serde_json::from_str(
+            &bind(&mesh, &out, Sparse::Dense, Method::Mvc, &Budgets::DEFAULT).expect("ok"),
+        )
+        .expect("json");
         assert_eq!(summary["cage_vertices"], 4);
         assert_eq!(summary["points"], 6);
         let cage = scratch("cage.json", br#"{"cage": [[10,1],[12,1],[12,3],[10,3]]}"#);
-        let moved = deform(&out, &cage).expect("ok");
+        let moved = deform(&out, &cage, &Budgets::DEFAULT).expect("ok");
         assert_eq!(
             moved,
             "{\"vertices\":[[10.0,1.0],[12.0,1.0],[12.0,3.0],[10.0,3.0],[11.0,2.0],[10.5,2.5]]}\n"
@@ -463,17 +504,20 @@ mod tests {
     #[test]
     fn bad_inputs_name_the_problem() {
         let p = scratch("bad.json", br#"{"loops": [[[0,0],[1,0]]], "points": []}"#);
-        let e = format!("{:#}", weights(&p).expect_err("short loop"));
+        let e = format!(
+            "{:#}",
+            weights(&p, &Budgets::DEFAULT).expect_err("short loop")
+        );
         assert!(e.contains("loop 0 has 2 vertices"), "{e}");
         let p = scratch("nocage.json", br#"{"vertices": [[0,0]]}"#);
         let e = format!(
             "{:#}",
-            bind(&p, &p, Sparse::Dense, Method::Mvc).expect_err("no cage")
+            bind(&p, &p, Sparse::Dense, Method::Mvc, &Budgets::DEFAULT).expect_err("no cage")
         );
         assert!(e.contains("needs \"loops\""), "{e}");
         let w = scratch("junk.bin", b"not a weights file at all, just some bytes!");
         let c = scratch("c.json", br#"{"cage": []}"#);
-        let e = format!("{:#}", deform(&w, &c).expect_err("junk"));
+        let e = format!("{:#}", deform(&w, &c, &Budgets::DEFAULT).expect_err("junk"));
         assert!(e.contains("bad magic"), "{e}");
     }
 }

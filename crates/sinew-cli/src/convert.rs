@@ -6,8 +6,14 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use sinew::raw::RawRig;
+use sinew_formats::budget::Budgets;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+/// What `convert` converts, for the error on any other input.
+const CONVERTS: &str = "convert converts Spine JSON <-> Spine .skel and DragonBones 5.x -> \
+                        Spine 4.2 (JSON or .skel); Inochi2D puppets and other files are not \
+                        converted";
 
 /// `sinew convert` options.
 #[derive(Debug, Clone, Args)]
@@ -51,11 +57,10 @@ impl OutFormat {
 }
 
 /// Runs `sinew convert`; returns the report.
-pub fn convert(a: &ConvertArgs) -> Result<String> {
+pub fn convert(a: &ConvertArgs, budgets: &Budgets) -> Result<String> {
     let input = a.input.display().to_string();
     let out = a.output.display().to_string();
-    let budgets = crate::guard::budgets();
-    let bytes = sinew_formats::budget::read_input(&a.input, &input, &budgets)
+    let bytes = sinew_formats::budget::read_input(&a.input, &input, budgets)
         .map_err(crate::guard::load_error)?;
     let format = a.format.unwrap_or_else(|| {
         if a.output.extension().is_some_and(|e| e == "skel") {
@@ -73,7 +78,7 @@ pub fn convert(a: &ConvertArgs) -> Result<String> {
             armature: a.armature.as_deref(),
             ..Default::default()
         };
-        let asset = crate::guard::load(&a.input, load)?;
+        let asset = crate::guard::load(budgets, &a.input, load)?;
         let Some(db) = asset.dragonbones.as_deref() else {
             bail!("{input}: not a DragonBones skeleton");
         };
@@ -98,11 +103,11 @@ pub fn convert(a: &ConvertArgs) -> Result<String> {
             sinew_formats::Format::SpineJson => "Spine JSON",
             sinew_formats::Format::SpineSkel => "Spine binary",
             other => bail!(
-                "{input}: {}, not a Spine or DragonBones skeleton",
+                "{input}: {}, not a Spine or DragonBones skeleton; {CONVERTS}",
                 other.describe()
             ),
         };
-        let raw = sinew_formats::spine::parse_spine_with(&bytes, &input, &budgets)
+        let raw = sinew_formats::spine::parse_spine_with(&bytes, &input, budgets)
             .map_err(crate::guard::load_error)?;
         (raw, from)
     };

@@ -10,18 +10,19 @@ use crate::args::{DumpArgs, Mode};
 use crate::schema::{Obj, nums, round_all};
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
+use sinew_formats::budget::Budgets;
 use sinew_formats::dragonbones::{PoseMode, SlotPose, pose};
 
 /// Runs a DragonBones dump.
-pub fn dump(args: &DumpArgs) -> Result<Value> {
-    let times = crate::stepping::run_times(&args.times, args.fps)?;
+pub fn dump(args: &DumpArgs, budgets: &Budgets) -> Result<Value> {
+    let times = crate::stepping::run_times(budgets, &args.times, args.fps)?;
     // `--tex`, else the `_tex.json` beside the skeleton.
     let load = crate::guard::LoadArgs {
         atlas: args.tex.as_deref().map(Some),
         armature: args.armature.as_deref(),
         ..Default::default()
     };
-    let asset = crate::guard::load(&args.file, load)?;
+    let asset = crate::guard::load(budgets, &args.file, load)?;
     let db = asset
         .dragonbones
         .as_deref()
@@ -41,7 +42,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     )
     .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     let mut out_frames = Vec::with_capacity(frames.len());
-    let mut output = crate::guard::OutputValues::new(frames.len(), &args.file);
+    let mut output = crate::guard::OutputValues::new(budgets, frames.len(), &args.file);
     for f in &frames {
         // Nothing non-finite leaves a dump (crate::guard).
         let bad_bone = f

@@ -12,35 +12,38 @@ use crate::stepping::Clock;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use serde_json::Value;
+use sinew_formats::budget::Budgets;
 use std::path::Path;
 
 /// Runs a dump given the oracle-style argument list (`["--anim", "run", "--times", ...]`),
 /// as the golden MANIFEST records it.
+/// Within the default budgets (the golden suite's cases are real rigs).
 pub fn dump_with_args(file: &Path, args: &[String]) -> Result<Value> {
     let argv = ["dump".to_owned(), file.display().to_string()]
         .into_iter()
         .chain(args.iter().cloned());
     let parsed = DumpArgs::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?;
-    dump(&parsed)
+    dump(&parsed, &Budgets::DEFAULT)
 }
 
 /// Runs a dump and returns the JSON document.
-pub fn dump(args: &DumpArgs) -> Result<Value> {
-    match crate::guard::Format::of(&args.file)? {
-        crate::guard::Format::Puppet => return crate::inochi::dump(args, &args.params),
-        crate::guard::Format::DragonBones => return crate::dragonbones::dump(args),
+pub fn dump(args: &DumpArgs, budgets: &Budgets) -> Result<Value> {
+    match crate::guard::Format::of(budgets, &args.file)? {
+        crate::guard::Format::Puppet => return crate::inochi::dump(args, &args.params, budgets),
+        crate::guard::Format::DragonBones => return crate::dragonbones::dump(args, budgets),
         crate::guard::Format::Spine => {}
     }
-    let times = crate::stepping::run_times(&args.times, args.fps)?;
+    let times = crate::stepping::run_times(budgets, &args.times, args.fps)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
+    let max = sinew::character::finite::MAX_INPUT;
     for (name, v) in [("--at", args.at), ("--mix", args.mix)] {
-        if !v.is_finite() {
-            bail!("bad {name} {v}: must be finite");
+        if !(v.is_finite() && v.abs() < max) {
+            bail!("bad {name} {v:?}: must be finite and under {max:e} in magnitude");
         }
     }
-    let asset = pose::load(&args.file, None, args.extras.as_deref())?;
+    let asset = pose::load(budgets, &args.file, None, args.extras.as_deref())?;
     let rig = &*asset.rig;
     let file = args.file.display();
     let spec = SessionSpec {
@@ -69,7 +72,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     let mut session = Session::new(&asset, &spec)?;
 
     let mut frames = Vec::with_capacity(times.len());
-    let mut output = crate::guard::OutputValues::new(times.len(), &args.file);
+    let mut output = crate::guard::OutputValues::new(budgets, times.len(), &args.file);
     let mut verts = Vec::new();
     session.step(0.0);
     let mut clock = Clock::new(args.fps);
@@ -89,7 +92,7 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     }
 
     let mut out = Obj::new()
-        .set("meta", meta_json(args, rig, &session))
+        .set("meta", meta_json(args, rig, &session, budgets))
         .set("frames", Value::Array(frames))
         .build();
     if let Some(decimals) = args.round {
@@ -98,15 +101,11 @@ pub fn dump(args: &DumpArgs) -> Result<Value> {
     Ok(out)
 }
 
-fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session) -> Value {
+fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session, budgets: &Budgets) -> Value {
     let file = &args.file;
     // Read once per command (`sinew_formats::read_once`): the bytes the loader parsed.
-    let bytes = sinew_formats::budget::read_input(
-        file,
-        &file.display().to_string(),
-        &crate::guard::budgets(),
-    )
-    .unwrap_or_default();
+    let bytes = sinew_formats::budget::read_input(file, &file.display().to_string(), budgets)
+        .unwrap_or_default();
     // The oracle's meta for a binary export: its loader named, and no JSON key repair.
     let binary = sinew_formats::detect(&bytes) == sinew_formats::Format::SpineSkel;
     let affected = if binary {

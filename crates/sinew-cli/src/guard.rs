@@ -1,5 +1,5 @@
-//! Hostile-input guards shared by every verb: the budget flags ([`BudgetArgs`], held for the
-//! command's own checks ([`check`]) and given to every load as
+//! Hostile-input guards shared by every verb: the budget flags ([`BudgetArgs`], passed to the
+//! command's own checks ([`check`]) and to every load as
 //! [`sinew_formats::LoadOptions::budgets`]), input files checked before anything
 //! reads them (regular files within the `file_bytes` budget, each named with its role:
 //! rig, atlas, physics3, extras, ...), options that do not apply to the input's format
@@ -14,27 +14,6 @@ use serde_json::Value;
 use sinew_formats::LoadError;
 use sinew_formats::budget::{self, BudgetError, Budgets};
 use std::path::Path;
-use std::sync::RwLock;
-
-/// The budgets of the command this process runs (one command per process: set once by
-/// [`precheck`] from the flags; the defaults for in-process callers such as the golden
-/// suite). The library keeps no such state: each load takes them in its options.
-static BUDGETS: RwLock<Budgets> = RwLock::new(Budgets::DEFAULT);
-
-/// The budgets the command's flags ask for.
-pub fn budgets() -> Budgets {
-    match BUDGETS.read() {
-        Ok(b) => *b,
-        Err(poisoned) => *poisoned.into_inner(),
-    }
-}
-
-fn set_budgets(b: Budgets) {
-    match BUDGETS.write() {
-        Ok(mut cur) => *cur = b,
-        Err(poisoned) => *poisoned.into_inner() = b,
-    }
-}
 
 /// The flag that raises the budget `name` (a [`Budgets`] field).
 pub fn flag_of(name: &str) -> &'static str {
@@ -62,8 +41,13 @@ pub fn budget_error(e: &BudgetError) -> anyhow::Error {
 
 /// Checks `asked` against the command's budget `name` ([`Budgets::check`]), naming the
 /// flag that raises it.
-pub fn check(name: &'static str, asked: f64, what: impl Into<String>) -> Result<()> {
-    budgets()
+pub fn check(
+    budgets: &Budgets,
+    name: &'static str,
+    asked: f64,
+    what: impl Into<String>,
+) -> Result<()> {
+    budgets
         .check(name, asked, what)
         .map_err(|e| budget_error(&e))
 }
@@ -76,45 +60,120 @@ pub fn load_error(e: LoadError) -> anyhow::Error {
     }
 }
 
-/// The budget flags, accepted by every verb (`sinew_formats::budget` has the defaults).
+/// The budget flags, accepted by every verb (`sinew_formats::budget` has the defaults;
+/// docs/HOSTILE.md): listed by `--help` under their own heading, not by `-h`. Each command
+/// maps them onto its loads' [`sinew_formats::LoadOptions::budgets`] and its own checks
+/// through [`BudgetArgs::budgets`], passed down explicitly (no process-wide setting).
 #[derive(Debug, Clone, Default, Args)]
 pub struct BudgetArgs {
     /// Budget: bytes of one input file.
-    #[arg(long, global = true, value_name = "BYTES")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "BYTES"
+    )]
     pub max_file_bytes: Option<u64>,
     /// Budget: values in one JSON document, weighted by parsed size (a string counts 2, an
     /// array 5, an object 9, a key 4 more; docs/HOSTILE.md).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_json_values: Option<u64>,
     /// Budget: sample times of a dump, frames posed by a render.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_samples: Option<u64>,
     /// Budget: clock steps (character updates) of one run.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_steps: Option<u64>,
     /// Budget: output frames of one render.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_frames: Option<u64>,
     /// Budget: pixels of one output image.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_pixels: Option<u64>,
     /// Budget: decoded texture bytes of one asset (all pages together).
-    #[arg(long, global = true, value_name = "BYTES")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "BYTES"
+    )]
     pub max_texture_bytes: Option<u64>,
     /// Budget: instances of one bench.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_instances: Option<u64>,
     /// Budget: vertices of one clipping polygon.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_clip_vertices: Option<u64>,
     /// Budget: values in one output document (a dump).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_output_values: Option<u64>,
     /// Budget: pixels one rendered frame fills (every draw command's bounding box, summed).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_fill_pixels: Option<u64>,
     /// Budget: pixels of all the frames one render writes (a GIF's counted four times).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Budgets",
+        hide_short_help = true,
+        value_name = "N"
+    )]
     pub max_output_pixels: Option<u64>,
 }
 
@@ -142,9 +201,9 @@ impl BudgetArgs {
 /// Checks an input file before anything reads it: a regular file within the `file_bytes`
 /// budget, then read once for the command (its bytes shared by detection, the loader and
 /// the metadata). `role` says which input it is (`rig`, `atlas`, `physics3`, ...).
-pub fn input(role: &str, path: &Path) -> Result<()> {
+pub fn input(budgets: &Budgets, role: &str, path: &Path) -> Result<()> {
     let file = path.display().to_string();
-    budget::check_input(path, &file, &budgets())
+    budget::check_input(path, &file, budgets)
         .map(|_| ())
         .map_err(|e| anyhow!("{role} {}", load_error(e)))?;
     // Read once for the whole command (`sinew_formats::read_once`).
@@ -153,8 +212,8 @@ pub fn input(role: &str, path: &Path) -> Result<()> {
 }
 
 /// Like [`input`] for an optional file.
-pub fn input_opt(role: &str, path: Option<&Path>) -> Result<()> {
-    path.map_or(Ok(()), |p| input(role, p))
+pub fn input_opt(budgets: &Budgets, role: &str, path: Option<&Path>) -> Result<()> {
+    path.map_or(Ok(()), |p| input(budgets, role, p))
 }
 
 /// Refuses an option that does not apply to `format` (`given` says whether it was given).
@@ -167,10 +226,17 @@ pub fn not_for(format: &str, file: &Path, option: &str, given: bool) -> Result<(
 
 /// Checks the clock work of stepping to `last` seconds at `fps` for `samples` samples
 /// (times `instances`) against the `samples` and `steps` budgets.
-pub fn clock_work(samples: usize, last: f64, fps: f64, instances: f64, what: &str) -> Result<()> {
-    check("samples", samples as f64, what.to_owned())?;
+pub fn clock_work(
+    budgets: &Budgets,
+    samples: usize,
+    last: f64,
+    fps: f64,
+    instances: f64,
+    what: &str,
+) -> Result<()> {
+    check(budgets, "samples", samples as f64, what.to_owned())?;
     let steps = ((last * fps).ceil() + samples as f64 + 1.0) * instances;
-    check("steps", steps, what.to_owned())?;
+    check(budgets, "steps", steps, what.to_owned())?;
     Ok(())
 }
 
@@ -178,6 +244,7 @@ pub fn clock_work(samples: usize, last: f64, fps: f64, instances: f64, what: &st
 /// each frame the values so far plus that frame's count for every frame still to come must
 /// fit, so a dump that would not is refused after its first frame, before the memory is used.
 pub struct OutputValues {
+    budgets: Budgets,
     samples: usize,
     done: usize,
     values: u64,
@@ -185,9 +252,10 @@ pub struct OutputValues {
 }
 
 impl OutputValues {
-    /// A dump of `samples` frames of `file`.
-    pub fn new(samples: usize, file: &Path) -> Self {
+    /// A dump of `samples` frames of `file`, within `budgets`.
+    pub fn new(budgets: &Budgets, samples: usize, file: &Path) -> Self {
         OutputValues {
+            budgets: *budgets,
             samples,
             done: 0,
             values: 0,
@@ -210,6 +278,7 @@ impl OutputValues {
         let projected =
             self.values as f64 + n as f64 * self.samples.saturating_sub(self.done) as f64;
         check(
+            &self.budgets,
             "output_values",
             projected,
             format!(
@@ -332,8 +401,8 @@ impl Format {
     /// The family of `path` (after [`input`] accepted it), from what
     /// [`sinew_formats::detect`] says of its content: a puppet, a DragonBones skeleton, else
     /// Spine (whose loader says what a file that is no rig really is).
-    pub fn of(path: &Path) -> Result<Format> {
-        Ok(Format::from(detect_file(path)?))
+    pub fn of(budgets: &Budgets, path: &Path) -> Result<Format> {
+        Ok(Format::from(detect_file(budgets, path)?))
     }
 
     /// The name errors use.
@@ -357,10 +426,10 @@ impl From<sinew_formats::Format> for Format {
 }
 
 /// What `path` is ([`sinew_formats::detect`]), from its bytes (read once per command).
-pub fn detect_file(path: &Path) -> Result<sinew_formats::Format> {
+pub fn detect_file(budgets: &Budgets, path: &Path) -> Result<sinew_formats::Format> {
     let file = path.display().to_string();
-    let bytes = budget::read_input(path, &file, &budgets())
-        .map_err(|e| anyhow!("rig {}", load_error(e)))?;
+    let bytes =
+        budget::read_input(path, &file, budgets).map_err(|e| anyhow!("rig {}", load_error(e)))?;
     Ok(sinew_formats::detect(&bytes))
 }
 
@@ -382,65 +451,136 @@ pub struct LoadArgs<'a> {
 
 /// Loads `path` through [`sinew_formats::load_bytes`] with the files the command line names
 /// (read from where they are given) and the others beside it, within the command's budgets.
-pub fn load(path: &Path, a: LoadArgs<'_>) -> Result<sinew_formats::Asset> {
+pub fn load(budgets: &Budgets, path: &Path, a: LoadArgs<'_>) -> Result<sinew_formats::Asset> {
     use sinew_formats::{Companion, FileCompanions, LoadOptions};
-    let files = FileCompanions::beside(path, budgets());
+    let files = FileCompanions::beside(path, *budgets);
     let given = |p: Option<&Path>| match p {
         Some(p) => Companion::Named(files.given(p)),
         None => Companion::Without,
     };
+    let bytes = files.read_main().map_err(load_error)?;
+    let spine = matches!(
+        sinew_formats::detect(&bytes),
+        sinew_formats::Format::SpineJson | sinew_formats::Format::SpineSkel
+    );
     let options = LoadOptions {
         atlas: match a.atlas {
-            None => Companion::Beside,
+            None => match only_atlas(path).filter(|_| spine) {
+                Some(only) => Companion::Named(files.given(&only)),
+                None => Companion::Beside,
+            },
             Some(p) => given(p),
         },
         extras: given(a.extras),
         physics3: given(a.physics3),
         armature: a.armature.map(str::to_owned),
         textures: a.textures,
-        budgets: budgets(),
+        budgets: *budgets,
     };
-    let bytes = files.read_main().map_err(load_error)?;
     sinew_formats::load_bytes(&files.main_name(), &bytes, &files, &options).map_err(load_error)
+}
+
+/// The folder a file is in, for listing it: `.` for a bare name (whose `Path::parent` is
+/// empty).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// The `.atlas` files in `path`'s folder, sorted by name.
+pub fn atlases_beside(path: &Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(folder_of(path))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "atlas") && p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// A Spine skeleton's atlas when none is named after it (no `<stem>.atlas`, nor
+/// `<base>.atlas` for `<base>-pro` / `<base>-ess`): the only `.atlas` in its folder (read
+/// from `.` for a bare name), as the path to give the loader. `None` when one is named after
+/// it (the loader finds it beside) or when there are none or several.
+pub fn only_atlas(skel: &Path) -> Option<std::path::PathBuf> {
+    let dir = folder_of(skel);
+    let stem = skel.file_stem()?.to_str()?;
+    let mut names = vec![stem.to_owned()];
+    for suffix in ["-pro", "-ess"] {
+        if let Some(base) = stem.strip_suffix(suffix) {
+            names.push(base.to_owned());
+        }
+    }
+    if names
+        .iter()
+        .any(|n| dir.join(format!("{n}.atlas")).is_file())
+    {
+        return None;
+    }
+    let mut found = atlases_beside(skel);
+    if found.len() != 1 {
+        return None;
+    }
+    // Named as the skeleton is (a bare name's atlas bare too), so errors name it as given.
+    let only = found.remove(0);
+    let name = only.file_name()?;
+    Some(match skel.parent() {
+        Some(d) => d.join(name),
+        None => std::path::PathBuf::from(name),
+    })
 }
 
 /// Applies the budget flags, then checks every input file of the command and the options
 /// that do not apply to its format, before the command reads anything.
 pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
     use crate::args::Command;
-    set_budgets(cli.budgets.budgets());
+    let b = &cli.budgets.budgets();
+    let input = |role: &str, path: &Path| input(b, role, path);
+    let input_opt = |role: &str, path: Option<&Path>| input_opt(b, role, path);
     match &cli.command {
         Command::Dump(a) => {
             // The arguments first (cheap), then the files.
-            crate::stepping::run_times(&a.times, a.fps)?;
-            if !(a.mix.is_finite() && a.mix >= 0.0) {
-                bail!("bad --mix {}: must be a number of seconds >= 0", a.mix);
+            crate::stepping::run_times(b, &a.times, a.fps)?;
+            // What the library accepts (`sinew::character::finite`), said with the flag.
+            let max = sinew::character::finite::MAX_INPUT;
+            if !(a.mix.is_finite() && a.mix >= 0.0 && a.mix < max) {
+                bail!(
+                    "bad --mix {:?}: must be a number of seconds >= 0 and under {max:e}",
+                    a.mix
+                );
             }
-            if !a.at.is_finite() {
-                bail!("bad --at {}: must be a finite number of seconds", a.at);
+            if !(a.at.is_finite() && a.at.abs() < max) {
+                bail!(
+                    "bad --at {:?}: must be a finite number of seconds under {max:e} in magnitude",
+                    a.at
+                );
             }
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
             input_opt("physics3", a.physics3.as_deref())?;
             input_opt("tex", a.tex.as_deref())?;
-            dump_options(a, Format::of(&a.file)?)?;
+            dump_options(a, Format::of(b, &a.file)?)?;
         }
         Command::Info(a) => {
             input("rig", &a.file)?;
             input_opt("physics3", a.physics3.as_deref())?;
-            let f = Format::of(&a.file)?;
+            let f = Format::of(b, &a.file)?;
             if f != Format::Puppet {
                 not_for(f.name(), &a.file, "--physics3", a.physics3.is_some())?;
             }
         }
         Command::Validate(a) => {
             input("rig", &a.file)?;
-            Format::of(&a.file)?;
+            Format::of(b, &a.file)?;
         }
         Command::Bench(a) => {
             input("rig", &a.file)?;
             input_opt("extras", a.extras.as_deref())?;
-            let f = Format::of(&a.file)?;
+            let f = Format::of(b, &a.file)?;
             if f == Format::Puppet {
                 bail!(
                     "{}: bench takes a Spine or DragonBones skeleton; this is {}",
@@ -458,13 +598,18 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
         }
         Command::Render(a) => {
             input("rig", &a.file)?;
+            let f = Format::of(b, &a.file)?;
+            let n = f.name();
+            // Before the atlas file is looked at: `--atlas` on a puppet does not apply,
+            // whether or not that file exists.
+            if f == Format::Puppet {
+                not_for(n, &a.file, "--atlas", a.atlas.is_some())?;
+            }
             input_opt("extras", a.extras.as_deref())?;
             input_opt("physics3", a.physics3.as_deref())?;
             if let Some(atlas) = a.atlas.as_deref().filter(|s| *s != "none") {
                 input("atlas", Path::new(atlas))?;
             }
-            let f = Format::of(&a.file)?;
-            let n = f.name();
             if f != Format::Spine {
                 not_for(n, &a.file, "--extras", a.extras.is_some())?;
             }
@@ -492,7 +637,7 @@ pub fn precheck(cli: &crate::args::Cli) -> Result<()> {
         Command::Convert(a) => {
             input("rig", &a.input)?;
             input_opt("tex", a.tex.as_deref())?;
-            let f = Format::of(&a.input)?;
+            let f = Format::of(b, &a.input)?;
             if f == Format::Spine {
                 not_for(f.name(), &a.input, "--armature", a.armature.is_some())?;
                 not_for(f.name(), &a.input, "--tex", a.tex.is_some())?;

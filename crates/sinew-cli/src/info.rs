@@ -11,6 +11,7 @@ use crate::schema::{Obj, num};
 use anyhow::Result;
 use serde_json::Value;
 use sinew::RawRig;
+use sinew_formats::budget::Budgets;
 use std::fmt::Write as _;
 
 /// The summary as JSON: names per category, counts, durations.
@@ -152,12 +153,12 @@ pub fn info_text(raw: &RawRig, file: &str) -> String {
 }
 
 /// Runs `sinew info` and returns what to print.
-pub fn info(args: &InfoArgs) -> Result<String> {
-    let format = crate::guard::Format::of(&args.file)?;
+pub fn info(args: &InfoArgs, budgets: &Budgets) -> Result<String> {
+    let format = crate::guard::Format::of(budgets, &args.file)?;
     if format == crate::guard::Format::Puppet {
-        return crate::inochi::info(args);
+        return crate::inochi::info(args, budgets);
     }
-    let raw = pose::load_raw(&args.file)?;
+    let raw = pose::load_raw(budgets, &args.file)?;
     let file = args.file.display().to_string();
     let dragonbones = format == crate::guard::Format::DragonBones;
     Ok(if args.json {

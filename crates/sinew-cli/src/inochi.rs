@@ -17,25 +17,31 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 use sinew::{Character, Instance, ParamId, Rig};
 use sinew_formats::Asset;
+use sinew_formats::budget::Budgets;
 use sinew_formats::inochi2d::Puppet;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Loads a puppet in one call (errors name the file), with the pendulum chains of a Cubism
 /// physics3 file (`--physics3`) added over its parameters.
-pub fn load_puppet(path: &Path, physics3: Option<&Path>) -> Result<Asset> {
-    load_puppet_with(path, physics3, false)
+pub fn load_puppet(budgets: &Budgets, path: &Path, physics3: Option<&Path>) -> Result<Asset> {
+    load_puppet_with(budgets, path, physics3, false)
 }
 
 /// [`load_puppet`]; `textures` checks its embedded textures' declared sizes against the
 /// budget (to render them).
-pub fn load_puppet_with(path: &Path, physics3: Option<&Path>, textures: bool) -> Result<Asset> {
+pub fn load_puppet_with(
+    budgets: &Budgets,
+    path: &Path,
+    physics3: Option<&Path>,
+    textures: bool,
+) -> Result<Asset> {
     let args = crate::guard::LoadArgs {
         physics3,
         textures,
         ..Default::default()
     };
-    let asset = crate::guard::load(path, args)?;
+    let asset = crate::guard::load(budgets, path, args)?;
     if asset.puppet.is_none() {
         bail!("{}: not an Inochi2D puppet", path.display());
     }
@@ -90,9 +96,22 @@ pub fn parse_params(rig: &Rig, specs: &[String]) -> Result<Vec<(ParamId, [f64; 2
         let (name, val) = spec
             .rsplit_once('=')
             .ok_or_else(|| anyhow!("bad --param `{spec}`: expected NAME=X[,Y]"))?;
+        let have = || {
+            let names: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();
+            names.join(", ")
+        };
+        if name.trim().is_empty() {
+            bail!(
+                "bad --param `{spec}`: the parameter name before `=` is empty (expected \
+                 NAME=X or NAME=X,Y; parameters: {})",
+                have()
+            );
+        }
         let id = rig.params.find(name).ok_or_else(|| {
-            let have: Vec<&str> = rig.params.params.iter().map(|p| p.name.as_str()).collect();
-            anyhow!("parameter not found: {name} (have: {})", have.join(", "))
+            anyhow!(
+                "bad --param `{spec}`: parameter not found: {name} (have: {})",
+                have()
+            )
         })?;
         // Every value given must be a finite number; at most X and Y.
         let parts: Vec<&str> = val.split(',').map(str::trim).collect();
@@ -130,13 +149,13 @@ pub fn anim_duration(p: &Puppet, name: &str) -> Option<f64> {
 }
 
 /// `sinew dump` of a puppet.
-pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
-    let times = crate::stepping::run_times(&args.times, args.fps)?;
+pub fn dump(args: &DumpArgs, params: &[String], budgets: &Budgets) -> Result<Value> {
+    let times = crate::stepping::run_times(budgets, &args.times, args.fps)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let file = args.file.display().to_string();
-    let asset = load_puppet(&args.file, args.physics3.as_deref())?;
+    let asset = load_puppet(budgets, &args.file, args.physics3.as_deref())?;
     let puppet = puppet(&asset)?;
     let rig = &*asset.rig;
     let settings = parse_params(rig, params).with_context(|| file.clone())?;
@@ -146,7 +165,7 @@ pub fn dump(args: &DumpArgs, params: &[String]) -> Result<Value> {
     c.update(0.0);
     let mut clock = Clock::new(args.fps);
     let mut frames = Vec::with_capacity(times.len());
-    let mut output = crate::guard::OutputValues::new(times.len(), &args.file);
+    let mut output = crate::guard::OutputValues::new(budgets, times.len(), &args.file);
     let mut verts = Vec::new();
     for &t in &times {
         clock.advance_to(t, |dt| c.update(dt));
@@ -264,8 +283,8 @@ fn params_json(rig: &Rig, inst: &Instance) -> Value {
 }
 
 /// `sinew info` of a puppet: counts, then every parameter with its range and default.
-pub fn info(args: &InfoArgs) -> Result<String> {
-    let asset = load_puppet(&args.file, args.physics3.as_deref())?;
+pub fn info(args: &InfoArgs, budgets: &Budgets) -> Result<String> {
+    let asset = load_puppet(budgets, &args.file, args.physics3.as_deref())?;
     let (p, rig) = (puppet(&asset)?, &*asset.rig);
     let set = &rig.params;
     if args.json {

@@ -25,16 +25,17 @@ use crate::stepping::parse_times;
 use crate::stream::{Target, copy_list};
 use anyhow::{Context, Result, anyhow, bail};
 use sinew::draw::DrawList;
+use sinew_formats::budget::Budgets;
 use sinew_render::{Canvas, MaskedRenderer};
 
 /// Runs `sinew render` on a puppet; returns a one-line summary.
-pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
+pub fn render(args: &RenderArgs, out: Output, budgets: &Budgets) -> Result<String> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("--fps must be a positive number");
     }
     let file = args.file.display().to_string();
     // The textures' declared sizes are checked against the budget at load.
-    let asset = load_puppet_with(&args.file, args.physics3.as_deref(), true)?;
+    let asset = load_puppet_with(budgets, &args.file, args.physics3.as_deref(), true)?;
     let puppet = crate::inochi::puppet(&asset)?;
     let rig = &*asset.rig;
     let settings = parse_params(rig, &args.params).with_context(|| file.clone())?;
@@ -58,11 +59,16 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     // Frame counts are checked against the `frames` budget before any is made.
     let frames_of = |d: f64| -> Result<Vec<f64>> {
         let n = (d * args.fps).round().max(1.0);
-        crate::guard::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
+        crate::guard::check(
+            budgets,
+            "frames",
+            n,
+            format!("--duration {d} at --fps {}", args.fps),
+        )?;
         Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
     };
     let times: Vec<f64> = if let Some(t) = &args.times {
-        parse_times(t).context("bad --times")?
+        parse_times(budgets, t).context("bad --times")?
     } else if let (Some(d), None) = (anim_len, args.duration) {
         frames_of(d)?
     } else if sweep.is_some() || args.duration.is_some() {
@@ -70,7 +76,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     } else {
         vec![0.0]
     };
-    crate::render::check_frames(&times, args.fps)?;
+    crate::render::check_frames(budgets, &times, args.fps)?;
     let CanvasOptions {
         background,
         view,
@@ -118,7 +124,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
     } else {
         [-100.0, -100.0, 100.0, 100.0]
     };
-    let (view, w, h) = fit_view(crate::render::pad(b), view, size, args.scale)?;
+    let (view, w, h) = fit_view(budgets, crate::render::pad(b), view, size, args.scale)?;
 
     let n = times.len();
     let gpu = match args.backend {
@@ -137,6 +143,7 @@ pub fn render(args: &RenderArgs, out: Output) -> Result<String> {
         frames: n,
         view,
         source: &args.file,
+        budgets,
     };
     let (masks, group_masks) = (&asset.draw.slot_masks, &asset.draw.group_masks);
     let mut c = crate::inochi::character(&asset, &settings, anim, true)?;

@@ -39,16 +39,19 @@ pub fn run(cli: &Cli) -> Result<String> {
 
 fn run_checked(cli: &Cli) -> Result<String> {
     guard::precheck(cli)?;
+    // The budget flags apply to this command's loads and checks only, passed down
+    // explicitly (no process-wide setting).
+    let b = &cli.budgets.budgets();
     let mut out = match &cli.command {
-        Command::Dump(a) => dump::dump(a)?.to_string(),
-        Command::Info(a) => info::info(a)?,
-        Command::Validate(a) => validate::validate(a)?,
-        Command::Bench(a) => bench::bench(a)?,
-        Command::Render(a) => render::render(a)?,
-        Command::Cage(a) => cage::cage(a)?,
-        Command::Lint(a) => lint::lint(a)?.stdout,
-        Command::Convert(a) => convert::convert(a)?,
-        Command::View(a) => view::view(a)?,
+        Command::Dump(a) => dump::dump(a, b)?.to_string(),
+        Command::Info(a) => info::info(a, b)?,
+        Command::Validate(a) => validate::validate(a, b)?,
+        Command::Bench(a) => bench::bench(a, b)?,
+        Command::Render(a) => render::render(a, b)?,
+        Command::Cage(a) => cage::cage(a, b)?,
+        Command::Lint(a) => lint::lint(a, b)?.stdout,
+        Command::Convert(a) => convert::convert(a, b)?,
+        Command::View(a) => view::view(a, b)?,
     };
     if !out.ends_with('\n') {
         out.push('\n');
@@ -78,10 +81,13 @@ pub fn run_guarded(cli: &Cli) -> Result<String> {
 
 /// `sinew lint` with the same panic guard as [`run_guarded`]; its exit status is in the
 /// outcome (an `Err` is a file that cannot be read: status 2).
-pub fn lint_guarded(args: &lint::LintArgs) -> Result<lint::LintOutcome> {
+pub fn lint_guarded(
+    args: &lint::LintArgs,
+    budgets: &sinew_formats::budget::Budgets,
+) -> Result<lint::LintOutcome> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let result = catch_unwind(AssertUnwindSafe(|| lint::lint(args)));
+    let result = catch_unwind(AssertUnwindSafe(|| lint::lint(args, budgets)));
     std::panic::set_hook(previous);
     result.unwrap_or_else(|_| {
         Err(anyhow::anyhow!(

@@ -7,6 +7,7 @@
 
 use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
+use sinew_formats::budget::Budgets;
 use sinew_lint::{Kind, Options};
 use std::path::PathBuf;
 
@@ -53,12 +54,11 @@ pub struct LintOutcome {
 /// The file is read once (through `sinew_formats::budget`, shared with the loader inside the
 /// CLI's read-once scope); a JSON document is checked against the `json_values` budget
 /// before it is parsed and for numbers too large to pose.
-pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
+pub fn lint(args: &LintArgs, budgets: &Budgets) -> anyhow::Result<LintOutcome> {
     let file = args.file.display().to_string();
-    let budgets = crate::guard::budgets();
-    let bytes = sinew_formats::budget::read_input(&args.file, &file, &budgets)
+    let bytes = sinew_formats::budget::read_input(&args.file, &file, budgets)
         .map_err(crate::guard::load_error)?;
-    let tree = sinew_lint::json_tree(&bytes, &file, &budgets).map_err(crate::guard::load_error)?;
+    let tree = sinew_lint::json_tree(&bytes, &file, budgets).map_err(crate::guard::load_error)?;
     let kind = Kind::of(&bytes, tree.as_ref());
     // Options that do not apply, before any work (as the other verbs refuse them).
     if !kind.takes_extras() {
@@ -79,7 +79,7 @@ pub fn lint(args: &LintArgs) -> anyhow::Result<LintOutcome> {
         }
         (_, tree) => {
             let input =
-                sinew_lint::load_from(&args.file, &bytes, tree, args.extras.as_deref(), &budgets)
+                sinew_lint::load_from(&args.file, &bytes, tree, args.extras.as_deref(), budgets)
                     .map_err(crate::guard::load_error)?;
             let findings = sinew_lint::lint(&input, &Options::default());
             if let Some(out) = &args.fix {

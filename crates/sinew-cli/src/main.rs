@@ -34,7 +34,7 @@ fn lint(cli: &Cli, args: &sinew_cli::lint::LintArgs) -> ExitCode {
         eprintln!("error: {}", sinew_cli::validate::one_line(&e));
         return ExitCode::from(2);
     }
-    match sinew_cli::lint_guarded(args) {
+    match sinew_cli::lint_guarded(args, &cli.budgets.budgets()) {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             let _ = stdout

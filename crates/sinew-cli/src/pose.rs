@@ -15,25 +15,25 @@ use sinew::deform;
 use sinew::rig::{AttachmentKind, LocalPose};
 use sinew::{Character, ClipId, Color, Physics, RawRig, Rig, SkinId, SlotId, WorldTransform};
 use sinew_formats::Asset;
+use sinew_formats::budget::Budgets;
 use std::path::Path;
 
 /// Reads and parses a skeleton file (Spine JSON, `.skel` or DragonBones `*_ske.json`, by
 /// content) into its raw form (errors name the file), within the command's budgets.
-pub fn load_raw(path: &Path) -> Result<RawRig> {
+pub fn load_raw(budgets: &Budgets, path: &Path) -> Result<RawRig> {
     let file = path.display().to_string();
-    let budgets = crate::guard::budgets();
-    if crate::guard::Format::of(path)? == crate::guard::Format::DragonBones {
+    if crate::guard::Format::of(budgets, path)? == crate::guard::Format::DragonBones {
         let args = crate::guard::LoadArgs {
             atlas: Some(None),
             ..Default::default()
         };
-        let asset = crate::guard::load(path, args)?;
+        let asset = crate::guard::load(budgets, path, args)?;
         return asset
             .dragonbones
             .map(|db| db.raw)
             .ok_or_else(|| anyhow!("{file}: not a DragonBones skeleton"));
     }
-    let bytes = sinew_formats::budget::read_input(path, &file, &budgets)
+    let bytes = sinew_formats::budget::read_input(path, &file, budgets)
         .map_err(crate::guard::load_error)?;
     let found = sinew_formats::detect(&bytes);
     if !matches!(
@@ -44,15 +44,19 @@ pub fn load_raw(path: &Path) -> Result<RawRig> {
             sinew_formats::LoadError::NotARig { file, found },
         ));
     }
-    sinew_formats::spine::parse_spine_with(&bytes, &file, &budgets)
-        .map_err(crate::guard::load_error)
+    sinew_formats::spine::parse_spine_with(&bytes, &file, budgets).map_err(crate::guard::load_error)
 }
 
 /// Loads a skeleton in one call: a Spine skeleton with `atlas` (`None`: untextured) and rig
 /// extras, or a DragonBones one with `atlas` as its `*_tex.json` (`None`: the one beside it;
 /// rig extras do not apply). The page images are fetched with an atlas given by path.
-pub fn load(path: &Path, atlas: Option<&Path>, extras: Option<&Path>) -> Result<Asset> {
-    let db = crate::guard::Format::of(path)? == crate::guard::Format::DragonBones;
+pub fn load(
+    budgets: &Budgets,
+    path: &Path,
+    atlas: Option<&Path>,
+    extras: Option<&Path>,
+) -> Result<Asset> {
+    let db = crate::guard::Format::of(budgets, path)? == crate::guard::Format::DragonBones;
     let textures = atlas.is_some();
     let atlas = match (atlas, db) {
         (Some(p), _) => Some(Some(p)),
@@ -60,6 +64,7 @@ pub fn load(path: &Path, atlas: Option<&Path>, extras: Option<&Path>) -> Result<
         (None, false) => Some(None),
     };
     crate::guard::load(
+        budgets,
         path,
         crate::guard::LoadArgs {
             atlas,

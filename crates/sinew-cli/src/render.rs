@@ -16,8 +16,12 @@
 //!   `.gif`, `.apng`. The background defaults to transparent (white for GIF, which has no
 //!   partial transparency).
 //! - The atlas defaults to `<name>.atlas` beside the skeleton (also without a `-pro`/`-ess`
-//!   suffix), else the only `.atlas` there; `--atlas none` draws untextured (slot colours).
+//!   suffix), else the only `.atlas` in its folder (`.` for a bare file name,
+//!   [`crate::guard::only_atlas`]); `--atlas none` draws untextured (slot colours).
 //!
+//! - A render whose every frame draws nothing (a default skin without attachments, as
+//!   mix-and-match's) is refused before anything is written, naming the skins shown and
+//!   the rig's skins to pick with `--skin`.
 //! - DragonBones skeletons (told from the content) take `--atlas` as their `*_tex.json`
 //!   (default: `<name>_tex.json` beside `<name>_ske.json`; `none`: untextured).
 //! - Inochi2D puppets (`.inp`, `.inx`) are drawn by [`crate::inochi_render`] (`--param`,
@@ -36,6 +40,7 @@ use crate::stream::{Target, copy_list};
 use anyhow::{Context, Result, anyhow, bail};
 use sinew::Color;
 use sinew::draw::DrawList;
+use sinew_formats::budget::Budgets;
 use sinew_render::{Canvas, Renderer, View};
 use std::path::{Path, PathBuf};
 
@@ -202,6 +207,7 @@ pub fn parse_view(s: &str) -> Result<View> {
 
 /// The view and image size for `bounds` (already padded) or an explicit `view`.
 pub fn fit_view(
+    budgets: &Budgets,
     bounds: [f64; 4],
     view: Option<View>,
     size: Option<(u32, u32)>,
@@ -228,7 +234,7 @@ pub fn fit_view(
                 )
             }
         };
-        return check_size(v, w, h);
+        return check_size(budgets, v, w, h);
     }
     if let (Some((w, h)), None) = (size, scale) {
         // The library's fit: centred, aspect kept.
@@ -236,7 +242,7 @@ pub fn fit_view(
         if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
             bail!("nothing to fit: the drawn bounds are not finite");
         }
-        return check_size(View { x0, y0, x1, y1 }, w, h);
+        return check_size(budgets, View { x0, y0, x1, y1 }, w, h);
     }
     let (bw, bh) = (
         (bounds[2] - bounds[0]).max(1e-6),
@@ -260,6 +266,7 @@ pub fn fit_view(
     }
     let (hw, hh) = (f64::from(w) / s / 2.0, f64::from(h) / s / 2.0);
     check_size(
+        budgets,
         View {
             x0: cx - hw,
             y0: cy - hh,
@@ -271,13 +278,14 @@ pub fn fit_view(
     )
 }
 
-fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
+fn check_size(budgets: &Budgets, v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
     if w > 16384 || h > 16384 {
         bail!(
             "image {w}x{h} (from --size, --scale or --view) is too large (at most 16384 pixels a side)"
         );
     }
     crate::guard::check(
+        budgets,
         "canvas_pixels",
         f64::from(w) * f64::from(h),
         format!("an image of {w}x{h} (from --size, --scale or --view)"),
@@ -295,23 +303,13 @@ fn check_size(v: View, w: u32, h: u32) -> Result<(View, u32, u32)> {
 }
 
 /// Why a Spine skeleton rendered without `--atlas` has none: no `<stem>.atlas` (or
-/// `<base>.atlas` for `<base>-pro` / `<base>-ess`) beside it; names the `.atlas` files
-/// there.
+/// `<base>.atlas` for `<base>-pro` / `<base>-ess`) beside it and not exactly one `.atlas` in
+/// its folder; names the `.atlas` files there.
 fn no_atlas(skel: &Path) -> anyhow::Error {
-    let dir = skel.parent().unwrap_or(Path::new("."));
-    let mut found: Vec<String> = std::fs::read_dir(if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    })
-    .map(|rd| {
-        rd.filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "atlas"))
-            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .collect()
-    })
-    .unwrap_or_default();
-    found.sort();
+    let found: Vec<String> = crate::guard::atlases_beside(skel)
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
     anyhow!(
         "no atlas found for {}: pass --atlas FILE, or --atlas none to draw untextured (.atlas files there: {})",
         skel.display(),
@@ -319,6 +317,30 @@ fn no_atlas(skel: &Path) -> anyhow::Error {
             "none".to_owned()
         } else {
             found.join(", ")
+        }
+    )
+}
+
+/// Why a render is refused when no frame draws anything: the skins shown and the rig's
+/// skins to choose from.
+fn draws_nothing(args: &RenderArgs, rig: &sinew::Rig, frames: usize) -> anyhow::Error {
+    let shown = match &args.skin {
+        Some(s) => format!("--skin {s}"),
+        None => match rig.default_skin {
+            Some(d) => format!("the default skin `{}`", rig.skins[d.index()].name),
+            None => "no skin (the rig has no default skin)".to_owned(),
+        },
+    };
+    let skins: Vec<&str> = rig.skins.iter().map(|s| s.name.as_str()).collect();
+    anyhow!(
+        "{}: the render draws nothing: {shown} shows no attachment in `{}` at any of its {frames} \
+         frames; choose skins with --skin A,B (skins: {}); nothing written",
+        args.file.display(),
+        args.anim,
+        if skins.is_empty() {
+            "none".to_owned()
+        } else {
+            skins.join(", ")
         }
     )
 }
@@ -334,9 +356,14 @@ pub(crate) fn atlas_arg(atlas: Option<&str>) -> Option<Option<&Path>> {
 }
 
 /// The frame times the arguments ask for.
-fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64>> {
+fn frame_times(
+    budgets: &Budgets,
+    args: &RenderArgs,
+    duration: f64,
+    out: &Output,
+) -> Result<Vec<f64>> {
     if let Some(spec) = &args.times {
-        let t = parse_times(spec)?;
+        let t = parse_times(budgets, spec)?;
         if t.is_empty() {
             bail!("--times `{spec}` names no time");
         }
@@ -351,19 +378,25 @@ fn frame_times(args: &RenderArgs, duration: f64, out: &Output) -> Result<Vec<f64
         None => duration,
     };
     let n = (d * args.fps).round().max(1.0);
-    crate::guard::check("frames", n, format!("--duration {d} at --fps {}", args.fps))?;
+    crate::guard::check(
+        budgets,
+        "frames",
+        n,
+        format!("--duration {d} at --fps {}", args.fps),
+    )?;
     Ok((0..n as usize).map(|k| k as f64 / args.fps).collect())
 }
 
 /// Checks the frames and clock steps a render asks for against the budgets.
-pub fn check_frames(times: &[f64], fps: f64) -> Result<()> {
+pub fn check_frames(budgets: &Budgets, times: &[f64], fps: f64) -> Result<()> {
     let what = format!(
         "{} frames up to t = {} at --fps {fps}",
         times.len(),
         times.last().copied().unwrap_or(0.0)
     );
-    crate::guard::check("frames", times.len() as f64, what.clone())?;
+    crate::guard::check(budgets, "frames", times.len() as f64, what.clone())?;
     crate::guard::clock_work(
+        budgets,
         times.len(),
         times.last().copied().unwrap_or(0.0),
         fps,
@@ -373,14 +406,14 @@ pub fn check_frames(times: &[f64], fps: f64) -> Result<()> {
 }
 
 /// Runs `sinew render`; returns a one-line summary.
-pub fn render(args: &RenderArgs) -> Result<String> {
+pub fn render(args: &RenderArgs, budgets: &Budgets) -> Result<String> {
     let out = Output::from_path(&args.out)?;
     if !(args.fps.is_finite() && args.fps > 0.0) {
         bail!("--fps must be a positive number");
     }
-    let format = crate::guard::Format::of(&args.file)?;
+    let format = crate::guard::Format::of(budgets, &args.file)?;
     if format == crate::guard::Format::Puppet {
-        return crate::inochi_render::render(args, out);
+        return crate::inochi_render::render(args, out, budgets);
     }
     if args.anim.is_empty() {
         bail!("--anim NAME is required to render a Spine skeleton");
@@ -394,7 +427,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         textures: true,
         ..Default::default()
     };
-    let asset = crate::guard::load(&args.file, load)?;
+    let asset = crate::guard::load(budgets, &args.file, load)?;
     if format == crate::guard::Format::Spine && args.atlas.is_none() && asset.atlas.is_none() {
         return Err(no_atlas(&args.file));
     }
@@ -403,8 +436,8 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let skins = pose::resolve_skins(rig, args.skin.as_deref()).with_context(|| file.clone())?;
     let clip = pose::find_clip(rig, &args.anim).with_context(|| file.clone())?;
     let textures = sinew_render::asset_textures(&asset)?;
-    let times = frame_times(args, pose::clip_duration(rig, clip), &out)?;
-    check_frames(&times, args.fps)?;
+    let times = frame_times(budgets, args, pose::clip_duration(rig, clip), &out)?;
+    check_frames(budgets, &times, args.fps)?;
     let CanvasOptions {
         background,
         view,
@@ -437,24 +470,25 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         f64::NEG_INFINITY,
         f64::NEG_INFINITY,
     ];
-    if view.is_none() {
+    // The bounds pass also tells a render that would draw nothing (a default skin with no
+    // attachment, as mix-and-match's): refused naming the skins rather than written as an
+    // empty image. With `--view` it stops at the first frame that draws.
+    {
         let (mut session, mut clock) = start()?;
         for &t in &times {
             clock.advance_to(t, |dt| session.step(dt));
             if let Some(b) = session.character_mut().draw_list().bounds() {
                 bounds = grow(bounds, b);
+                if view.is_some() {
+                    break;
+                }
             }
         }
     }
     if bounds[0] > bounds[2] {
-        let [x, y, w, h] = rig.bounds;
-        bounds = if w > 0.0 && h > 0.0 {
-            [x, y, x + w, y + h]
-        } else {
-            [-100.0, -100.0, 100.0, 100.0]
-        };
+        return Err(draws_nothing(args, rig, times.len()));
     }
-    let (view, w, h) = fit_view(pad(bounds), view, size, args.scale)?;
+    let (view, w, h) = fit_view(budgets, pad(bounds), view, size, args.scale)?;
 
     let gpu = match args.backend {
         crate::gpu_backend::Backend::Wgpu => Some(std::sync::Mutex::new(
@@ -472,6 +506,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         frames: times.len(),
         view,
         source: &args.file,
+        budgets,
     };
     let (mut session, mut clock) = start()?;
     let workers = crate::stream::workers(times.len(), u64::from(w) * u64::from(h), gpu.is_some());
@@ -595,7 +630,14 @@ mod tests {
     #[test]
     fn fits_bounds_or_takes_the_view() {
         // A 100x50 box into 200x200: scale 2, the view grows vertically, centred.
-        let (v, w, h) = fit_view([0.0, 0.0, 100.0, 50.0], None, Some((200, 200)), None).unwrap();
+        let (v, w, h) = fit_view(
+            &Budgets::DEFAULT,
+            [0.0, 0.0, 100.0, 50.0],
+            None,
+            Some((200, 200)),
+            None,
+        )
+        .unwrap();
         assert_eq!((w, h), (200, 200));
         assert_eq!(
             v,
@@ -607,7 +649,8 @@ mod tests {
             }
         );
         // Default: the longer side is 512 pixels.
-        let (_, w, h) = fit_view([0.0, 0.0, 100.0, 50.0], None, None, None).unwrap();
+        let (_, w, h) =
+            fit_view(&Budgets::DEFAULT, [0.0, 0.0, 100.0, 50.0], None, None, None).unwrap();
         assert_eq!((w, h), (512, 256));
         // An explicit view fills the image exactly, whatever its aspect.
         let view = View {
@@ -617,13 +660,29 @@ mod tests {
             y1: 4.0,
         };
         assert_eq!(
-            fit_view([0.0; 4], Some(view), Some((10, 10)), None).unwrap(),
+            fit_view(
+                &Budgets::DEFAULT,
+                [0.0; 4],
+                Some(view),
+                Some((10, 10)),
+                None
+            )
+            .unwrap(),
             (view, 10, 10)
         );
         assert_eq!(
-            fit_view([0.0; 4], Some(view), None, Some(2.0)).unwrap(),
+            fit_view(&Budgets::DEFAULT, [0.0; 4], Some(view), None, Some(2.0)).unwrap(),
             (view, 8, 12)
         );
-        assert!(fit_view([0.0; 4], Some(view), Some((20000, 10)), None).is_err());
+        assert!(
+            fit_view(
+                &Budgets::DEFAULT,
+                [0.0; 4],
+                Some(view),
+                Some((20000, 10)),
+                None
+            )
+            .is_err()
+        );
     }
 }

@@ -11,12 +11,13 @@
 //! check the step counts and clocks recorded in the golden dumps.
 
 use anyhow::{Context, Result, bail};
+use sinew_formats::budget::Budgets;
 
 /// Tolerance the oracle uses when comparing the clock with a requested time.
 pub const EPS: f64 = 1e-9;
 
 /// Parses a `--times` list: `0.1,0.5` and `0:2:0.25` items, sorted and de-duplicated.
-pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
+pub fn parse_times(budgets: &Budgets, spec: &str) -> Result<Vec<f64>> {
     let mut out = Vec::new();
     for item in spec.split(',') {
         let s = item.trim();
@@ -35,7 +36,7 @@ pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
                 bail!("bad time range `{s}`: the step must be > 0 and the ends finite");
             }
             let samples = (b - a) / st + out.len() as f64;
-            crate::guard::check("samples", samples, format!("--times `{s}`"))?;
+            crate::guard::check(budgets, "samples", samples, format!("--times `{s}`"))?;
             let mut k = 0u32;
             loop {
                 let t = a + f64::from(k) * st;
@@ -59,13 +60,14 @@ pub fn parse_times(spec: &str) -> Result<Vec<f64>> {
 
 /// The `--times` of a run stepping at `--fps` (a positive number), checked against the
 /// `samples` and `steps` budgets before any step is taken (`--fps 1e9`, `--times 1e12`).
-pub fn run_times(spec: &str, fps: f64) -> Result<Vec<f64>> {
+pub fn run_times(budgets: &Budgets, spec: &str, fps: f64) -> Result<Vec<f64>> {
     if !(fps.is_finite() && fps > 0.0) {
         bail!("bad --fps {fps}: must be a positive number");
     }
-    let times = parse_times(spec).context("bad --times")?;
+    let times = parse_times(budgets, spec).context("bad --times")?;
     let last = times.last().copied().unwrap_or(0.0);
     crate::guard::clock_work(
+        budgets,
         times.len(),
         last,
         fps,
@@ -130,7 +132,7 @@ mod tests {
     #[test]
     fn list_is_sorted_and_deduped() {
         assert_eq!(
-            parse_times("0.5,0.1,0.5, 0").expect("a valid list"),
+            parse_times(&Budgets::DEFAULT, "0.5,0.1,0.5, 0").expect("a valid list"),
             vec![0.0, 0.1, 0.5]
         );
     }
@@ -138,12 +140,12 @@ mod tests {
     #[test]
     fn ranges_include_the_end() {
         assert_eq!(
-            parse_times("0:1:0.25").expect("a valid list"),
+            parse_times(&Budgets::DEFAULT, "0:1:0.25").expect("a valid list"),
             vec![0.0, 0.25, 0.5, 0.75, 1.0]
         );
         // 0.1 * 3 = 0.30000000000000004 is rounded to 12 decimals, then de-duplicated.
         assert_eq!(
-            parse_times("0:0.3:0.1,0.3").expect("a valid list"),
+            parse_times(&Budgets::DEFAULT, "0:0.3:0.1,0.3").expect("a valid list"),
             vec![0.0, 0.1, 0.2, 0.3]
         );
     }
@@ -151,7 +153,10 @@ mod tests {
     #[test]
     fn bad_lists_fail() {
         for bad in ["x", "0:1", "0:1:0", "0:1:-1", "-1", "1:2:x", "inf", "NaN"] {
-            assert!(parse_times(bad).is_err(), "{bad} should fail");
+            assert!(
+                parse_times(&Budgets::DEFAULT, bad).is_err(),
+                "{bad} should fail"
+            );
         }
     }
 

@@ -22,6 +22,7 @@ use crate::render::{Output, sequence_path};
 use anyhow::{Context, Result, anyhow};
 use sinew::Color;
 use sinew::draw::DrawList;
+use sinew_formats::budget::Budgets;
 use sinew_render::Canvas;
 use sinew_render::encode::{
     AnimationWriter, GifFrame, gif_delay, gif_frame, gif_pixels, write_png,
@@ -54,6 +55,8 @@ pub struct Target<'a> {
     pub view: sinew_render::View,
     /// The rig file, named in budget errors.
     pub source: &'a Path,
+    /// The command's budgets (`fill_pixels`, `output_pixels`).
+    pub budgets: &'a Budgets,
 }
 
 /// How many frames may exist at once for `workers` workers and images of `pixels` pixels:
@@ -80,6 +83,7 @@ pub fn workers(frames: usize, pixels: u64, serial: bool) -> usize {
 fn check_fill(list: &DrawList, target: &Target<'_>, i: usize) -> Result<()> {
     let fill = sinew_render::fill_estimate(list, &target.view, target.width, target.height);
     crate::guard::check(
+        target.budgets,
         "fill_pixels",
         fill,
         format!("frame {i} of {}", target.source.display()),
@@ -135,6 +139,7 @@ where
         1.0
     };
     crate::guard::check(
+        target.budgets,
         "output_pixels",
         n as f64 * pixels as f64 * weight,
         format!(
@@ -353,6 +358,7 @@ mod tests {
                 y1: 2.0,
             },
             source: &path,
+            budgets: &Budgets::DEFAULT,
         };
         let mut order = Vec::new();
         let peak = stream(

@@ -9,15 +9,16 @@
 use crate::args::ValidateArgs;
 use crate::pose::{self, Session, SessionSpec};
 use anyhow::Result;
+use sinew_formats::budget::Budgets;
 
 /// Validates the file and returns the `ok: ...` line.
-pub fn validate(args: &ValidateArgs) -> Result<String> {
-    let format = crate::guard::Format::of(&args.file)?;
+pub fn validate(args: &ValidateArgs, budgets: &Budgets) -> Result<String> {
+    let format = crate::guard::Format::of(budgets, &args.file)?;
     if format == crate::guard::Format::Puppet {
-        return validate_puppet(args);
+        return validate_puppet(args, budgets);
     }
-    let raw = pose::load_raw(&args.file)?;
-    let asset = pose::load(&args.file, None, None)?;
+    let raw = pose::load_raw(budgets, &args.file)?;
+    let asset = pose::load(budgets, &args.file, None, None)?;
     // Pose the setup pose once so runtime-side problems surface here too.
     let spec = SessionSpec {
         skins: pose::resolve_skins(&asset.rig, None)?,
@@ -54,8 +55,8 @@ pub fn validate(args: &ValidateArgs) -> Result<String> {
 }
 
 /// Validates a puppet: loads and builds it, runs one frame and draws it.
-fn validate_puppet(args: &ValidateArgs) -> Result<String> {
-    let asset = crate::inochi::load_puppet(&args.file, None)?;
+fn validate_puppet(args: &ValidateArgs, budgets: &Budgets) -> Result<String> {
+    let asset = crate::inochi::load_puppet(budgets, &args.file, None)?;
     let mut c = asset.character();
     c.update(0.0);
     let drawn = c.draw_list().commands.len();

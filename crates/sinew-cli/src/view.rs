@@ -9,6 +9,7 @@
 
 use crate::args::ViewArgs;
 use anyhow::{Result, anyhow};
+use sinew_formats::budget::Budgets;
 
 /// What `sinew view` says in a sinew built without the `view` feature.
 pub const NOT_BUILT: &str = "this sinew was built without the viewer (cargo feature `view`, off by \
@@ -20,7 +21,12 @@ pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
     let bad = || anyhow!("bad --param `{spec}`: expected NAME=X or NAME=X,Y");
     let (name, val) = spec.rsplit_once('=').ok_or_else(bad)?;
     let parts: Vec<&str> = val.split(',').map(str::trim).collect();
-    if name.is_empty() || parts.len() > 2 {
+    if name.trim().is_empty() {
+        return Err(anyhow!(
+            "bad --param `{spec}`: the parameter name before `=` is empty (expected NAME=X or NAME=X,Y)"
+        ));
+    }
+    if parts.len() > 2 {
         return Err(bad());
     }
     let mut v = [0.0; 2];
@@ -45,21 +51,33 @@ pub fn parse_param(spec: &str) -> Result<(String, [f64; 2])> {
 fn load_any(
     path: &std::path::Path,
     opts: &sinew_formats::LoadOptions,
+    budgets: &Budgets,
 ) -> Result<sinew_formats::Asset> {
-    let options = sinew_formats::LoadOptions {
-        budgets: crate::guard::budgets(),
+    let mut options = sinew_formats::LoadOptions {
+        budgets: *budgets,
         ..opts.clone()
     };
+    // A Spine skeleton's only atlas in its folder, as `render` finds it.
+    if options.atlas == sinew_formats::Companion::Beside
+        && let Some(only) = crate::guard::only_atlas(path)
+        && matches!(
+            crate::guard::detect_file(budgets, path),
+            Ok(sinew_formats::Format::SpineJson | sinew_formats::Format::SpineSkel)
+        )
+    {
+        let files = sinew_formats::FileCompanions::beside(path, *budgets);
+        options.atlas = sinew_formats::Companion::Named(files.given(&only));
+    }
     sinew_formats::load(path, &options).map_err(crate::guard::load_error)
 }
 
 /// Refuses, before the window opens, `--extras` / `--physics3` files that cannot be read and
 /// options that do not apply to FILE's format (as `render` and `dump` do). A FILE that cannot
 /// be told apart is left to the window, which shows why it does not load.
-fn check_options(args: &ViewArgs) -> Result<()> {
+fn check_options(args: &ViewArgs, budgets: &Budgets) -> Result<()> {
     use crate::guard::{Format, input_opt, not_for};
-    input_opt("extras", args.extras.as_deref())?;
-    input_opt("physics3", args.physics3.as_deref())?;
+    input_opt(budgets, "extras", args.extras.as_deref())?;
+    input_opt(budgets, "physics3", args.physics3.as_deref())?;
     if args.extras.is_none() && args.physics3.is_none() {
         return Ok(());
     }
@@ -68,7 +86,7 @@ fn check_options(args: &ViewArgs) -> Result<()> {
             "--extras and --physics3 apply to the FILE given on the command line; none was given"
         ));
     };
-    let Ok(f) = Format::of(file) else {
+    let Ok(f) = Format::of(budgets, file) else {
         return Ok(());
     };
     if f != Format::Spine {
@@ -82,7 +100,7 @@ fn check_options(args: &ViewArgs) -> Result<()> {
 
 /// Runs `sinew view`; returns what to print (the screenshot written), or the load error of
 /// a scripted run.
-pub fn view(args: &ViewArgs) -> Result<String> {
+pub fn view(args: &ViewArgs, budgets: &Budgets) -> Result<String> {
     let size = match &args.size {
         Some(s) => crate::render::parse_size(s)?,
         None => (1280, 800),
@@ -90,7 +108,7 @@ pub fn view(args: &ViewArgs) -> Result<String> {
     if !(args.time.is_finite() && args.time >= 0.0) {
         return Err(anyhow!("bad --time {}: must be seconds >= 0", args.time));
     }
-    check_options(args)?;
+    check_options(args, budgets)?;
     let params = args
         .params
         .iter()
@@ -126,7 +144,10 @@ pub fn view(args: &ViewArgs) -> Result<String> {
             extras: args.extras.clone(),
             physics3: args.physics3.clone(),
         };
-        sinew_view::run(options, std::sync::Arc::new(load_any))?;
+        let budgets = *budgets;
+        let loader =
+            move |p: &std::path::Path, o: &sinew_formats::LoadOptions| load_any(p, o, &budgets);
+        sinew_view::run(options, std::sync::Arc::new(loader))?;
         Ok(match &args.screenshot {
             Some(out) => format!("wrote {}", out.display()),
             None => String::new(),

@@ -34,6 +34,7 @@ pub mod cage;
 pub mod dense;
 pub mod dragonbones;
 pub mod draw_order;
+mod editor;
 pub mod fix;
 pub mod ik;
 mod input;
@@ -41,6 +42,7 @@ pub mod keyforms;
 pub mod physics;
 mod scene;
 pub mod seams;
+pub mod skins;
 pub mod weights;
 
 pub use input::{Kind, json_tree, load, load_from};
@@ -328,7 +330,9 @@ pub fn lint(input: &LintInput, options: &Options) -> Vec<Finding> {
     add(ik::check(&scene, options));
     add(physics::check(&scene, options));
     add(dense::check(&input.asset, options));
+    add(skins::check(&input.asset));
     locate(input, &mut all);
+    editor::advise(input, &mut all);
     // Stable sort: each check's own order (file order) within a severity and code.
     all.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.code.cmp(b.code)));
     all

@@ -232,9 +232,15 @@ fn without_scale_the_error_says_what_is_wrong() {
         ([0.0, 0.0, inf, 1.0], Some((64, 64))),
         ([f64::NAN, 0.0, 1.0, 1.0], None),
     ] {
-        let e = fit_view(bounds, None, size, None)
-            .expect_err("non-finite bounds")
-            .to_string();
+        let e = fit_view(
+            &sinew_formats::budget::Budgets::DEFAULT,
+            bounds,
+            None,
+            size,
+            None,
+        )
+        .expect_err("non-finite bounds")
+        .to_string();
         assert!(e.contains("bounds") && e.contains("--view"), "{e}");
         assert!(
             !e.contains("--scale must") && !e.contains("bad --scale"),

@@ -269,7 +269,7 @@ fn every_verb_reads_its_rig_once() {
                 // As the binary runs it: the guard, then the linter.
                 sinew_cli::args::Command::Lint(a) => {
                     sinew_cli::guard::precheck(&cli).expect("lint's inputs pass the guard");
-                    sinew_cli::lint_guarded(a).expect("lint runs");
+                    sinew_cli::lint_guarded(a, &cli.budgets.budgets()).expect("lint runs");
                 }
                 _ => {
                     sinew_cli::run(&cli).expect("the verb runs");

@@ -9,6 +9,7 @@ use serde_json::Value;
 use sinew::BlendMode;
 use sinew_cli::args::Cli;
 use sinew_cli::inochi::load_puppet;
+use sinew_formats::budget::Budgets;
 use sinew_render::Texture;
 use std::path::{Path, PathBuf};
 
@@ -70,7 +71,7 @@ fn blend_names_and_composite_properties_reach_the_draw_groups() {
         node(root, "Part002").expect("part")["blend_mode"] = "Difference".into();
         node(root, "Part000").expect("part")["blend_mode"] = "NoSuchMode".into();
     });
-    let asset = load_puppet(&file, None).expect("loads");
+    let asset = load_puppet(&Budgets::DEFAULT, &file, None).expect("loads");
     let rig = &*asset.rig;
     let blend = |n: &str| rig.slots.iter().find(|s| s.name == n).expect("slot").blend;
     assert_eq!(blend("Part002"), BlendMode::Difference);
@@ -213,7 +214,9 @@ fn composite_opacity_binding_fades_the_layer() {
     patched(&tiny, &bound, |j| {
         bind_fade(j, 1004, "opacity", [0.0, 1.0, 0.5])
     });
-    let rig = load_puppet(&bound, None).expect("load").rig;
+    let rig = load_puppet(&Budgets::DEFAULT, &bound, None)
+        .expect("load")
+        .rig;
     assert!(
         rig.params
             .bindings

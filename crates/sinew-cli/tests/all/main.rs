@@ -6,10 +6,9 @@
 //! The tests run in parallel threads of one process: a test that measures or changes
 //! something process-wide runs in a process of its own (`sinew_testutil::run_alone`).
 //!
-//! In-process runs of the tool (`sinew_cli::run`, `run_guarded`, `guard::precheck`) set the
-//! process-wide budgets from their `--max-*` flags. They pass none, so the budgets stay the
-//! defaults every test here expects ([`in_process_runs_keep_the_default_budgets`]); a test
-//! that needs another budget runs the binary (as `hostile*.rs` do).
+//! In-process runs of the tool (`sinew_cli::run`, `run_guarded`) apply their `--max-*` flags
+//! to that one command (passed down explicitly; there is no process-wide budget:
+//! `first_hour::budget_flags_apply_to_their_own_command_only`).
 
 // The per-thread counting allocator of the zero-allocation tests (one per binary).
 #[global_allocator]
@@ -27,6 +26,7 @@ mod convert_cli;
 mod dragonbones_cli;
 mod extras;
 mod face_example;
+mod first_hour;
 mod golden;
 mod hostile;
 mod hostile_formats;

@@ -88,7 +88,13 @@ fn stickbot_asset() -> sinew_formats::Asset {
     let skel = root().join("examples/stickbot/stickbot.json");
     let atlas = root().join("examples/stickbot/stickbot.atlas");
     let extras = root().join("examples/stickbot/stickbot.extras.json");
-    sinew_cli::pose::load(&skel, Some(&atlas), Some(&extras)).expect("stickbot loads")
+    sinew_cli::pose::load(
+        &sinew_formats::budget::Budgets::DEFAULT,
+        &skel,
+        Some(&atlas),
+        Some(&extras),
+    )
+    .expect("stickbot loads")
 }
 
 /// CPU render of stickbot's `walk` at `time` into `w x h` with the fitted view, stepped as

@@ -35,6 +35,10 @@ pub enum Format {
     Png,
     /// A JPEG image.
     Jpeg,
+    /// A GIF image (an animation's render, renamed).
+    Gif,
+    /// A WebP image.
+    WebP,
     /// A zip archive (an export folder zipped, a `.spine` project).
     Zip,
     /// JSON that is not an object (an array, a number, ...).
@@ -61,6 +65,8 @@ impl Format {
             Format::RigExtras => "a rig-extras file (give it as `LoadOptions::extras` of its rig)",
             Format::Png => "a PNG image",
             Format::Jpeg => "a JPEG image",
+            Format::Gif => "a GIF image",
+            Format::WebP => "a WebP image",
             Format::Zip => "a zip archive (unpack it and load the skeleton inside)",
             Format::OtherJson => "JSON that is not an object",
             Format::Unknown => "content of no known format",
@@ -96,6 +102,12 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if bytes.starts_with(b"\xff\xd8\xff") {
         return Format::Jpeg;
+    }
+    if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        return Format::Gif;
+    }
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP".as_slice()) {
+        return Format::WebP;
     }
     if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
         return Format::Zip;
@@ -335,6 +347,10 @@ mod tests {
         assert_eq!(detect(b"\x89PNG\r\n\x1a\n...."), Format::Png);
         assert_eq!(detect(b"\xff\xd8\xff\xe0...."), Format::Jpeg);
         assert_eq!(detect(b"PK\x03\x04...."), Format::Zip);
+        assert_eq!(detect(b"GIF89a\x01\x00\x01\x00"), Format::Gif);
+        assert_eq!(detect(b"GIF87a"), Format::Gif);
+        assert_eq!(detect(b"RIFF\x10\x00\x00\x00WEBPVP8 "), Format::WebP);
+        assert_eq!(detect(b"RIFF\x10\x00\x00\x00WAVEfmt "), Format::Unknown);
         // A .skel: 8 hash bytes, then "4.2.11" as a Spine string (length + 1 first).
         let mut skel = vec![1, 2, 3, 4, 5, 6, 7, 8, 7];
         skel.extend_from_slice(b"4.2.11");
