@@ -26,8 +26,8 @@
 //!
 //! Fixed caps that are not budgets (they bound work per frame, so a frame's cost never
 //! depends on what a file asks for): Spine physics constraints step at most
-//! [`sinew::constraint::physics::MAX_FPS`] times a second (a rig whose `fps` is higher steps
-//! at that rate) and at most [`sinew::constraint::physics::MAX_STEPS_PER_UPDATE`] times per
+//! [`sinew::constraint::MAX_FPS`] times a second (a rig whose `fps` is higher steps
+//! at that rate) and at most [`sinew::constraint::MAX_STEPS_PER_UPDATE`] times per
 //! update (time beyond that is dropped: a long hitch is slow motion, never a freeze); parameter physics
 //! caps its frame time (`sinew::params::chain::MAX_FRAME_DT`). Numbers in JSON inputs of
 //! magnitude [`MAX_MAGNITUDE`] or more are refused at load with their JSON path (their

@@ -92,6 +92,45 @@ pub fn count_allocations(f: impl FnOnce()) -> usize {
     ALLOCATIONS.with(Cell::get) - before
 }
 
+/// Uneven frame times the zero-allocation tests step with: 60, 30 and 144 Hz frames and a
+/// quarter-second hitch.
+pub const FRAME_DTS: [f64; 5] = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
+
+/// The zero-allocation frame check: steps two identical players (`a`, `b`: one frame of `dt`
+/// seconds, returning a hash of what it produced) through 120 warm-up frames of
+/// [`FRAME_DTS`], then asserts `a` allocates nothing over 600 more frames and `b` hashes the
+/// same as `a`, frame by frame. Returns `a`'s 600 hashes. The binary must install
+/// [`CountingAlloc`].
+pub fn assert_frames_allocate_nothing_and_repeat(
+    label: &str,
+    mut a: impl FnMut(f64) -> u64,
+    mut b: impl FnMut(f64) -> u64,
+) -> Vec<u64> {
+    let dt = |i: usize| FRAME_DTS[i % FRAME_DTS.len()];
+    for i in 0..120 {
+        a(dt(i));
+        b(dt(i));
+    }
+    let mut hashes = Vec::with_capacity(600);
+    let allocations = count_allocations(|| {
+        for i in 0..600 {
+            hashes.push(a(dt(i)));
+        }
+    });
+    assert_eq!(
+        allocations, 0,
+        "{label}: {allocations} allocations in 600 frames after warm-up"
+    );
+    for (i, want) in hashes.iter().enumerate() {
+        let got = b(dt(i));
+        assert_eq!(
+            got, *want,
+            "{label}: frame {i} differs between two identical players"
+        );
+    }
+    hashes
+}
+
 /// Runs `f` and returns its result with the heap bytes it left allocated on this thread
 /// (allocated minus freed: the heap size of what `f` built and returned). 0 unless the binary
 /// installed [`CountingAlloc`].

@@ -65,7 +65,7 @@ pub enum IkSolver {
     Spine,
     /// DragonBones' `IKConstraint`: the triangle solved on world lengths and the weight
     /// applied to decomposed world rotations, skew and scale kept (see
-    /// [`crate::constraint::ik_dragonbones`]).
+    /// `constraint/ik_dragonbones.rs`).
     DragonBones,
 }
 

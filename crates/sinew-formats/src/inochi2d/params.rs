@@ -99,7 +99,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
                     .as_array()
                     .and_then(|a| a.iter().map(Value::as_f64).collect());
                 match pts {
-                    Some(v) if !v.is_empty() && v.len() <= sinew::params::build::MAX_KEYS => {
+                    Some(v) if !v.is_empty() && v.len() <= sinew::params::MAX_KEYS => {
                         axis_points[c] = v
                     }
                     _ => {

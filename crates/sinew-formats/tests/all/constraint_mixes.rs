@@ -217,3 +217,32 @@ fn a_one_axis_parameter_takes_a_number() {
         "the error lists the puppet's parameters: {err}"
     );
 }
+
+#[test]
+fn physics_translate_moves_a_character_without_a_swing() {
+    let Some(asset) = lab("physics_translate_moves_a_character_without_a_swing") else {
+        return;
+    };
+    let n = asset.rig.bones.len();
+    // `there` stands at (100, -40) from the start; the others start at the origin and are
+    // teleported there after a frame, one cancelling the move for physics (forces act as if
+    // the bones had moved an additional (-100, 40): no move at all).
+    let mut c: Vec<Character> = (0..3).map(|_| asset.character()).collect();
+    c[0].set_position(100.0, -40.0);
+    for c in &mut c {
+        c.set_physics(Physics::Update);
+        c.update(1.0 / 30.0);
+    }
+    c[1].set_position(100.0, -40.0);
+    c[1].physics_translate(-100.0, 40.0);
+    c[1].physics_translate(f64::NAN, 0.0); // ignored
+    c[2].set_position(100.0, -40.0);
+    for _ in 0..20 {
+        for c in &mut c {
+            c.update(1.0 / 30.0);
+        }
+    }
+    let there = worlds(&c[0], n);
+    assert!(close(&worlds(&c[1], n), &there, 1e-6), "no swing");
+    assert!(!close(&worlds(&c[2], n), &there, 1e-3), "a teleport swings");
+}

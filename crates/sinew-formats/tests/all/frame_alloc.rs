@@ -78,33 +78,15 @@ impl Player {
     }
 }
 
-/// Runs warm-up frames, then counts allocations over many frames (with uneven dt, a hitch
-/// and queued crossfades) and checks a second player gives the same bits.
+/// The zero-allocation check (`sinew_testutil::alloc`) on two players of one rig.
 fn check_rig(rig: &Arc<Rig>, anims: &[&str], skins: &[&str], label: &str) {
     let mut a = Player::new(rig, anims, skins);
     let mut b = Player::new(rig, anims, skins);
-    let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
-    for i in 0..120 {
-        a.frame(dts[i % dts.len()]);
-        b.frame(dts[i % dts.len()]);
-    }
-    let mut hashes = Vec::with_capacity(600);
-    let allocations = count_allocations(|| {
-        for i in 0..600 {
-            hashes.push(a.frame(dts[i % dts.len()]));
-        }
-    });
-    assert_eq!(
-        allocations, 0,
-        "{label}: {allocations} allocations in 600 frames after warm-up"
+    sinew_testutil::alloc::assert_frames_allocate_nothing_and_repeat(
+        label,
+        |dt| a.frame(dt),
+        |dt| b.frame(dt),
     );
-    for (i, want) in hashes.iter().enumerate() {
-        let got = b.frame(dts[i % dts.len()]);
-        assert_eq!(
-            got, *want,
-            "{label}: frame {i} differs between two identical players"
-        );
-    }
 }
 
 #[test]

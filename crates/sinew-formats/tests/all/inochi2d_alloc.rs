@@ -80,28 +80,11 @@ fn puppet_frames_allocate_nothing_and_repeat_bit_for_bit() {
     assert!(!rig.params.drivers.is_empty(), "the fixture has physics");
     let mut a = Player::new(&rig);
     let mut b = Player::new(&rig);
-    let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
-    for i in 0..120 {
-        a.frame(dts[i % dts.len()]);
-        b.frame(dts[i % dts.len()]);
-    }
-    let mut hashes = Vec::with_capacity(600);
-    let allocations = count_allocations(|| {
-        for i in 0..600 {
-            hashes.push(a.frame(dts[i % dts.len()]));
-        }
-    });
-    assert_eq!(
-        allocations, 0,
-        "{allocations} allocations in 600 puppet frames after warm-up"
+    let hashes = sinew_testutil::alloc::assert_frames_allocate_nothing_and_repeat(
+        "synthetic_medium puppet",
+        |dt| a.frame(dt),
+        |dt| b.frame(dt),
     );
-    for (i, want) in hashes.iter().enumerate() {
-        let got = b.frame(dts[i % dts.len()]);
-        assert_eq!(
-            got, *want,
-            "frame {i} differs between two identical puppets"
-        );
-    }
     // The frames are not trivially constant.
     assert_ne!(hashes[0], hashes[1]);
 }

@@ -17,6 +17,25 @@ use crate::instance::IkState;
 use crate::rig::{PathMix, PhysicsParams, TransformMix};
 
 impl Character {
+    /// The next update's physics forces act as if every physics-constrained bone had moved
+    /// an additional (x, y) in world space (Spine `Skeleton.physicsTranslate`). To teleport a
+    /// character without a swing, pass the opposite of its move. Non-finite offsets are
+    /// ignored.
+    pub fn physics_translate(&mut self, x: f64, y: f64) {
+        if finite::ok(x) && finite::ok(y) {
+            crate::constraint::physics::physics_translate(&mut self.inst, x, y);
+        }
+    }
+
+    /// The next update's physics forces act as if every physics-constrained bone had also
+    /// turned by `degrees` about the world point (x, y) (Spine `Skeleton.physicsRotate`).
+    /// Non-finite values are ignored.
+    pub fn physics_rotate(&mut self, x: f64, y: f64, degrees: f64) {
+        if finite::ok(x) && finite::ok(y) && finite::ok(degrees) {
+            crate::constraint::physics::physics_rotate(&mut self.inst, x, y, degrees);
+        }
+    }
+
     /// An IK constraint's current mix, softness, bend direction, compress and stretch.
     pub fn ik(&self, ik: impl Key<IkId>) -> Option<IkState> {
         let i = ik.resolve(self).ok()?.index();

@@ -33,14 +33,14 @@ pub const MAX_FPS: f64 = 1000.0;
 pub const MAX_STEPS_PER_UPDATE: f64 = 1000.0;
 
 /// Spine `Skeleton.physicsTranslate`: [`PhysicsState::translate`] on every constraint.
-pub fn physics_translate(inst: &mut Instance, x: f64, y: f64) {
+pub(crate) fn physics_translate(inst: &mut Instance, x: f64, y: f64) {
     for s in &mut inst.physics {
         s.translate(x, y);
     }
 }
 
 /// Spine `Skeleton.physicsRotate`: [`PhysicsState::rotate`] on every constraint.
-pub fn physics_rotate(inst: &mut Instance, x: f64, y: f64, degrees: f64) {
+pub(crate) fn physics_rotate(inst: &mut Instance, x: f64, y: f64, degrees: f64) {
     for s in &mut inst.physics {
         s.rotate(x, y, degrees);
     }

@@ -46,7 +46,7 @@
 //! ([`crate::instance::params`]), both re-exported here; imports data, and the world stage
 //! (`skeleton`) only to bind meshes in the setup pose at build time.
 
-pub mod apply;
+pub(crate) mod apply;
 pub(crate) mod build;
 mod geom;
 

@@ -8,7 +8,7 @@
 //! component, a slot's mesh vertex offsets, its opacity, tint, z-sort or visibility. Several
 //! bindings of one target combine as Inochi2D does: offsets add, scale-like factors multiply.
 //!
-//! The stage ([`apply`]) runs before world transforms: it combines the bindings of every
+//! The stage ([`apply_params`], `apply.rs`) runs before world transforms: it combines the bindings of every
 //! target, then writes bone locals (setup ⊕ offsets), slot deform buffers (absolute
 //! bind-space vertices = setup + offsets), slot colours and the draw order, recomputing only
 //! what changed parameters feed (`cache`, `scalars`).
@@ -27,8 +27,8 @@
 //! the facade's (`character::update_params`). Imports data, and from
 //! [`build::build_params`] the deformers' and chains' builders (`deformer`, `physics`).
 
-pub mod apply;
-pub mod build;
+pub(crate) mod apply;
+pub(crate) mod build;
 pub(crate) mod deforms;
 pub mod inochi_clip;
 pub(crate) mod kernel;
@@ -50,3 +50,4 @@ pub use crate::raw::params as raw;
 pub use crate::rig::params::{Binding, GridAxis, ParamData, ParamSet, Target};
 pub(crate) use crate::rig::params::{corners, plan, scalar_plan};
 pub use apply::{apply_params, finalize_params};
+pub use build::{MAX_KEYFORMS, MAX_KEYS, MAX_PARAMS, build_params};

@@ -1,5 +1,5 @@
 //! Secondary motion: sinew's own machinery (Spine 4.2 physics constraints run in the plan as
-//! constraints, [`crate::constraint::physics`]): [`jiggle`] bones, delayed [`follow`]s, and
+//! constraints, `constraint/physics.rs`): [`jiggle`] bones, delayed [`follow`]s, and
 //! parameter physics: Inochi2D pendulums ([`driver`]) and Cubism physics3-style pendulum
 //! chains ([`chain`]). The simulation primitives they run on (the crate-private `sim`
 //! module) are re-exported here by type: the fixed-step clock ([`ClockSettings`],

@@ -3,7 +3,7 @@
 //! hitch and non-finite frame times, counted by `sinew_testutil::alloc`.
 
 use sinew::character::update_params;
-use sinew::params::build::build_params;
+use sinew::params::build_params;
 use sinew::params::chain::ChainSource;
 use sinew::params::raw::{
     RawChain, RawChainInput, RawChainOutput, RawChainParticle, RawNormalization, RawParam,
