@@ -290,12 +290,22 @@ pub struct ViewArgs {
     /// Spine skeleton (.json/.skel, atlas beside it), Inochi2D puppet (.inp/.inx) or
     /// DragonBones `*_ske.json`; none: drop one on the window.
     pub file: Option<PathBuf>,
-    /// Animation to play on track 0 (default: the first).
+    /// Animation to play on track 0 (default: the first; `none`: no animation).
     #[arg(long)]
     pub anim: Option<String>,
-    /// Set a parameter, `NAME=X` or `NAME=X,Y` (repeatable).
+    /// Set a parameter, `NAME=X` or `NAME=X,Y` (repeatable); it stays there whatever the
+    /// animation's lane for it says, until released in the panel.
     #[arg(long = "param", allow_hyphen_values = true)]
     pub params: Vec<String>,
+    /// Skins to show, combined (comma-separated; default: the rig's default skin).
+    #[arg(long, value_delimiter = ',')]
+    pub skin: Vec<String>,
+    /// Atlas: a Spine `.atlas` or a DragonBones `_tex.json` (default: the one beside FILE).
+    #[arg(long)]
+    pub atlas: Option<PathBuf>,
+    /// DragonBones: the armature to show (default: the file's first).
+    #[arg(long)]
+    pub armature: Option<String>,
     /// Start time in seconds.
     #[arg(long, default_value_t = 0.0)]
     pub time: f64,

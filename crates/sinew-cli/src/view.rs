@@ -71,29 +71,51 @@ fn load_any(
     sinew_formats::load(path, &options).map_err(crate::guard::load_error)
 }
 
-/// Refuses, before the window opens, `--extras` / `--physics3` files that cannot be read and
-/// options that do not apply to FILE's format (as `render` and `dump` do). A FILE that cannot
-/// be told apart is left to the window, which shows why it does not load.
+/// Refuses, before the window opens, `--atlas` / `--extras` / `--physics3` files that cannot
+/// be read and options that do not apply to FILE's format (as `render` and `dump` do). A
+/// FILE that cannot be told apart is left to the window, which shows why it does not load.
 fn check_options(args: &ViewArgs, budgets: &Budgets) -> Result<()> {
-    use crate::guard::{Format, input_opt, not_for};
-    input_opt(budgets, "extras", args.extras.as_deref())?;
-    input_opt(budgets, "physics3", args.physics3.as_deref())?;
-    if args.extras.is_none() && args.physics3.is_none() {
+    use crate::guard::{Format, input_opt};
+    let given = [
+        ("--atlas", args.atlas.is_some()),
+        ("--extras", args.extras.is_some()),
+        ("--physics3", args.physics3.is_some()),
+        ("--armature", args.armature.is_some()),
+        ("--skin", !args.skin.is_empty()),
+    ];
+    let Some((first, _)) = given.iter().find(|g| g.1) else {
         return Ok(());
-    }
+    };
     let Some(file) = &args.file else {
         return Err(anyhow!(
-            "--extras and --physics3 apply to the FILE given on the command line; none was given"
+            "{first} applies to the FILE given on the command line; none was given"
         ));
     };
-    let Ok(f) = Format::of(budgets, file) else {
-        return Ok(());
-    };
+    // What does not apply is said first (an `--atlas` for a puppet is refused as such,
+    // whether or not the file exists), then the given files are checked.
+    if let Ok(f) = Format::of(budgets, file) {
+        applies(f, file, args)?;
+    }
+    input_opt(budgets, "atlas", args.atlas.as_deref())?;
+    input_opt(budgets, "extras", args.extras.as_deref())?;
+    input_opt(budgets, "physics3", args.physics3.as_deref())?;
+    Ok(())
+}
+
+/// Refuses the options of `args` that do not apply to `file`, a file of format `f`.
+fn applies(f: crate::guard::Format, file: &std::path::Path, args: &ViewArgs) -> Result<()> {
+    use crate::guard::{Format, not_for};
     if f != Format::Spine {
         not_for(f.name(), file, "--extras", args.extras.is_some())?;
     }
     if f != Format::Puppet {
         not_for(f.name(), file, "--physics3", args.physics3.is_some())?;
+    } else {
+        not_for(f.name(), file, "--atlas", args.atlas.is_some())?;
+        not_for(f.name(), file, "--skin", !args.skin.is_empty())?;
+    }
+    if f != Format::DragonBones {
+        not_for(f.name(), file, "--armature", args.armature.is_some())?;
     }
     Ok(())
 }
@@ -133,6 +155,9 @@ pub fn view(args: &ViewArgs, budgets: &Budgets) -> Result<String> {
             file: args.file.clone(),
             anim: args.anim.clone(),
             params,
+            skins: args.skin.clone(),
+            atlas: args.atlas.clone(),
+            armature: args.armature.clone(),
             time: args.time,
             screenshot: args.screenshot.clone(),
             frames: args.frames,

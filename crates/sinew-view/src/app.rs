@@ -3,62 +3,22 @@
 //! jiggle and follow switches, and the frame loop.
 
 use crate::camera::Camera;
+use crate::model::{Loaded, Opening, Playback};
 use crate::overlays::Overlays;
 use crate::shots::Shots;
 use crate::{Loader, Status, ViewOptions, cage_bind, source};
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use eframe::egui;
 use sinew::Character;
-use sinew::draw::{DrawList, DrawSetup};
 use sinew_formats::{Asset, LoadOptions};
 use sinew_render::View;
 use sinew_wgpu::{Gpu, GpuRenderer, Options};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
-
-/// A parameter's controls: name, 2D, min, max, value.
-pub(crate) type ParamRow = (String, bool, [f64; 2], [f64; 2], [f64; 2]);
 
 /// The longest step one frame advances playback (after a stall the animation resumes
 /// instead of jumping).
 const MAX_FRAME_DT: f64 = 0.1;
-
-/// The loaded file.
-pub(crate) struct Loaded {
-    pub(crate) path: PathBuf,
-    /// What the file loaded into (kept for the jiggle and follow switches and for the
-    /// puppets' physics reset, which starts a fresh character).
-    pub(crate) asset: Asset,
-    pub(crate) character: Character,
-    pub(crate) setup: Arc<DrawSetup>,
-    /// Skeletal animations, then a puppet's parameter animations.
-    pub(crate) clips: Vec<String>,
-    /// Each clip's duration in seconds (parallel to `clips`).
-    pub(crate) durations: Vec<f64>,
-    /// The puppet's parameter animations (played with `play_param_animation`).
-    pub(crate) param_anims: Vec<String>,
-    pub(crate) skins: Vec<(String, bool)>,
-    pub(crate) params: Vec<ParamRow>,
-    /// The fitted view and the canvas size (pixels) it was fitted to.
-    pub(crate) view: Option<(View, [u32; 2])>,
-    pub(crate) list: DrawList,
-    /// Slots whose mesh carries the viewer's boundary cage.
-    pub(crate) caged: Vec<String>,
-    /// Slots showing a mesh (the "Cages" list).
-    pub(crate) mesh_slots: Vec<String>,
-    /// Where the rig extras / physics3 came from, for the panel.
-    pub(crate) extras_note: Option<String>,
-}
-
-impl Loaded {
-    /// The duration of clip `name` (0 when unknown).
-    pub(crate) fn duration(&self, name: Option<&str>) -> f64 {
-        name.and_then(|n| self.clips.iter().position(|c| c == n))
-            .and_then(|i| self.durations.get(i).copied())
-            .unwrap_or(0.0)
-    }
-}
 
 /// The viewer: what is loaded and how it is shown.
 pub(crate) struct App {
@@ -71,13 +31,10 @@ pub(crate) struct App {
     pub(crate) texture: Option<(egui::TextureId, [u32; 2])>,
     pub(crate) loaded: Option<Loaded>,
     pub(crate) error: Option<String>,
-    pub(crate) anim: Option<String>,
-    pub(crate) anim2: Option<String>,
-    pub(crate) mix: f64,
+    /// What plays: clips, crossfade, loop, time.
+    pub(crate) play: Playback,
     pub(crate) playing: bool,
-    pub(crate) looping: bool,
     pub(crate) speed: f64,
-    pub(crate) time: f64,
     /// Spine physics constraints and puppet parameter physics.
     pub(crate) physics: bool,
     /// The rig extras' jiggle bones.
@@ -127,8 +84,10 @@ impl App {
         let [r, g, b] = options.background.unwrap_or([48, 52, 60]);
         let background = egui::Color32::from_rgb(r, g, b);
         let mut app = App {
-            anim: options.anim.clone(),
-            time: options.time,
+            play: Playback {
+                time: options.time,
+                ..Playback::default()
+            },
             playing: options.screenshot.is_none() || options.play,
             overlays: options.overlays,
             options,
@@ -138,9 +97,6 @@ impl App {
             texture: None,
             loaded: None,
             error: None,
-            anim2: None,
-            mix: 0.2,
-            looping: true,
             speed: 1.0,
             physics: true,
             jiggle: true,
@@ -162,10 +118,7 @@ impl App {
             last_view: None,
         };
         if let Some(f) = app.options.file.clone() {
-            let given = source::options_for(
-                app.options.extras.as_deref(),
-                app.options.physics3.as_deref(),
-            );
+            let given = source::options_for(&app.options);
             app.open(&f, &given);
         }
         app
@@ -193,85 +146,21 @@ impl App {
         self.renderer.set_pages(&textures);
         let mut character = asset.character();
         self.apply_switches(&mut character, &asset);
-        let rig = character.rig().clone();
-        let param_anims: Vec<String> = asset
-            .param_animations
-            .iter()
-            .map(|a| a.name.clone())
-            .collect();
-        let clips: Vec<String> = rig
-            .clips
-            .iter()
-            .map(|c| c.name.clone())
-            .chain(param_anims.iter().cloned())
-            .collect();
-        let durations: Vec<f64> = rig
-            .clips
-            .iter()
-            .map(|c| f64::from(c.duration))
-            .chain(
-                asset
-                    .param_animations
-                    .iter()
-                    .map(|a| a.timestep * f64::from(a.length)),
-            )
-            .collect();
-        let skins: Vec<(String, bool)> = rig
-            .skins
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                (
-                    s.name.clone(),
-                    rig.default_skin.map(|d| d.index()) == Some(i),
-                )
-            })
-            .collect();
-        let mut params = character
-            .params()
-            .iter()
-            .map(|p| (p.name.clone(), p.is_2d, p.min, p.max, p.default))
-            .collect::<Vec<_>>();
-        for (name, v) in &self.options.params {
-            character
-                .set_param(name, *v)
-                .map_err(|e| anyhow!("--param {name}: {e}"))?;
-            if let Some(p) = params.iter_mut().find(|p| &p.0 == name) {
-                p.4 = *v;
-            }
-        }
-        if let Some(a) = &self.anim {
-            if !clips.contains(a) {
-                return Err(anyhow!(
-                    "animation not found: {a} (have: {})",
-                    clips.join(", ")
-                ));
-            }
-        } else {
-            self.anim = clips.first().cloned();
-        }
-        let setup = Arc::new(character.draw_setup().clone());
-        let mesh_slots = cage_bind::mesh_slots(&character);
-        let mut l = Loaded {
-            path: path.to_path_buf(),
-            asset,
-            character,
-            setup,
-            clips,
-            durations,
-            param_anims,
-            skins,
-            params,
-            view: None,
-            list: DrawList::default(),
-            caged: Vec::new(),
-            mesh_slots,
-            extras_note,
+        let opening = Opening {
+            anim: self.options.anim.as_deref(),
+            params: &self.options.params,
+            skins: &self.options.skins,
         };
-        self.restart(&mut l);
+        let mut l = Loaded::new(path, asset, character, opening, &mut self.play)?;
+        l.extras_note = extras_note;
         for slot in self.options.cages.clone() {
             cage_bind::bind_boundary_cage(&mut l.character, &slot)?;
             l.caged.push(slot);
+        }
+        // Said once on stderr too (a scripted run has no one looking at the window).
+        if let Some(why) = l.empty_reason() {
+            eprintln!("sinew view: {}: {why}", path.display());
+            l.empty = Some(why);
         }
         Ok(l)
     }
@@ -287,44 +176,6 @@ impl App {
         // The asset's own extras, built for this rig: never refused.
         let _ = c.set_jiggle(asset.jiggle.clone().filter(|_| self.jiggle));
         let _ = c.set_follows(asset.follow.clone().filter(|_| self.follow));
-    }
-
-    /// Brings the playback time into the current clip (its place in the loop, or its end),
-    /// so a restart after long playback steps through one loop at most.
-    pub(crate) fn wrap_time(&mut self, l: &Loaded) {
-        let d = l.duration(self.anim.as_deref());
-        if d > 0.0 {
-            self.time = if self.looping {
-                self.time % d
-            } else {
-                self.time.min(d)
-            };
-        }
-    }
-
-    /// Starts the tracks again and advances to `self.time`.
-    pub(crate) fn restart(&self, l: &mut Loaded) {
-        let c = &mut l.character;
-        c.set_default_mix(self.mix);
-        if let Some(a) = &self.anim {
-            if l.param_anims.contains(a) {
-                let _ = c.play_param_animation(a, self.looping);
-            } else {
-                let _ = c.set_animation(0, a, self.looping);
-            }
-        }
-        if let Some(a) = &self.anim2 {
-            let _ = c.set_animation(1, a, self.looping);
-        }
-        c.update(0.0);
-        let mut t = 0.0;
-        while t + 1.0 / 60.0 <= self.time {
-            c.update(1.0 / 60.0);
-            t += 1.0 / 60.0;
-        }
-        if self.time > t {
-            c.update(self.time - t);
-        }
     }
 
     /// The panel's physics reset: Spine physics, follows and jiggle from rest on the next
@@ -351,7 +202,8 @@ impl App {
             let _ = c.set_skins(&names);
         }
         l.character = c;
-        self.restart(l);
+        l.install_param_animations();
+        l.restart(&self.play);
         crate::panel::rebind_cages(l);
     }
 }
@@ -381,12 +233,12 @@ impl eframe::App for App {
         if let Some(p) = dropped.first() {
             // A dropped file starts fresh: its first animation at 0 s, its own parameters,
             // only its own sibling extras.
-            self.anim = None;
-            self.anim2 = None;
-            self.time = 0.0;
+            self.play = Playback::default();
+            self.options.anim = None;
             self.options.params.clear();
             self.options.cages.clear();
-            self.open(p, &source::options_for(None, None));
+            self.options.skins.clear();
+            self.open(p, &source::options_for(&ViewOptions::default()));
         }
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             self.shots.requested = true;

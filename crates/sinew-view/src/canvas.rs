@@ -40,10 +40,25 @@ impl App {
         let t0 = Instant::now();
         l.character.update(dt);
         if self.playing {
-            self.time += dt;
+            self.play.time += dt;
         }
         l.list.clone_from(l.character.draw_list());
         self.update_us = 0.9 * self.update_us + 0.1 * t0.elapsed().as_secs_f64() * 1e6;
+        // Say why nothing is drawn (the reason is worked out once, when the list empties).
+        if crate::model::draws_something(&l.list) {
+            l.empty = None;
+        } else if l.empty.is_none() {
+            l.empty = l.empty_reason();
+        }
+        if let Some(why) = &l.empty {
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                why,
+                egui::FontId::proportional(15.0),
+                egui::Color32::from_rgb(255, 190, 90),
+            );
+        }
         // Fit what is drawn to the canvas on the first frame, whenever the canvas size
         // changes and on "fit" (the same fit as `sinew render`'s default view).
         if l.view.is_none_or(|(_, size)| size != [w, h]) {

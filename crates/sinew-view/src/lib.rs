@@ -12,8 +12,11 @@
 //! frame time (at most 0.1 s a frame). Files open from the command line or by
 //! drag-and-drop; rig extras come from [`ViewOptions::extras`] or, when not given, from a
 //! `<stem>.extras.json` beside a Spine skeleton (the panel says which); a file that does not
-//! load shows its error in the window. Scripted: [`ViewOptions::screenshot`] runs `frames`
-//! frames (on a fixed 1/60 s clock, no input) paused at
+//! load shows its error in the window; a view that draws nothing says why (and lists the
+//! skins to pick) in the window and on stderr. A parameter set from the command line or a
+//! control is held against the animation's lane for it until released in the panel.
+//! Scripted: [`ViewOptions::screenshot`] runs `frames` frames (on a fixed 1/60 s clock, no
+//! input) paused at
 //! [`ViewOptions::time`], saves the window's image as PNG, prints the canvas rectangle and
 //! the world view on stderr (`sinew view: canvas X,Y WxH; view X0,Y0,X1,Y1`) and closes;
 //! [`run`] then returns the load error, if any.
@@ -21,7 +24,9 @@
 //! The host gives the loader ([`Loader`]), so the viewer opens exactly what the CLI opens.
 //! Verified by the CLI's `tests/all/view.rs` under Xvfb.
 //!
-//! Modules: `app` (the state, loading, the frame loop), `source` (rig extras beside a
+//! Modules: `model` (the loaded file and its playback without a window: which animation,
+//! DragonBones clips started as `Character::play` starts them, held parameters, why a view
+//! is empty), `app` (the state, loading, the frame loop), `source` (rig extras beside a
 //! file, puppet physics reset), `panel` (the side panel), `canvas` (the character's
 //! texture, pan and zoom, the overlays and the HUD), `camera` (the view's zoom and pan),
 //! `shots` (the scripted and interactive screenshots), [`overlays`], `pads` (parameter
@@ -31,12 +36,14 @@ mod app;
 mod cage_bind;
 mod camera;
 mod canvas;
+mod model;
 pub mod overlays;
 mod pads;
 mod panel;
 mod shots;
 mod source;
 
+pub use model::NO_ANIMATION;
 pub use overlays::Overlays;
 
 use anyhow::{Result, anyhow};
@@ -56,10 +63,18 @@ pub type Loader = Arc<dyn Fn(&Path, &LoadOptions) -> Result<Asset> + Send + Sync
 pub struct ViewOptions {
     /// The file to open.
     pub file: Option<PathBuf>,
-    /// Animation to play on track 0 (default: the first).
+    /// Animation to play on track 0 (default: the first; [`NO_ANIMATION`]: none).
     pub anim: Option<String>,
-    /// Parameters to set, `(name, [x, y])`.
+    /// Parameters to set, `(name, [x, y])`: held there, whatever the animation's lanes for
+    /// them say, until released in the panel.
     pub params: Vec<(String, [f64; 2])>,
+    /// Skins to show, combined (empty: the rig's default).
+    pub skins: Vec<String>,
+    /// The atlas for [`ViewOptions::file`]: a Spine `.atlas` or a DragonBones `_tex.json`
+    /// (default: the one beside the file).
+    pub atlas: Option<PathBuf>,
+    /// The DragonBones armature of [`ViewOptions::file`] (default: the file's first).
+    pub armature: Option<String>,
     /// Start time in seconds (the animation is advanced to it before the first frame).
     pub time: f64,
     /// Save the window's image here after `frames` frames and close.

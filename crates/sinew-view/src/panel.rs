@@ -2,7 +2,8 @@
 //! XY pads), cages, physics / jiggle / follow, overlays, zoom and fit, background and the
 //! screenshot button.
 
-use crate::app::{App, Loaded};
+use crate::app::App;
+use crate::model::Loaded;
 use crate::{cage_bind, camera, pads};
 use eframe::egui;
 
@@ -21,6 +22,9 @@ impl App {
         if let Some(note) = &l.extras_note {
             ui.small(note.as_str());
         }
+        if let Some(why) = &l.empty {
+            ui.colored_label(egui::Color32::from_rgb(255, 190, 90), why.as_str());
+        }
         let mut restart = false;
         ui.separator();
         ui.horizontal(|ui| {
@@ -30,16 +34,19 @@ impl App {
             {
                 self.playing = !self.playing;
             }
-            restart |= ui.checkbox(&mut self.looping, "loop").changed();
+            restart |= ui
+                .checkbox(&mut self.play.looping, "loop")
+                .on_hover_text("DragonBones clips: their own playTimes; off: once")
+                .changed();
         });
         ui.add(egui::Slider::new(&mut self.speed, 0.0..=3.0).text("speed"));
         // The scrub slider spans the current clip; a looping clip shows where in the loop
         // playback is.
-        let duration = l.duration(self.anim.as_deref());
-        let mut at = if self.looping && duration > 0.0 {
-            self.time % duration
+        let duration = l.duration(self.play.anim.as_deref());
+        let mut at = if self.play.looping && duration > 0.0 {
+            self.play.time % duration
         } else {
-            self.time.min(duration)
+            self.play.time.min(duration)
         };
         if ui
             .add_enabled(
@@ -51,44 +58,56 @@ impl App {
             )
             .changed()
         {
-            self.time = at;
+            self.play.time = at;
             restart = true;
         }
         egui::CollapsingHeader::new("Animations")
             .default_open(true)
             .show(ui, |ui| {
+                if ui
+                    .selectable_label(self.play.anim.is_none(), "(none)")
+                    .clicked()
+                {
+                    self.play.anim = None;
+                    self.play.time = 0.0;
+                    restart = true;
+                }
                 for c in &l.clips {
                     if ui
-                        .selectable_label(self.anim.as_ref() == Some(c), c)
+                        .selectable_label(self.play.anim.as_ref() == Some(c), c)
                         .clicked()
                     {
-                        self.anim = Some(c.clone());
-                        self.time = 0.0;
+                        self.play.anim = Some(c.clone());
+                        self.play.time = 0.0;
                         restart = true;
                     }
                 }
             });
+        let mut start2 = None;
         egui::CollapsingHeader::new("Track 2 (crossfade)").show(ui, |ui| {
             restart |= ui
-                .add(egui::Slider::new(&mut self.mix, 0.0..=2.0).text("mix s"))
+                .add(egui::Slider::new(&mut self.play.mix, 0.0..=2.0).text("mix s"))
                 .changed();
             if ui
-                .selectable_label(self.anim2.is_none(), "(none)")
+                .selectable_label(self.play.anim2.is_none(), "(none)")
                 .clicked()
             {
-                self.anim2 = None;
+                self.play.anim2 = None;
                 restart = true;
             }
             for c in &l.clips {
                 if ui
-                    .selectable_label(self.anim2.as_ref() == Some(c), c)
+                    .selectable_label(self.play.anim2.as_ref() == Some(c), c)
                     .clicked()
                 {
-                    self.anim2 = Some(c.clone());
-                    let _ = l.character.set_animation(1, c, self.looping);
+                    self.play.anim2 = Some(c.clone());
+                    start2 = Some(c.clone());
                 }
             }
         });
+        if let Some(c) = start2 {
+            l.start(1, &c, self.play.looping);
+        }
         if !l.skins.is_empty() {
             egui::CollapsingHeader::new("Skins").show(ui, |ui| {
                 let mut changed = false;
@@ -103,6 +122,10 @@ impl App {
                         .map(|s| s.0.as_str())
                         .collect();
                     let _ = l.character.set_skins(&names);
+                    // Slots show their setup attachments from the skins now shown (the
+                    // animation's attachment keys apply on top, next update).
+                    l.character.set_slots_to_setup_pose();
+                    l.empty = None;
                 }
             });
         }
@@ -110,10 +133,28 @@ impl App {
             egui::CollapsingHeader::new("Parameters")
                 .default_open(true)
                 .show(ui, |ui| {
+                    // A parameter the user moves is held against the animation's lane for
+                    // it until released (the animation plays the others).
+                    let mut held = None;
+                    let mut released = None;
                     for (name, is_2d, min, max, value) in &mut l.params {
                         if pads::param_control(ui, name, *is_2d, *min, *max, value) {
-                            let _ = l.character.set_param(name.as_str(), *value);
+                            held = Some((name.clone(), *value));
                         }
+                        if l.held.contains(name)
+                            && ui
+                                .small_button("release")
+                                .on_hover_text("give this parameter back to the animation")
+                                .clicked()
+                        {
+                            released = Some(name.clone());
+                        }
+                    }
+                    if let Some((name, value)) = held {
+                        l.hold_param(&name, value, &self.play);
+                    }
+                    if let Some(name) = released {
+                        l.release_param(&name, &self.play);
                     }
                 });
         }
@@ -159,7 +200,7 @@ impl App {
                 let _ = c.set_follows(l.asset.follow.clone().filter(|_| self.follow));
             }
             if ui.button("reset").clicked() {
-                self.wrap_time(&l);
+                l.wrap_time(&mut self.play);
                 self.reset_physics(&mut l);
             }
         });
@@ -200,8 +241,8 @@ impl App {
             ui.small(m);
         }
         if restart {
-            self.wrap_time(&l);
-            self.restart(&mut l);
+            l.wrap_time(&mut self.play);
+            l.restart(&self.play);
         }
         self.loaded = Some(l);
     }

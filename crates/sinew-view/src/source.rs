@@ -3,13 +3,15 @@
 //! the file, when there is one ([`sinew_formats::Companion::Beside`]; the panel says which,
 //! so a jiggle that appears is never a mystery).
 
+use crate::ViewOptions;
 use sinew_formats::{Asset, Companion, LoadOptions};
 use std::path::Path;
 
-/// The options to open a file with: `extras` / `physics3` the command line's files (for the
-/// file it names; paths of the current folder, made absolute so that they are names relative
-/// to any file), else the extras beside the file.
-pub(crate) fn options_for(extras: Option<&Path>, physics3: Option<&Path>) -> LoadOptions {
+/// The options to open a file with: the command line's `--atlas`, `--extras`, `--physics3`
+/// (for the file it names; paths of the current folder, made absolute so that they are
+/// names relative to any file) and `--armature`, else the atlas and extras beside the file.
+/// A dropped file gets [`ViewOptions::default`]'s: only its own siblings.
+pub(crate) fn options_for(opts: &ViewOptions) -> LoadOptions {
     let name = |p: &Path| {
         std::path::absolute(p)
             .unwrap_or_else(|_| p.to_path_buf())
@@ -17,8 +19,16 @@ pub(crate) fn options_for(extras: Option<&Path>, physics3: Option<&Path>) -> Loa
             .to_string()
     };
     LoadOptions {
-        extras: extras.map_or(Companion::Beside, |p| Companion::Named(name(p))),
-        physics3: Companion::named_or_without(physics3.map(name)),
+        atlas: opts
+            .atlas
+            .as_deref()
+            .map_or(Companion::Beside, |p| Companion::Named(name(p))),
+        extras: opts
+            .extras
+            .as_deref()
+            .map_or(Companion::Beside, |p| Companion::Named(name(p))),
+        physics3: Companion::named_or_without(opts.physics3.as_deref().map(name)),
+        armature: opts.armature.clone(),
         ..Default::default()
     }
 }
@@ -63,7 +73,7 @@ mod tests {
     #[test]
     fn stickbot_finds_its_extras_beside_it_and_the_face_none() {
         let skel = examples().join("stickbot/stickbot.json");
-        let options = options_for(None, None);
+        let options = options_for(&ViewOptions::default());
         let asset = sinew_formats::load(&skel, &options).expect("stickbot loads");
         assert_eq!(
             note(&skel, &options, &asset).as_deref(),
@@ -77,10 +87,11 @@ mod tests {
     #[test]
     fn given_files_win_and_are_named() {
         let skel = examples().join("stickbot/stickbot.json");
-        let given = options_for(
-            Some(Path::new("/tmp/other.extras.json")),
-            Some(Path::new("x.physics3.json")),
-        );
+        let given = options_for(&ViewOptions {
+            extras: Some("/tmp/other.extras.json".into()),
+            physics3: Some("x.physics3.json".into()),
+            ..Default::default()
+        });
         assert_eq!(
             given.extras,
             Companion::Named("/tmp/other.extras.json".into())

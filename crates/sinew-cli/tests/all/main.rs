@@ -41,6 +41,7 @@ mod render_stream;
 mod render_wgpu;
 mod skel_cli;
 mod view;
+mod view_options;
 
 /// A flagless in-process run sets exactly the default budgets, so tests running beside it
 /// see no change.

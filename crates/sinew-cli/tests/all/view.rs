@@ -18,19 +18,24 @@ use sinew_render::compare::load_rgba;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn out_dir() -> PathBuf {
+pub(crate) fn out_dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("sinew-view-test-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
 
-/// Runs `sinew view ARGS`, under `xvfb-run -a` when there is no display; `None` when no
-/// display can be had.
+/// Runs `sinew view ARGS` in the workspace root, under `xvfb-run -a` when there is no
+/// display; `None` when no display can be had.
 fn view(args: &[&str]) -> Option<Output> {
+    view_in(&root(), args)
+}
+
+/// [`view`] run in `dir`.
+pub(crate) fn view_in(dir: &Path, args: &[&str]) -> Option<Output> {
     let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
         || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
     let bin = env!("CARGO_BIN_EXE_sinew");
@@ -50,14 +55,14 @@ fn view(args: &[&str]) -> Option<Output> {
     Some(
         cmd.arg("view")
             .args(args)
-            .current_dir(root())
+            .current_dir(dir)
             .output()
             .expect("sinew view runs"),
     )
 }
 
 /// Skips (or fails under CI) when the viewer cannot run here.
-fn unavailable(why: &str) {
+pub(crate) fn unavailable(why: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("CI=true: sinew view cannot run: {why}");
     }
