@@ -29,6 +29,7 @@ pub struct Texture {
 ///
 /// Owner: the CPU renderer (`sinew-render`), when pages are decoded.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TextureError {
     /// The page image file does not exist.
     Missing {

@@ -15,6 +15,7 @@ pub struct Gpu {
 
 /// Why no GPU renderer could be made, or a frame could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GpuError {
     /// No adapter was found (no GPU driver; on Linux install Mesa's `mesa-vulkan-drivers`).
     NoAdapter(String),

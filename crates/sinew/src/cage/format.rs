@@ -53,6 +53,7 @@ const KIND_SPARSE_ROWS: u8 = 3;
 ///
 /// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FormatError {
     /// Fewer bytes than a header.
     TooShort {

@@ -109,6 +109,7 @@ use std::fmt;
 ///
 /// Owner: the cage stage (bound at load time, applied after skinning; step 8 of `Character::update`).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CageError {
     /// The cage has no loop.
     NoLoops,
