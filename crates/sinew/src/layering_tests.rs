@@ -653,62 +653,54 @@ fn top_level_modules_form_no_cycle() {
     }
 }
 
-#[test]
-fn data_modules_import_no_stage_builder_or_facade() {
-    let (modules, edges) = crate_edges();
-    for m in DATA.iter().chain(STAGES) {
+/// Fails naming every edge `bad` picks (with where it is) under `what`.
+fn assert_no_edges(edges: &[Edge], what: &str, bad: impl Fn(&Edge) -> bool) {
+    let found: Vec<String> = edges
+        .iter()
+        .filter(|e| bad(e))
+        .map(|e| format!("{} -> {} ({})", e.from, e.to, e.at))
+        .collect();
+    assert!(found.is_empty(), "{what}:\n{}", found.join("\n"));
+}
+
+/// Fails when the layering names a module the crate does not have (a renamed module would
+/// otherwise pass every rule unchecked).
+fn assert_modules_exist<'a>(modules: &BTreeSet<String>, names: impl IntoIterator<Item = &'a str>) {
+    for m in names {
         assert!(
-            modules.contains(*m),
+            modules.contains(m),
             "`{m}` is named in the layering but is not a module"
         );
     }
-    let bad: Vec<String> = edges
-        .iter()
-        .filter(|e| DATA.contains(&e.from.as_str()) && !DATA.contains(&e.to.as_str()))
-        .map(|e| format!("{} -> {} ({})", e.from, e.to, e.at))
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "data modules import stages, the builder or the facade:\n{}",
-        bad.join("\n")
+}
+
+#[test]
+fn data_modules_import_no_stage_builder_or_facade() {
+    let (modules, edges) = crate_edges();
+    assert_modules_exist(&modules, DATA.iter().chain(STAGES).copied());
+    assert_no_edges(
+        &edges,
+        "data modules import stages, the builder or the facade",
+        |e| DATA.contains(&e.from.as_str()) && !DATA.contains(&e.to.as_str()),
     );
 }
 
 #[test]
 fn only_the_facade_imports_the_builder_and_nothing_imports_the_facade() {
     let (modules, edges) = crate_edges();
-    for m in ["build", "character"] {
-        assert!(
-            modules.contains(m),
-            "`{m}` is named in the layering but is not a module"
-        );
-    }
-    let bad: Vec<String> = edges
-        .iter()
-        .filter(|e| match e.to.as_str() {
+    assert_modules_exist(&modules, ["build", "character"]);
+    assert_no_edges(
+        &edges,
+        "the builder or the facade imported from below",
+        |e| match e.to.as_str() {
             "character" => true,
             "build" => e.from != "character",
             _ => false,
-        })
-        .map(|e| format!("{} -> {} ({})", e.from, e.to, e.at))
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "the builder or the facade imported from below:\n{}",
-        bad.join("\n")
+        },
     );
-    let stages_up: Vec<String> = edges
-        .iter()
-        .filter(|e| {
-            STAGES.contains(&e.from.as_str()) && ["build", "character"].contains(&e.to.as_str())
-        })
-        .map(|e| format!("{} -> {} ({})", e.from, e.to, e.at))
-        .collect();
-    assert!(
-        stages_up.is_empty(),
-        "stages import the builder or the facade:\n{}",
-        stages_up.join("\n")
-    );
+    assert_no_edges(&edges, "stages import the builder or the facade", |e| {
+        STAGES.contains(&e.from.as_str()) && ["build", "character"].contains(&e.to.as_str())
+    });
 }
 
 #[test]
