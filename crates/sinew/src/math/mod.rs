@@ -27,8 +27,10 @@
 //!     points (its public API takes `&[[f64; 2]]`, as hosts hold them);
 //!   - flat `f64`/`f32` buffers (`x, y` interleaved): vertex, deform and lattice buffers,
 //!     and the SIMD lanes, because the kernels walk them as slices;
-//!   - `(f64, f64)`: pairs that are not a point (a sine and cosine, a value and its
-//!     velocity, two angles), and the facade's point queries
+//!   - `(f64, f64)`: pairs that are not a point or a vector (a sine and cosine, a spring's
+//!     offset and velocity, two angle offsets, a rotation and a scale, a clip's loop start
+//!     and end, a two-value timeline's values, a page's width and height), and the
+//!     facade's point queries
 //!     ([`Character::local_to_world`](crate::Character::local_to_world)), which hand hosts
 //!     plain numbers;
 //!   - forms that are not this geometry: DragonBones' IK computes on its runtime's
