@@ -6,8 +6,10 @@
 //! [`Character::world_vertices`] and [`Character::compute_world_vertices`] give for that
 //! slot. A cage applies only while its slot shows its attachment.
 
+use super::key::AttachmentKey;
 use super::{Character, CharacterError, error};
-use crate::deform::cage_stage::{CageDeformer, apply_cage};
+use crate::cage::Cage;
+use crate::deform::cage_stage::{CageDeformer, CageMode, CageSource, apply_cage};
 use crate::ids::{AttachmentId, SlotId};
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
@@ -71,6 +73,57 @@ impl Character {
         Ok(self.cages.len() - 1)
     }
 
+    /// Binds `cage` to the mesh `attachment` (a name, an id) of `slot`, with mean value
+    /// coordinates over every vertex of the mesh: [`Character::add_cage`] without building
+    /// the [`CageDeformer`] by hand. Returns the cage's index.
+    ///
+    /// **Bind space is world space as the character was last posed**: the mesh is bound
+    /// where [`Character::world_vertices`] puts it now, so give `cage` in those world
+    /// coordinates (the same frame as [`Character::cage_world`]), and bind after an
+    /// [`Character::update`] in the pose the cage was drawn for (usually the setup pose:
+    /// [`Character::set_to_setup_pose`], then `update(0.0)`). The slot must show the mesh
+    /// then ([`CharacterError::MeshNotShown`]); a cage that does not bind (too few points,
+    /// a vertex the weights cannot reach) is [`CharacterError::Cage`].
+    pub fn bind_cage(
+        &mut self,
+        slot: impl super::Key<SlotId>,
+        attachment: impl AttachmentKey,
+        cage: &Cage,
+        source: CageSource,
+        mode: CageMode,
+    ) -> Result<usize, CharacterError> {
+        let slot = slot.resolve(self)?;
+        let slot_name = || {
+            self.rig
+                .slots
+                .get(slot.index())
+                .map(|s| s.name.clone())
+                .unwrap_or_default()
+        };
+        let Some(att) = attachment.resolve_for(self, slot)? else {
+            return Err(CharacterError::MeshNotShown { slot: slot_name() });
+        };
+        if self.attachment(slot) != Some(att) {
+            return Err(CharacterError::MeshNotShown { slot: slot_name() });
+        }
+        let mut posed = Vec::new();
+        self.world_vertices(slot, &mut posed);
+        let points: Vec<[f64; 2]> = posed
+            .chunks_exact(2)
+            .map(|p| [f64::from(p[0]), f64::from(p[1])])
+            .collect();
+        let targets = (0..points.len() as u32).collect();
+        let deformer = CageDeformer::new(cage, &points, targets, source, mode)
+            .map_err(CharacterError::Cage)?;
+        self.add_cage(slot, att, deformer)
+    }
+
+    /// The points of cage `index` to write each frame for a [`CageSource::External`] cage
+    /// (x, y pairs in the bind space; they start at the bind pose).
+    pub fn cage_points_mut(&mut self, index: usize) -> Option<&mut [f32]> {
+        self.cages.get_mut(index).map(|c| c.deformer.cage_mut())
+    }
+
     /// A bound cage, to write an external cage's vertices ([`CageDeformer::cage_mut`]).
     pub fn cage_mut(&mut self, index: usize) -> Option<&mut CageDeformer> {
         self.cages.get_mut(index).map(|c| &mut c.deformer)
@@ -94,7 +147,7 @@ impl Character {
     /// use sinew::deform::cage_stage::{CageDeformer, CageMode, CageSource};
     /// use sinew::raw::{RawAttachment, RawAttachmentKind, RawBone, RawRig, RawSkin};
     /// use sinew::raw::{RawSkinEntry, RawSlot, Vertices};
-    /// use sinew::{BlendMode, Color};
+    /// use sinew::Color;
     /// use std::sync::Arc;
     ///
     /// // A unit-square mesh on a bone moved by (10, 0).
@@ -102,15 +155,9 @@ impl Character {
     /// let mut root = RawBone::new("root", None);
     /// root.x = 10.0;
     /// raw.bones.push(root);
-    /// raw.slots.push(RawSlot {
-    ///     name: "s".into(),
-    ///     bone: "root".into(),
-    ///     color: Color::WHITE,
-    ///     dark: None,
-    ///     attachment: Some("m".into()),
-    ///     blend: BlendMode::Normal,
-    ///     visible: true,
-    /// });
+    /// let mut slot = RawSlot::new("s", "root");
+    /// slot.attachment = Some("m".into());
+    /// raw.slots.push(slot);
     /// let square = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
     /// let mesh = RawAttachmentKind::Mesh {
     ///     path: "m".into(),

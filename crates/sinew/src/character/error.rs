@@ -6,7 +6,7 @@
 ///
 /// Owner: the facade (`Character`), which runs every stage. New kinds of refusal may be
 /// added, so a `match` needs a catch-all arm.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum CharacterError {
     /// No item of this kind has this name (`kind` is "bone", "slot", "skin", ...). The
@@ -48,6 +48,13 @@ pub enum CharacterError {
         /// What it allows.
         allowed: &'static str,
     },
+    /// A cage could not be bound ([`Character::bind_cage`](super::Character::bind_cage)).
+    Cage(crate::cage::CageError),
+    /// The slot does not show the mesh to bind (the pose has none of its vertices).
+    MeshNotShown {
+        /// The slot's name.
+        slot: String,
+    },
     /// A single value given for a two-axis parameter.
     ParamAxes {
         /// The parameter's name.
@@ -86,6 +93,11 @@ impl std::fmt::Display for CharacterError {
             CharacterError::OutOfRange { what, allowed } => {
                 write!(f, "{what} must be {allowed}")
             }
+            CharacterError::Cage(e) => write!(f, "the cage could not be bound: {e}"),
+            CharacterError::MeshNotShown { slot } => write!(
+                f,
+                "slot `{slot}` does not show the mesh to bind: show it and update first"
+            ),
             CharacterError::ParamAxes { name } => write!(
                 f,
                 "parameter `{name}` has two axes: give [x, y], not a single value"

@@ -61,6 +61,8 @@ mod query;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_bind_cage;
+#[cfg(test)]
 mod tests_constraints;
 #[cfg(test)]
 mod tests_hostile;

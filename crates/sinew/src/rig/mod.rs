@@ -26,7 +26,18 @@ use std::collections::HashMap;
 ///
 /// Not `Default`, and [`Rig::uid`] is read-only: the builder is the only producer of a rig
 /// (one made by hand would skip the checks every stage relies on).
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` is a summary (source, version, table sizes), not the tables: a rig's curves
+/// and vertices run to megabytes.
+///
+/// ```
+/// # let mut raw = sinew::raw::RawRig::default();
+/// # raw.bones.push(sinew::raw::RawBone::new("root", None));
+/// let rig = sinew::build::build_rig(&raw).expect("rig");
+/// let text = format!("{rig:?}");
+/// assert!(text.contains("bones: 1") && text.len() < 400, "{text}");
+/// ```
+#[derive(Clone)]
 pub struct Rig {
     /// Where the rig came from.
     pub source: String,
@@ -190,6 +201,26 @@ impl Rig {
     /// Finds a clip by name.
     pub fn clip(&self, name: &str) -> Option<ClipId> {
         self.names.clips.get(name).copied()
+    }
+}
+
+impl std::fmt::Debug for Rig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rig")
+            .field("source", &self.source)
+            .field("version", &self.version)
+            .field("bones", &self.bones.len())
+            .field("slots", &self.slots.len())
+            .field("ik", &self.ik.len())
+            .field("transforms", &self.transforms.len())
+            .field("paths", &self.paths.len())
+            .field("physics", &self.physics.len())
+            .field("attachments", &self.attachments.len())
+            .field("skins", &self.skins.len())
+            .field("events", &self.events.len())
+            .field("clips", &self.clips.len())
+            .field("params", &self.params.params.len())
+            .finish_non_exhaustive()
     }
 }
 
