@@ -24,8 +24,13 @@
 // `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); 103 (0.1.3) added
 // `sinew_rig_load_dragonbones`, `sinew_rig_load_dragonbones_memory`,
 // `sinew_cage_set_method` with `SinewCageMethod`, and `SINEW_STATUS_UNSUPPORTED`;
-// everything of 100 is unchanged.
-#define SINEW_ABI_VERSION 103
+// everything of 100 is unchanged. 104 (0.1.4) added constraint mixes by name
+// (`sinew_character_ik`/`set_ik`, `transform_mix`, `path_mix`, `physics_params` and their
+// setters), `sinew_character_play` (DragonBones `playTimes`), `sinew_character_track` and
+// `sinew_character_animation_duration`, `sinew_character_set_attachment` and
+// `sinew_character_attachment`, and jiggle control (`sinew_character_set_jiggle_*`,
+// `sinew_character_jiggle_*`); not-found errors now list the rig's names of the kind.
+#define SINEW_ABI_VERSION 104
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
 // bound meets the one set by `sinew_cage_set_sparse_error` (tolerance-chosen sparse
@@ -63,7 +68,8 @@ typedef enum SinewStatus {
   SINEW_STATUS_INVALID_UTF8 = 4,
   // A caller buffer is too short; the needed size was written to the length out-pointer.
   SINEW_STATUS_BUFFER_TOO_SMALL = 5,
-  // No bone, slot, animation, skin, parameter, IK constraint or event of that name.
+  // No bone, slot, animation, skin, parameter, constraint, attachment, jiggle chain or
+  // event of that name (the last error lists the names the rig has).
   SINEW_STATUS_NOT_FOUND = 6,
   // An argument is out of range or not finite.
   SINEW_STATUS_INVALID_ARGUMENT = 7,
@@ -126,6 +132,22 @@ typedef enum SinewCageMethod {
   // vertex). Needs the library built with the `harmonic` cargo feature.
   SINEW_CAGE_METHOD_BIHARMONIC = 2,
 } SinewCageMethod;
+
+// The starting springs of a jiggle chain made from code (`docs/EXTRAS.md` lists them).
+typedef enum SinewJigglePreset {
+  // Chest, belly, cheeks.
+  SINEW_JIGGLE_PRESET_SOFT_TISSUE = 0,
+  // Hair tips.
+  SINEW_JIGGLE_PRESET_HAIR_TIP = 1,
+  // Ribbons, capes, scarves.
+  SINEW_JIGGLE_PRESET_RIBBON = 2,
+  // Earrings.
+  SINEW_JIGGLE_PRESET_EARRING = 3,
+  // Tails.
+  SINEW_JIGGLE_PRESET_TAIL = 4,
+  // VRM SpringBone defaults.
+  SINEW_JIGGLE_PRESET_VRM = 5,
+} SinewJigglePreset;
 
 // A cage binding: weights of points to the vertices of a cage. Opaque. Use one from one
 // thread at a time (calls are serialised by a lock); it may be bound on one thread and
@@ -232,6 +254,109 @@ typedef struct SinewWorldTransform {
   // World y.
   double y;
 } SinewWorldTransform;
+
+// An IK constraint's state (Spine `IkConstraint.mix`, `softness`, `bendDirection`,
+// `compress`, `stretch`).
+typedef struct SinewIkState {
+  // Mix, 0 (the animated pose) to 1 (fully constrained).
+  double mix;
+  // Softness (world units).
+  double softness;
+  // Bend direction: 1 or -1 (anything else is refused by the setter).
+  int32_t bend_direction;
+  // Compress: 1 on, 0 off (the setter takes any non-zero value as on).
+  uint32_t compress;
+  // Stretch: 1 on, 0 off (the setter takes any non-zero value as on).
+  uint32_t stretch;
+} SinewIkState;
+
+// A transform constraint's mixes (Spine `mixRotate`, `mixX`, `mixY`, `mixScaleX`,
+// `mixScaleY`, `mixShearY`).
+typedef struct SinewTransformMix {
+  // Rotation mix.
+  double rotate;
+  // X mix.
+  double x;
+  // Y mix.
+  double y;
+  // Scale x mix.
+  double scale_x;
+  // Scale y mix.
+  double scale_y;
+  // Shear y mix.
+  double shear_y;
+} SinewTransformMix;
+
+// A path constraint's position, spacing and mixes (Spine `position`, `spacing`,
+// `mixRotate`, `mixX`, `mixY`).
+typedef struct SinewPathMix {
+  // Position along the path.
+  double position;
+  // Spacing.
+  double spacing;
+  // Rotation mix.
+  double mix_rotate;
+  // X mix.
+  double mix_x;
+  // Y mix.
+  double mix_y;
+} SinewPathMix;
+
+// A physics constraint's parameters (Spine `PhysicsConstraint.inertia`, `strength`,
+// `damping`, `massInverse`, `wind`, `gravity`, `mix`).
+typedef struct SinewPhysicsParams {
+  // Inertia.
+  double inertia;
+  // Strength.
+  double strength;
+  // Damping.
+  double damping;
+  // Inverse mass (0 or more).
+  double mass_inverse;
+  // Wind.
+  double wind;
+  // Gravity.
+  double gravity;
+  // Mix.
+  double mix;
+} SinewPhysicsParams;
+
+// What a track plays now (`sinew_character_track`).
+typedef struct SinewTrackInfo {
+  // 1 when the track has a current entry; 0 (and every other field 0 or empty) when not.
+  uint32_t playing;
+  // The entry's animation name (points into the rig; empty for an empty animation).
+  struct SinewStringView animation;
+  // Seconds since the entry started, scaled by its time scale (Spine `trackTime`).
+  double track_time;
+  // The time in the animation now: wrapped when looping, else held at the end (Spine
+  // `getAnimationTime`). For a DragonBones entry it runs over all its plays (0 to
+  // `play_times` x the clip's duration).
+  double animation_time;
+  // The span `animation_time` runs over (Spine `animationEnd - animationStart`: the
+  // clip's duration; a DragonBones entry's plays x the clip's duration).
+  double duration;
+  // 1 when the entry loops (a Spine entry set looping, a DragonBones entry of 0 plays).
+  uint32_t looping;
+  // The DragonBones play count of the entry (0: forever), or -1 for a Spine clip's entry
+  // (or an empty animation).
+  int32_t play_times;
+  // 1 once the track time has reached `duration` (Spine `isComplete`; a looping entry
+  // has completed at least one loop).
+  uint32_t complete;
+} SinewTrackInfo;
+
+// One jiggle chain made from code (`sinew_character_set_jiggle_chains`).
+typedef struct SinewJiggleChain {
+  // The chain's name (how the strength calls name it).
+  struct SinewStr name;
+  // Its bones by name, root first (`bone_count` of them).
+  const struct SinewStr *bones;
+  // How many bones.
+  size_t bone_count;
+  // A `SinewJigglePreset` value: the chain's springs.
+  uint32_t preset;
+} SinewJiggleChain;
 
 // One draw call: triangles of consecutive commands sharing the same state.
 typedef struct SinewBatch {
@@ -541,7 +666,11 @@ enum SinewStatus sinew_character_destroy(struct SinewCharacter *character);
 // A non-finite `dt` counts as 0. Allocation-free after the first frames.
 enum SinewStatus sinew_character_update(struct SinewCharacter *character, double dt);
 
-// Plays animation `name` on `track` now, mixing from what played (Spine `setAnimation`).
+// Plays animation `name` on `track` now, mixing from what played (Spine `setAnimation`),
+// looping as `looping` says. A DragonBones clip plays the DragonBones way (fading in over
+// its `fadeInTime`, the end held) forever when looping, else once: its file's `playTimes`
+// is not applied (`sinew_character_play` applies it), as Rust `Character::set_animation`.
+// An unknown name is `SINEW_STATUS_NOT_FOUND`, the last error listing the rig's animations.
 enum SinewStatus sinew_character_set_animation(struct SinewCharacter *character,
                                                uint32_t track,
                                                const char *name,
@@ -695,6 +824,170 @@ enum SinewStatus sinew_character_play_param_animation(struct SinewCharacter *cha
                                                       size_t name_len,
                                                       bool looping);
 
+// IK constraint `name`'s current state into `*out` (after the last update: what the
+// animation or code set).
+enum SinewStatus sinew_character_ik(const struct SinewCharacter *character,
+                                    const char *name,
+                                    size_t name_len,
+                                    struct SinewIkState *out);
+
+// Sets IK constraint `name`'s state (Spine `ik.mix = ...` between frames): it holds until
+// an animation keys the constraint or the setup pose is restored. `mix` and `softness`
+// must be finite and under 1e30 in magnitude and `bend_direction` 1 or -1
+// (`SINEW_STATUS_INVALID_ARGUMENT`, nothing changed).
+enum SinewStatus sinew_character_set_ik(struct SinewCharacter *character,
+                                        const char *name,
+                                        size_t name_len,
+                                        const struct SinewIkState *value);
+
+// Transform constraint `name`'s current mixes into `*out`.
+enum SinewStatus sinew_character_transform_mix(const struct SinewCharacter *character,
+                                               const char *name,
+                                               size_t name_len,
+                                               struct SinewTransformMix *out);
+
+// Sets transform constraint `name`'s mixes (each finite and under 1e30 in magnitude, else
+// `SINEW_STATUS_INVALID_ARGUMENT`); held until an animation keys the constraint.
+enum SinewStatus sinew_character_set_transform_mix(struct SinewCharacter *character,
+                                                   const char *name,
+                                                   size_t name_len,
+                                                   const struct SinewTransformMix *value);
+
+// Path constraint `name`'s current position, spacing and mixes into `*out`.
+enum SinewStatus sinew_character_path_mix(const struct SinewCharacter *character,
+                                          const char *name,
+                                          size_t name_len,
+                                          struct SinewPathMix *out);
+
+// Sets path constraint `name`'s position, spacing and mixes (each finite and under 1e30 in
+// magnitude, else `SINEW_STATUS_INVALID_ARGUMENT`); held until an animation keys it.
+enum SinewStatus sinew_character_set_path_mix(struct SinewCharacter *character,
+                                              const char *name,
+                                              size_t name_len,
+                                              const struct SinewPathMix *value);
+
+// Physics constraint `name`'s current parameters into `*out`.
+enum SinewStatus sinew_character_physics_params(const struct SinewCharacter *character,
+                                                const char *name,
+                                                size_t name_len,
+                                                struct SinewPhysicsParams *out);
+
+// Sets physics constraint `name`'s parameters (each finite and under 1e30 in magnitude,
+// `mass_inverse` not negative, else `SINEW_STATUS_INVALID_ARGUMENT`); held until an
+// animation keys them.
+enum SinewStatus sinew_character_set_physics_params(struct SinewCharacter *character,
+                                                    const char *name,
+                                                    size_t name_len,
+                                                    const struct SinewPhysicsParams *value);
+
+// Plays animation `name` on `track` now with its format's defaults, as the Rust
+// `Character::fade_in` does (DragonBones `animation.fadeIn(name, fadeInTime, playTimes)`):
+// a DragonBones clip plays `play_times` times (0: forever) and then holds its end,
+// crossfading from what played over `fade_in` seconds; a Spine clip loops when
+// `play_times` is 0 and plays once for any positive count. `play_times` < 0 keeps the
+// clip's own (a DragonBones file's `playTimes`; a Spine clip loops); `fade_in` < 0 keeps
+// the mix table's duration for the pair, else the clip's `fadeInTime`. A non-finite
+// `fade_in` is `SINEW_STATUS_INVALID_ARGUMENT`; a track from 256 on too.
+// (`sinew_character_set_animation` plays a DragonBones clip forever when looping, else
+// once: the file's `playTimes` is not applied.)
+enum SinewStatus sinew_character_play(struct SinewCharacter *character,
+                                      uint32_t track,
+                                      const char *name,
+                                      size_t name_len,
+                                      double fade_in,
+                                      int32_t play_times);
+
+// Animation `name`'s duration in seconds (Spine `Animation.duration`: the time of its last
+// key; for a DragonBones clip, one play) into `*out`.
+enum SinewStatus sinew_character_animation_duration(const struct SinewCharacter *character,
+                                                    const char *name,
+                                                    size_t name_len,
+                                                    double *out);
+
+// What `track` plays now into `*out`: its current entry's animation, track time,
+// animation time and duration (`playing` 0 for a track with nothing playing). A track
+// from 256 on is `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_track(const struct SinewCharacter *character,
+                                       uint32_t track,
+                                       struct SinewTrackInfo *out);
+
+// Shows attachment `name` on slot `slot` (Spine `setAttachment`: looked up in the
+// character's skins, else the default skin), or hides the slot's attachment when `name`
+// is null or empty (length 0). The animation may change it again on the next update.
+// An unknown slot or attachment is `SINEW_STATUS_NOT_FOUND`, the last error listing the
+// rig's slots or the slot's attachments.
+enum SinewStatus sinew_character_set_attachment(struct SinewCharacter *character,
+                                                const char *slot,
+                                                size_t slot_len,
+                                                const char *name,
+                                                size_t name_len);
+
+// The name (its key in the skins) of the attachment slot `slot` shows now into `*out`;
+// empty when it shows none. The view points into the rig.
+enum SinewStatus sinew_character_attachment(const struct SinewCharacter *character,
+                                            const char *slot,
+                                            size_t slot_len,
+                                            struct SinewStringView *out);
+
+// How many jiggle chains the character runs (0 when it has none or they are off).
+enum SinewStatus sinew_character_jiggle_chain_count(struct SinewCharacter *character,
+                                                    uint32_t *out);
+
+// The name of jiggle chain `index` (0..`sinew_character_jiggle_chain_count`) into `*out`
+// (valid while the character's jiggle bones are: until the next
+// `sinew_character_set_jiggle_chains` on it).
+enum SinewStatus sinew_character_jiggle_chain_name(struct SinewCharacter *character,
+                                                   uint32_t index,
+                                                   struct SinewStringView *out);
+
+// Jiggle chain `chain`'s current strength (0: the animated pose, 1: full simulation; it
+// moves while a fade runs) into `*out`.
+enum SinewStatus sinew_character_jiggle_strength(struct SinewCharacter *character,
+                                                 const char *chain,
+                                                 size_t chain_len,
+                                                 double *out);
+
+// Sets jiggle chain `chain`'s strength (empty name: every chain) to `strength` in 0..1
+// (0 shows the animated pose: the chain off; 1 the full simulation), at once for
+// `fade_seconds` 0, else moving there linearly over that many seconds of the character's
+// time. A strength outside 0..1, a negative fade or a non-finite value is
+// `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_jiggle_strength(struct SinewCharacter *character,
+                                                     const char *chain,
+                                                     size_t chain_len,
+                                                     double strength,
+                                                     double fade_seconds);
+
+// The jiggle level of detail: 0 every fixed step, 1 coarse (steps the rig's
+// `lod.coarseStep` times longer), 2 frozen (the last offsets held; leaving it re-anchors
+// on the pose). Another value is `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_jiggle_lod(struct SinewCharacter *character, uint32_t lod);
+
+// The jiggle level of detail now (0 full, 1 coarse, 2 frozen) into `*out`.
+enum SinewStatus sinew_character_jiggle_lod(struct SinewCharacter *character, uint32_t *out);
+
+// Picks the jiggle level of detail from a view distance and the rig's thresholds (its
+// extras' `lod.coarseBeyond` and `lod.freezeBeyond`; chains made from code never coarsen
+// or freeze this way). A non-finite or negative distance is
+// `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_jiggle_view_distance(struct SinewCharacter *character,
+                                                          double distance);
+
+// Switches the jiggle stage off (the animated pose; the chains are kept) or back on (the
+// chains restart from rest on the pose). On for a character with no chains does nothing.
+enum SinewStatus sinew_character_set_jiggle_enabled(struct SinewCharacter *character, bool enabled);
+
+// Replaces the character's jiggle chains (its rig-extras file's, or earlier ones from
+// code) with `chains` (`count` of them; 0 removes every chain), each made from its bones'
+// names and a `SinewJigglePreset`, at full strength, starting from rest on the pose (the
+// default clock, no environment gravity or wind, no teleport reset). An unknown bone is
+// `SINEW_STATUS_NOT_FOUND` (the last error lists the rig's bones); a bad chain (a bone in
+// two chains, a zero-length bone, a bad preset) is `SINEW_STATUS_INVALID_ARGUMENT` naming
+// it. Nothing changes on failure. Allocates: call it outside the frame loop.
+enum SinewStatus sinew_character_set_jiggle_chains(struct SinewCharacter *character,
+                                                   const struct SinewJiggleChain *chains,
+                                                   size_t count);
+
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture
 // coordinates; length 0 loads untextured) and `armature` (length 0: the file's default
@@ -702,8 +995,9 @@ enum SinewStatus sinew_character_play_param_animation(struct SinewCharacter *cha
 // header beside it. Writes the new rig to `*out`. `SINEW_STATUS_IO` for a file that cannot
 // be read, `SINEW_STATUS_LOAD_FAILED` for bad content, an unsupported version, an unknown
 // armature or a display the atlas lacks (the last error names the file and the JSON path).
-// Render positions are y up, as for every format. Every animation loops (`playTimes` is
-// not applied).
+// Render positions are y up, as for every format. Play an animation the DragonBones way
+// (its `playTimes`, `fadeInTime`, the held end) with `sinew_character_play`;
+// `sinew_character_set_animation` plays it forever when looping, else once.
 enum SinewStatus sinew_rig_load_dragonbones(const char *ske_path,
                                             size_t ske_path_len,
                                             const char *tex_path,

@@ -1,8 +1,10 @@
 //! DragonBones 5.x armatures (`*_ske.json` + `*_tex.json`) as rigs: from paths or from
 //! memory, both through `sinew_formats::load_bytes`, so both give the same rig.
 //!
-//! A character of a DragonBones rig loops every animation (`sinew_character_set_animation`'s
-//! `looping`); the file's `playTimes` is not applied (as a plain `sinew::Character`).
+//! A character of a DragonBones rig plays as the Rust facade does: `sinew_character_play`
+//! (Rust `Character::play` / `fade_in`) applies the file's `playTimes` and `fadeInTime` (or
+//! the counts given) and holds the end; `sinew_character_set_animation` (Rust
+//! `Character::set_animation`) plays it forever when looping, else once.
 
 use crate::rig::{Load, SinewRig, check_out, expect, load_memory, load_path, opt_str, register};
 use crate::{SinewStatus, guard, str_arg};
@@ -22,8 +24,9 @@ fn armature_arg<'a>(ptr: *const c_char, len: usize) -> crate::Res<Option<&'a str
 /// header beside it. Writes the new rig to `*out`. `SINEW_STATUS_IO` for a file that cannot
 /// be read, `SINEW_STATUS_LOAD_FAILED` for bad content, an unsupported version, an unknown
 /// armature or a display the atlas lacks (the last error names the file and the JSON path).
-/// Render positions are y up, as for every format. Every animation loops (`playTimes` is
-/// not applied).
+/// Render positions are y up, as for every format. Play an animation the DragonBones way
+/// (its `playTimes`, `fadeInTime`, the held end) with `sinew_character_play`;
+/// `sinew_character_set_animation` plays it forever when looping, else once.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rig_load_dragonbones(
     ske_path: *const c_char,

@@ -74,7 +74,8 @@ pub enum SinewStatus {
     InvalidUtf8 = 4,
     /// A caller buffer is too short; the needed size was written to the length out-pointer.
     BufferTooSmall = 5,
-    /// No bone, slot, animation, skin, parameter, IK constraint or event of that name.
+    /// No bone, slot, animation, skin, parameter, constraint, attachment, jiggle chain or
+    /// event of that name (the last error lists the names the rig has).
     NotFound = 6,
     /// An argument is out of range or not finite.
     InvalidArgument = 7,
@@ -342,5 +343,10 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 /// `SINEW_GRID_BY_ERROR` (and reads kind 4 weights files); 103 (0.1.3) added
 /// `sinew_rig_load_dragonbones`, `sinew_rig_load_dragonbones_memory`,
 /// `sinew_cage_set_method` with `SinewCageMethod`, and `SINEW_STATUS_UNSUPPORTED`;
-/// everything of 100 is unchanged.
-pub const SINEW_ABI_VERSION: u32 = 103;
+/// everything of 100 is unchanged. 104 (0.1.4) added constraint mixes by name
+/// (`sinew_character_ik`/`set_ik`, `transform_mix`, `path_mix`, `physics_params` and their
+/// setters), `sinew_character_play` (DragonBones `playTimes`), `sinew_character_track` and
+/// `sinew_character_animation_duration`, `sinew_character_set_attachment` and
+/// `sinew_character_attachment`, and jiggle control (`sinew_character_set_jiggle_*`,
+/// `sinew_character_jiggle_*`); not-found errors now list the rig's names of the kind.
+pub const SINEW_ABI_VERSION: u32 = 104;

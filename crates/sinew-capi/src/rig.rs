@@ -95,6 +95,11 @@ impl RigObj {
     pub(crate) fn character(&self) -> sinew::Character {
         self.asset.character()
     }
+
+    /// The jiggle bones of the rig's extras, attached to each new character.
+    pub(crate) fn jiggle(&self) -> Option<Arc<sinew::physics::jiggle::JiggleRig>> {
+        self.asset.jiggle.clone()
+    }
 }
 
 pub(crate) static RIGS: Registry<RigObj> = Registry::new(TAG_RIG, "rig");
@@ -566,10 +571,15 @@ pub extern "C" fn sinew_rig_find_bone(
     guard(|| {
         let r = rig_obj(rig)?;
         let name = str_arg(name, name_len, "name")?;
-        let b = r
-            .rig
-            .bone(name)
-            .ok_or_else(|| Fail::new(SinewStatus::NotFound, format!("bone not found: {name}")))?;
+        let b = r.rig.bone(name).ok_or_else(|| {
+            // The facade's message, listing the rig's bones.
+            let e = sinew::CharacterError::UnknownName {
+                kind: "bone",
+                name: name.to_owned(),
+                known: r.rig.bones.iter().map(|b| b.name.clone()).collect(),
+            };
+            Fail::new(SinewStatus::NotFound, e.to_string())
+        })?;
         put(out, b.index() as u32, "out")
     })
 }

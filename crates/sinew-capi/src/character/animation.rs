@@ -5,7 +5,11 @@ use super::{SinewCharacter, char_fail, finite, with};
 use crate::{Fail, SinewStatus, guard, str_arg};
 use std::ffi::c_char;
 
-/// Plays animation `name` on `track` now, mixing from what played (Spine `setAnimation`).
+/// Plays animation `name` on `track` now, mixing from what played (Spine `setAnimation`),
+/// looping as `looping` says. A DragonBones clip plays the DragonBones way (fading in over
+/// its `fadeInTime`, the end held) forever when looping, else once: its file's `playTimes`
+/// is not applied (`sinew_character_play` applies it), as Rust `Character::set_animation`.
+/// An unknown name is `SINEW_STATUS_NOT_FOUND`, the last error listing the rig's animations.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_set_animation(
     character: *mut SinewCharacter,

@@ -2,18 +2,15 @@
 //! IK constraint targets held at a world position.
 
 use super::{
-    CharState, SinewBonePose, SinewCharacter, SinewWorldTransform, char_fail, finite, not_found,
-    with,
+    CharState, SinewBonePose, SinewCharacter, SinewWorldTransform, char_fail, finite, key,
+    not_found, with,
 };
 use crate::{Res, SinewStatus, guard, put, slice_arg, str_arg};
 use sinew::rig::LocalPose;
 use std::ffi::c_char;
 
 fn bone_of(s: &CharState, name: &str) -> Res<sinew::BoneId> {
-    s.character
-        .find_bone(name)
-        .map(|b| b.id())
-        .ok_or_else(|| not_found("bone", name))
+    key(s, name)
 }
 
 /// A bone's local pose as the animation (or code) left it.
@@ -164,10 +161,7 @@ pub extern "C" fn sinew_character_bone_worlds(
 }
 
 fn ik_of(s: &CharState, name: &str) -> Res<sinew::IkId> {
-    s.character
-        .find_ik(name)
-        .map(|k| k.id())
-        .ok_or_else(|| not_found("IK constraint", name))
+    key(s, name)
 }
 
 /// Moves IK constraint `name`'s target bone to a world position, held every frame until

@@ -7,12 +7,21 @@
 //! - `settings`: skins, setup pose, placement, tint and physics mode;
 //! - `events`: the events of the last update;
 //! - `bones`: bone poses, world transforms and IK targets;
-//! - `params`: parameters and parameter animations (Inochi2D).
+//! - `params`: parameters and parameter animations (Inochi2D);
+//! - `constraints`: constraint mixes by name (IK, transform, path, physics);
+//! - `tracks`: DragonBones-style play with play counts, durations, track times;
+//! - `slots`: a slot's attachment shown or hidden from code;
+//! - `jiggle`: jiggle chains' strength, fades, level of detail, on/off, chains from code.
+//!
+//! Every name a call takes resolves through the facade's `Key` (`&str: Key<BoneId>` ...),
+//! so an unknown name's error lists the rig's names of that kind.
 
 use crate::handle::{Registry, TAG_CHARACTER, handle, raw};
 use crate::render::RenderOut;
 use crate::rig::{RigObj, SinewRig, rig_obj};
 use crate::{Fail, Res, SinewStatus, SinewStringView, guard, put};
+use sinew::character::Key;
+use sinew::physics::jiggle::JiggleRig;
 use sinew::{Character, CharacterError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -29,11 +38,23 @@ mod bones;
 
 mod params;
 
+mod constraints;
+
+mod tracks;
+
+mod slots;
+
+mod jiggle;
+
 pub use animation::*;
 pub use bones::*;
+pub use constraints::*;
 pub use events::*;
+pub use jiggle::*;
 pub use params::*;
 pub use settings::*;
+pub use slots::*;
+pub use tracks::*;
 
 /// One character of a rig: its pose, animation state, parameters, physics and render
 /// output. Opaque. Use one character from one thread at a time (calls on it are serialised
@@ -134,6 +155,9 @@ pub(crate) struct CharState {
     pub character: Character,
     pub rig: Arc<RigObj>,
     pub render: RenderOut,
+    /// The jiggle chains `sinew_character_set_jiggle_enabled` switches back on: the rig's
+    /// extras', or the last set from code.
+    pub jiggle: Option<Arc<JiggleRig>>,
 }
 
 pub(crate) static CHARACTERS: Registry<CharacterObj> = Registry::new(TAG_CHARACTER, "character");
@@ -178,8 +202,20 @@ fn finite(v: f64, what: &str) -> Res<f64> {
     }
 }
 
+/// The id of the item of kind `K` named `name`, resolved by the facade (`&str: Key<K>`): an
+/// unknown name is `SINEW_STATUS_NOT_FOUND` with the facade's message, which lists the
+/// rig's names of that kind.
+fn key<K>(s: &CharState, name: &str) -> Res<K>
+where
+    for<'a> &'a str: Key<K>,
+{
+    Key::<K>::resolve(name, &s.character).map_err(char_fail)
+}
+
+/// A lookup the facade answered `None` for after `key` accepted the name (it cannot, for
+/// an id of the character's own rig); an error, never a panic.
 fn not_found(kind: &str, name: &str) -> Fail {
-    Fail::new(SinewStatus::NotFound, format!("{kind} not found: {name}"))
+    Fail::new(SinewStatus::NotFound, format!("{kind} not found: `{name}`"))
 }
 
 /// A new character of `rig` in the setup pose (its jiggle bones, drawing details and
@@ -196,11 +232,13 @@ pub extern "C" fn sinew_character_create(
         let r = rig_obj(rig)?;
         let character = r.character();
         let render = RenderOut::for_character(&character);
+        let jiggle = r.jiggle();
         let h = CHARACTERS.insert(CharacterObj {
             state: Mutex::new(CharState {
                 character,
                 rig: r,
                 render,
+                jiggle,
             }),
         })?;
         put(out, handle(h), "out")

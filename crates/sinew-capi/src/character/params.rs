@@ -1,7 +1,7 @@
 //! A character's parameters: setting and reading their values, and playing the puppet's
 //! parameter animations (Inochi2D).
 
-use super::{SinewCharacter, char_fail, finite, not_found, with};
+use super::{SinewCharacter, char_fail, finite, key, not_found, with};
 use crate::{SinewStatus, guard, put, str_arg};
 use std::ffi::c_char;
 
@@ -36,10 +36,7 @@ pub extern "C" fn sinew_character_get_param(
     guard(|| {
         let name = str_arg(name, name_len, "name")?;
         with(character, |s| {
-            let id = s
-                .character
-                .find_param(name)
-                .ok_or_else(|| not_found("parameter", name))?;
+            let id = key::<sinew::ParamId>(s, name)?;
             let v = s
                 .character
                 .param(id)

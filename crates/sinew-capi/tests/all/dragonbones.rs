@@ -296,3 +296,171 @@ fn dragon_boy_poses_like_the_facade_bit_for_bit() {
     sinew_rig_destroy(by_path);
     sinew_rig_destroy(by_memory);
 }
+
+/// The arm's world rotation (degrees) of a C character.
+fn arm_degrees(c: *mut SinewCharacter) -> f64 {
+    let mut w = SinewWorldTransform::default();
+    let (b, bl) = s("arm");
+    assert_eq!(
+        sinew_character_bone_world(c, b, bl, &mut w),
+        SinewStatus::Ok
+    );
+    w.c.atan2(w.a).to_degrees()
+}
+
+/// How many plays a rotation sequence shows: one, plus one per wrap back to the start.
+fn plays(degrees: &[f64]) -> usize {
+    1 + degrees.windows(2).filter(|w| w[1] < w[0] - 1.0).count()
+}
+
+#[test]
+fn dragonbones_play_times_play_the_same_from_c_as_from_rust() {
+    // `spin` (1 s) with playTimes 2: two plays, then the end (90 degrees) holds.
+    let ske = SKE.replace("\"playTimes\": 0", "\"playTimes\": 2");
+    let (st, rig) = load_memory(&ske, "", "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let none = |_: &str| -> std::io::Result<Vec<u8>> {
+        Err(std::io::Error::from(std::io::ErrorKind::NotFound))
+    };
+    let options = sinew_formats::LoadOptions {
+        atlas: sinew_formats::Companion::Without,
+        ..Default::default()
+    };
+    let asset =
+        sinew_formats::load_bytes("<ske>", ske.as_bytes(), &none, &options).expect("Rust load");
+    let (spin, sl) = s("spin");
+    // (C play_times, Rust call, plays expected over 4 s): the file's count, a count given,
+    // and (0) set_animation looping, which ignores the file's count: four plays in 4 s.
+    type Start = fn(&mut sinew::Character);
+    let cases: [(i32, Start, usize); 3] = [
+        (-1, |r| assert!(r.play(0, "spin").is_ok()), 2),
+        (
+            3,
+            |r| assert!(r.fade_in(0, "spin", None, Some(3)).is_ok()),
+            3,
+        ),
+        (0, |r| assert!(r.play(0, "spin").is_ok()), 0),
+    ];
+    for (play_times, start, want) in cases {
+        let c = character(rig);
+        let mut rust = asset.character();
+        if play_times == 0 {
+            // set_animation looping plays forever whatever the file says.
+            assert_eq!(
+                sinew_character_set_animation(c, 0, spin, sl, true),
+                SinewStatus::Ok
+            );
+            rust.set_animation(0, "spin", true).expect("set_animation");
+        } else {
+            assert_eq!(
+                sinew_character_play(c, 0, spin, sl, -1.0, play_times),
+                SinewStatus::Ok,
+                "{}",
+                last_error()
+            );
+            start(&mut rust);
+        }
+        let mut seen = Vec::new();
+        for f in 0..240 {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+            rust.update(1.0 / 60.0);
+            assert!(
+                worlds(c) == rust_worlds(&rust),
+                "play_times {play_times}: frame {f}"
+            );
+            seen.push(arm_degrees(c));
+        }
+        let mut info = std::mem::MaybeUninit::<SinewTrackInfo>::uninit();
+        assert_eq!(
+            sinew_character_track(c, 0, info.as_mut_ptr()),
+            SinewStatus::Ok
+        );
+        // SAFETY: filled by the successful call.
+        let info = unsafe { info.assume_init() };
+        if play_times == 0 {
+            assert_eq!((plays(&seen), info.play_times, info.looping), (4, 0, 1));
+        } else {
+            assert_eq!(plays(&seen), want, "play_times {play_times}");
+            assert_eq!(info.play_times as usize, want);
+            assert_eq!((info.looping, info.complete), (0, 1));
+            let end = *seen.last().expect("frames");
+            assert!((end - 90.0).abs() < 1e-6, "the end holds: {end}");
+        }
+        sinew_character_destroy(c);
+    }
+
+    // A fade time and a play count given; hostile arguments.
+    let c = character(rig);
+    assert_eq!(
+        sinew_character_play(c, 0, spin, sl, 0.25, 1),
+        SinewStatus::Ok
+    );
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(
+            sinew_character_play(c, 0, spin, sl, bad, 1),
+            SinewStatus::InvalidArgument
+        );
+    }
+    assert_eq!(
+        sinew_character_play(c, 256, spin, sl, -1.0, -1),
+        SinewStatus::InvalidArgument
+    );
+    assert_eq!(
+        sinew_character_play(c, 0, null(), 3, -1.0, -1),
+        SinewStatus::NullArgument
+    );
+    assert_eq!(
+        sinew_character_play(c, 0, [0xffu8].as_ptr().cast(), 1, -1.0, -1),
+        SinewStatus::InvalidUtf8
+    );
+    let (bad, bl) = s("spinn");
+    assert_eq!(
+        sinew_character_play(c, 0, bad, bl, -1.0, i32::MIN),
+        SinewStatus::NotFound
+    );
+    assert_eq!(
+        last_error(),
+        "animation not found: `spinn`; this rig's animations: `spin`"
+    );
+    sinew_character_destroy(c);
+    assert_eq!(
+        sinew_character_play(c, 0, spin, sl, -1.0, -1),
+        SinewStatus::InvalidHandle
+    );
+    sinew_rig_destroy(rig);
+}
+
+#[test]
+fn dragon_boy_plays_its_play_times_from_c_as_the_facade() {
+    let Some(fx) = sinew_testutil::require_fixtures("dragon_boy_plays_its_play_times") else {
+        return;
+    };
+    let dir = fx.join("dragonbones/dragon_boy");
+    let (ske, tex) = (
+        dir.join("dragon_boy_ske.json"),
+        dir.join("dragon_boy_tex.json"),
+    );
+    let (asset, db) = sinew_formats::load_dragonbones(&ske, Some(&tex), None).expect("load");
+    let (st, rig) = load_path(&ske, &tex, "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let c = character(rig);
+    let mut rust = asset.character();
+    // Every clip in turn, each with its own playTimes and fadeInTime, 1.5 s each.
+    for clip in &db.clips {
+        let (n, l) = s(&clip.name);
+        assert_eq!(
+            sinew_character_play(c, 0, n, l, -1.0, -1),
+            SinewStatus::Ok,
+            "{}",
+            last_error()
+        );
+        rust.play(0, &clip.name).expect("play");
+        for f in 0..90 {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+            rust.update(1.0 / 60.0);
+            assert!(worlds(c) == rust_worlds(&rust), "{}: frame {f}", clip.name);
+        }
+    }
+    sinew_character_destroy(c);
+    sinew_rig_destroy(rig);
+}

@@ -15,9 +15,12 @@ mod common;
 
 mod abi;
 mod cage;
+mod controls;
 mod dragonbones;
 mod frame_alloc;
 mod header;
+mod jiggle_control;
 mod load_memory;
 mod render_batches;
+mod tracks;
 mod update_many_mixed;
