@@ -3,7 +3,7 @@
 # the C test of every function under valgrind (zero errors, zero leaks), the C++17 render
 # sample (its PNG compared with `sinew render`, the Rust CPU renderer, and its pose with
 # `sinew dump`, the Rust facade) and the C# binding with its Unity-style components under
-# mono. Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
+# mono (bindings/c/controls_test.c: the calls of ABI 104). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
 # mono, python3 and binutils (nm) with apt-get when missing. Run by .ci/run; works from any
 # directory. The shared fixtures ($SINEW_FIXTURES, else ../shared/fixtures) are required
 # under CI=true; elsewhere their tests are skipped and the samples use examples/stickbot.
@@ -57,6 +57,11 @@ gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/sinew_test.c -L"$lib" -l
 mkdir -p "$out/scratch"
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     "$out/sinew_test" "$PWD" "$out/scratch" "${fixture_arg[@]}"
+# C: the calls of ABI 104 (constraint mixes, tracks, attachments, play counts, jiggle).
+gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/controls_test.c -L"$lib" -lsinew_capi -lm \
+    -Wl,-rpath,"$lib" -o "$out/controls_test"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$out/controls_test" "$PWD"
 
 # The header also compiles as C++; the C++17 sample renders frames (untextured: it has no PNG
 # decoder, so both sides draw white times the vertex colours) to PNGs and prints its poses.
@@ -89,4 +94,4 @@ PY
 
 # C#: the P/Invoke wrapper and the Unity-style components under mono.
 mcs -nologo -warnaserror -out:"$out/sinew_cs.exe" bindings/csharp/*.cs
-LD_LIBRARY_PATH="$lib" mono "$out/sinew_cs.exe" "$skel" "$atlas" "$anim" "$frames" "$out/expected.txt"
+LD_LIBRARY_PATH="$lib" mono "$out/sinew_cs.exe" "$skel" "$atlas" "$anim" "$frames" "$out/expected.txt" "$PWD"

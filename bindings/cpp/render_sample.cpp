@@ -268,6 +268,34 @@ int main(int argc, char** argv) {
             std::printf("bone %.*s %.17g %.17g %.17g %.17g %.17g %.17g\n", static_cast<int>(n.len), n.ptr,
                         w[i].a, w[i].b, w[i].c, w[i].d, w[i].x, w[i].y);
         }
+        // ABI 104: what track 0 plays, checked against the frames stepped and the clip's
+        // duration; the first IK constraint's mix set and read back (after the poses printed).
+        SinewTrackInfo t{};
+        check(sinew_character_track(c.get(), 0, &t), "track");
+        double duration = 0;
+        check(sinew_character_animation_duration(c.get(), anim.data(), anim.size(), &duration), "duration");
+        const auto require = [](bool ok, const char* what) {
+            if (!ok) throw std::runtime_error(std::string("check failed: ") + what);
+        };
+        require(t.playing == 1 && std::string(t.animation.ptr, t.animation.len) == anim, "track 0 plays the animation");
+        require(std::fabs(t.track_time - frames / 60.0) < 1e-9, "track time = frames / 60");
+        require(duration > 0 && std::fabs(t.animation_time - std::fmod(t.track_time, duration)) < 1e-9,
+                "animation time wraps the duration");
+        std::printf("track 0: %.*s at %.6f s of %.6f s\n", static_cast<int>(t.animation.len), t.animation.ptr,
+                    t.animation_time, duration);
+        if (info.ik_constraints > 0) {
+            SinewStringView ik{};
+            check(sinew_rig_name(rig.get(), SINEW_NAME_KIND_IK, 0, &ik), "ik name");
+            SinewIkState k{};
+            check(sinew_character_ik(c.get(), ik.ptr, ik.len, &k), "ik");
+            k.mix = 0.5;
+            check(sinew_character_set_ik(c.get(), ik.ptr, ik.len, &k), "set_ik");
+            SinewIkState back{};
+            check(sinew_character_ik(c.get(), ik.ptr, ik.len, &back), "ik");
+            require(back.mix == 0.5 && back.bend_direction == k.bend_direction, "IK mix set and read back");
+            k.mix = std::nan("");
+            require(sinew_character_set_ik(c.get(), ik.ptr, ik.len, &k) == SINEW_STATUS_INVALID_ARGUMENT, "NaN mix refused");
+        }
         c.reset();
         rig.reset();
         check(sinew_pool_shutdown(), "shutdown");

@@ -65,6 +65,40 @@ namespace Sinew
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    public struct IkState { public double Mix, Softness; public int BendDirection; public uint Compress, Stretch; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TransformMix { public double Rotate, X, Y, ScaleX, ScaleY, ShearY; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PathMix { public double Position, Spacing, MixRotate, MixX, MixY; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PhysicsParams { public double Inertia, Strength, Damping, MassInverse, Wind, Gravity, Mix; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TrackInfo
+    {
+        public uint Playing; public StringView Animation;
+        public double TrackTime, AnimationTime, Duration;
+        public uint Looping; public int PlayTimes; public uint Complete;
+        public bool IsPlaying => Playing != 0;
+        public bool IsLooping => Looping != 0;
+        public bool IsComplete => Complete != 0;
+        public string AnimationName => Animation.ToString();
+    }
+
+    public enum JigglePreset { SoftTissue = 0, HairTip = 1, Ribbon = 2, Earring = 3, Tail = 4, Vrm = 5 }
+
+    public enum JiggleLod { Full = 0, Coarse = 1, Frozen = 2 }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Str { public IntPtr Ptr; public UIntPtr Len; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct JiggleChainDesc { public Str Name; public IntPtr Bones; public UIntPtr BoneCount; public uint Preset; }
+
+    [StructLayout(LayoutKind.Sequential)]
     public struct CageInfo { public uint Bound, Points, CageVertices, SparseK; public double TruncationMaxL1; }
 
     public sealed class RigHandle : SafeHandle
@@ -108,6 +142,28 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_character_bone_world(CharacterHandle c, byte[] name, UIntPtr len, out WorldTransform w);
         [DllImport(Lib)] public static extern Status sinew_character_render(CharacterHandle c, out RenderData data);
         [DllImport(Lib)] public static extern Status sinew_pool_shutdown();
+        [DllImport(Lib)] public static extern Status sinew_character_ik(CharacterHandle c, byte[] name, UIntPtr len, out IkState v);
+        [DllImport(Lib)] public static extern Status sinew_character_set_ik(CharacterHandle c, byte[] name, UIntPtr len, ref IkState v);
+        [DllImport(Lib)] public static extern Status sinew_character_transform_mix(CharacterHandle c, byte[] name, UIntPtr len, out TransformMix v);
+        [DllImport(Lib)] public static extern Status sinew_character_set_transform_mix(CharacterHandle c, byte[] name, UIntPtr len, ref TransformMix v);
+        [DllImport(Lib)] public static extern Status sinew_character_path_mix(CharacterHandle c, byte[] name, UIntPtr len, out PathMix v);
+        [DllImport(Lib)] public static extern Status sinew_character_set_path_mix(CharacterHandle c, byte[] name, UIntPtr len, ref PathMix v);
+        [DllImport(Lib)] public static extern Status sinew_character_physics_params(CharacterHandle c, byte[] name, UIntPtr len, out PhysicsParams v);
+        [DllImport(Lib)] public static extern Status sinew_character_set_physics_params(CharacterHandle c, byte[] name, UIntPtr len, ref PhysicsParams v);
+        [DllImport(Lib)] public static extern Status sinew_character_play(CharacterHandle c, uint track, byte[] name, UIntPtr len, double fadeIn, int playTimes);
+        [DllImport(Lib)] public static extern Status sinew_character_animation_duration(CharacterHandle c, byte[] name, UIntPtr len, out double seconds);
+        [DllImport(Lib)] public static extern Status sinew_character_track(CharacterHandle c, uint track, out TrackInfo info);
+        [DllImport(Lib)] public static extern Status sinew_character_set_attachment(CharacterHandle c, byte[] slot, UIntPtr slotLen, byte[] name, UIntPtr nameLen);
+        [DllImport(Lib)] public static extern Status sinew_character_attachment(CharacterHandle c, byte[] slot, UIntPtr slotLen, out StringView name);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_count(CharacterHandle c, out uint count);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_name(CharacterHandle c, uint index, out StringView name);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_strength(CharacterHandle c, byte[] chain, UIntPtr len, out double strength);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_strength(CharacterHandle c, byte[] chain, UIntPtr len, double strength, double fadeSeconds);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_lod(CharacterHandle c, uint lod);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_lod(CharacterHandle c, out uint lod);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view_distance(CharacterHandle c, double distance);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_enabled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] bool enabled);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chains(CharacterHandle c, [In] JiggleChainDesc[] chains, UIntPtr count);
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);
         [DllImport(Lib)] public static extern Status sinew_cage_destroy(IntPtr cage);
         /// <summary>`sparseK` for the bind functions: per point the fewest weights within the error set by sinew_cage_set_sparse_error.</summary>

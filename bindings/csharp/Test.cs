@@ -15,9 +15,52 @@ public static class SinewTest
         if (ok) passed++; else { failed++; Console.Error.WriteLine("FAIL: " + what); }
     }
 
+    static void ExpectThrows(Action a, Status status, string message, string what)
+    {
+        try { a(); Expect(false, what + ": no exception"); }
+        catch (SinewException e) { Expect(e.Status == status && e.Message.Contains(message), what + " (" + e.Message + ")"); }
+    }
+
+    /// Jiggle control on stickbot with its extras (hair, cape), and a chain from code.
+    static void TestJiggle(string root)
+    {
+        var dir = root + "/examples/stickbot/";
+        var rig = new Rig(dir + "stickbot.json", "", dir + "stickbot.extras.json");
+        Native.Check(Native.sinew_character_create(rig.Handle, out var c), "create");
+        var walk = Native.Utf8("walk");
+        Native.Check(Native.sinew_character_set_animation(c, 0, walk, Native.Len(walk), true), "walk");
+        var chains = c.JiggleChains();
+        Expect(chains.Length == 2 && chains[0] == "hair" && chains[1] == "cape", "jiggle chains hair, cape");
+        c.SetJiggleStrength("cape", 0, 0.5);
+        c.SetJiggleStrength("hair", 0);
+        for (int f = 0; f < 15; f++) Native.Check(Native.sinew_character_update(c, 1.0 / 60.0), "update");
+        Expect(Math.Abs(c.GetJiggleStrength("cape") - 0.5) < 1e-6, "cape half faded: " + c.GetJiggleStrength("cape"));
+        Expect(c.GetJiggleStrength("hair") == 0, "hair off");
+        ExpectThrows(() => c.GetJiggleStrength("hiar"), Status.NotFound, "this rig's jiggle chains: `hair`, `cape`", "unknown chain");
+        ExpectThrows(() => c.SetJiggleStrength(null, 2.0), Status.InvalidArgument, "not in 0..1", "strength 2 refused");
+        c.SetJiggleViewDistance(5000);
+        Expect(c.GetJiggleLod() == JiggleLod.Frozen, "frozen beyond 4000");
+        c.SetJiggleLod(JiggleLod.Full);
+        Expect(c.GetJiggleLod() == JiggleLod.Full, "full again");
+        c.SetJiggleEnabled(false);
+        Expect(c.JiggleChains().Length == 0, "jiggle off");
+        c.SetJiggleEnabled(true);
+        Expect(c.JiggleChains().Length == 2, "jiggle on");
+        c.SetJiggleChain("tail", new[] { "cape-1", "cape-2" }, JigglePreset.Ribbon);
+        chains = c.JiggleChains();
+        Expect(chains.Length == 1 && chains[0] == "tail", "a chain from code replaces the extras'");
+        ExpectThrows(() => c.SetJiggleChain("x", new[] { "nope" }, JigglePreset.Tail), Status.NotFound, "this rig's bones: `root`", "unknown jiggle bone");
+        // A Spine clip with a play count plays once (no DragonBones count).
+        c.Play(0, "walk", 0, 1);
+        var t = c.Track(0);
+        Expect(!t.IsLooping && t.PlayTimes == -1 && t.AnimationName == "walk", "walk played once");
+        c.Dispose();
+        rig.Dispose();
+    }
+
     public static int Main(string[] args)
     {
-        // args: SKELETON ATLAS ANIMATION FRAMES EXPECTED_POSES
+        // args: SKELETON ATLAS ANIMATION FRAMES EXPECTED_POSES [REPO_ROOT (jiggle tests)]
         var component = new SinewCharacter { skeletonPath = args[0], atlasPath = args[1], animationName = args[2], fixedStep = 1.0 / 60.0 };
         int frames = int.Parse(args[3], CultureInfo.InvariantCulture);
         component.Start();
@@ -43,6 +86,35 @@ public static class SinewTest
         Expect(maxDiff <= 1e-12, "poses equal the Rust facade's (max diff " + maxDiff + ")");
         Console.WriteLine("C#: " + compared + " bones after " + frames + " frames, max diff vs Rust " + maxDiff +
             ", " + component.LastDrawCalls + " draw calls");
+
+        // The calls of ABI 104 (CharacterControls.cs) on the component's character.
+        var h = component.Handle;
+        var track = h.Track(0);
+        Expect(track.IsPlaying && track.AnimationName == args[2], "track 0 plays " + args[2]);
+        Expect(Math.Abs(track.TrackTime - frames / 60.0) < 1e-9, "track time " + track.TrackTime);
+        double duration = h.AnimationDuration(args[2]);
+        Expect(duration > 0 && Math.Abs(track.AnimationTime - track.TrackTime % duration) < 1e-9,
+            "animation time " + track.AnimationTime + " wraps the duration " + duration);
+        Expect(!h.Track(1).IsPlaying, "track 1 is empty");
+        if (component.Rig.Info.IkConstraints > 0)
+        {
+            string ikName = component.Rig.Name(4, 0);
+            var ik = h.GetIk(ikName);
+            ik.Mix = 0.25;
+            h.SetIk(ikName, ik);
+            Expect(h.GetIk(ikName).Mix == 0.25, "IK mix of " + ikName + " set");
+            ik.Mix = double.NaN;
+            ExpectThrows(() => h.SetIk(ikName, ik), Status.InvalidArgument, "must be finite", "NaN IK mix refused");
+            Expect(h.GetIk(ikName).Mix == 0.25, "a refused mix changes nothing");
+        }
+        ExpectThrows(() => h.GetTransformMix("no-such-constraint"), Status.NotFound, "transform constraint not found", "unknown transform constraint");
+        ExpectThrows(() => h.Play(0, "no-such-animation"), Status.NotFound, "this rig's animations: `", "unknown animation lists the animations");
+        string slot = component.Rig.Name(1, 0);
+        h.SetAttachment(slot, null);
+        Expect(h.Attachment(slot) == "", "attachment of " + slot + " hidden");
+        ExpectThrows(() => h.SetAttachment(slot, "no-such-attachment"), Status.NotFound, "no-such-attachment", "unknown attachment");
+        ExpectThrows(() => h.Track(999), Status.InvalidArgument, "track 999", "track out of range");
+        if (args.Length > 5) TestJiggle(args[5]);
 
         // Misuse: an unknown animation, a destroyed character, update_many with a dead handle.
         var bad = Native.Utf8("no-such-animation");
