@@ -23,6 +23,7 @@ mod common {
 mod cage_cli;
 mod cli;
 mod convert_cli;
+mod docs_commands;
 mod dragonbones_cli;
 mod extras;
 mod face_example;
