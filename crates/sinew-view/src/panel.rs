@@ -150,10 +150,14 @@ impl App {
                             released = Some(name.clone());
                         }
                     }
+                    // Holding or releasing replays the clip to the current time: bring the
+                    // time into one loop first, as every restart does.
                     if let Some((name, value)) = held {
+                        l.wrap_time(&mut self.play);
                         l.hold_param(&name, value, &self.play);
                     }
                     if let Some(name) = released {
+                        l.wrap_time(&mut self.play);
                         l.release_param(&name, &self.play);
                     }
                 });
