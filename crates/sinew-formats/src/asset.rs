@@ -9,6 +9,7 @@ use crate::atlas::Atlas;
 use crate::budget::Budgets;
 use crate::inochi2d::{DrawInfo, MaskMode, Puppet};
 use crate::load::{Companion, FileCompanions, Format, LoadOptions};
+use sinew::build::{BuildProblem, Element};
 use sinew::character::Character;
 use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
 use sinew::params::inochi_clip::ParamAnimation;
@@ -188,17 +189,19 @@ fn expect(asset: Asset, path: &Path, formats: &[Format]) -> Result<Asset, LoadEr
 
 /// Resolves physics3 chains against a puppet's parameters one setting at a time; the first
 /// problem is an error naming the physics3 file (`file`), the JSON path of the setting (and
-/// of its input, output or vertex when the problem names one) and the setting's `Id`.
+/// of its input, output or vertex when the builder's problem is about one:
+/// [`sinew::build::Element`]) and the setting's `Id`, carrying the builder's typed problem
+/// ([`crate::JsonIssue::Rig`]).
 pub(crate) fn check_chains(
     chains: &sinew::params::raw::RawChains,
     rig: &Rig,
     file: &str,
 ) -> Result<(), LoadError> {
-    let invalid = |path: String, name: Option<String>, message: String| LoadError::Invalid {
+    let invalid = |path: String, name: Option<String>, problem: &BuildProblem| LoadError::Invalid {
         file: file.to_owned(),
         path,
         name,
-        message,
+        issue: crate::JsonIssue::Rig(Box::new(problem.clone())),
     };
     let mut errs = Vec::new();
     let meta = sinew::params::raw::RawChains {
@@ -207,7 +210,7 @@ pub(crate) fn check_chains(
     };
     sinew::params::chain::build_chains(&meta, &rig.params, &mut errs);
     if let Some(e) = errs.first() {
-        return Err(invalid("$.Meta".into(), None, e.to_string()));
+        return Err(invalid("$.Meta".into(), None, e));
     }
     for (i, c) in chains.chains.iter().enumerate() {
         let one = sinew::params::raw::RawChains {
@@ -216,25 +219,16 @@ pub(crate) fn check_chains(
         };
         sinew::params::chain::build_chains(&one, &rig.params, &mut errs);
         if let Some(e) = errs.first() {
-            let mut path = format!("$.PhysicsSettings[{i}]");
-            // "input 2", "output 0", "particle 1": the item's own path.
-            for (word, key) in [
-                ("input ", "Input"),
-                ("output ", "Output"),
-                ("particle ", "Vertices"),
-            ] {
-                if let Some(k) = e
-                    .message
-                    .split(": ")
-                    .find_map(|part| part.strip_prefix(word))
-                    .and_then(|rest| rest.split(' ').next())
-                    .and_then(|n| n.parse::<usize>().ok())
-                {
-                    path = format!("{path}.{key}[{k}]");
-                    break;
-                }
-            }
-            return Err(invalid(path, Some(c.name.clone()), e.to_string()));
+            let setting = format!("$.PhysicsSettings[{i}]");
+            let path = match e.element {
+                Some(Element::ChainInput(k)) => format!("{setting}.Input[{k}]"),
+                Some(Element::ChainOutput(k)) => format!("{setting}.Output[{k}]"),
+                Some(Element::ChainParticle(k)) => format!("{setting}.Vertices[{k}]"),
+                // A problem with the whole setting (or an element kind this loader does
+                // not write) points at the setting.
+                _ => setting,
+            };
+            return Err(invalid(path, Some(c.name.clone()), e));
         }
     }
     Ok(())

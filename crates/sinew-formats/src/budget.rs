@@ -406,9 +406,9 @@ pub fn check_magnitudes(v: &serde_json::Value, file: &str) -> Result<(), LoadErr
             file: file.to_owned(),
             path,
             name: None,
-            message: format!(
+            issue: crate::JsonIssue::Other(format!(
                 "{x:e} is too large: numbers must be smaller than {MAX_MAGNITUDE:e} in magnitude (their f32 products overflow)"
-            ),
+            )),
         }),
     }
 }

@@ -4,6 +4,7 @@
 //! the offending name appear in each message.
 
 use crate::budget::{BudgetError, Budgets};
+use crate::json::JsonIssue;
 use crate::load::Format;
 use sinew::build::{BuildError, BuildProblem};
 
@@ -45,7 +46,7 @@ pub enum LoadError {
     },
     /// Valid JSON whose content is wrong (a bad type, an unknown name, a count that
     /// disagrees with the data, a limit exceeded).
-    #[error("{file}: {path}{}: {message}", name_suffix(.name))]
+    #[error("{file}: {path}{}: {issue}", name_suffix(.name))]
     Invalid {
         /// File name.
         file: String,
@@ -53,8 +54,9 @@ pub enum LoadError {
         path: String,
         /// Name of the item the path is in, when it has one.
         name: Option<String>,
-        /// What is wrong.
-        message: String,
+        /// What is wrong, typed (what was expected and found, a missing or unknown key, a
+        /// rig problem, ...).
+        issue: JsonIssue,
     },
     /// A Spine binary (`.skel`) file whose bytes are wrong: truncated, a count larger than
     /// the bytes left, an index out of range, an unknown kind.

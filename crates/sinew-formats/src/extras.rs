@@ -59,7 +59,8 @@
 //! which reports unknown names. Verified by the unit tests below and the CLI tests.
 
 use crate::LoadError;
-use serde_json::{Map, Value};
+use crate::json::*;
+use serde_json::Value;
 use sinew::physics::ClockSettings;
 use sinew::physics::SpringParams;
 use sinew::physics::follow::{FollowDesc, FollowOffset, FollowSpace};
@@ -102,161 +103,92 @@ pub(crate) fn parse_extras_with(
     budgets: &crate::budget::Budgets,
 ) -> Result<RigExtras, LoadError> {
     let root: Value = crate::error::parse_json(text, source, budgets)?;
-    let err = |p: Problem| LoadError::Invalid {
-        file: source.to_owned(),
-        path: p.path,
-        name: p.name,
-        message: p.message,
-    };
-    read_root(&root).map_err(err)
+    read_root(&root).map_err(crate::json::in_file(source))
 }
 
-/// An error before the file name is attached.
-struct Problem {
-    path: String,
-    name: Option<String>,
-    message: String,
-}
-
-type R<T> = Result<T, Problem>;
-
-fn problem(path: &str, name: Option<&str>, message: impl Into<String>) -> Problem {
-    Problem {
-        path: path.to_owned(),
-        name: name.map(str::to_owned),
-        message: message.into(),
-    }
-}
-
-/// An object's members, checked against the keys it may have.
+/// An object's members, checked against the keys it may have; problems name the object's
+/// `name` member when it has one.
 struct Fields<'a> {
-    map: &'a Map<String, Value>,
-    path: String,
-    name: Option<String>,
+    map: &'a Obj,
+    at: Loc<'a>,
 }
 
 impl<'a> Fields<'a> {
-    fn new(v: &'a Value, path: &str, allowed: &[&str]) -> R<Self> {
-        let Some(map) = v.as_object() else {
-            return Err(problem(path, None, "expected an object"));
+    fn new(v: &'a Value, at: &'a Loc<'a>, allowed: &'static [&'static str]) -> R<Self> {
+        let map = as_obj(v, at)?;
+        let at = match map.get("name").and_then(Value::as_str) {
+            Some(name) => at.named(name),
+            None => *at,
         };
-        let name = map.get("name").and_then(Value::as_str).map(str::to_owned);
-        for k in map.keys() {
-            if !k.starts_with('_') && !allowed.contains(&k.as_str()) {
-                return Err(problem(
-                    path,
-                    name.as_deref(),
-                    format!("unknown key `{k}` (allowed: {})", allowed.join(", ")),
-                ));
-            }
-        }
-        Ok(Fields {
-            map,
-            path: path.to_owned(),
-            name,
-        })
+        check_keys(map, allowed, &at)?;
+        Ok(Fields { map, at })
     }
 
-    fn err(&self, key: &str, message: impl Into<String>) -> Problem {
-        problem(
-            &format!("{}.{key}", self.path),
-            self.name.as_deref(),
-            message,
-        )
+    /// A problem with the member `key`.
+    fn err(&self, key: &str, issue: impl Into<JsonIssue>) -> Box<Problem> {
+        Box::new(self.at.key(key).problem(issue))
     }
 
     fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.get(key).filter(|v| !v.is_null())
+        member(self.map, key)
     }
 
     fn num(&self, key: &str) -> R<Option<f64>> {
         match self.get(key) {
             None => Ok(None),
-            Some(v) => v
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| self.err(key, "expected a number")),
+            Some(v) => as_f64(v, &self.at.key(key)).map(Some),
         }
     }
 
     fn num_or(&self, key: &str, default: f64) -> R<f64> {
-        Ok(self.num(key)?.unwrap_or(default))
+        f64_or(self.map, key, default, &self.at)
     }
 
     fn string(&self, key: &str) -> R<Option<&'a str>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_str()
-                .map(Some)
-                .ok_or_else(|| self.err(key, "expected a string")),
-        }
+        str_opt(self.map, key, &self.at)
     }
 
     fn required_string(&self, key: &str) -> R<&'a str> {
-        self.string(key)?
-            .ok_or_else(|| self.err(key, "is required"))
+        str_req(self.map, key, &self.at)
     }
 
     fn boolean(&self, key: &str, default: bool) -> R<bool> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => v
-                .as_bool()
-                .ok_or_else(|| self.err(key, "expected true or false")),
-        }
+        bool_or(self.map, key, default, &self.at)
     }
 
+    /// `[x, y]`.
     fn vec2(&self, key: &str, default: [f64; 2]) -> R<[f64; 2]> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => match v.as_array().map(Vec::as_slice) {
-                Some([x, y]) => match (x.as_f64(), y.as_f64()) {
-                    (Some(x), Some(y)) => Ok([x, y]),
-                    _ => Err(self.err(key, "expected [x, y] numbers")),
-                },
-                _ => Err(self.err(key, "expected [x, y]")),
-            },
+        let Some(a) = array_opt(self.map, key, &self.at)? else {
+            return Ok(default);
+        };
+        let at = self.at.key(key);
+        match a {
+            [x, y] => Ok([as_f64(x, &at.index(0))?, as_f64(y, &at.index(1))?]),
+            _ => at.err(format!("expected [x, y], found {} numbers", a.len())),
         }
     }
 
+    /// An array of at most [`MAX_ITEMS`] names (absent: empty).
     fn strings(&self, key: &str) -> R<Vec<String>> {
-        let Some(v) = self.get(key) else {
-            return Ok(Vec::new());
-        };
-        let arr = v
-            .as_array()
-            .ok_or_else(|| self.err(key, "expected an array of names"))?;
-        if arr.len() > MAX_ITEMS {
-            return Err(self.err(key, format!("more than {MAX_ITEMS} names")));
-        }
-        arr.iter()
-            .map(|s| {
-                s.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| self.err(key, "expected an array of names"))
-            })
+        let a = self.array(key)?;
+        let at = self.at.key(key);
+        a.iter()
+            .enumerate()
+            .map(|(i, s)| as_str(s, &at.index(i)).map(str::to_owned))
             .collect()
     }
 
+    /// An array of at most [`MAX_ITEMS`] items (absent: empty).
     fn array(&self, key: &str) -> R<&'a [Value]> {
-        match self.get(key) {
-            None => Ok(&[]),
-            Some(v) => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| self.err(key, "expected an array"))?;
-                if a.len() > MAX_ITEMS {
-                    return Err(self.err(key, format!("more than {MAX_ITEMS} items")));
-                }
-                Ok(a)
-            }
-        }
+        let a = array_or_empty(self.map, key, &self.at)?;
+        check_len(a.len(), MAX_ITEMS, "items", &self.at.key(key))?;
+        Ok(a)
     }
 }
 
 fn read_root(root: &Value) -> R<RigExtras> {
-    let f = Fields::new(root, "$", &["sinewExtras", "jiggle", "follow"])?;
+    let at = Loc::root();
+    let f = Fields::new(root, &at, &["sinewExtras", "jiggle", "follow"])?;
     if let Some(v) = f.num("sinewExtras")?
         && v != 1.0
     {
@@ -267,19 +199,20 @@ fn read_root(root: &Value) -> R<RigExtras> {
     }
     let jiggle = match f.get("jiggle") {
         None => JiggleDesc::new(),
-        Some(j) => read_jiggle(j)?,
+        Some(j) => read_jiggle(j, &at.key("jiggle"))?,
     };
     let mut follow = Vec::new();
+    let fa = at.key("follow");
     for (i, v) in f.array("follow")?.iter().enumerate() {
-        follow.push(read_follow(v, &format!("$.follow[{i}]"))?);
+        follow.push(read_follow(v, &fa.index(i))?);
     }
     Ok(RigExtras { jiggle, follow })
 }
 
-fn read_follow(v: &Value, path: &str) -> R<FollowDesc> {
+fn read_follow(v: &Value, at: &Loc) -> R<FollowDesc> {
     let f = Fields::new(
         v,
-        path,
+        at,
         &[
             "name",
             "bone",
@@ -300,11 +233,11 @@ fn read_follow(v: &Value, path: &str) -> R<FollowDesc> {
     );
     d.delay = f.num_or("delay", d.delay)?;
     if !(d.delay.is_finite() && d.delay >= 0.0) {
-        return Err(f.err("delay", "expected seconds >= 0"));
+        return Err(f.err("delay", JsonIssue::range("seconds >= 0", d.delay)));
     }
     d.mix = f.num_or("mix", d.mix)?;
     if !(0.0..=1.0).contains(&d.mix) {
-        return Err(f.err("mix", "expected a number in 0..1"));
+        return Err(f.err("mix", JsonIssue::range("a number in 0..1", d.mix)));
     }
     d.space = match f.string("space")? {
         None | Some("local") => FollowSpace::Local,
@@ -315,11 +248,8 @@ fn read_follow(v: &Value, path: &str) -> R<FollowDesc> {
     d.translate = f.boolean("translate", d.translate)?;
     d.scale = f.boolean("scale", d.scale)?;
     if let Some(o) = f.get("offset") {
-        let o = Fields::new(
-            o,
-            &format!("{path}.offset"),
-            &["rotate", "x", "y", "scaleX", "scaleY"],
-        )?;
+        let oa = f.at.key("offset");
+        let o = Fields::new(o, &oa, &["rotate", "x", "y", "scaleX", "scaleY"])?;
         d.offset = FollowOffset {
             rotate: o.num_or("rotate", 0.0)?,
             x: o.num_or("x", 0.0)?,
@@ -331,10 +261,10 @@ fn read_follow(v: &Value, path: &str) -> R<FollowDesc> {
     Ok(d)
 }
 
-fn read_jiggle(v: &Value) -> R<JiggleDesc> {
+fn read_jiggle(v: &Value, at: &Loc) -> R<JiggleDesc> {
     let f = Fields::new(
         v,
-        "$.jiggle",
+        at,
         &[
             "stepHz",
             "maxSubsteps",
@@ -351,7 +281,10 @@ fn read_jiggle(v: &Value) -> R<JiggleDesc> {
     let d = ClockSettings::default();
     let max_substeps = f.num_or("maxSubsteps", f64::from(d.max_substeps))?;
     if !((1.0..=1000.0).contains(&max_substeps) && max_substeps.fract() == 0.0) {
-        return Err(f.err("maxSubsteps", "expected a whole number in 1..1000"));
+        return Err(f.err(
+            "maxSubsteps",
+            JsonIssue::range("a whole number in 1..1000", max_substeps),
+        ));
     }
     let mut desc = JiggleDesc::new();
     desc.clock = ClockSettings {
@@ -364,22 +297,23 @@ fn read_jiggle(v: &Value) -> R<JiggleDesc> {
     desc.wind = f.vec2("wind", [0.0, 0.0])?;
     desc.teleport_distance = f.num_or("teleportDistance", f64::INFINITY)?;
     if let Some(g) = f.get("gust") {
-        let g = Fields::new(g, "$.jiggle.gust", &["amplitude", "frequency"])?;
+        let ga = at.key("gust");
+        let g = Fields::new(g, &ga, &["amplitude", "frequency"])?;
         desc.gust = Gust {
             amplitude: g.num_or("amplitude", 0.0)?,
             frequency: g.num_or("frequency", 0.0)?,
         };
     }
     if let Some(l) = f.get("lod") {
-        let l = Fields::new(
-            l,
-            "$.jiggle.lod",
-            &["coarseStep", "coarseBeyond", "freezeBeyond"],
-        )?;
+        let la = at.key("lod");
+        let l = Fields::new(l, &la, &["coarseStep", "coarseBeyond", "freezeBeyond"])?;
         let def = LodSettings::default();
         let step = l.num_or("coarseStep", f64::from(def.coarse_step))?;
         if !(step.is_finite() && (1.0..=16.0).contains(&step) && step.fract() == 0.0) {
-            return Err(l.err("coarseStep", "expected a whole number in 1..16"));
+            return Err(l.err(
+                "coarseStep",
+                JsonIssue::range("a whole number in 1..16", step),
+            ));
         }
         desc.lod = LodSettings {
             coarse_step: step as u32,
@@ -387,21 +321,21 @@ fn read_jiggle(v: &Value) -> R<JiggleDesc> {
             freeze_beyond: l.num_or("freezeBeyond", def.freeze_beyond)?,
         };
     }
+    let ca = at.key("colliders");
     for (i, c) in f.array("colliders")?.iter().enumerate() {
-        desc.colliders
-            .push(read_collider(c, &format!("$.jiggle.colliders[{i}]"))?);
+        desc.colliders.push(read_collider(c, &ca.index(i))?);
     }
+    let ca = at.key("chains");
     for (i, c) in f.array("chains")?.iter().enumerate() {
-        desc.chains
-            .push(read_chain(c, &format!("$.jiggle.chains[{i}]"))?);
+        desc.chains.push(read_chain(c, &ca.index(i))?);
     }
     Ok(desc)
 }
 
-fn read_collider(v: &Value, path: &str) -> R<ColliderDesc> {
+fn read_collider(v: &Value, at: &Loc) -> R<ColliderDesc> {
     let f = Fields::new(
         v,
-        path,
+        at,
         &[
             "name", "bone", "shape", "x", "y", "tailX", "tailY", "radius",
         ],
@@ -459,8 +393,8 @@ const CHAIN_KEYS: &[&str] = &[
     "length",
 ];
 
-fn read_chain(v: &Value, path: &str) -> R<ChainDesc> {
-    let f = Fields::new(v, path, CHAIN_KEYS)?;
+fn read_chain(v: &Value, at: &Loc) -> R<ChainDesc> {
+    let f = Fields::new(v, at, CHAIN_KEYS)?;
     let name = f.required_string("name")?.to_owned();
     let bones = f.strings("bones")?;
     if bones.is_empty() {
@@ -539,10 +473,10 @@ fn frequency_pair(f: &Fields, fk: &str, zk: &str, k: f64, c: f64, m: f64) -> R<(
     let hz = hz.unwrap_or_else(|| cur.omega0() / std::f64::consts::TAU);
     let zeta = zeta.unwrap_or_else(|| if k > 0.0 { cur.zeta() } else { 0.0 });
     if !(hz.is_finite() && hz > 0.0) {
-        return Err(f.err(fk, "expected a frequency > 0 Hz"));
+        return Err(f.err(fk, JsonIssue::range("a frequency > 0 Hz", hz)));
     }
     if !(zeta.is_finite() && zeta >= 0.0) {
-        return Err(f.err(zk, "expected a damping ratio >= 0"));
+        return Err(f.err(zk, JsonIssue::range("a damping ratio >= 0", zeta)));
     }
     let sp = SpringParams::from_frequency(hz, zeta, m);
     Ok((sp.stiffness, sp.damping))
@@ -672,7 +606,7 @@ mod tests {
             ),
             (
                 r#"{"follow": [{"name": "f", "bone": "a"}]}"#,
-                "$.follow[0].source (`f`): is required",
+                "$.follow[0] (`f`): missing `source`",
             ),
             (
                 r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "mix": 2}]}"#,
@@ -688,7 +622,7 @@ mod tests {
             ),
             (
                 r#"{"follow": [{"name": "f", "bone": "a", "source": "b", "offset": {"z": 1}}]}"#,
-                "$.follow[0].offset: unknown key `z`",
+                "$.follow[0].offset (`f`): unknown key `z`",
             ),
             (r#"{"follow": {}}"#, "$.follow: expected an array"),
         ];

@@ -94,6 +94,7 @@ pub mod dragonbones;
 mod error;
 pub mod extras;
 pub mod inochi2d;
+mod json;
 mod load;
 pub mod physics3;
 pub mod read_once;
@@ -102,6 +103,7 @@ pub mod spine;
 pub use asset::{Asset, PageImage, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup};
 pub use atlas::bind_atlas;
 pub use error::LoadError;
+pub use json::JsonIssue;
 pub use load::{
     Companion, Companions, FileCompanions, Format, LoadOptions, NoCompanions, detect, image_size,
     load, load_bytes,

@@ -17,7 +17,8 @@
 //! they are. Unknown keys are ignored (the Editor adds some). Verified by the unit tests below.
 
 use crate::LoadError;
-use serde_json::{Map, Value};
+use crate::json::*;
+use serde_json::Value;
 use sinew::params::chain::ChainSource;
 use sinew::params::raw::{
     RawChain, RawChainInput, RawChainOutput, RawChainParticle, RawChains, RawNormalization,
@@ -46,281 +47,183 @@ pub(crate) fn parse_physics3_with(
     budgets: &crate::budget::Budgets,
 ) -> Result<RawChains, LoadError> {
     let root: Value = crate::error::parse_json(text, source, budgets)?;
-    let r = Reader { file: source };
-    let root = r.object(&root, "$", None)?;
+    read_root(&root).map_err(crate::json::in_file(source))
+}
+
+fn read_root(root: &Value) -> R<RawChains> {
+    let at = Loc::root();
+    let root = as_obj(root, &at)?;
     let mut out = RawChains::default();
-    if let Some(meta) = root.get("Meta") {
-        let meta = r.object(meta, "$.Meta", None)?;
-        if let Some(fps) = meta.get("Fps") {
-            out.fps = r.number(fps, "$.Meta.Fps", None)?;
-        }
-        if let Some(forces) = meta.get("EffectiveForces") {
-            let forces = r.object(forces, "$.Meta.EffectiveForces", None)?;
-            if let Some(g) = forces.get("Gravity") {
-                let g = r.vec2(g, "$.Meta.EffectiveForces.Gravity", None)?;
+    if let Some(meta) = obj_opt(root, "Meta", &at)? {
+        let at = at.key("Meta");
+        out.fps = f64_or(meta, "Fps", out.fps, &at)?;
+        if let Some(forces) = obj_opt(meta, "EffectiveForces", &at)? {
+            let at = at.key("EffectiveForces");
+            if let Some(g) = member(forces, "Gravity") {
+                let at = at.key("Gravity");
+                let g = vec2(g, &at)?;
                 if g != [0.0, -1.0] {
-                    return Err(r.invalid(
-                        "$.Meta.EffectiveForces.Gravity",
-                        None,
-                        format!("gravity {g:?} is not supported (chains hang along (0, -1))"),
+                    return at.err(format!(
+                        "gravity {g:?} is not supported (chains hang along (0, -1))"
                     ));
                 }
             }
-            if let Some(w) = forces.get("Wind") {
-                out.wind = r.vec2(w, "$.Meta.EffectiveForces.Wind", None)?;
+            if let Some(w) = member(forces, "Wind") {
+                out.wind = vec2(w, &at.key("Wind"))?;
             }
         }
     }
-    let settings = r.list(root.get("PhysicsSettings"), "$.PhysicsSettings", None)?;
+    let settings = list(root, "PhysicsSettings", &at)?;
+    let sa = at.key("PhysicsSettings");
     for (i, s) in settings.iter().enumerate() {
-        out.chains
-            .push(r.setting(s, &format!("$.PhysicsSettings[{i}]"))?);
+        out.chains.push(setting(s, &sa.index(i))?);
     }
     Ok(out)
 }
 
-/// Reads values, building errors that name the file.
-struct Reader<'a> {
-    file: &'a str,
+/// A required array member of at most [`MAX_ITEMS`] items.
+fn list<'v>(o: &'v Obj, key: &str, at: &Loc) -> R<&'v [Value]> {
+    let Some(a) = array_opt(o, key, at)? else {
+        return at.missing(key);
+    };
+    check_len(a.len(), MAX_ITEMS, "items", &at.key(key))?;
+    Ok(a)
 }
 
-impl Reader<'_> {
-    fn invalid(&self, path: &str, name: Option<&str>, message: impl Into<String>) -> LoadError {
-        LoadError::Invalid {
-            file: self.file.to_owned(),
-            path: path.to_owned(),
-            name: name.map(str::to_owned),
-            message: message.into(),
-        }
+/// A required number member.
+fn field(o: &Obj, key: &str, at: &Loc) -> R<f64> {
+    match member(o, key) {
+        None => at.missing(key),
+        Some(v) => as_f64(v, &at.key(key)),
     }
+}
 
-    fn object<'v>(
-        &self,
-        v: &'v Value,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<&'v Map<String, Value>, LoadError> {
-        v.as_object()
-            .ok_or_else(|| self.invalid(path, name, "expected an object"))
+/// A required object member.
+fn object<'v>(o: &'v Obj, key: &str, at: &Loc) -> R<&'v Obj> {
+    match obj_opt(o, key, at)? {
+        None => at.missing(key),
+        Some(m) => Ok(m),
     }
+}
 
-    /// A required array of at most [`MAX_ITEMS`] items.
-    fn list<'v>(
-        &self,
-        v: Option<&'v Value>,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<&'v [Value], LoadError> {
-        let a = v
-            .ok_or_else(|| self.invalid(path, name, "missing"))?
-            .as_array()
-            .ok_or_else(|| self.invalid(path, name, "expected an array"))?;
-        if a.len() > MAX_ITEMS {
-            return Err(self.invalid(
-                path,
-                name,
-                format!("{} items, more than the {MAX_ITEMS} allowed", a.len()),
+/// `{X, Y}`.
+fn vec2(v: &Value, at: &Loc) -> R<[f64; 2]> {
+    let o = as_obj(v, at)?;
+    Ok([field(o, "X", at)?, field(o, "Y", at)?])
+}
+
+fn setting(v: &Value, at: &Loc) -> R<RawChain> {
+    let o = as_obj(v, at)?;
+    let id = str_opt(o, "Id", at)?;
+    let at = match id {
+        Some(id) => at.named(id),
+        None => *at,
+    };
+    let norm = || RawNormalization {
+        minimum: 0.0,
+        default: 0.0,
+        maximum: 0.0,
+    };
+    let mut chain = RawChain {
+        name: id.map_or_else(|| at.path(), str::to_owned),
+        inputs: Vec::new(),
+        outputs: Vec::new(),
+        particles: Vec::new(),
+        position: norm(),
+        angle: norm(),
+    };
+    let la = at.key("Input");
+    for (k, v) in list(o, "Input", &at)?.iter().enumerate() {
+        let at = la.index(k);
+        let i = as_obj(v, &at)?;
+        chain.inputs.push(RawChainInput {
+            param: parameter(i, "Source", &at)?,
+            component: 0,
+            weight: field(i, "Weight", &at)?,
+            kind: kind(i, &at)?,
+            reflect: bool_or(i, "Reflect", false, &at)?,
+        });
+    }
+    let la = at.key("Output");
+    for (k, v) in list(o, "Output", &at)?.iter().enumerate() {
+        let at = la.index(k);
+        let out = as_obj(v, &at)?;
+        let vertex = field(out, "VertexIndex", &at)?;
+        if !(vertex >= 0.0 && vertex <= MAX_ITEMS as f64 && vertex.fract() == 0.0) {
+            return at.key("VertexIndex").err(JsonIssue::range(
+                format!("a vertex index in 0..={MAX_ITEMS}"),
+                vertex,
             ));
         }
-        Ok(a)
+        chain.outputs.push(RawChainOutput {
+            param: parameter(out, "Destination", &at)?,
+            component: 0,
+            vertex: vertex as u32,
+            kind: kind(out, &at)?,
+            scale: field(out, "Scale", &at)?,
+            weight: field(out, "Weight", &at)?,
+            reflect: bool_or(out, "Reflect", false, &at)?,
+        });
     }
-
-    fn number(&self, v: &Value, path: &str, name: Option<&str>) -> Result<f64, LoadError> {
-        v.as_f64()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| self.invalid(path, name, "expected a finite number"))
-    }
-
-    /// A required number field.
-    fn field(
-        &self,
-        o: &Map<String, Value>,
-        key: &str,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<f64, LoadError> {
-        let p = format!("{path}.{key}");
-        let v = o
-            .get(key)
-            .ok_or_else(|| self.invalid(&p, name, "missing"))?;
-        self.number(v, &p, name)
-    }
-
-    /// `{X, Y}`.
-    fn vec2(&self, v: &Value, path: &str, name: Option<&str>) -> Result<[f64; 2], LoadError> {
-        let o = self.object(v, path, name)?;
-        Ok([
-            self.field(o, "X", path, name)?,
-            self.field(o, "Y", path, name)?,
-        ])
-    }
-
-    fn setting(&self, v: &Value, path: &str) -> Result<RawChain, LoadError> {
-        let o = self.object(v, path, None)?;
-        let id = match o.get("Id") {
-            Some(Value::String(s)) => s.clone(),
-            Some(_) => return Err(self.invalid(&format!("{path}.Id"), None, "expected a string")),
-            None => path.to_owned(),
+    let la = at.key("Vertices");
+    for (k, v) in list(o, "Vertices", &at)?.iter().enumerate() {
+        let at = la.index(k);
+        let vx = as_obj(v, &at)?;
+        let pos = match member(vx, "Position") {
+            None => return at.missing("Position"),
+            Some(p) => vec2(p, &at.key("Position"))?,
         };
-        let name = Some(id.as_str());
-        let mut chain = RawChain {
-            name: id.clone(),
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-            particles: Vec::new(),
-            position: RawNormalization {
-                minimum: 0.0,
-                default: 0.0,
-                maximum: 0.0,
-            },
-            angle: RawNormalization {
-                minimum: 0.0,
-                default: 0.0,
-                maximum: 0.0,
-            },
-        };
-        let p = format!("{path}.Input");
-        for (k, v) in self.list(o.get("Input"), &p, name)?.iter().enumerate() {
-            let at = format!("{p}[{k}]");
-            let i = self.object(v, &at, name)?;
-            chain.inputs.push(RawChainInput {
-                param: self.parameter(i, "Source", &at, name)?,
-                component: 0,
-                weight: self.field(i, "Weight", &at, name)?,
-                kind: self.kind(i, &at, name)?,
-                reflect: self.flag(i, "Reflect", &at, name)?,
-            });
-        }
-        let p = format!("{path}.Output");
-        for (k, v) in self.list(o.get("Output"), &p, name)?.iter().enumerate() {
-            let at = format!("{p}[{k}]");
-            let out = self.object(v, &at, name)?;
-            let vertex = self.field(out, "VertexIndex", &at, name)?;
-            if !(vertex >= 0.0 && vertex <= MAX_ITEMS as f64 && vertex.fract() == 0.0) {
-                return Err(self.invalid(
-                    &format!("{at}.VertexIndex"),
-                    name,
-                    format!("{vertex} is not a vertex index"),
-                ));
-            }
-            chain.outputs.push(RawChainOutput {
-                param: self.parameter(out, "Destination", &at, name)?,
-                component: 0,
-                vertex: vertex as u32,
-                kind: self.kind(out, &at, name)?,
-                scale: self.field(out, "Scale", &at, name)?,
-                weight: self.field(out, "Weight", &at, name)?,
-                reflect: self.flag(out, "Reflect", &at, name)?,
-            });
-        }
-        let p = format!("{path}.Vertices");
-        for (k, v) in self.list(o.get("Vertices"), &p, name)?.iter().enumerate() {
-            let at = format!("{p}[{k}]");
-            let vx = self.object(v, &at, name)?;
-            let pos = vx
-                .get("Position")
-                .ok_or_else(|| self.invalid(&format!("{at}.Position"), name, "missing"))?;
-            chain.particles.push(RawChainParticle {
-                position: self.vec2(pos, &format!("{at}.Position"), name)?,
-                mobility: self.field(vx, "Mobility", &at, name)?,
-                delay: self.field(vx, "Delay", &at, name)?,
-                acceleration: self.field(vx, "Acceleration", &at, name)?,
-                radius: self.field(vx, "Radius", &at, name)?,
-            });
-        }
-        let p = format!("{path}.Normalization");
-        let norm = o
-            .get("Normalization")
-            .ok_or_else(|| self.invalid(&p, name, "missing"))?;
-        let norm = self.object(norm, &p, name)?;
-        chain.position = self.range(norm, "Position", &p, name)?;
-        chain.angle = self.range(norm, "Angle", &p, name)?;
-        Ok(chain)
+        chain.particles.push(RawChainParticle {
+            position: pos,
+            mobility: field(vx, "Mobility", &at)?,
+            delay: field(vx, "Delay", &at)?,
+            acceleration: field(vx, "Acceleration", &at)?,
+            radius: field(vx, "Radius", &at)?,
+        });
     }
+    let norm = object(o, "Normalization", &at)?;
+    let na = at.key("Normalization");
+    chain.position = range(norm, "Position", &na)?;
+    chain.angle = range(norm, "Angle", &na)?;
+    Ok(chain)
+}
 
-    /// The parameter id of `{Target: "Parameter", Id}` under `key`.
-    fn parameter(
-        &self,
-        o: &Map<String, Value>,
-        key: &str,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<String, LoadError> {
-        let p = format!("{path}.{key}");
-        let v = o
-            .get(key)
-            .ok_or_else(|| self.invalid(&p, name, "missing"))?;
-        let t = self.object(v, &p, name)?;
-        match t.get("Target").and_then(Value::as_str) {
-            Some("Parameter") | None => {}
-            Some(other) => {
-                return Err(self.invalid(
-                    &format!("{p}.Target"),
-                    name,
-                    format!("target `{other}` is not supported (only `Parameter`)"),
-                ));
-            }
-        }
-        t.get("Id")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| self.invalid(&format!("{p}.Id"), name, "expected a string"))
-    }
-
-    /// `Type`: `X`, `Y` or `Angle`.
-    fn kind(
-        &self,
-        o: &Map<String, Value>,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<ChainSource, LoadError> {
-        match o.get("Type").and_then(Value::as_str) {
-            Some("X") => Ok(ChainSource::X),
-            Some("Y") => Ok(ChainSource::Y),
-            Some("Angle") => Ok(ChainSource::Angle),
-            Some(other) => Err(self.invalid(
-                &format!("{path}.Type"),
-                name,
-                format!("unknown type `{other}` (X, Y or Angle)"),
-            )),
-            None => Err(self.invalid(&format!("{path}.Type"), name, "missing")),
+/// The parameter id of `{Target: "Parameter", Id}` under `key`.
+fn parameter(o: &Obj, key: &str, at: &Loc) -> R<String> {
+    let t = object(o, key, at)?;
+    let at = at.key(key);
+    match str_opt(t, "Target", &at)? {
+        Some("Parameter") | None => {}
+        Some(other) => {
+            return at.key("Target").err(format!(
+                "target `{other}` is not supported (only `Parameter`)"
+            ));
         }
     }
+    str_req(t, "Id", &at).map(str::to_owned)
+}
 
-    /// An optional boolean (false when absent).
-    fn flag(
-        &self,
-        o: &Map<String, Value>,
-        key: &str,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<bool, LoadError> {
-        match o.get(key) {
-            None => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(self.invalid(&format!("{path}.{key}"), name, "expected a boolean")),
-        }
+/// `Type`: `X`, `Y` or `Angle`.
+fn kind(o: &Obj, at: &Loc) -> R<ChainSource> {
+    match str_req(o, "Type", at)? {
+        "X" => Ok(ChainSource::X),
+        "Y" => Ok(ChainSource::Y),
+        "Angle" => Ok(ChainSource::Angle),
+        other => at
+            .key("Type")
+            .err(format!("unknown type `{other}` (X, Y or Angle)")),
     }
+}
 
-    /// `{Minimum, Default, Maximum}` under `key`.
-    fn range(
-        &self,
-        o: &Map<String, Value>,
-        key: &str,
-        path: &str,
-        name: Option<&str>,
-    ) -> Result<RawNormalization, LoadError> {
-        let p = format!("{path}.{key}");
-        let v = o
-            .get(key)
-            .ok_or_else(|| self.invalid(&p, name, "missing"))?;
-        let r = self.object(v, &p, name)?;
-        Ok(RawNormalization {
-            minimum: self.field(r, "Minimum", &p, name)?,
-            default: self.field(r, "Default", &p, name)?,
-            maximum: self.field(r, "Maximum", &p, name)?,
-        })
-    }
+/// `{Minimum, Default, Maximum}` under `key`.
+fn range(o: &Obj, key: &str, at: &Loc) -> R<RawNormalization> {
+    let r = object(o, key, at)?;
+    let at = at.key(key);
+    Ok(RawNormalization {
+        minimum: field(r, "Minimum", &at)?,
+        default: field(r, "Default", &at)?,
+        maximum: field(r, "Maximum", &at)?,
+    })
 }
 
 #[cfg(test)]
@@ -426,7 +329,11 @@ mod tests {
                 "\"Target\": \"PartOpacity\", \"Id\": \"ParamHairFront\"",
                 &["Destination.Target", "PartOpacity"],
             ),
-            ("\"Mobility\": 1,", "", &["Vertices[0].Mobility", "missing"]),
+            (
+                "\"Mobility\": 1,",
+                "",
+                &["Vertices[0] (`PhysicsSetting1`): missing `Mobility`"],
+            ),
         ];
         for (from, to, wants) in cases {
             assert!(HAIR.contains(from), "{from}");
@@ -492,5 +399,90 @@ mod tests {
             peak = peak.max(v.abs());
         }
         assert!(peak > 0.01, "the hair moved: {peak}");
+    }
+
+    /// A rig with the given parameters (no chains), for `check_chains`.
+    fn rig_with_params(names: &[&str]) -> sinew::Rig {
+        use sinew::params::raw::{RawParam, RawParams};
+        use sinew::raw::{RawBone, RawRig};
+        let raw = RawRig {
+            bones: vec![RawBone::new("root", None)],
+            ..Default::default()
+        };
+        let params = RawParams {
+            params: names
+                .iter()
+                .map(|n| RawParam {
+                    name: (*n).into(),
+                    is_2d: false,
+                    min: [-30.0, -30.0],
+                    max: [30.0, 30.0],
+                    default: [0.0, 0.0],
+                    axis_points: [vec![0.0, 1.0], vec![0.0]],
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let inputs = sinew::build::BuildInputs {
+            params: Some(&params),
+            ..Default::default()
+        };
+        sinew::build::build_rig_with(&raw, &inputs).expect("builds")
+    }
+
+    #[test]
+    fn chain_problems_reach_the_loader_typed_with_their_element_path() {
+        use crate::JsonIssue;
+        use sinew::build::{Element, ProblemKind};
+        let all = rig_with_params(&["ParamAngleX", "ParamAngleZ", "ParamHairFront"]);
+        let chains = parse_physics3(HAIR, "hair.physics3.json").expect("parses");
+        crate::asset::check_chains(&chains, &all, "hair.physics3.json").expect("resolves");
+        // (edit, rig, path, element)
+        let cases = [
+            (
+                ("", ""),
+                rig_with_params(&["ParamAngleX", "ParamHairFront"]),
+                "$.PhysicsSettings[0].Input[1]",
+                Element::ChainInput(1),
+            ),
+            (
+                ("\"VertexIndex\": 1", "\"VertexIndex\": 2"),
+                all.clone(),
+                "$.PhysicsSettings[0].Output[0]",
+                Element::ChainOutput(0),
+            ),
+            (
+                ("\"Radius\": 3", "\"Radius\": -3"),
+                all.clone(),
+                "$.PhysicsSettings[0].Vertices[1]",
+                Element::ChainParticle(1),
+            ),
+        ];
+        for ((from, to), rig, want_path, want_element) in cases {
+            let text = HAIR.replacen(from, to, 1);
+            let chains = parse_physics3(&text, "hair.physics3.json").expect("parses");
+            let e = crate::asset::check_chains(&chains, &rig, "hair.physics3.json")
+                .expect_err(want_path);
+            let LoadError::Invalid {
+                file,
+                path,
+                name,
+                issue: JsonIssue::Rig(problem),
+            } = &e
+            else {
+                panic!("not a typed rig problem: {e:?}");
+            };
+            assert_eq!(file, "hair.physics3.json");
+            assert_eq!(path, want_path, "{e}");
+            assert_eq!(name.as_deref(), Some("PhysicsSetting1"));
+            assert_eq!(problem.element, Some(want_element), "{e}");
+            assert!(e.to_string().contains(&problem.to_string()), "{e}");
+            if let Element::ChainInput(_) = want_element {
+                assert_eq!(problem.kind, ProblemKind::UnknownName);
+                assert_eq!(problem.name.as_deref(), Some("ParamAngleZ"));
+            } else {
+                assert_eq!(problem.kind, ProblemKind::Value);
+            }
+        }
     }
 }

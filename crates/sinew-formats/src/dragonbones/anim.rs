@@ -8,8 +8,9 @@
 //! of each).
 
 use super::emit::{Budget, Clips, Key, Wrap, keys, unwrap_rotation};
-use super::json::*;
 use super::{ClipInfo, Names, read_color, read_xf};
+use crate::json::lenient::*;
+use crate::json::*;
 use sinew::raw::*;
 
 /// Most frames of one animation.
@@ -42,23 +43,24 @@ fn held_name(name: &str, taken: &[&str]) -> String {
 
 pub(crate) fn read_animations(
     a: &Obj,
-    ap: &str,
+    ap: &Loc,
     rate: f64,
     names: &Names,
     rig: &mut RawRig,
     budget: &mut Budget,
 ) -> R<Vec<ClipInfo>> {
     let mut infos = Vec::new();
-    let anp = key(ap, "animation");
+    let anp = ap.key("animation");
     let anims = arr(a, "animation", ap)?;
     let taken: Vec<&str> = anims
         .iter()
         .filter_map(|v| v.get("name").and_then(serde_json::Value::as_str))
         .collect();
     for (ai, av) in anims.iter().enumerate() {
-        let p = idx(&anp, ai);
-        let an = obj(av, &p)?;
+        let p = anp.index(ai);
+        let an = as_obj(av, &p)?;
         let name = string(an, "name", "", &p)?;
+        let p = p.named(&name);
         let total = count(an, "duration", 1, MAX_FRAMES, &p)?.max(1);
         let play_times = count(an, "playTimes", 1, u32::MAX, &p)?;
         let mut clips = Clips::new(name.clone(), total, rate, play_times != 1);
@@ -66,15 +68,16 @@ pub(crate) fn read_animations(
         slots(an, &p, total, names, &mut clips, budget)?;
         deforms(an, &p, total, names, &mut clips, budget)?;
         // IK.
-        let ip = key(&p, "ik");
+        let ip = p.key("ik");
         for (ii, iv) in arr(an, "ik", &p)?.iter().enumerate() {
-            let p = idx(&ip, ii);
-            let m = obj(iv, &p)?;
+            let p = ip.index(ii);
+            let m = as_obj(iv, &p)?;
             let ik = string(m, "name", "", &p)?;
+            let p = p.named(&ik);
             if !names.ik.contains(&ik) {
-                return bad(&p, format!("IK `{ik}` not found"));
+                return p.err(format!("IK `{ik}` not found"));
             }
-            let kp = key(&p, "frame");
+            let kp = p.key("frame");
             let k = keys(
                 arr(m, "frame", &p)?,
                 &kp,
@@ -93,12 +96,12 @@ pub(crate) fn read_animations(
                     ))
                 },
             )?;
-            clips.push(RawTarget::Ik(ik), &k, Wrap::First, budget, &p)?;
+            clips.push(RawTarget::Ik(ik.clone()), &k, Wrap::First, budget, &p)?;
         }
         // zOrder.
         if let Some(z) = obj_opt(an, "zOrder", &p)? {
-            let zp = key(&p, "zOrder");
-            let kp = key(&zp, "frame");
+            let zp = p.key("zOrder");
+            let kp = zp.key("frame");
             let k = keys(
                 arr(z, "frame", &zp)?,
                 &kp,
@@ -118,10 +121,9 @@ pub(crate) fn read_animations(
                             .find(|(_, (i, _))| *i as f64 == c[0])
                             .map(|(n, _)| n.clone());
                         let Some(slot) = slot else {
-                            return bad(
-                                &key(kp, "zOrder"),
-                                format!("slot index {} not found", c[0]),
-                            );
+                            return kp
+                                .key("zOrder")
+                                .err(format!("slot index {} not found", c[0]));
                         };
                         pairs.push((slot, c[1] as i32));
                     }
@@ -164,25 +166,26 @@ pub(crate) fn read_animations(
 
 fn bones(
     an: &Obj,
-    p: &str,
+    p: &Loc,
     total: u32,
     names: &Names,
     clips: &mut Clips,
     budget: &mut Budget,
 ) -> R<()> {
-    let bp = key(p, "bone");
+    let bp = p.key("bone");
     for (bi, bv) in arr(an, "bone", p)?.iter().enumerate() {
-        let p = idx(&bp, bi);
-        let b = obj(bv, &p)?;
+        let p = bp.index(bi);
+        let b = as_obj(bv, &p)?;
         let bone = string(b, "name", "", &p)?;
+        let p = p.named(&bone);
         if !names.bones.contains(&bone) {
-            return bad(&p, format!("bone `{bone}` not found"));
+            return p.err(format!("bone `{bone}` not found"));
         }
         let target = |property| RawTarget::Bone {
             bone: bone.clone(),
             property,
         };
-        let tp = key(&p, "translateFrame");
+        let tp = p.key("translateFrame");
         let k = keys(
             arr(b, "translateFrame", &p)?,
             &tp,
@@ -198,7 +201,7 @@ fn bones(
             budget,
             &tp,
         )?;
-        let rp = key(&p, "rotateFrame");
+        let rp = p.key("rotateFrame");
         let rf = arr(b, "rotateFrame", &p)?;
         let mut turns = Vec::with_capacity(rf.len());
         let mut k = keys(rf, &rp, total, true, budget, |m, kp, _| {
@@ -228,7 +231,7 @@ fn bones(
                 &rp,
             )?;
         }
-        let scp = key(&p, "scaleFrame");
+        let scp = p.key("scaleFrame");
         let k = keys(
             arr(b, "scaleFrame", &p)?,
             &scp,
@@ -239,7 +242,7 @@ fn bones(
         )?;
         clips.push(target(BoneProperty::Scale), &k, Wrap::First, budget, &scp)?;
         // 5.0: one `frame` list with whole transforms.
-        let fp = key(&p, "frame");
+        let fp = p.key("frame");
         let ff = arr(b, "frame", &p)?;
         if ff.is_empty() {
             continue;
@@ -291,19 +294,20 @@ fn bones(
 
 fn slots(
     an: &Obj,
-    p: &str,
+    p: &Loc,
     total: u32,
     names: &Names,
     clips: &mut Clips,
     budget: &mut Budget,
 ) -> R<()> {
-    let sp = key(p, "slot");
+    let sp = p.key("slot");
     for (si, sv) in arr(an, "slot", p)?.iter().enumerate() {
-        let p = idx(&sp, si);
-        let s = obj(sv, &p)?;
+        let p = sp.index(si);
+        let s = as_obj(sv, &p)?;
         let slot = string(s, "name", "", &p)?;
+        let p = p.named(&slot);
         let Some((_, displays)) = names.slots.get(&slot) else {
-            return bad(&p, format!("slot `{slot}` not found"));
+            return p.err(format!("slot `{slot}` not found"));
         };
         let attach = |d: f64| -> RawKeyData {
             let a = if d < 0.0 {
@@ -321,7 +325,7 @@ fn slots(
             slot: slot.clone(),
             property: SlotProperty::Rgba,
         };
-        let dp = key(&p, "displayFrame");
+        let dp = p.key("displayFrame");
         let k = keys(
             arr(s, "displayFrame", &p)?,
             &dp,
@@ -331,7 +335,7 @@ fn slots(
             |m, kp, _| Ok((vec![], attach(num(m, "value", 0.0, kp)?))),
         )?;
         clips.push(att.clone(), &k, Wrap::No, budget, &dp)?;
-        let cp = key(&p, "colorFrame");
+        let cp = p.key("colorFrame");
         let k = keys(
             arr(s, "colorFrame", &p)?,
             &cp,
@@ -339,19 +343,19 @@ fn slots(
             true,
             budget,
             |m, kp, _| {
-                let c = read_color(obj_opt(m, "value", kp)?, &key(kp, "value"), true)?;
+                let c = read_color(obj_opt(m, "value", kp)?, &kp.key("value"), true)?;
                 Ok(plain([c.r, c.g, c.b, c.a].map(f64::from).to_vec()))
             },
         )?;
         clips.push(rgba.clone(), &k, Wrap::First, budget, &cp)?;
         // 5.0 slot frames: display index and colour in one list.
-        let fp = key(&p, "frame");
+        let fp = p.key("frame");
         let ff = arr(s, "frame", &p)?;
         if ff.is_empty() {
             continue;
         }
         let k = keys(ff, &fp, total, true, budget, |m, kp, _| {
-            let c = read_color(obj_opt(m, "color", kp)?, &key(kp, "color"), true)?;
+            let c = read_color(obj_opt(m, "color", kp)?, &kp.key("color"), true)?;
             let d = num(m, "displayIndex", 0.0, kp)?;
             Ok(([c.r, c.g, c.b, c.a].map(f64::from).to_vec(), attach(d)))
         })?;
@@ -379,29 +383,30 @@ fn slots(
 
 fn deforms(
     an: &Obj,
-    p: &str,
+    p: &Loc,
     total: u32,
     names: &Names,
     clips: &mut Clips,
     budget: &mut Budget,
 ) -> R<()> {
-    let fp = key(p, "ffd");
+    let fp = p.key("ffd");
     for (fi, fv) in arr(an, "ffd", p)?.iter().enumerate() {
-        let p = idx(&fp, fi);
-        let f = obj(fv, &p)?;
+        let p = fp.index(fi);
+        let f = as_obj(fv, &p)?;
         let mut skin = string(f, "skin", "", &p)?;
         if skin.is_empty() {
             skin = "default".into();
         }
         let slot = string(f, "slot", "", &p)?;
         let disp = string(f, "name", "", &p)?;
+        let p = p.named(&disp);
         let Some(mi) = names
             .meshes
             .get(&(skin.clone(), slot.clone(), disp.clone()))
         else {
-            return bad(&p, format!("mesh `{disp}` of slot `{slot}` not found"));
+            return p.err(format!("mesh `{disp}` of slot `{slot}` not found"));
         };
-        let kp = key(&p, "frame");
+        let kp = p.key("frame");
         let k = keys(
             arr(f, "frame", &p)?,
             &kp,
@@ -463,23 +468,23 @@ fn deforms(
 /// The main timeline's events and sounds as one event timeline (`None` without any).
 fn events(
     an: &Obj,
-    p: &str,
+    p: &Loc,
     rate: f64,
     rig: &mut RawRig,
     budget: &mut Budget,
 ) -> R<Option<RawTimeline>> {
-    let ep = key(p, "frame");
+    let ep = p.key("frame");
     let mut keys = Vec::new();
     let mut pos = 0u32;
     for (i, fv) in arr(an, "frame", p)?.iter().enumerate() {
-        let kp = idx(&ep, i);
-        let m = obj(fv, &kp)?;
+        let kp = ep.index(i);
+        let m = as_obj(fv, &kp)?;
         let t = f64::from(pos) / rate;
         let mut fired: Vec<(RawKeyData, bool)> = Vec::new();
-        let lp = key(&kp, "events");
+        let lp = kp.key("events");
         for (j, e) in arr(m, "events", &kp)?.iter().enumerate() {
-            let ep = idx(&lp, j);
-            fired.push((event(obj(e, &ep)?, &ep)?, false));
+            let ep = lp.index(j);
+            fired.push((event(as_obj(e, &ep)?, &ep)?, false));
         }
         // 5.0: one event by name.
         if let Some(n) = m.get("event").and_then(serde_json::Value::as_str) {
@@ -527,17 +532,17 @@ fn named(name: String, int: Option<i32>, float: Option<f32>, string: Option<Stri
 }
 
 /// One `events[]` entry: its name and the first of its `ints`, `floats` and `strings`.
-fn event(e: &Obj, p: &str) -> R<RawKeyData> {
+fn event(e: &Obj, p: &Loc) -> R<RawKeyData> {
     let name = string(e, "name", "", p)?;
     let int = nums(e, "ints", p)?
         .first()
         .map(|&i| i.clamp(-2147483648.0, 2147483647.0) as i32);
     let float = nums(e, "floats", p)?.first().map(|&f| f as f32);
-    let sp = key(p, "strings");
+    let sp = p.key("strings");
     let string = match arr(e, "strings", p)?.first() {
         None => None,
         Some(serde_json::Value::String(s)) => Some(s.clone()),
-        Some(_) => return bad(&idx(&sp, 0), "expected a string"),
+        Some(_) => return sp.index(0).err("expected a string"),
     };
     Ok(named(name, int, float, string))
 }

@@ -15,8 +15,9 @@
 //! events; no fixture has them.
 
 use super::emit::Budget;
-use super::json::*;
 use super::{DragonBonesRig, Mat, read_xf};
+use crate::json::lenient::*;
+use crate::json::*;
 
 /// A slot display that shows an armature.
 #[derive(Debug, Clone)]
@@ -80,7 +81,7 @@ fn play_action(v: Option<&serde_json::Value>) -> Option<String> {
 }
 
 /// Reads an armature display of `slot` (attachment key `key`).
-pub(crate) fn display(d: &Obj, name: &str, slot: &str, key: &str, p: &str) -> R<ChildDisplay> {
+pub(crate) fn display(d: &Obj, name: &str, slot: &str, key: &str, p: &Loc) -> R<ChildDisplay> {
     let m: Mat = read_xf(d, p)?.matrix();
     Ok(ChildDisplay {
         slot: slot.to_owned(),
@@ -97,7 +98,7 @@ pub(crate) fn display(d: &Obj, name: &str, slot: &str, key: &str, p: &str) -> R<
 /// Each start is charged to `budget` once per display it is copied to.
 pub(crate) fn starts(
     a: &Obj,
-    ap: &str,
+    ap: &Loc,
     rate: f64,
     displays: &mut [ChildDisplay],
     budget: &mut Budget,
@@ -105,25 +106,27 @@ pub(crate) fn starts(
     if displays.is_empty() {
         return Ok(());
     }
-    let anp = key(ap, "animation");
+    let anp = ap.key("animation");
     for (ai, av) in arr(a, "animation", ap)?.iter().enumerate() {
-        let p = idx(&anp, ai);
-        let an = obj(av, &p)?;
+        let p = anp.index(ai);
+        let an = as_obj(av, &p)?;
         let name = string(an, "name", "", &p)?;
-        let sp = key(&p, "slot");
+        let p = p.named(&name);
+        let sp = p.key("slot");
         for (si, sv) in arr(an, "slot", &p)?.iter().enumerate() {
-            let p = idx(&sp, si);
-            let s = obj(sv, &p)?;
+            let p = sp.index(si);
+            let s = as_obj(sv, &p)?;
             let slot = string(s, "name", "", &p)?;
+            let p = p.named(&slot);
             if !displays.iter().any(|d| d.slot == slot) {
                 continue;
             }
-            let fp = key(&p, "displayFrame");
+            let fp = p.key("displayFrame");
             let frames = arr(s, "displayFrame", &p)?;
             let mut pos = 0u32;
             for (i, f) in frames.iter().enumerate() {
-                let kp = idx(&fp, i);
-                let m = obj(f, &kp)?;
+                let kp = fp.index(i);
+                let m = as_obj(f, &kp)?;
                 let d = count(m, "duration", 1, super::anim::MAX_FRAMES, &kp)?;
                 if let Some(anim) = play_action(m.get("actions")) {
                     let n = displays.iter().filter(|x| x.slot == slot).count();

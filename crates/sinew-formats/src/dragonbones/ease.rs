@@ -8,7 +8,8 @@
 //! [`Budget`] (a key is a few bytes of JSON, its samples up to 4097 pairs).
 
 use super::emit::Budget;
-use super::json::*;
+use crate::json::lenient::*;
+use crate::json::*;
 
 /// Linear pieces of one `tweenEasing` ease (see [`read_ease`]).
 const EASE_SEGMENTS: u32 = 64;
@@ -110,10 +111,10 @@ pub(crate) fn curve_samples(c: &[f64], frames: u32) -> Vec<(f64, f64)> {
 
 /// A key's easing over a span of `frames` frames; sampled easings are charged to `budget`
 /// (two numbers a sample) before they are made.
-pub(crate) fn read_ease(m: &Obj, frames: u32, p: &str, budget: &mut Budget) -> R<Ease> {
+pub(crate) fn read_ease(m: &Obj, frames: u32, p: &Loc, budget: &mut Budget) -> R<Ease> {
     let curve = nums(m, "curve", p)?;
     if curve.len() >= 4 {
-        budget.take(2 * sample_count(frames), &key(p, "curve"))?;
+        budget.take(2 * sample_count(frames), &p.key("curve"))?;
         return Ok(Ease::Samples(curve_samples(&curve, frames)));
     }
     Ok(match num_opt(m, "tweenEasing", p)? {
@@ -126,7 +127,7 @@ pub(crate) fn read_ease(m: &Obj, frames: u32, p: &str, budget: &mut Budget) -> R
             // 2.5e-4 of the key's value change (quadratic: strength / (4 * 64^2) <= 6.2e-5;
             // sine: strength * pi^2 / (16 * 64^2) <= 1.5e-4).
             let n = EASE_SEGMENTS;
-            budget.take(2 * n as usize, &key(p, "tweenEasing"))?;
+            budget.take(2 * n as usize, &p.key("tweenEasing"))?;
             Ease::Samples(
                 (1..n)
                     .map(|k| {
@@ -178,7 +179,7 @@ mod tests {
         let mut budget = Budget::new(1 << 20);
         for e in [-1.0, -0.33, 0.5, 1.0, 1.5, 2.0] {
             let m: Obj = serde_json::from_str(&format!(r#"{{"tweenEasing": {e}}}"#)).unwrap();
-            let Ease::Samples(s) = read_ease(&m, 10, "$", &mut budget).unwrap() else {
+            let Ease::Samples(s) = read_ease(&m, 10, &Loc::root(), &mut budget).unwrap() else {
                 panic!("not sampled")
             };
             let worst = (0..=1000)
@@ -193,9 +194,12 @@ mod tests {
     fn samples_are_charged_before_they_are_made() {
         let m: Obj = serde_json::from_str(r#"{"curve": [0.2, 0, 0.8, 1]}"#).unwrap();
         let mut budget = Budget::new(100);
-        let e = read_ease(&m, 4096, "$.k", &mut budget).err().unwrap();
+        let at = Loc::root();
+        let e = read_ease(&m, 4096, &at.key("k"), &mut budget)
+            .err()
+            .unwrap();
         assert!(
-            e.path == "$.k.curve" && e.message.contains("budget"),
+            e.path == "$.k.curve" && e.issue.to_string().contains("budget"),
             "{e:?}"
         );
     }

@@ -19,7 +19,8 @@
 //! input makes the reader hold more than a fixed multiple of its own size.
 
 use super::ease::Ease;
-use super::json::*;
+use crate::json::lenient::*;
+use crate::json::*;
 use sinew::raw::*;
 
 /// Values (numbers of keys, samples, deform vectors) the reader may make per byte of the
@@ -49,18 +50,15 @@ impl Budget {
     }
 
     /// Takes `n` values, or refuses naming the JSON path that asked for them.
-    pub(crate) fn take(&mut self, n: usize, path: &str) -> R<()> {
+    pub(crate) fn take(&mut self, n: usize, path: &Loc) -> R<()> {
         let n = n as u64;
         if n > self.left {
-            return bad(
-                path,
-                format!(
-                    "the animations need more than their budget of {} values ({} per byte of \
+            return path.err(format!(
+                "the animations need more than their budget of {} values ({} per byte of \
                      the file + {}): keys that expand (curves, easings, deform keys of large \
                      meshes, loop wrap-arounds) would hold more memory than the file could",
-                    self.limit, VALUES_PER_BYTE, VALUES_FLOOR
-                ),
-            );
+                self.limit, VALUES_PER_BYTE, VALUES_FLOOR
+            ));
         }
         self.left -= n;
         Ok(())
@@ -84,18 +82,18 @@ pub(crate) struct Key {
 /// per key values via `f`.
 pub(crate) fn keys(
     frames: &[serde_json::Value],
-    p: &str,
+    p: &Loc,
     total: u32,
     eases: bool,
     budget: &mut Budget,
-    mut f: impl FnMut(&Obj, &str, &mut Budget) -> R<(Vec<f64>, RawKeyData)>,
+    mut f: impl FnMut(&Obj, &Loc, &mut Budget) -> R<(Vec<f64>, RawKeyData)>,
 ) -> R<Vec<Key>> {
     let mut out = Vec::with_capacity(frames.len().min(total as usize + 1));
     let mut pos: u32 = 0;
     let n = frames.len();
     for (i, fv) in frames.iter().enumerate() {
-        let kp = idx(p, i);
-        let m = obj(fv, &kp)?;
+        let kp = p.index(i);
+        let m = as_obj(fv, &kp)?;
         if pos > total {
             // COMPAT(dragonbones): keys past the end are never read by the runtime.
             break;
@@ -170,7 +168,7 @@ impl Clips {
         keys: &[Key],
         wrap: Wrap,
         budget: &mut Budget,
-        p: &str,
+        p: &Loc,
     ) -> R<()> {
         let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
             return Ok(());
@@ -203,7 +201,7 @@ impl Clips {
         self,
         held_name: impl FnOnce() -> String,
         budget: &mut Budget,
-        p: &str,
+        p: &Loc,
     ) -> R<(RawClip, Option<RawClip>)> {
         if self.held.is_empty() {
             return Ok((self.clip, None));
@@ -248,7 +246,7 @@ fn emit(
     rate: f64,
     wrap: Option<&[f64]>,
     budget: &mut Budget,
-    p: &str,
+    p: &Loc,
 ) -> R<Vec<RawKey>> {
     let mut out = Vec::with_capacity(keys.len() * 2);
     let lerp = |a: &[f64], b: &[f64], t: f64| -> Vec<f64> {
@@ -272,7 +270,7 @@ fn emit(
             curve,
             data,
         });
-        Ok::<(), Box<Bad>>(())
+        Ok::<(), Box<Problem>>(())
     };
     for (i, k) in keys.iter().enumerate() {
         // COMPAT(dragonbones): at or before the frame's time, so the runtime's key is reached

@@ -42,7 +42,6 @@ mod anim;
 mod children;
 mod ease;
 mod emit;
-mod json;
 mod pose;
 pub(crate) mod tex;
 
@@ -51,7 +50,8 @@ pub use pose::{BonePose, ChildPose, EventPose, Frame, PoseMode, SlotPose, pose};
 pub use tex::{load_tex_atlas, parse_tex_atlas};
 
 use crate::error::LoadError;
-use json::*;
+use crate::json::lenient::*;
+use crate::json::*;
 use serde_json::Value;
 use sinew::raw::*;
 use sinew::types::{BlendMode, Color};
@@ -136,7 +136,9 @@ pub fn load_dragonbones(
                 file,
                 path: "$".into(),
                 name: None,
-                message: format!("file is {size} bytes (limit {MAX_FILE_BYTES})"),
+                issue: crate::JsonIssue::Other(format!(
+                    "file is {size} bytes (limit {MAX_FILE_BYTES})"
+                )),
             });
         }
         let text = crate::error::read_text(p, &file)?;
@@ -170,15 +172,7 @@ pub(crate) fn parse_dragonbones_with(
     armature: Option<&str>,
     budgets: &crate::budget::Budgets,
 ) -> Result<DragonBonesRig, LoadError> {
-    let invalid = |file: &str| {
-        let file = file.to_owned();
-        move |b: Box<Bad>| LoadError::Invalid {
-            file: file.clone(),
-            path: b.path,
-            name: None,
-            message: b.message,
-        }
-    };
+    let invalid = crate::json::in_file;
     let atlas = match tex {
         Some((text, file)) => {
             let v = crate::error::parse_json(text, file, budgets)?;
@@ -187,9 +181,10 @@ pub(crate) fn parse_dragonbones_with(
         None => HashMap::new(),
     };
     let root = crate::error::parse_json(ske, source, budgets)?;
-    let root = obj(&root, "$").map_err(invalid(source))?;
-    let version = string(root, "version", "", "$").map_err(invalid(source))?;
-    let compat = string(root, "compatibleVersion", "", "$").map_err(invalid(source))?;
+    let at = Loc::root();
+    let root = as_obj(&root, &at).map_err(invalid(source))?;
+    let version = string(root, "version", "", &at).map_err(invalid(source))?;
+    let compat = string(root, "compatibleVersion", "", &at).map_err(invalid(source))?;
     const OK: [&str; 5] = ["4.0", "4.5", "5.0", "5.5", "5.6"];
     if !OK.contains(&version.as_str()) && !OK.contains(&compat.as_str()) {
         return Err(LoadError::Version {
@@ -213,13 +208,15 @@ struct Region {
 }
 
 fn read_atlas(v: &Value) -> R<HashMap<String, Region>> {
-    let root = obj(v, "$")?;
-    let scale = num(root, "scale", 1.0, "$")?;
+    let at = Loc::root();
+    let root = as_obj(v, &at)?;
+    let scale = num(root, "scale", 1.0, &at)?;
     let scale = if scale > 0.0 { scale } else { 1.0 };
     let mut out = HashMap::new();
-    for (i, t) in arr(root, "SubTexture", "$")?.iter().enumerate() {
-        let p = idx("$.SubTexture", i);
-        let t = obj(t, &p)?;
+    let sa = at.key("SubTexture");
+    for (i, t) in arr(root, "SubTexture", &at)?.iter().enumerate() {
+        let p = sa.index(i);
+        let t = as_obj(t, &p)?;
         let name = string(t, "name", "", &p)?;
         let (mut w, mut h) = (num(t, "width", 0.0, &p)?, num(t, "height", 0.0, &p)?);
         if boolean(t, "rotated", false, &p)? {
@@ -326,9 +323,9 @@ pub(crate) struct Xf {
     pub sc_y: f64,
 }
 
-pub(crate) fn read_xf(m: &Obj, path: &str) -> R<Xf> {
+pub(crate) fn read_xf(m: &Obj, path: &Loc) -> R<Xf> {
     let t = obj_opt(m, "transform", path)?;
-    let p = key(path, "transform");
+    let p = path.key("transform");
     let empty = Obj::new();
     let t = t.unwrap_or(&empty);
     Ok(Xf {
@@ -371,7 +368,7 @@ fn blend_mode(name: &str) -> BlendMode {
 }
 
 /// `color {aM, rM, gM, bM}` multipliers (percent) as a colour; offsets are not kept.
-pub(crate) fn read_color(m: Option<&Obj>, path: &str, quantise: bool) -> R<Color> {
+pub(crate) fn read_color(m: Option<&Obj>, path: &Loc, quantise: bool) -> R<Color> {
     let Some(m) = m else {
         return Ok(Color::WHITE);
     };
@@ -419,7 +416,9 @@ fn read_armature(
     budget: &mut emit::Budget,
     with_children: bool,
 ) -> R<DragonBonesRig> {
-    let arms = arr(root, "armature", "$")?;
+    let at = Loc::root();
+    let arms = arr(root, "armature", &at)?;
+    let aa = at.key("armature");
     let names: Vec<String> = arms
         .iter()
         .map(|a| {
@@ -433,23 +432,23 @@ fn read_armature(
         Some(w) => match names.iter().position(|n| n == w) {
             Some(i) => i,
             None => {
-                return bad(
-                    "$.armature",
-                    format!("no armature named `{w}` (have: {})", names.join(", ")),
-                );
+                return aa.err(format!(
+                    "no armature named `{w}` (have: {})",
+                    names.join(", ")
+                ));
             }
         },
         None => {
-            let stage = string(root, "stage", "", "$")?;
+            let stage = string(root, "stage", "", &at)?;
             names.iter().position(|n| *n == stage).unwrap_or(0)
         }
     };
     let Some(av) = arms.get(pick) else {
-        return bad("$.armature", "the file has no armature");
+        return aa.err("the file has no armature");
     };
-    let ap = idx("$.armature", pick);
-    let a = obj(av, &ap)?;
-    let global_rate = num(root, "frameRate", 24.0, "$")?;
+    let ap = aa.index(pick).named(&names[pick]);
+    let a = as_obj(av, &ap)?;
+    let global_rate = num(root, "frameRate", 24.0, &at)?;
     let mut frame_rate = num(a, "frameRate", global_rate, &ap)?;
     if frame_rate <= 0.0 {
         frame_rate = if global_rate > 0.0 { global_rate } else { 24.0 };
@@ -461,7 +460,7 @@ fn read_armature(
         ..Default::default()
     };
     if let Some(bb) = obj_opt(a, "aabb", &ap)? {
-        let p = key(&ap, "aabb");
+        let p = ap.key("aabb");
         rig.bounds = [
             num(bb, "x", 0.0, &p)?,
             num(bb, "y", 0.0, &p)?,
@@ -471,17 +470,18 @@ fn read_armature(
     }
 
     // Bones, file order, then sorted parent-first.
-    let bp = key(&ap, "bone");
+    let bp = ap.key("bone");
     let bones_v = arr(a, "bone", &ap)?;
     if bones_v.len() > MAX_ITEMS {
-        return bad(&bp, "too many bones");
+        return bp.err("too many bones");
     }
     let mut file_bones = Vec::with_capacity(bones_v.len());
     let mut bone_index = HashMap::new();
     for (i, b) in bones_v.iter().enumerate() {
-        let p = idx(&bp, i);
-        let b = obj(b, &p)?;
+        let p = bp.index(i);
+        let b = as_obj(b, &p)?;
         let name = string(b, "name", "", &p)?;
+        let p = p.named(&name);
         let parent = b.get("parent").and_then(Value::as_str).map(str::to_owned);
         let xf = read_xf(b, &p)?;
         let mut rb = RawBone::new(&name, parent.as_deref());
@@ -509,7 +509,7 @@ fn read_armature(
             })
         };
         if bone_index.insert(name.clone(), i).is_some() {
-            return bad(&p, format!("duplicate bone `{name}`"));
+            return p.err(format!("duplicate bone `{name}`"));
         }
         file_bones.push(rb);
     }
@@ -527,7 +527,7 @@ fn read_armature(
                 None => true,
                 Some(p) => match bone_index.get(p) {
                     Some(&j) => placed[j],
-                    None => return bad(&idx(&bp, i), format!("parent bone `{p}` not found")),
+                    None => return bp.index(i).err(format!("parent bone `{p}` not found")),
                 },
             };
             if ready {
@@ -538,7 +538,7 @@ fn read_armature(
         }
     }
     if order.len() < file_bones.len() {
-        return bad(&bp, "bone parents form a cycle");
+        return bp.err("bone parents form a cycle");
     }
     // rig index of each file index
     let mut rig_of = vec![0u32; file_bones.len()];
@@ -549,34 +549,35 @@ fn read_armature(
     let bone_names: Vec<String> = file_bones.iter().map(|b| b.name.clone()).collect();
 
     // Slots.
-    let sp = key(&ap, "slot");
+    let sp = ap.key("slot");
     let slots_v = arr(a, "slot", &ap)?;
     if slots_v.len() > MAX_ITEMS {
-        return bad(&sp, "too many slots");
+        return sp.err("too many slots");
     }
     let mut setup_display = Vec::with_capacity(slots_v.len());
     let mut slot_index = HashMap::new();
     for (i, s) in slots_v.iter().enumerate() {
-        let p = idx(&sp, i);
-        let s = obj(s, &p)?;
+        let p = sp.index(i);
+        let s = as_obj(s, &p)?;
         let name = string(s, "name", "", &p)?;
+        let p = p.named(&name);
         let bone = string(s, "parent", "", &p)?;
         if !bone_index.contains_key(&bone) {
-            return bad(&p, format!("slot `{name}`: bone `{bone}` not found"));
+            return p.err(format!("slot `{name}`: bone `{bone}` not found"));
         }
         let display = num(s, "displayIndex", 0.0, &p)?;
         setup_display.push(display);
         rig.slots.push(RawSlot {
             name: name.clone(),
             bone,
-            color: read_color(obj_opt(s, "color", &p)?, &key(&p, "color"), false)?,
+            color: read_color(obj_opt(s, "color", &p)?, &p.key("color"), false)?,
             dark: None,
             attachment: None,
             blend: blend_mode(&string(s, "blendMode", "normal", &p)?),
             visible: true,
         });
         if slot_index.insert(name.clone(), i).is_some() {
-            return bad(&p, format!("duplicate slot `{name}`"));
+            return p.err(format!("duplicate slot `{name}`"));
         }
     }
 
@@ -588,7 +589,7 @@ fn read_armature(
         ik: Vec::new(),
     };
     let mut child_displays = Vec::new();
-    let kp = key(&ap, "skin");
+    let kp = ap.key("skin");
     let skins_v = arr(a, "skin", &ap)?;
     let has_default = skins_v.iter().any(|s| {
         matches!(
@@ -597,8 +598,8 @@ fn read_armature(
         )
     });
     for (si, s) in skins_v.iter().enumerate() {
-        let p = idx(&kp, si);
-        let s = obj(s, &p)?;
+        let p = kp.index(si);
+        let s = as_obj(s, &p)?;
         let mut skin_name = string(s, "name", "", &p)?;
         if skin_name.is_empty() || (!has_default && si == 0) {
             // COMPAT(dragonbones): "" (or, when no skin is the default, the first skin) is
@@ -614,24 +615,26 @@ fn read_armature(
             physics: vec![],
             attachments: vec![],
         };
-        let ssp = key(&p, "slot");
+        let ssp = p.key("slot");
         for (j, e) in arr(s, "slot", &p)?.iter().enumerate() {
-            let p = idx(&ssp, j);
-            let e = obj(e, &p)?;
+            let p = ssp.index(j);
+            let e = as_obj(e, &p)?;
             let slot = string(e, "name", "", &p)?;
+            let p = p.named(&slot);
             let Some(&slot_i) = slot_index.get(&slot) else {
-                return bad(&p, format!("skin slot `{slot}` not found"));
+                return p.err(format!("skin slot `{slot}` not found"));
             };
-            let dp = key(&p, "display");
+            let dp = p.key("display");
             let displays = arr(e, "display", &p)?;
             if displays.len() > MAX_ITEMS {
-                return bad(&dp, "too many displays");
+                return dp.err("too many displays");
             }
             let mut keys = Vec::with_capacity(displays.len());
             for (k, d) in displays.iter().enumerate() {
-                let p = idx(&dp, k);
-                let d = obj(d, &p)?;
+                let p = dp.index(k);
+                let d = as_obj(d, &p)?;
                 let name = string(d, "name", "", &p)?;
+                let p = p.named(&name);
                 let mut attach_key = name.clone();
                 if keys.contains(&attach_key) {
                     attach_key = format!("{name}#{k}");
@@ -696,22 +699,23 @@ fn read_armature(
     }
 
     // IK.
-    let ip = key(&ap, "ik");
+    let ip = ap.key("ik");
     for (i, k) in arr(a, "ik", &ap)?.iter().enumerate() {
-        let p = idx(&ip, i);
-        let k = obj(k, &p)?;
+        let p = ip.index(i);
+        let k = as_obj(k, &p)?;
         let name = string(k, "name", "", &p)?;
+        let p = p.named(&name);
         let bone = string(k, "bone", "", &p)?;
         let target = string(k, "target", "", &p)?;
         let Some(&bi) = bone_index.get(&bone) else {
-            return bad(&p, format!("IK bone `{bone}` not found"));
+            return p.err(format!("IK bone `{bone}` not found"));
         };
         let chain = num(k, "chain", 0.0, &p)?;
         let mut bones = vec![bone];
         if chain >= 1.0 {
             match &file_bones[bi].parent {
                 Some(parent) => bones.insert(0, parent.clone()),
-                None => return bad(&p, "a two-bone IK chain needs a parent bone"),
+                None => return p.err("a two-bone IK chain needs a parent bone"),
             }
         }
         rig.ik.push(RawIk {
@@ -780,7 +784,7 @@ fn read_armature(
 
 /// An image display as a region attachment: the region `(0,0)-(w,h)` shifted by the pivot,
 /// through the display transform.
-fn image(d: &Obj, name: &str, atlas: &HashMap<String, Region>, p: &str) -> R<RawAttachmentKind> {
+fn image(d: &Obj, name: &str, atlas: &HashMap<String, Region>, p: &Loc) -> R<RawAttachmentKind> {
     let path = string(d, "path", name, p)?;
     let xf = read_xf(d, p)?;
     let region = atlas.get(&path).copied().unwrap_or(Region {
@@ -791,8 +795,8 @@ fn image(d: &Obj, name: &str, atlas: &HashMap<String, Region>, p: &str) -> R<Raw
     let (pvx, pvy) = match obj_opt(d, "pivot", p)? {
         // COMPAT(dragonbones): a pivot object with a missing coordinate gives 0 for it.
         Some(pv) => (
-            num(pv, "x", 0.0, &key(p, "pivot"))?,
-            num(pv, "y", 0.0, &key(p, "pivot"))?,
+            num(pv, "x", 0.0, &p.key("pivot"))?,
+            num(pv, "y", 0.0, &p.key("pivot"))?,
         ),
         None => (0.5, 0.5),
     };
@@ -824,31 +828,30 @@ fn mesh(
     attach_key: String,
     rig_of: &[u32],
     _bone: &str,
-    p: &str,
+    p: &Loc,
 ) -> R<(RawAttachmentKind, MeshInfo)> {
     let path = string(d, "path", name, p)?;
     let verts = nums(d, "vertices", p)?;
     if verts.len() % 2 != 0 || verts.len() / 2 > MAX_VERTICES {
-        return bad(
-            &key(p, "vertices"),
-            "needs an even count of at most 131072 numbers",
-        );
+        return p
+            .key("vertices")
+            .err("needs an even count of at most 131072 numbers");
     }
     let n = verts.len() / 2;
     let uvs = nums(d, "uvs", p)?;
     if uvs.len() != verts.len() {
-        return bad(&key(p, "uvs"), format!("needs {} numbers", verts.len()));
+        return p.key("uvs").err(format!("needs {} numbers", verts.len()));
     }
     let tris = nums(d, "triangles", p)?;
     let mut triangles = Vec::with_capacity(tris.len());
     for (i, &t) in tris.iter().enumerate() {
         if t < 0.0 || t as usize >= n || t.fract() != 0.0 {
-            return bad(&idx(&key(p, "triangles"), i), "not a vertex index");
+            return p.key("triangles").index(i).err("not a vertex index");
         }
         triangles.push(t as u16);
     }
     if triangles.len() % 3 != 0 {
-        return bad(&key(p, "triangles"), "count is not a multiple of 3");
+        return p.key("triangles").err("count is not a multiple of 3");
     }
     let edges = nums(d, "edges", p)?;
     let edges: Vec<u16> = edges
@@ -883,7 +886,7 @@ fn mesh(
             values,
         }
     } else {
-        let wp = key(p, "weights");
+        let wp = p.key("weights");
         let slot_pose = nums(d, "slotPose", p)?;
         let slot_pose = if slot_pose.len() >= 6 {
             Mat::from_slice(&slot_pose)
@@ -901,14 +904,14 @@ fn mesh(
         let mut k = 0usize;
         for v in verts.chunks_exact(2) {
             let Some(&cnt) = weights.get(k) else {
-                return bad(&wp, "ends before every vertex has its influences");
+                return wp.err("ends before every vertex has its influences");
             };
             if !(1.0..=f64::from(MAX_INFLUENCES)).contains(&cnt) {
-                return bad(&idx(&wp, k), "influence count out of range");
+                return wp.index(k).err("influence count out of range");
             }
             let cnt = cnt as usize;
             if k + 1 + 2 * cnt > weights.len() {
-                return bad(&wp, "ends inside a vertex's influences");
+                return wp.err("ends inside a vertex's influences");
             }
             bones.push(cnt as u32);
             let mut vm = Vec::with_capacity(cnt);
@@ -917,7 +920,7 @@ fn mesh(
                 let bi = weights[k + 1 + 2 * j];
                 let w = weights[k + 2 + 2 * j];
                 if bi < 0.0 || bi as usize >= rig_of.len() {
-                    return bad(&idx(&wp, k + 1 + 2 * j), "not a bone index");
+                    return wp.index(k + 1 + 2 * j).err("not a bone index");
                 }
                 let bi = bi as usize;
                 let inv = bind.get(&bi).copied().unwrap_or(Mat::ID).invert();

@@ -12,9 +12,10 @@
 //! (COMPAT(dragonbones): no fixture has one; the direction follows TexturePacker's, which
 //! both formats share).
 
-use super::json::*;
 use crate::atlas::{Atlas, AtlasPage, AtlasRegion};
 use crate::error::LoadError;
+use crate::json::lenient::*;
+use crate::json::*;
 use serde_json::Value;
 use std::path::Path;
 
@@ -78,12 +79,7 @@ pub(crate) fn parse_tex_atlas_with(
 ) -> Result<Atlas, LoadError> {
     // The same value-count and magnitude checks as every other JSON input.
     let v: Value = crate::error::parse_json(text, source, budgets)?;
-    read(&v, default_image, &image_size).map_err(|b| LoadError::Invalid {
-        file: source.to_owned(),
-        path: b.path,
-        name: None,
-        message: b.message,
-    })
+    read(&v, default_image, &image_size).map_err(crate::json::in_file(source))
 }
 
 fn read(
@@ -91,36 +87,35 @@ fn read(
     default_image: &str,
     image_size: &dyn Fn(&str) -> Option<(u32, u32)>,
 ) -> R<Atlas> {
-    let root = obj(v, "$")?;
-    let image = string(root, "imagePath", default_image, "$")?;
-    let (w, h) = (num_opt(root, "width", "$")?, num_opt(root, "height", "$")?);
+    let at = Loc::root();
+    let root = as_obj(v, &at)?;
+    let image = string(root, "imagePath", default_image, &at)?;
+    let (w, h) = (num_opt(root, "width", &at)?, num_opt(root, "height", &at)?);
     let (width, height) = match (w, h) {
         (Some(w), Some(h)) if w > 0.0 && h > 0.0 => (w, h),
         _ => match image_size(&image) {
             Some((w, h)) => (f64::from(w), f64::from(h)),
             None => {
-                return bad(
-                    "$",
-                    "no page width/height and no readable PNG to take them from",
-                );
+                return at.err("no page width/height and no readable PNG to take them from");
             }
         },
     };
     if !(width.is_finite() && height.is_finite()) || width > 65_536.0 || height > 65_536.0 {
-        return bad("$", "page size out of range");
+        return at.err("page size out of range");
     }
-    let subs = arr(root, "SubTexture", "$")?;
+    let subs = arr(root, "SubTexture", &at)?;
+    let sa = at.key("SubTexture");
     if subs.len() > MAX_REGIONS {
-        return bad("$.SubTexture", "too many regions");
+        return sa.err("too many regions");
     }
     let mut regions = Vec::with_capacity(subs.len());
     for (i, t) in subs.iter().enumerate() {
-        let p = idx("$.SubTexture", i);
-        let t = obj(t, &p)?;
+        let p = sa.index(i);
+        let t = as_obj(t, &p)?;
         let int = |k: &str| -> R<i32> {
             let x = num(t, k, 0.0, &p)?;
             if !x.is_finite() || x.abs() > 1e6 {
-                return bad(&key(&p, k), "out of range");
+                return p.key(k).err("out of range");
             }
             Ok(x.round() as i32)
         };

@@ -5,7 +5,7 @@
 //! frame, stably). Every count is capped and every number checked; errors name the
 //! animation and the lane index. Verified by `tests/all/inochi2d_anim.rs`.
 
-use super::{Problem, problem};
+use crate::json::{Problem, R};
 use serde_json::Value;
 use sinew::ParamId;
 use sinew::params::inochi_clip::{AnimLane, Keyframe, LaneInterp, LaneMerge, ParamAnimation};
@@ -58,15 +58,12 @@ fn param_uuids(root: &Value) -> HashMap<u64, usize> {
 }
 
 /// Reads `animations`; `param_count` is the number of parameters read.
-pub(crate) fn read_animations(
-    root: &Value,
-    param_count: usize,
-) -> Result<Vec<ParamAnimation>, Problem> {
+pub(crate) fn read_animations(root: &Value, param_count: usize) -> R<Vec<ParamAnimation>> {
     let map = match root.get("animations") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Object(m)) => m,
         Some(_) => {
-            return Err(problem(
+            return Err(Problem::at(
                 "$.animations",
                 None,
                 "`animations` must be an object",
@@ -74,7 +71,7 @@ pub(crate) fn read_animations(
         }
     };
     if map.len() > MAX_ANIMATIONS {
-        return Err(problem(
+        return Err(Problem::at(
             "$.animations",
             None,
             format!("{} animations (at most {MAX_ANIMATIONS})", map.len()),
@@ -82,7 +79,7 @@ pub(crate) fn read_animations(
     }
     let uuids = param_uuids(root);
     if uuids.values().any(|&i| i >= param_count) {
-        return Err(problem(
+        return Err(Problem::at(
             "$.param",
             None,
             "parameter uuids do not match the parameters read",
@@ -101,13 +98,13 @@ fn read_animation(
     a: &Value,
     uuids: &HashMap<u64, usize>,
     total: &mut usize,
-) -> Result<ParamAnimation, Problem> {
+) -> R<ParamAnimation> {
     let path = format!("$.animations.{name}");
-    let bad = |msg: String| problem(&path, Some(name), format!("animation `{name}`: {msg}"));
+    let bad = |msg: String| Problem::at(&path, Some(name), format!("animation `{name}`: {msg}"));
     if !a.is_object() {
         return Err(bad("must be an object".into()));
     }
-    let num = |k: &str, d: f64| -> Result<f64, Problem> {
+    let num = |k: &str, d: f64| -> R<f64> {
         match a.get(k) {
             None | Some(Value::Null) => Ok(d),
             Some(v) => v
@@ -126,7 +123,7 @@ fn read_animation(
     }
     let length = length.round() as u32;
     // Lead-in/out are frames; -1 (the default) or anything outside the clip means none.
-    let lead = |k: &str, ok: &dyn Fn(f64) -> bool| -> Result<Option<u32>, Problem> {
+    let lead = |k: &str, ok: &dyn Fn(f64) -> bool| -> R<Option<u32>> {
         let v = num(k, -1.0)?;
         Ok((v >= 0.0 && v <= f64::from(length) && ok(v)).then(|| v.round() as u32))
     };
@@ -158,7 +155,7 @@ fn read_animation(
     for (li, l) in lanes_json.iter().enumerate() {
         let lpath = format!("{path}.lanes[{li}]");
         let bad = |msg: String| {
-            problem(
+            Problem::at(
                 &lpath,
                 Some(name),
                 format!("animation `{name}` lane {li}: {msg}"),
@@ -213,7 +210,7 @@ fn read_animation(
         }
         let mut keys = Vec::with_capacity(frames.len());
         for (ki, k) in frames.iter().enumerate() {
-            let field = |f: &str, d: Option<f64>| -> Result<f64, Problem> {
+            let field = |f: &str, d: Option<f64>| -> R<f64> {
                 match (k.get(f), d) {
                     (None | Some(Value::Null), Some(d)) => Ok(d),
                     (v, _) => v

@@ -53,11 +53,11 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn err(&self, message: String) -> LoadError {
-        LoadError::Invalid {
+    fn err(&self, what: &str, message: String) -> LoadError {
+        LoadError::Binary {
             file: self.file.to_owned(),
-            path: format!("byte {}", self.pos),
-            name: None,
+            offset: self.pos,
+            what: what.to_owned(),
             message,
         }
     }
@@ -69,10 +69,10 @@ impl<'a> Reader<'a> {
                 self.pos = e;
                 Ok(s)
             }
-            None => Err(self.err(format!(
-                "{what}: needs {n} bytes, {} left",
-                self.bytes.len() - self.pos
-            ))),
+            None => Err(self.err(
+                what,
+                format!("needs {n} bytes, {} left", self.bytes.len() - self.pos),
+            )),
         }
     }
     fn u32(&mut self, what: &str) -> Result<usize, LoadError> {
@@ -82,7 +82,7 @@ impl<'a> Reader<'a> {
     fn sized(&mut self, what: &str, cap: usize) -> Result<&'a [u8], LoadError> {
         let n = self.u32(what)?;
         if n > cap {
-            return Err(self.err(format!("{what}: declared size {n} exceeds the limit {cap}")));
+            return Err(self.err(what, format!("declared size {n} exceeds the limit {cap}")));
         }
         self.take(n, what)
     }
@@ -97,24 +97,33 @@ pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a
     };
     let magic = r.take(8, "magic")?;
     if magic == b"TRNSRTS2" {
-        return Err(r.err("INP2 (TRNSRTS2) puppets are not supported yet".into()));
+        return Err(r.err(
+            "magic",
+            "INP2 (TRNSRTS2) puppets are not supported yet".into(),
+        ));
     }
     if magic != b"TRNSRTS\0" {
-        return Err(LoadError::Invalid {
+        return Err(LoadError::Binary {
             file: file.to_owned(),
-            path: "byte 0".into(),
-            name: None,
+            offset: 0,
+            what: "magic".into(),
             message: "not an Inochi2D puppet (magic is not TRNSRTS\\0)".into(),
         });
     }
     let json = r.sized("JSON payload", MAX_JSON)?;
     let tag = r.take(8, "texture section tag")?;
     if tag != b"TEX_SECT" {
-        return Err(r.err("expected TEX_SECT after the JSON payload".into()));
+        return Err(r.err(
+            "texture section tag",
+            "expected TEX_SECT after the JSON payload".into(),
+        ));
     }
     let count = r.u32("texture count")?;
     if count > MAX_TEXTURES {
-        return Err(r.err(format!("{count} textures exceed the limit {MAX_TEXTURES}")));
+        return Err(r.err(
+            "texture count",
+            format!("{count} textures exceed the limit {MAX_TEXTURES}"),
+        ));
     }
     let mut textures = Vec::with_capacity(count.min(64));
     for i in 0..count {
@@ -130,13 +139,17 @@ pub fn read_container<'a>(bytes: &'a [u8], file: &'a str) -> Result<Container<'a
     if r.pos < bytes.len() {
         let tag = r.take(8, "extension section tag")?;
         if tag != b"EXT_SECT" {
-            return Err(r.err("expected EXT_SECT or the end of the file".into()));
+            return Err(r.err(
+                "extension section tag",
+                "expected EXT_SECT or the end of the file".into(),
+            ));
         }
         let count = r.u32("extension count")?;
         if count > MAX_EXT {
-            return Err(r.err(format!(
-                "{count} vendor payloads exceed the limit {MAX_EXT}"
-            )));
+            return Err(r.err(
+                "extension count",
+                format!("{count} vendor payloads exceed the limit {MAX_EXT}"),
+            ));
         }
         for i in 0..count {
             let name = r.sized(&format!("vendor payload {i} name"), 4096)?;

@@ -13,13 +13,14 @@
 //! sinew binds it exactly once, in the setup pose (see `sinew::deformer`). Verified by
 //! `tests/all/inochi2d_meshgroup.rs`.
 
+use super::Puppet;
 use super::nodes::Tree;
-use super::{Problem, Puppet, problem};
+use crate::json::{Problem, R};
 use serde_json::Value;
 use sinew::deformer::{RawDeformer, RawDeformerKind};
 
 /// Adds a Mesh deformer per MeshGroup of the node tree rooted at `root`.
-pub(crate) fn read_meshgroups(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(), Problem> {
+pub(crate) fn read_meshgroups(root: &Value, tree: &Tree, p: &mut Puppet) -> R<()> {
     let mut out = Vec::new();
     walk(root, tree, None, &mut out, "$.nodes", 0)?;
     p.params.deformers.deformers.extend(out);
@@ -33,10 +34,10 @@ fn walk(
     out: &mut Vec<RawDeformer>,
     path: &str,
     depth: usize,
-) -> Result<(), Problem> {
+) -> R<()> {
     // The node reader has already checked depth, shape and uuids; stay defensive anyway.
     if depth > 512 {
-        return Err(problem(path, None, "nodes nested too deeply"));
+        return Err(Problem::at(path, None, "nodes nested too deeply"));
     }
     let kind = node.get("type").and_then(Value::as_str).unwrap_or("Node");
     let Some(info) = node

@@ -31,6 +31,7 @@ mod params;
 pub use container::{Texture, read_container};
 
 use crate::LoadError;
+use crate::json::{JsonIssue, Problem};
 use sinew::RawRig;
 use sinew::params::raw::RawParams;
 use std::path::Path;
@@ -138,21 +139,23 @@ pub(crate) fn parse_inochi2d_with(
         .unwrap_or("")
         .to_owned();
     p.raw.version = p.version.clone();
-    let invalid = |path: String, name: Option<String>, message: String| LoadError::Invalid {
-        file: file.to_owned(),
-        path,
-        name,
-        message,
+    let invalid = crate::json::in_file(file);
+    let nodes = match root.get("nodes") {
+        Some(n) => n,
+        None => {
+            return Err(invalid(Problem::at(
+                "$",
+                None,
+                JsonIssue::Missing {
+                    key: "nodes".into(),
+                },
+            )));
+        }
     };
-    let nodes = root
-        .get("nodes")
-        .ok_or_else(|| invalid("$".into(), None, "missing `nodes`".into()))?;
-    let tree = nodes::read_nodes(nodes, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
-    params::read_params(&root, &tree, &mut p).map_err(|e| invalid(e.path, e.name, e.message))?;
-    meshgroup::read_meshgroups(nodes, &tree, &mut p)
-        .map_err(|e| invalid(e.path, e.name, e.message))?;
-    p.animations = animations::read_animations(&root, p.params.params.len())
-        .map_err(|e| invalid(e.path, e.name, e.message))?;
+    let tree = nodes::read_nodes(nodes, &mut p).map_err(&invalid)?;
+    params::read_params(&root, &tree, &mut p).map_err(&invalid)?;
+    meshgroup::read_meshgroups(nodes, &tree, &mut p).map_err(&invalid)?;
+    p.animations = animations::read_animations(&root, p.params.params.len()).map_err(&invalid)?;
     Ok(p)
 }
 
@@ -170,24 +173,4 @@ pub fn build_puppet(p: &Puppet) -> Result<sinew::Rig, LoadError> {
         file: p.raw.source.clone(),
         error,
     })
-}
-
-/// A loader problem before the file name is attached.
-#[derive(Debug)]
-pub(crate) struct Problem {
-    pub path: String,
-    pub name: Option<String>,
-    pub message: String,
-}
-
-pub(crate) fn problem(
-    path: impl Into<String>,
-    name: Option<&str>,
-    message: impl Into<String>,
-) -> Problem {
-    Problem {
-        path: path.into(),
-        name: name.map(str::to_owned),
-        message: message.into(),
-    }
 }

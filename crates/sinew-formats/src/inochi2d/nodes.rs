@@ -1,7 +1,9 @@
 //! The node tree of a puppet into bones, slots, mesh attachments, z-sorts, drawing details
 //! and physics drivers (see the module docs of [`super`] for the mapping).
 
-use super::{DrawInfo, MaskMode, Problem, Puppet, problem};
+use super::{DrawInfo, MaskMode, Puppet};
+use crate::json::lenient::{f64_or_default, f64s_or_default};
+use crate::json::{Problem, R};
 use serde_json::Value;
 use sinew::params::driver::{DriverMap, PendulumModel};
 use sinew::params::raw::RawDriver;
@@ -41,25 +43,7 @@ struct Ctx<'p> {
     physics: Option<(f64, f64)>,
 }
 
-fn f(v: Option<&Value>, default: f64) -> f64 {
-    v.and_then(Value::as_f64)
-        .filter(|x| x.is_finite())
-        .unwrap_or(default)
-}
-
-fn fvec<const N: usize>(v: Option<&Value>, default: [f64; N]) -> [f64; N] {
-    let mut out = default;
-    if let Some(a) = v.and_then(Value::as_array) {
-        for (o, x) in out.iter_mut().zip(a) {
-            if let Some(x) = x.as_f64().filter(|x| x.is_finite()) {
-                *o = x;
-            }
-        }
-    }
-    out
-}
-
-fn floats(v: Option<&Value>, path: &str, name: &str) -> Result<Vec<f32>, Problem> {
+fn floats(v: Option<&Value>, path: &str, name: &str) -> R<Vec<f32>> {
     let Some(a) = v.and_then(Value::as_array) else {
         return Ok(Vec::new());
     };
@@ -68,7 +52,7 @@ fn floats(v: Option<&Value>, path: &str, name: &str) -> Result<Vec<f32>, Problem
             x.as_f64()
                 .filter(|x| x.is_finite())
                 .map(|x| x as f32)
-                .ok_or_else(|| problem(path, Some(name), "expected an array of finite numbers"))
+                .ok_or_else(|| Problem::at(path, Some(name), "expected an array of finite numbers"))
         })
         .collect()
 }
@@ -111,7 +95,7 @@ fn unique(names: &mut HashMap<String, u32>, name: &str, uuid: u64) -> String {
 }
 
 /// Reads the node tree into the puppet; returns the nodes by uuid.
-pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> Result<Tree, Problem> {
+pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> R<Tree> {
     let physics = None;
     let mut cx = Ctx {
         p,
@@ -135,7 +119,7 @@ pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> Result<Tree, Problem> 
                 Some(s) => cx.p.draw[di].masks.push((s, mode)),
                 None => {
                     let name = cx.p.draw[di].name.clone();
-                    return Err(problem(
+                    return Err(Problem::at(
                         "$.nodes",
                         Some(&name),
                         format!("mask source {uuid} is not a drawable"),
@@ -152,7 +136,8 @@ pub(crate) fn read_nodes(root: &Value, p: &mut Puppet) -> Result<Tree, Problem> 
 /// Physics constants of the puppet (`physics.gravity`, `physics.pixelsPerMeter`).
 pub(crate) fn physics_scale(root: &Value) -> f64 {
     let ph = root.get("physics");
-    f(ph.and_then(|p| p.get("gravity")), 9.8) * f(ph.and_then(|p| p.get("pixelsPerMeter")), 1000.0)
+    f64_or_default(ph.and_then(|p| p.get("gravity")), 9.8)
+        * f64_or_default(ph.and_then(|p| p.get("pixelsPerMeter")), 1000.0)
 }
 
 fn walk(
@@ -163,19 +148,23 @@ fn walk(
     visible: bool,
     path: String,
     depth: usize,
-) -> Result<(), Problem> {
+) -> R<()> {
     if depth > MAX_DEPTH {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             None,
             format!("nodes nested deeper than {MAX_DEPTH}"),
         ));
     }
     if cx.tree.len() >= MAX_NODES {
-        return Err(problem(path, None, format!("more than {MAX_NODES} nodes")));
+        return Err(Problem::at(
+            path,
+            None,
+            format!("more than {MAX_NODES} nodes"),
+        ));
     }
     let Some(obj) = node.as_object() else {
-        return Err(problem(path, None, "a node must be an object"));
+        return Err(Problem::at(path, None, "a node must be an object"));
     };
     let name = obj
         .get("name")
@@ -194,9 +183,9 @@ fn walk(
     let uuid = obj
         .get("uuid")
         .and_then(Value::as_u64)
-        .ok_or_else(|| problem(&path, Some(&name), "node has no numeric `uuid`"))?;
+        .ok_or_else(|| Problem::at(&path, Some(&name), "node has no numeric `uuid`"))?;
     if cx.tree.contains_key(&uuid) {
-        return Err(problem(
+        return Err(Problem::at(
             &path,
             Some(&name),
             format!("duplicate uuid {uuid}"),
@@ -204,9 +193,9 @@ fn walk(
     }
     let bone_name = unique(&mut cx.bone_names, &name, uuid);
     let tr = obj.get("transform");
-    let trans = fvec(tr.and_then(|t| t.get("trans")), [0.0; 3]);
-    let rot = fvec(tr.and_then(|t| t.get("rot")), [0.0; 3]);
-    let scale = fvec(tr.and_then(|t| t.get("scale")), [1.0; 2]);
+    let trans = f64s_or_default(tr.and_then(|t| t.get("trans")), [0.0; 3]);
+    let rot = f64s_or_default(tr.and_then(|t| t.get("rot")), [0.0; 3]);
+    let scale = f64s_or_default(tr.and_then(|t| t.get("scale")), [1.0; 2]);
     let lock = obj
         .get("lockToRoot")
         .and_then(Value::as_bool)
@@ -227,7 +216,7 @@ fn walk(
     if cx.root_bone.is_none() {
         cx.root_bone = Some(bone_name.clone());
     }
-    let zsort = f(obj.get("zsort"), 0.0);
+    let zsort = f64_or_default(obj.get("zsort"), 0.0);
     cx.p.params.zsort.push((bone_name.clone(), zsort));
     let visible = visible && obj.get("enabled").and_then(Value::as_bool).unwrap_or(true);
     let mut info = NodeInfo {
@@ -287,16 +276,16 @@ fn read_mesh(
     bone: &str,
     path: &str,
     name: &str,
-) -> Result<(), Problem> {
+) -> R<()> {
     let mesh = obj
         .get("mesh")
-        .ok_or_else(|| problem(path, Some(name), "drawable has no `mesh`"))?;
+        .ok_or_else(|| Problem::at(path, Some(name), "drawable has no `mesh`"))?;
     let verts = floats(mesh.get("verts"), path, name)?;
     let uvs = floats(mesh.get("uvs"), path, name)?;
-    let origin = fvec(mesh.get("origin"), [0.0; 2]);
+    let origin = f64s_or_default(mesh.get("origin"), [0.0; 2]);
     let n = verts.len() / 2;
     if verts.len() % 2 != 0 || n > MAX_MESH_VERTS {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             Some(name),
             format!(
@@ -306,7 +295,7 @@ fn read_mesh(
         ));
     }
     if uvs.len() != verts.len() {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             Some(name),
             format!(
@@ -322,7 +311,7 @@ fn read_mesh(
         .map(Vec::as_slice)
         .unwrap_or(&[]);
     if idx.len() % 3 != 0 || idx.len() > 3 * 4 * MAX_MESH_VERTS {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             Some(name),
             "mesh index count must be a multiple of 3",
@@ -333,7 +322,7 @@ fn read_mesh(
         match v.as_u64() {
             Some(i) if (i as usize) < n => triangles.push(i as u16),
             _ => {
-                return Err(problem(
+                return Err(Problem::at(
                     path,
                     Some(name),
                     format!("mesh index {v} out of range (0..{n})"),
@@ -346,8 +335,8 @@ fn read_mesh(
         .chunks_exact(2)
         .flat_map(|v| [v[0] - origin[0] as f32, v[1] - origin[1] as f32])
         .collect();
-    let tint = fvec(obj.get("tint"), [1.0; 3]);
-    let opacity = f(obj.get("opacity"), 1.0);
+    let tint = f64s_or_default(obj.get("tint"), [1.0; 3]);
+    let opacity = f64_or_default(obj.get("opacity"), 1.0);
     let color = Color::new(
         tint[0] as f32,
         tint[1] as f32,
@@ -412,8 +401,8 @@ fn read_draw_info(
             .filter(|&t| t < u64::from(u32::MAX))
             .map(|t| t as u32)
     };
-    let tint = fvec(obj.get("tint"), [1.0; 3]);
-    let screen = fvec(obj.get("screenTint"), [0.0; 3]);
+    let tint = f64s_or_default(obj.get("tint"), [1.0; 3]);
+    let screen = f64s_or_default(obj.get("screenTint"), [0.0; 3]);
     let mut masks = Vec::new();
     if let Some(a) = obj.get("masks").and_then(Value::as_array) {
         for m in a {
@@ -454,8 +443,8 @@ fn read_draw_info(
         blend: blend(obj.get("blend_mode").and_then(Value::as_str)),
         tint: tint.map(|x| x as f32),
         screen_tint: screen.map(|x| x as f32),
-        opacity: f(obj.get("opacity"), 1.0) as f32,
-        mask_threshold: f(obj.get("mask_threshold"), 0.5) as f32,
+        opacity: f64_or_default(obj.get("opacity"), 1.0) as f32,
+        mask_threshold: f64_or_default(obj.get("mask_threshold"), 0.5) as f32,
         masks: Vec::new(),
         textures: [tex(0), tex(1), tex(2)],
     });
@@ -470,11 +459,11 @@ fn read_driver(
     bone: &str,
     path: &str,
     name: &str,
-) -> Result<(), Problem> {
+) -> R<()> {
     let param = obj
         .get("param")
         .and_then(Value::as_u64)
-        .ok_or_else(|| problem(path, Some(name), "physics node has no `param`"))?;
+        .ok_or_else(|| Problem::at(path, Some(name), "physics node has no `param`"))?;
     let model = match obj.get("model_type").and_then(Value::as_str) {
         Some("SpringPendulum") => PendulumModel::Spring,
         _ => PendulumModel::Rigid,
@@ -493,12 +482,12 @@ fn read_driver(
         param: format!("#{param}"),
         model,
         map,
-        gravity: f(obj.get("gravity"), 1.0),
-        length: f(obj.get("length"), 100.0),
-        frequency: f(obj.get("frequency"), 1.0),
-        angle_damping: f(obj.get("angle_damping"), 0.5),
-        length_damping: f(obj.get("length_damping"), 0.5),
-        output_scale: fvec(obj.get("output_scale"), [1.0; 2]),
+        gravity: f64_or_default(obj.get("gravity"), 1.0),
+        length: f64_or_default(obj.get("length"), 100.0),
+        frequency: f64_or_default(obj.get("frequency"), 1.0),
+        angle_damping: f64_or_default(obj.get("angle_damping"), 0.5),
+        length_damping: f64_or_default(obj.get("length_damping"), 0.5),
+        output_scale: f64s_or_default(obj.get("output_scale"), [1.0; 2]),
         local_only: obj
             .get("local_only")
             .and_then(Value::as_bool)

@@ -3,8 +3,9 @@
 //! its parameter's one or two axes, targets mapped to bones and slots, rotations converted
 //! to degrees.
 
+use super::Puppet;
 use super::nodes::{Tree, physics_scale};
-use super::{Problem, Puppet, problem};
+use crate::json::{Problem, R};
 use serde_json::Value;
 use sinew::params::Interp;
 use sinew::params::raw::{RawAxis, RawBinding, RawParam, RawTarget};
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 const MAX_BINDINGS: usize = 100_000;
 
 /// Reads `param` (and resolves the physics drivers' output parameters).
-pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(), Problem> {
+pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> R<()> {
     let list = root
         .get("param")
         .and_then(Value::as_array)
@@ -62,10 +63,9 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        let uuid = e
-            .get("uuid")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| problem(&path, Some(&raw_name), "parameter has no numeric `uuid`"))?;
+        let uuid = e.get("uuid").and_then(Value::as_u64).ok_or_else(|| {
+            Problem::at(&path, Some(&raw_name), "parameter has no numeric `uuid`")
+        })?;
         let name = if names.contains_key(&raw_name) {
             format!("{raw_name} #{uuid}")
         } else {
@@ -73,7 +73,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
         };
         names.insert(name.clone(), ());
         by_uuid.insert(uuid, name.clone());
-        let pair = |k: &str, d: f64| -> Result<[f64; 2], Problem> {
+        let pair = |k: &str, d: f64| -> R<[f64; 2]> {
             match e.get(k) {
                 None | Some(Value::Null) => Ok([d, d]),
                 Some(v) => {
@@ -81,7 +81,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
                     let x = a.and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]));
                     x.filter(|x| x.iter().all(|v| v.is_finite()))
                         .ok_or_else(|| {
-                            problem(
+                            Problem::at(
                                 &path,
                                 Some(&name),
                                 format!("`{k}` must be two finite numbers"),
@@ -103,7 +103,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
                         axis_points[c] = v
                     }
                     _ => {
-                        return Err(problem(
+                        return Err(Problem::at(
                             &path,
                             Some(&name),
                             format!("axis_points[{c}] must be 1..=256 numbers"),
@@ -123,7 +123,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
             .unwrap_or(&[]);
         nbind += bindings.len();
         if nbind > MAX_BINDINGS {
-            return Err(problem(
+            return Err(Problem::at(
                 &path,
                 Some(&name),
                 format!("more than {MAX_BINDINGS} bindings"),
@@ -155,7 +155,7 @@ pub(crate) fn read_params(root: &Value, tree: &Tree, p: &mut Puppet) -> Result<(
         match by_uuid.get(&uuid) {
             Some(n) => d.param = n.clone(),
             None => {
-                return Err(problem(
+                return Err(Problem::at(
                     "$.nodes",
                     Some(&d.name),
                     format!("physics node drives unknown parameter {uuid}"),
@@ -173,14 +173,14 @@ fn read_binding(
     is_2d: bool,
     dims: [usize; 2],
     tree: &Tree,
-) -> Result<Option<RawBinding>, Problem> {
+) -> R<Option<RawBinding>> {
     let node_uuid = b
         .get("node")
         .and_then(Value::as_u64)
-        .ok_or_else(|| problem(path, Some(param), "binding has no `node`"))?;
+        .ok_or_else(|| Problem::at(path, Some(param), "binding has no `node`"))?;
     let prop = b.get("param_name").and_then(Value::as_str).unwrap_or("");
     let Some(node) = tree.get(&node_uuid) else {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             Some(param),
             format!("binding `{prop}` names unknown node {node_uuid}"),
@@ -202,7 +202,7 @@ fn read_binding(
         "deform" => match slot() {
             Some(s) => RawTarget::SlotDeform(s),
             None => {
-                return Err(problem(
+                return Err(Problem::at(
                     path,
                     Some(param),
                     format!("deform binding on `{}`, which has no mesh", node.name),
@@ -240,9 +240,9 @@ fn read_binding(
     let grid = b
         .get("values")
         .and_then(Value::as_array)
-        .ok_or_else(|| problem(path, Some(param), "binding has no `values` grid"))?;
+        .ok_or_else(|| Problem::at(path, Some(param), "binding has no `values` grid"))?;
     if grid.len() != dims[0] {
-        return Err(problem(
+        return Err(Problem::at(
             path,
             Some(param),
             format!(
@@ -259,7 +259,7 @@ fn read_binding(
             .as_array()
             .filter(|c| c.len() == dims[1])
             .ok_or_else(|| {
-                problem(
+                Problem::at(
                     path,
                     Some(param),
                     format!("`values[{x}]` must hold {} keyforms", dims[1]),
@@ -269,7 +269,7 @@ fn read_binding(
             let before = values.len();
             if deform {
                 let Some(pts) = v.as_array() else {
-                    return Err(problem(
+                    return Err(Problem::at(
                         path,
                         Some(param),
                         format!("`values[{x}][{y}]` must be a list of offsets"),
@@ -281,7 +281,7 @@ fn read_binding(
                         .filter(|a| a.len() == 2)
                         .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]));
                     let Some([dx, dy]) = xy else {
-                        return Err(problem(
+                        return Err(Problem::at(
                             path,
                             Some(param),
                             format!("`values[{x}][{y}]` holds a bad offset"),
@@ -291,7 +291,7 @@ fn read_binding(
                 }
             } else {
                 let Some(s) = v.as_f64() else {
-                    return Err(problem(
+                    return Err(Problem::at(
                         path,
                         Some(param),
                         format!("`values[{x}][{y}]` must be a number"),
@@ -303,7 +303,7 @@ fn read_binding(
             match stride {
                 None => stride = Some(n),
                 Some(s) if s != n => {
-                    return Err(problem(
+                    return Err(Problem::at(
                         path,
                         Some(param),
                         format!("`values[{x}][{y}]` has {n} floats, others {s}"),
@@ -312,7 +312,7 @@ fn read_binding(
                 _ => {}
             }
             if values.len() > 64 << 20 {
-                return Err(problem(path, Some(param), "binding values too large"));
+                return Err(Problem::at(path, Some(param), "binding values too large"));
             }
         }
     }

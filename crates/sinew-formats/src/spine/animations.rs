@@ -12,8 +12,8 @@
 //! `tests/all/errors.rs`.
 
 use super::attachments::{Shape, Shapes};
-use super::json_util::*;
 use super::skeleton::{Names, find, parse_inherit};
+use crate::json::*;
 use serde_json::Value;
 use sinew::raw::*;
 
@@ -85,21 +85,6 @@ pub(crate) fn read_animations(
     Ok(())
 }
 
-/// A key number as written (f64), refusing one that overflows the f32 the runtime stores.
-fn num(v: &Value, at: &Loc) -> R<f64> {
-    let x = as_f64(v, at)?;
-    to_f32(x, at)?;
-    Ok(x)
-}
-
-/// A key number member as written ([`num`]), or `default`.
-fn num_or(m: &Obj, key: &str, default: f64, at: &Loc) -> R<f64> {
-    match member(m, key) {
-        None => Ok(default),
-        Some(v) => num(v, &at.key(key)),
-    }
-}
-
 /// Reads a key list: `f` fills each key's values and returns its payload.
 fn read_keys(
     v: &Value,
@@ -113,7 +98,7 @@ fn read_keys(
     for (i, kv) in list.iter().enumerate() {
         let at = at.index(i);
         let m = as_obj(kv, &at)?;
-        let time = num_or(m, "time", 0.0, &at)?;
+        let time = f32_ranged_or(m, "time", 0.0, &at)?;
         if time < last_time {
             return at.key("time").err(format!(
                 "key time {time} is before the previous key's {last_time}"
@@ -156,7 +141,7 @@ fn read_curve(m: &Obj, n: usize, at: &Loc) -> R<RawCurve> {
             let mut out = Vec::with_capacity(4 * n);
             for (i, v) in list[..4 * n].iter().enumerate() {
                 let at = at.index(i);
-                out.push(num(v, &at)?);
+                out.push(f32_ranged(v, &at)?);
             }
             Ok(RawCurve::Bezier(out))
         }
@@ -174,7 +159,7 @@ fn push(clip: &mut RawClip, target: RawTarget, keys: Vec<RawKey>) {
 /// One-value keys: `value` (default `default`).
 fn keys1(v: &Value, at: &Loc, default: f64) -> R<Vec<RawKey>> {
     read_keys(v, at, Interp::Curves(1), |m, at, out| {
-        out.push(num_or(m, "value", default, at)?);
+        out.push(f32_ranged_or(m, "value", default, at)?);
         Ok(RawKeyData::None)
     })
 }
@@ -182,8 +167,8 @@ fn keys1(v: &Value, at: &Loc, default: f64) -> R<Vec<RawKey>> {
 /// Two-value keys: `x`, `y` (default `default`).
 fn keys2(v: &Value, at: &Loc, default: f64) -> R<Vec<RawKey>> {
     read_keys(v, at, Interp::Curves(2), |m, at, out| {
-        out.push(num_or(m, "x", default, at)?);
-        out.push(num_or(m, "y", default, at)?);
+        out.push(f32_ranged_or(m, "x", default, at)?);
+        out.push(f32_ranged_or(m, "y", default, at)?);
         Ok(RawKeyData::None)
     })
 }
@@ -317,8 +302,8 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             let at = at.key(name).named(name);
             find(&ctx.names.ik, name, "IK constraint", &at)?;
             let keys = read_keys(v, &at, Interp::Curves(2), |m, at, out| {
-                out.push(num_or(m, "mix", 1.0, at)?);
-                out.push(num_or(m, "softness", 0.0, at)?);
+                out.push(f32_ranged_or(m, "mix", 1.0, at)?);
+                out.push(f32_ranged_or(m, "softness", 0.0, at)?);
                 Ok(RawKeyData::IkFlags {
                     bend_positive: bool_or(m, "bendPositive", true, at)?,
                     compress: bool_or(m, "compress", false, at)?,
@@ -334,15 +319,15 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
             let at = at.key(name).named(name);
             find(&ctx.names.transforms, name, "transform constraint", &at)?;
             let keys = read_keys(v, &at, Interp::Curves(6), |m, at, out| {
-                let mix_x = num_or(m, "mixX", 1.0, at)?;
-                let mix_scale_x = num_or(m, "mixScaleX", 1.0, at)?;
+                let mix_x = f32_ranged_or(m, "mixX", 1.0, at)?;
+                let mix_scale_x = f32_ranged_or(m, "mixScaleX", 1.0, at)?;
                 out.extend_from_slice(&[
-                    num_or(m, "mixRotate", 1.0, at)?,
+                    f32_ranged_or(m, "mixRotate", 1.0, at)?,
                     mix_x,
-                    num_or(m, "mixY", mix_x, at)?,
+                    f32_ranged_or(m, "mixY", mix_x, at)?,
                     mix_scale_x,
-                    num_or(m, "mixScaleY", mix_scale_x, at)?,
-                    num_or(m, "mixShearY", 1.0, at)?,
+                    f32_ranged_or(m, "mixScaleY", mix_scale_x, at)?,
+                    f32_ranged_or(m, "mixShearY", 1.0, at)?,
                 ]);
                 Ok(RawKeyData::None)
             })?;
@@ -361,11 +346,11 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                     "spacing" => (RawTarget::PathSpacing(name.clone()), keys1(v, &at, 0.0)?),
                     "mix" => {
                         let keys = read_keys(v, &at, Interp::Curves(3), |m, at, out| {
-                            let mix_x = num_or(m, "mixX", 1.0, at)?;
+                            let mix_x = f32_ranged_or(m, "mixX", 1.0, at)?;
                             out.extend_from_slice(&[
-                                num_or(m, "mixRotate", 1.0, at)?,
+                                f32_ranged_or(m, "mixRotate", 1.0, at)?,
                                 mix_x,
-                                num_or(m, "mixY", mix_x, at)?,
+                                f32_ranged_or(m, "mixY", mix_x, at)?,
                             ]);
                             Ok(RawKeyData::None)
                         })?;

@@ -7,9 +7,9 @@
 //! actually present, so nothing is allocated for a count the file merely declares.
 //! Verified by the fixture tests and `tests/all/errors.rs`.
 
-use super::json_util::*;
 use super::limits::*;
 use super::skeleton::{Names, find, name_list};
+use crate::json::*;
 use serde_json::Value;
 use sinew::raw::*;
 use sinew::types::Color;

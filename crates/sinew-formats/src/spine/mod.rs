@@ -14,7 +14,6 @@
 mod animations;
 mod attachments;
 pub mod binary;
-mod json_util;
 mod skeleton;
 mod write_json;
 mod write_json_anims;
@@ -22,8 +21,8 @@ mod write_json_skins;
 
 use crate::budget::Budgets;
 use crate::error::LoadError;
+use crate::json::{JsonIssue, Loc, as_obj};
 pub use binary::{WriteError, write_spine_binary};
-use json_util::{Loc, Problem, as_obj};
 use serde_json::Value;
 use sinew::raw::RawRig;
 use std::path::Path;
@@ -135,7 +134,10 @@ pub fn load_spine_json(path: &Path) -> Result<RawRig, LoadError> {
             file,
             path: "$".into(),
             name: None,
-            message: format!("file is {size} bytes (limit {})", limits::MAX_FILE_BYTES),
+            issue: JsonIssue::Other(format!(
+                "file is {size} bytes (limit {})",
+                limits::MAX_FILE_BYTES
+            )),
         });
     }
     let text = crate::error::read_text(path, &file)?;
@@ -153,14 +155,9 @@ pub fn parse_spine_json(text: &str, source: &str) -> Result<RawRig, LoadError> {
 /// [`parse_spine_json`] within `budgets`.
 fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<RawRig, LoadError> {
     let root: Value = crate::error::parse_json(text, source, budgets)?;
-    let invalid = |p: Box<Problem>| LoadError::Invalid {
-        file: source.to_owned(),
-        path: p.path,
-        name: p.name,
-        message: p.message,
-    };
+    let invalid = crate::json::in_file(source);
     let at = Loc::root();
-    let root = as_obj(&root, &at).map_err(invalid)?;
+    let root = as_obj(&root, &at).map_err(&invalid)?;
     // An object with none of a skeleton's keys (a DragonBones file, any other JSON) is not
     // an empty Spine rig.
     const KEYS: [&str; 10] = [
@@ -189,10 +186,10 @@ fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<
             file: source.to_owned(),
             path: "$".into(),
             name: None,
-            message: format!(
+            issue: JsonIssue::Other(format!(
                 "{what}: no `skeleton` or `bones` key (keys: {})",
                 have.join(", ")
-            ),
+            )),
         });
     }
     let mut rig = RawRig {
@@ -200,14 +197,14 @@ fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<
         reference_scale: 100.0,
         ..Default::default()
     };
-    skeleton::read_header(root, &mut rig, &at).map_err(invalid)?;
+    skeleton::read_header(root, &mut rig, &at).map_err(&invalid)?;
     if !rig.version.is_empty() && !rig.version.starts_with("4.2") {
         return Err(LoadError::Version {
             file: source.to_owned(),
             version: rig.version,
         });
     }
-    read_body(root, &mut rig, &at).map_err(invalid)?;
+    read_body(root, &mut rig, &at).map_err(&invalid)?;
     check_reference_scale(&rig, "$.skeleton.referenceScale")?;
     Ok(rig)
 }
@@ -222,15 +219,15 @@ pub(crate) fn check_reference_scale(rig: &RawRig, path: &str) -> Result<(), Load
         file: rig.source.clone(),
         path: path.to_owned(),
         name: None,
-        message: format!(
-            "referenceScale is {}: a rig with physics constraints needs a positive one",
-            rig.reference_scale
+        issue: JsonIssue::range(
+            "a positive referenceScale (the rig has physics constraints)",
+            rig.reference_scale,
         ),
     })
 }
 
 /// Everything after the header, in the official loader's order.
-fn read_body(root: &json_util::Obj, rig: &mut RawRig, at: &Loc) -> json_util::R<()> {
+fn read_body(root: &crate::json::Obj, rig: &mut RawRig, at: &Loc) -> crate::json::R<()> {
     let mut names = skeleton::Names::default();
     let mut shapes = attachments::Shapes::new();
     skeleton::read_bones(root, rig, &mut names, at)?;

@@ -5,8 +5,8 @@
 //! must exist, names are unique) so errors carry the JSON path. Verified by the fixture
 //! tests (every official export loads with the expected counts) and `tests/all/errors.rs`.
 
-use super::json_util::*;
 use super::limits::*;
+use crate::json::*;
 use sinew::raw::*;
 use sinew::types::*;
 use std::collections::HashMap;

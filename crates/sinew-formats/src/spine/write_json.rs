@@ -186,16 +186,13 @@ pub fn write_spine_json(rig: &RawRig, pretty: bool) -> Result<String, WriteError
     match super::parse_spine_json(&text, "output") {
         Ok(_) => Ok(text),
         Err(crate::error::LoadError::Invalid {
-            path,
-            name,
-            message,
-            ..
+            path, name, issue, ..
         }) => Err(WriteError {
             what: match name {
                 Some(n) => format!("{path} (`{n}`)"),
                 None => path,
             },
-            message: format!("the JSON loader would refuse it: {message}"),
+            message: format!("the JSON loader would refuse it: {issue}"),
         }),
         Err(e) => Err(WriteError {
             what: "skeleton".into(),

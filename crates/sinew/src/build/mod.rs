@@ -25,7 +25,7 @@ mod skins;
 #[cfg(test)]
 mod tests;
 
-pub use crate::rig::problem::{BuildError, BuildPart, BuildProblem, ProblemKind};
+pub use crate::rig::problem::{BuildError, BuildPart, BuildProblem, Element, ProblemKind};
 pub use region::RegionSource;
 
 use crate::ids::NameId;

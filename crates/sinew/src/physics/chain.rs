@@ -44,7 +44,7 @@ pub use crate::instance::params::{ChainState, Strand};
 pub use crate::raw::params::ChainSource;
 use crate::raw::params::{RawChains, RawNormalization};
 pub use crate::rig::params::chain::*;
-use crate::rig::problem::{BuildPart, BuildProblem, ProblemKind};
+use crate::rig::problem::{BuildPart, BuildProblem, Element, ProblemKind};
 
 use crate::rig::params::{ParamData, ParamSet};
 
@@ -314,11 +314,14 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem
                 .chain(&p.position)
                 .all(|v| v.is_finite());
             if !finite || p.radius < 0.0 || p.delay < 0.0 {
-                errs.push(BuildProblem::value(
-                    PART,
-                    item(),
-                    format!("particle {i}: non-finite value or negative radius/delay"),
-                ));
+                errs.push(
+                    BuildProblem::value(
+                        PART,
+                        item(),
+                        format!("particle {i}: non-finite value or negative radius/delay"),
+                    )
+                    .at_element(Element::ChainParticle(i)),
+                );
             }
             particles.push(ChainParticle {
                 position: Vec2::new(p.position[0], p.position[1]),
@@ -333,15 +336,18 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem
             let Some(param) = set.find(&r.param) else {
                 let mut q = BuildProblem::unknown(item(), "parameter", &r.param);
                 q.message = format!("input {i}: {}", q.message);
-                errs.push(q.in_part(PART));
+                errs.push(q.in_part(PART).at_element(Element::ChainInput(i)));
                 continue;
             };
             if !r.weight.is_finite() || r.component > 1 {
-                errs.push(BuildProblem::value(
-                    PART,
-                    item(),
-                    format!("input {i} (`{}`): bad weight or component", r.param),
-                ));
+                errs.push(
+                    BuildProblem::value(
+                        PART,
+                        item(),
+                        format!("input {i} (`{}`): bad weight or component", r.param),
+                    )
+                    .at_element(Element::ChainInput(i)),
+                );
             }
             inputs.push(ChainInput {
                 param,
@@ -356,25 +362,31 @@ pub fn build_chains(raw: &RawChains, set: &ParamSet, errs: &mut Vec<BuildProblem
             let Some(param) = set.find(&r.param) else {
                 let mut q = BuildProblem::unknown(item(), "parameter", &r.param);
                 q.message = format!("output {i}: {}", q.message);
-                errs.push(q.in_part(PART));
+                errs.push(q.in_part(PART).at_element(Element::ChainOutput(i)));
                 continue;
             };
             if r.vertex == 0 || r.vertex as usize >= n {
-                errs.push(BuildProblem::value(
-                    PART,
-                    item(),
-                    format!(
-                        "output {i} (`{}`): vertex {} not in 1..{n}",
-                        r.param, r.vertex
-                    ),
-                ));
+                errs.push(
+                    BuildProblem::value(
+                        PART,
+                        item(),
+                        format!(
+                            "output {i} (`{}`): vertex {} not in 1..{n}",
+                            r.param, r.vertex
+                        ),
+                    )
+                    .at_element(Element::ChainOutput(i)),
+                );
             }
             if !r.weight.is_finite() || !r.scale.is_finite() || r.component > 1 {
-                errs.push(BuildProblem::value(
-                    PART,
-                    item(),
-                    format!("output {i} (`{}`): bad scale, weight or component", r.param),
-                ));
+                errs.push(
+                    BuildProblem::value(
+                        PART,
+                        item(),
+                        format!("output {i} (`{}`): bad scale, weight or component", r.param),
+                    )
+                    .at_element(Element::ChainOutput(i)),
+                );
             }
             outputs.push(ChainOutput {
                 param,

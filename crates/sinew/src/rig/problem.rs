@@ -53,6 +53,21 @@ pub enum BuildPart {
     Follow,
 }
 
+/// Which numbered element of its item a [`BuildProblem`] is about, so a loader can point at
+/// it in its own file (a physics3 setting's `Input[2]`) without reading the message.
+///
+/// Owner: the builder (`build`), at load time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Element {
+    /// A physics chain's input, by index.
+    ChainInput(usize),
+    /// A physics chain's output, by index.
+    ChainOutput(usize),
+    /// A physics chain's particle, by index.
+    ChainParticle(usize),
+}
+
 /// One problem found while building a rig or resolving by-name data against one.
 ///
 /// Owner: the builder (`build`), at load time.
@@ -69,6 +84,8 @@ pub struct BuildProblem {
     /// The offending name, for [`ProblemKind::UnknownName`] and
     /// [`ProblemKind::DuplicateName`] (the name that was not found or is repeated).
     pub name: Option<String>,
+    /// The numbered element of the item it is about, when it is about one.
+    pub element: Option<Element>,
     /// What is wrong, in words.
     pub message: String,
 }
@@ -81,6 +98,7 @@ impl BuildProblem {
             kind,
             item: item.into(),
             name: None,
+            element: None,
             message: message.into(),
         }
     }
@@ -92,6 +110,7 @@ impl BuildProblem {
             kind: ProblemKind::UnknownName,
             item: item.into(),
             name: Some(name.to_owned()),
+            element: None,
             message: format!("unknown {what} `{name}`"),
         }
     }
@@ -103,6 +122,7 @@ impl BuildProblem {
             kind: ProblemKind::DuplicateName,
             item: item.into(),
             name: Some(name.to_owned()),
+            element: None,
             message: message.into(),
         }
     }
@@ -121,6 +141,12 @@ impl BuildProblem {
     /// This problem, found by `part` of the build.
     pub fn in_part(mut self, part: BuildPart) -> Self {
         self.part = part;
+        self
+    }
+
+    /// This problem, about the numbered `element` of its item.
+    pub fn at_element(mut self, element: Element) -> Self {
+        self.element = Some(element);
         self
     }
 }

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 ///
 /// Owner: the writers (`sinew-formats::spine`), offline.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct WriteError {
     /// What was being written, e.g. ``animation `run`, timeline 3 (bone `hip`)``.
     pub what: String,
