@@ -51,12 +51,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             c.update(1.0 / 60.0);
         }
         if frame % 10 == 0 {
-            let (jx, jy) = springy.local_to_world(tip, 20.0, 0.0).ok_or("tip")?;
-            let (ax, ay) = stiff.local_to_world(tip, 20.0, 0.0).ok_or("tip")?;
+            let j = springy.local_to_world(tip, (20.0, 0.0)).ok_or("tip")?;
+            let a = stiff.local_to_world(tip, (20.0, 0.0)).ok_or("tip")?;
             println!(
                 "frame {frame:3}: tail tip off its animated place by ({:7.2}, {:7.2})",
-                jx - ax,
-                jy - ay
+                j.x - a.x,
+                j.y - a.y
             );
         }
     }

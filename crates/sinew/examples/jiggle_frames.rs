@@ -84,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for c in &crowd {
         for &t in &tips {
-            let (x, y) = c.local_to_world(t, 12.0, 0.0).ok_or("tip")?;
+            let sinew::math::Vec2 { x, y } = c.local_to_world(t, (12.0, 0.0)).ok_or("tip")?;
             (sum.0, sum.1) = (sum.0 + x, sum.1 + y);
         }
     }

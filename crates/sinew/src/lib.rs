@@ -46,7 +46,7 @@
 //!     c.update(1.0 / 60.0);
 //! }
 //! let tip = c.find_bone("tail-2").expect("tail-2");
-//! let (x, y) = c.local_to_world(tip, 0.0, 0.0).expect("a bone of this rig");
+//! let sinew::math::Vec2 { x, y } = c.local_to_world(tip, (0.0, 0.0)).expect("a bone of this rig");
 //! assert!(x.is_finite() && y.is_finite());
 //! // Ids and names from elsewhere are refused, never a panic.
 //! assert!(c.set_skins(&["no-such-skin"]).is_err());

@@ -20,7 +20,7 @@
 //! [`Character::overflowed`]: super::Character::overflowed
 
 use super::error::CharacterError;
-use crate::math::WorldTransform;
+use crate::math::{Vec2, WorldTransform};
 
 /// Inputs must be smaller than this in magnitude (the loaders refuse file values of the same
 /// size: their products overflow the f32 outputs).
@@ -248,8 +248,8 @@ pub(crate) fn floats(values: &mut [f32]) -> bool {
 }
 
 /// `Some(p)` when both coordinates are finite.
-pub(crate) fn point(p: (f64, f64)) -> Option<(f64, f64)> {
-    (p.0.is_finite() && p.1.is_finite()).then_some(p)
+pub(crate) fn point(p: Vec2) -> Option<Vec2> {
+    (p.x.is_finite() && p.y.is_finite()).then_some(p)
 }
 
 /// `Some(v)` when finite.
@@ -275,7 +275,7 @@ mod tests {
         assert_eq!((w[1].x, w[2].b, w[2].a), (0.0, 0.0, 1.0));
         assert!(input("x", 1e30).is_err() && input("x", f64::NAN).is_err());
         assert_eq!(input("x", -1e29), Ok(-1e29));
-        assert_eq!(point((1.0, f64::INFINITY)), None);
+        assert_eq!(point(Vec2::new(1.0, f64::INFINITY)), None);
     }
 
     #[test]

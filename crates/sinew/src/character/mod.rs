@@ -120,6 +120,7 @@ struct ParamAnim {
 ///
 /// ```
 /// use sinew::character::Character;
+/// use sinew::math::Vec2;
 /// use sinew::raw::{RawBone, RawRig};
 /// use std::sync::Arc;
 ///
@@ -133,7 +134,7 @@ struct ParamAnim {
 /// let mut character = Character::new(rig);
 /// character.update(1.0 / 60.0);
 /// let arm = character.find_bone("arm").expect("arm exists");
-/// assert_eq!(character.local_to_world(arm, 1.0, 0.0), Some((11.0, 0.0)));
+/// assert_eq!(character.local_to_world(arm, (1.0, 0.0)), Some(Vec2::new(11.0, 0.0)));
 /// assert!(character.find_bone("leg").is_none());
 /// ```
 ///
@@ -727,15 +728,17 @@ fn apply_overrides(
         };
         let target = ik.target.index();
         let local = match rig.bones.get(target).and_then(|b| b.parent) {
-            Some(parent) => query::world_to_local(&inst.world[parent.index()], *x, *y),
-            None => (
+            Some(parent) => {
+                query::world_to_local(&inst.world[parent.index()], crate::math::Vec2::new(*x, *y))
+            }
+            None => crate::math::Vec2::new(
                 (x - inst.x) / nonzero(inst.scale_x),
                 (y - inst.y) / nonzero(inst.scale_y),
             ),
         };
         if let Some(pose) = inst.pose.get_mut(target) {
-            pose.x = local.0;
-            pose.y = local.1;
+            pose.x = local.x;
+            pose.y = local.y;
         }
     }
 }

@@ -27,18 +27,18 @@ use std::sync::Arc;
 /// World point -> the bone space of `w` (Spine `Bone.worldToLocal`); through the
 /// pseudo-inverse when `w` is singular ([`WorldTransform::inverse_linear`]: finite, the
 /// least-squares point).
-pub(crate) fn world_to_local(w: &WorldTransform, x: f64, y: f64) -> (f64, f64) {
+pub(crate) fn world_to_local(w: &WorldTransform, p: Vec2) -> Vec2 {
     let det = w.a * w.d - w.b * w.c;
-    let (x, y) = (x - w.x, y - w.y);
+    let (x, y) = (p.x - w.x, p.y - w.y);
     if det != 0.0 {
         let inv = 1.0 / det;
-        let r = ((x * w.d - y * w.b) * inv, (y * w.a - x * w.c) * inv);
-        if r.0.is_finite() && r.1.is_finite() {
+        let r = Vec2::new((x * w.d - y * w.b) * inv, (y * w.a - x * w.c) * inv);
+        if r.x.is_finite() && r.y.is_finite() {
             return r;
         }
     }
     let m = w.inverse_linear();
-    (m.a * x + m.b * y, m.c * x + m.d * y)
+    Vec2::new(m.a * x + m.b * y, m.c * x + m.d * y)
 }
 
 impl Character {
@@ -114,19 +114,19 @@ impl Character {
 
     /// A point in a bone's space to world space (Spine `localToWorld`).
     /// `None` also for a result that is not finite (a non-finite or huge point).
-    pub fn local_to_world(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
-        self.bone_world(bone).and_then(|w| {
-            let p = w.apply(Vec2::new(x, y));
-            finite::point((p.x, p.y))
-        })
+    pub fn local_to_world(&self, bone: impl Key<BoneId>, p: impl Into<Vec2>) -> Option<Vec2> {
+        let p = p.into();
+        self.bone_world(bone)
+            .and_then(|w| finite::point(w.apply(p)))
     }
 
     /// A world point to a bone's space (Spine `worldToLocal`).
     /// A singular bone (scaled to 0) maps through its pseudo-inverse
     /// ([`WorldTransform::inverse_linear`]); `None` also for a result that is not finite.
-    pub fn world_to_local(&self, bone: impl Key<BoneId>, x: f64, y: f64) -> Option<(f64, f64)> {
+    pub fn world_to_local(&self, bone: impl Key<BoneId>, p: impl Into<Vec2>) -> Option<Vec2> {
+        let p = p.into();
         self.bone_world(bone)
-            .and_then(|w| finite::point(world_to_local(&w, x, y)))
+            .and_then(|w| finite::point(world_to_local(&w, p)))
     }
 
     /// A world rotation (degrees) to a bone's local rotation (Spine

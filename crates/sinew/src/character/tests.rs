@@ -34,7 +34,7 @@ fn foreign_and_unknown_ids_are_refused() {
     assert!(c.set_attachment("nope", None::<&str>).is_err());
     assert!(c.set_mix("a", "b", 0.1).is_err());
     assert_eq!(c.bone_world(BoneId(99)), None);
-    assert_eq!(c.world_to_local(BoneId(99), 0.0, 0.0), None);
+    assert_eq!(c.world_to_local(BoneId(99), (0.0, 0.0)), None);
     let mut out = Vec::new();
     assert!(!c.world_vertices(SlotId(5), &mut out));
     c.update(1.0 / 60.0);
@@ -57,8 +57,8 @@ fn handles_of_another_rig_are_refused() {
     assert_eq!(b.bone_world(hand), None);
     assert_eq!(b.bone_local(hand), None);
     assert_eq!(b.world_rotation(hand), None);
-    assert_eq!(b.local_to_world(hand, 1.0, 0.0), None);
-    assert_eq!(b.world_to_local(hand, 1.0, 0.0), None);
+    assert_eq!(b.local_to_world(hand, (1.0, 0.0)), None);
+    assert_eq!(b.world_to_local(hand, (1.0, 0.0)), None);
     assert_eq!(b.world_to_local_rotation(hand, 1.0), None);
     assert_eq!(b.local_to_world_rotation(hand, 1.0), None);
     // The rig's own character takes it; names and bare ids work on both.
@@ -102,8 +102,15 @@ fn world_and_local_round_trip() {
     let mut c = Character::new(rig());
     c.update(0.0);
     let hand = c.find_bone("hand").expect("hand");
-    let (x, y) = c.local_to_world(hand, 2.0, 1.0).expect("known bone");
-    let (lx, ly) = c.world_to_local(hand, x, y).expect("known bone");
+    let world = c.local_to_world(hand, (2.0, 1.0)).expect("known bone");
+    // arm at (10, 0) turned 90 degrees, hand 5 along it: (2, 1) in the hand is (9, 7) (to
+    // Spine's float pi and fast trig: ~3e-7).
+    assert!(
+        (world.x - 9.0).abs() < 1e-5 && (world.y - 7.0).abs() < 1e-5,
+        "{world:?}"
+    );
+    let local = c.world_to_local(hand, world).expect("known bone");
+    let (lx, ly) = (local.x, local.y);
     assert!((lx - 2.0).abs() < 1e-9 && (ly - 1.0).abs() < 1e-9);
     let w = c.world_rotation(hand).expect("known bone");
     assert!((w - 90.0).abs() < 1e-3, "{w}");

@@ -132,11 +132,11 @@ fn assert_finite(c: &mut Character, what: &str) {
             "{what}"
         );
         for x in HOSTILE {
-            for p in [c.local_to_world(b, x, 1.0), c.world_to_local(b, x, 1.0)]
+            for p in [c.local_to_world(b, (x, 1.0)), c.world_to_local(b, (x, 1.0))]
                 .into_iter()
                 .flatten()
             {
-                assert!(p.0.is_finite() && p.1.is_finite(), "{what}: {x} -> {p:?}");
+                assert!(p.x.is_finite() && p.y.is_finite(), "{what}: {x} -> {p:?}");
             }
             for r in [
                 c.world_to_local_rotation(b, x),

@@ -50,6 +50,12 @@ impl Vec2 {
     }
 }
 
+impl From<(f64, f64)> for Vec2 {
+    fn from((x, y): (f64, f64)) -> Self {
+        Vec2::new(x, y)
+    }
+}
+
 impl From<[f64; 2]> for Vec2 {
     #[inline]
     fn from([x, y]: [f64; 2]) -> Self {
