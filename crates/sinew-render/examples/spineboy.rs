@@ -38,6 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .draw_fitted(&mut boy, &textures, &mut canvas, 0.05)
         .ok_or("nothing drawn")?;
     canvas.save_png(&out)?;
-    println!("wrote {out}");
+    let arm = boy.bone_world("rear-upper-arm").ok_or("no arm")?; // the bone aim-ik turns
+    let to_target = (250.0 - arm.y).atan2(300.0 - arm.x).to_degrees();
+    let aim = arm.c.atan2(arm.a).to_degrees();
+    println!("aim {aim:.3} deg, target {to_target:.3} deg; wrote {out}");
     Ok(())
 }

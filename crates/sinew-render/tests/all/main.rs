@@ -12,3 +12,4 @@ static GLOBAL: sinew_testutil::alloc::CountingAlloc = sinew_testutil::alloc::Cou
 
 mod alloc;
 mod clip_cache;
+mod examples;

@@ -17,4 +17,5 @@ mod cage_alloc;
 mod cage_oracle;
 mod cage_sparse;
 mod chain_alloc;
+mod examples;
 mod jiggle3d_alloc;
