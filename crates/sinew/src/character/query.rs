@@ -14,8 +14,7 @@ use super::key::{
 use super::{Character, ParamAnim};
 use crate::anim::EntryId;
 use crate::ids::{
-    AttachmentId, BoneId, ClipId, IkId, NameId, ParamId, PathId, PhysicsId, SkinId, SlotId,
-    TransformId,
+    AttachmentId, BoneId, ClipId, IkId, ParamId, PathId, PhysicsId, SkinId, SlotId, TransformId,
 };
 use crate::math::{RAD_DEG, Vec2, WorldTransform};
 use crate::params::ParamData;
@@ -283,14 +282,15 @@ impl Character {
                 .unwrap_or_default(),
             name: name.to_owned(),
         };
-        let key = self
+        // The builder's name map of attachment keys (one entry per distinct key).
+        let key = *self
             .rig
+            .names
             .attachment_keys
-            .iter()
-            .position(|k| k == name)
+            .get(name)
             .ok_or_else(unknown)?;
         self.inst
-            .find_attachment(&self.rig, s, NameId(key as u32))
+            .find_attachment(&self.rig, s, key)
             .ok_or_else(unknown)
     }
 
