@@ -7,7 +7,7 @@ use crate::common;
 
 use common::*;
 use sinew_capi::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::ptr::{null, null_mut};
 
 /// One 40-unit bone `arm` at (5, -10) (y down) under `root`, a 16 x 8 image `box` centred
@@ -220,17 +220,30 @@ fn a_small_armature_loads_from_memory_and_files_and_poses_as_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn dragon_boy_poses_like_the_facade_bit_for_bit() {
-    let Some(fx) = sinew_testutil::require_fixtures("dragon_boy_poses_like_the_facade") else {
-        return;
-    };
-    let dir = fx.join("dragonbones/dragon_boy");
+/// The shared fixture dragon_boy: its `_ske.json` and `_tex.json` paths and the facade's
+/// load of them, for a test with the fixture policy of `require_fixtures`.
+fn dragon_boy(
+    test: &str,
+) -> Option<(
+    PathBuf,
+    PathBuf,
+    sinew_formats::Asset,
+    sinew_formats::dragonbones::DragonBonesRig,
+)> {
+    let dir = sinew_testutil::require_fixtures(test)?.join("dragonbones/dragon_boy");
     let (ske, tex) = (
         dir.join("dragon_boy_ske.json"),
         dir.join("dragon_boy_tex.json"),
     );
     let (asset, db) = sinew_formats::load_dragonbones(&ske, Some(&tex), None).expect("load");
+    Some((ske, tex, asset, db))
+}
+
+#[test]
+fn dragon_boy_poses_like_the_facade_bit_for_bit() {
+    let Some((ske, tex, asset, db)) = dragon_boy("dragon_boy_poses_like_the_facade") else {
+        return;
+    };
     let (st, by_path) = load_path(&ske, &tex, "");
     assert_eq!(st, SinewStatus::Ok, "{}", last_error());
     let (ske_text, tex_text) = (
@@ -432,15 +445,9 @@ fn dragonbones_play_times_play_the_same_from_c_as_from_rust() {
 
 #[test]
 fn dragon_boy_plays_its_play_times_from_c_as_the_facade() {
-    let Some(fx) = sinew_testutil::require_fixtures("dragon_boy_plays_its_play_times") else {
+    let Some((ske, tex, asset, db)) = dragon_boy("dragon_boy_plays_its_play_times") else {
         return;
     };
-    let dir = fx.join("dragonbones/dragon_boy");
-    let (ske, tex) = (
-        dir.join("dragon_boy_ske.json"),
-        dir.join("dragon_boy_tex.json"),
-    );
-    let (asset, db) = sinew_formats::load_dragonbones(&ske, Some(&tex), None).expect("load");
     let (st, rig) = load_path(&ske, &tex, "");
     assert_eq!(st, SinewStatus::Ok, "{}", last_error());
     let c = character(rig);
