@@ -812,7 +812,10 @@ fn image(d: &Obj, name: &str, atlas: &HashMap<String, Region>, p: &Loc) -> R<Raw
         x,
         y,
         scale_x: xf.sc_x,
-        scale_y: xf.sc_y,
+        // A region's corners take their texture rows as in Spine, whose y points up: the
+        // texture's top row at +height/2. DragonBones is y-down (its top row at -height/2 of
+        // the display), so the region is mirrored in y to draw the image upright.
+        scale_y: -xf.sc_y,
         // COMPAT(dragonbones): a skewed image transform (skX != skY) is drawn unskewed.
         rotation: xf.sk_y,
         width: region.width,

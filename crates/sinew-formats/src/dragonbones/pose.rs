@@ -413,7 +413,10 @@ fn frame(c: &Character, db: &DragonBonesRig, time: f64, y_up: bool) -> Frame {
                     .map(|p| (f64::from(p[0]), f * f64::from(p[1])))
                     .collect();
                 let order: Vec<usize> = if matches!(a.kind, AttachmentKind::Region(_)) {
-                    vec![0, 3, 2, 1]
+                    // sinew's corners BL, UL, UR, BR of a region mirrored for y-down
+                    // (`image` in mod.rs) as the runtime's top-left, top-right,
+                    // bottom-right, bottom-left.
+                    vec![1, 2, 3, 0]
                 } else {
                     (0..pts.len()).collect()
                 };
