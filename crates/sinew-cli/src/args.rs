@@ -235,6 +235,10 @@ pub struct RenderArgs {
     /// `<stem>_ske.json`). `none` draws untextured. Puppets embed their textures: not for them.
     #[arg(long)]
     pub atlas: Option<String>,
+    /// DragonBones: the armature to draw (default: the file's `stage`, else the first); a
+    /// name the file lacks is an error listing its armatures.
+    #[arg(long)]
+    pub armature: Option<String>,
     /// Animation to play (looping, AnimationState track 0); required for Spine skeletons.
     #[arg(long, default_value = "")]
     pub anim: String,

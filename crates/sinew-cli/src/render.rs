@@ -412,6 +412,14 @@ pub fn render(args: &RenderArgs, budgets: &Budgets) -> Result<String> {
         bail!("--fps must be a positive number");
     }
     let format = crate::guard::Format::of(budgets, &args.file)?;
+    if format != crate::guard::Format::DragonBones {
+        crate::guard::not_for(
+            format.name(),
+            &args.file,
+            "--armature",
+            args.armature.is_some(),
+        )?;
+    }
     if format == crate::guard::Format::Puppet {
         return crate::inochi_render::render(args, out, budgets);
     }
@@ -424,6 +432,7 @@ pub fn render(args: &RenderArgs, budgets: &Budgets) -> Result<String> {
     let load = crate::guard::LoadArgs {
         atlas: atlas_arg(args.atlas.as_deref()),
         extras: args.extras.as_deref(),
+        armature: args.armature.as_deref(),
         textures: true,
         ..Default::default()
     };

@@ -18,6 +18,7 @@ static GLOBAL: sinew_testutil::alloc::CountingAlloc = sinew_testutil::alloc::Cou
 mod common {
     pub mod compare;
     pub mod harness;
+    pub mod images;
 }
 
 mod cage_cli;
@@ -25,6 +26,7 @@ mod cli;
 mod convert_cli;
 mod docs_commands;
 mod dragonbones_cli;
+mod dragonbones_render;
 mod extras;
 mod face_example;
 mod first_hour;

@@ -4,6 +4,7 @@
 //! its slot vertices, and the official reference renders (fixtures/spine/render-ref) match by
 //! alpha IoU and PSNR. Fixture tests skip without the shared fixtures (fail under `CI=true`).
 
+use crate::common::images::similarity;
 use serde_json::Value;
 use sinew_render::compare::{check_golden, load_rgba};
 use sinew_render::encode::frame_count;
@@ -446,27 +447,6 @@ fn missing_textures_are_named() {
         ],
     );
     assert_fails(&o, &["no atlas found", "--atlas none"]);
-}
-
-/// Alpha IoU (alpha >= 128) and PSNR of both images composited over mid grey.
-fn similarity(a: &[u8], b: &[u8]) -> (f64, f64) {
-    let (mut inter, mut union, mut se) = (0usize, 0usize, 0.0f64);
-    for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
-        let (ma, mb) = (p[3] >= 128, q[3] >= 128);
-        inter += usize::from(ma && mb);
-        union += usize::from(ma || mb);
-        for k in 0..3 {
-            let over = |c: &[u8]| {
-                (f64::from(c[k]) * f64::from(c[3]) + 128.0 * f64::from(255 - c[3])) / 255.0
-            };
-            se += (over(p) - over(q)).powi(2);
-        }
-    }
-    let mse = se / (3 * a.len() / 4).max(1) as f64;
-    (
-        inter as f64 / union.max(1) as f64,
-        10.0 * (255.0f64 * 255.0 / mse.max(1e-9)).log10(),
-    )
 }
 
 #[test]
