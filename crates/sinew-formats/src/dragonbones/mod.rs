@@ -352,8 +352,12 @@ impl Xf {
     }
 }
 
+/// A slot's `blendMode`, compared without case as the runtime's parser does (editors write
+/// `hardLight`). Flash's `alpha` and `erase` keep or erase what is already drawn by the
+/// source's alpha (DestinationIn, SliceFromLower); `invert` and `layer` have no sinew
+/// equivalent and draw normally, as the PixiJS and Cocos adapters draw them.
 fn blend_mode(name: &str) -> BlendMode {
-    match name {
+    match name.to_ascii_lowercase().as_str() {
         "add" => BlendMode::Additive,
         "multiply" => BlendMode::Multiply,
         "screen" => BlendMode::Screen,
@@ -363,7 +367,33 @@ fn blend_mode(name: &str) -> BlendMode {
         "difference" => BlendMode::Difference,
         "hardlight" => BlendMode::HardLight,
         "subtract" => BlendMode::Subtract,
+        "alpha" => BlendMode::DestinationIn,
+        "erase" => BlendMode::SliceFromLower,
         _ => BlendMode::Normal,
+    }
+}
+
+#[cfg(test)]
+mod blend_tests {
+    use super::*;
+
+    #[test]
+    fn blend_modes_are_read_without_case_as_the_runtime_reads_them() {
+        for (name, want) in [
+            ("hardLight", BlendMode::HardLight),
+            ("HARDLIGHT", BlendMode::HardLight),
+            ("Add", BlendMode::Additive),
+            ("multiply", BlendMode::Multiply),
+            ("Screen", BlendMode::Screen),
+            ("alpha", BlendMode::DestinationIn),
+            ("erase", BlendMode::SliceFromLower),
+            ("subtract", BlendMode::Subtract),
+            ("invert", BlendMode::Normal),
+            ("layer", BlendMode::Normal),
+            ("nonsense", BlendMode::Normal),
+        ] {
+            assert_eq!(blend_mode(name), want, "{name}");
+        }
     }
 }
 
