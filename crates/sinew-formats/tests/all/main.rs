@@ -22,6 +22,7 @@ mod convert_dragonbones;
 mod dragonbones_budget;
 mod dragonbones_fade;
 mod dragonbones_golden;
+mod dragonbones_host;
 mod dragonbones_images;
 mod dragonbones_mutations;
 mod dragonbones_playback;

@@ -162,6 +162,10 @@ pub struct Character {
     /// Per IK constraint: a world target position set from code.
     ik_targets: Vec<Option<(f64, f64)>>,
     overrides: bool,
+    /// Per bone: moved by code since the last update ([`Character::mark_bone_moved`]);
+    /// DragonBones IK then solves its chain afresh, as the runtime after `invalidUpdate`.
+    moved: Vec<bool>,
+    any_moved: bool,
     /// Events the host has had since the last update (dropped at the next one).
     events_seen: usize,
     fired: Vec<FiredEvent>,
@@ -199,6 +203,8 @@ impl Character {
             bone_overrides: vec![None; rig.bones.len()],
             ik_targets: vec![None; rig.ik.len()],
             overrides: false,
+            moved: vec![false; rig.bones.len()],
+            any_moved: false,
             events_seen: 0,
             fired: Vec::with_capacity(16),
             setup: Arc::new(DrawSetup::default()),
@@ -563,6 +569,15 @@ impl Character {
         // 3. Overrides from code.
         if self.overrides {
             apply_overrides(rig, inst, &self.bone_overrides, &self.ik_targets);
+        }
+        if std::mem::take(&mut self.any_moved) {
+            // Bones moved by code are dirty this frame for DragonBones IK (no-op otherwise).
+            for (still, moved) in inst.db_hold.still.iter_mut().zip(&mut self.moved) {
+                if std::mem::take(moved) {
+                    *still = false;
+                }
+            }
+            self.moved.fill(false);
         }
         // 4. Clock.
         inst.advance_time(dt);

@@ -176,6 +176,9 @@ impl Character {
         finite::input("bone local scale y", pose.scale_y)?;
         finite::input("bone local shear x", pose.shear_x)?;
         finite::input("bone local shear y", pose.shear_y)?;
+        if self.bone_overrides[i] != Some(pose) {
+            self.mark_moved(i);
+        }
         self.bone_overrides[i] = Some(pose);
         self.overrides = true;
         Ok(())
@@ -184,9 +187,43 @@ impl Character {
     /// Lets the animation pose the bone again.
     pub fn clear_bone_local(&mut self, bone: impl Key<BoneId>) -> Result<(), CharacterError> {
         let i = self.bone_index(bone)?;
+        if self.bone_overrides[i].is_some() {
+            self.mark_moved(i);
+        }
         self.bone_overrides[i] = None;
         self.recount_overrides();
         Ok(())
+    }
+
+    /// Marks a bone as moved for the next update, as the DragonBones runtime's
+    /// `invalidUpdate`: a DragonBones IK chain under it is solved afresh instead of from its
+    /// last result (the runtime holds a still chain's world transform; see
+    /// `constraint/ik_dragonbones.rs`). [`Character::set_bone_local`] and
+    /// [`Character::clear_bone_local`] mark the bone when its pose changes; this is for a host
+    /// that wants the chain re-solved without changing a pose. No effect on other rigs.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use sinew::raw::{RawBone, RawRig};
+    /// # let mut raw = RawRig::default();
+    /// # raw.bones.push(RawBone::new("root", None));
+    /// # let rig = Arc::new(sinew::build::build_rig(&raw).expect("a rig"));
+    /// let mut c = sinew::Character::new(rig);
+    /// c.mark_bone_moved("root").expect("a bone");
+    /// assert!(c.mark_bone_moved("nobody").is_err());
+    /// c.update(1.0 / 60.0);
+    /// ```
+    pub fn mark_bone_moved(&mut self, bone: impl Key<BoneId>) -> Result<(), CharacterError> {
+        let i = self.bone_index(bone)?;
+        self.mark_moved(i);
+        Ok(())
+    }
+
+    fn mark_moved(&mut self, i: usize) {
+        if let Some(m) = self.moved.get_mut(i) {
+            *m = true;
+            self.any_moved = true;
+        }
     }
 
     /// Moves an IK constraint's target bone to a world position, held every frame (after
