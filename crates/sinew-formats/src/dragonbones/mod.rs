@@ -373,30 +373,6 @@ fn blend_mode(name: &str) -> BlendMode {
     }
 }
 
-#[cfg(test)]
-mod blend_tests {
-    use super::*;
-
-    #[test]
-    fn blend_modes_are_read_without_case_as_the_runtime_reads_them() {
-        for (name, want) in [
-            ("hardLight", BlendMode::HardLight),
-            ("HARDLIGHT", BlendMode::HardLight),
-            ("Add", BlendMode::Additive),
-            ("multiply", BlendMode::Multiply),
-            ("Screen", BlendMode::Screen),
-            ("alpha", BlendMode::DestinationIn),
-            ("erase", BlendMode::SliceFromLower),
-            ("subtract", BlendMode::Subtract),
-            ("invert", BlendMode::Normal),
-            ("layer", BlendMode::Normal),
-            ("nonsense", BlendMode::Normal),
-        ] {
-            assert_eq!(blend_mode(name), want, "{name}");
-        }
-    }
-}
-
 /// `color {aM, rM, gM, bM}` multipliers (percent) as a colour; offsets are not kept.
 pub(crate) fn read_color(m: Option<&Obj>, path: &Loc, quantise: bool) -> R<Color> {
     let Some(m) = m else {
@@ -996,4 +972,28 @@ fn mesh(
         },
         info,
     ))
+}
+
+#[cfg(test)]
+mod blend_tests {
+    use super::*;
+
+    #[test]
+    fn blend_modes_are_read_without_case_as_the_runtime_reads_them() {
+        for (name, want) in [
+            ("hardLight", BlendMode::HardLight),
+            ("HARDLIGHT", BlendMode::HardLight),
+            ("Add", BlendMode::Additive),
+            ("multiply", BlendMode::Multiply),
+            ("Screen", BlendMode::Screen),
+            ("alpha", BlendMode::DestinationIn),
+            ("erase", BlendMode::SliceFromLower),
+            ("subtract", BlendMode::Subtract),
+            ("invert", BlendMode::Normal),
+            ("layer", BlendMode::Normal),
+            ("nonsense", BlendMode::Normal),
+        ] {
+            assert_eq!(blend_mode(name), want, "{name}");
+        }
+    }
 }
