@@ -49,6 +49,10 @@ pub struct Asset {
     /// The armature's DragonBones details (frame rate, `playTimes` per animation, child
     /// armatures), for DragonBones.
     pub dragonbones: Option<Box<crate::dragonbones::DragonBonesRig>>,
+    /// The built rigs of the DragonBones child armatures, in the order of
+    /// [`crate::dragonbones::DragonBonesRig::children`] (bound to the atlas): every
+    /// [`Asset::character`] shows them inside their slots ([`sinew::Character::nest`]).
+    pub children: Vec<Arc<Rig>>,
     /// The budgets it was loaded with (decoding its textures counts against
     /// `texture_bytes`).
     pub budgets: Budgets,
@@ -86,6 +90,7 @@ impl Asset {
             param_animations: Arc::from(Vec::new()),
             puppet: None,
             dragonbones: None,
+            children: Vec::new(),
             budgets: Budgets::DEFAULT,
         }
     }
@@ -101,7 +106,76 @@ impl Asset {
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
+        if let Some(db) = &self.dragonbones {
+            self.nest_children(&mut c, db);
+        }
         c
+    }
+
+    /// Shows each DragonBones child armature inside its slot (one level: a child's own
+    /// armature displays stay empty points).
+    fn nest_children(&self, c: &mut Character, db: &crate::dragonbones::DragonBonesRig) {
+        let rig = &self.rig;
+        for d in &db.child_displays {
+            let Some(k) = d.child else {
+                continue;
+            };
+            let (Some(child_rig), Some(child_db)) = (self.children.get(k), db.children.get(k))
+            else {
+                continue;
+            };
+            let Some(slot) = rig.slot(&d.slot) else {
+                continue;
+            };
+            let Some(key) = rig.names.attachment_keys.get(&d.key) else {
+                continue;
+            };
+            let Some(attachment) = rig
+                .attachments
+                .iter()
+                .position(|a| a.slot == slot && a.key == *key)
+                .and_then(|i| u32::try_from(i).ok())
+            else {
+                continue;
+            };
+            let clip_of = |r: &Rig, name: &str| r.clip(name);
+            let starts = d
+                .starts
+                .iter()
+                .filter_map(|(p, t, n)| Some((clip_of(rig, p)?, *t, clip_of(child_rig, n)?)))
+                .collect();
+            let clip = d
+                .actions
+                .as_deref()
+                .and_then(|n| clip_of(child_rig, n))
+                .or_else(|| {
+                    child_db
+                        .rig
+                        .clips
+                        .first()
+                        .and_then(|i| clip_of(child_rig, &i.name))
+                });
+            let [a, b, cc, dd, tx, ty] = d.transform;
+            let spec = sinew::character::Nested {
+                slot,
+                attachment: sinew::AttachmentId(attachment),
+                // Flash order (x' = a x + c y + tx) as sinew's rows.
+                transform: sinew::WorldTransform {
+                    a,
+                    b: cc,
+                    c: b,
+                    d: dd,
+                    x: tx,
+                    y: ty,
+                },
+                starts,
+                clip,
+            };
+            let mut child = Character::new(child_rig.clone());
+            child.set_draw_setup(self.draw.clone());
+            // The ids come from these very rigs: never refused.
+            let _ = c.nest(spec, child);
+        }
     }
 }
 

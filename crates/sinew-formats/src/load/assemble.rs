@@ -179,8 +179,30 @@ impl Ctx<'_> {
             exact_angles: true,
             ..Default::default()
         };
+        // Child armatures, drawn inside their slots: built and bound to the same atlas.
+        let mut children = Vec::with_capacity(db.children.len());
+        for child in &db.children {
+            let mut rig =
+                sinew::build::build_rig_with(&child.rig.raw, &inputs).map_err(|error| {
+                    LoadError::Build {
+                        file: self.name.to_owned(),
+                        error,
+                    }
+                })?;
+            if let Some((a, _, file)) = &atlas {
+                sinew::build::region::bind_regions(&mut rig, &a.by_name()).map_err(|problem| {
+                    LoadError::MissingRegion {
+                        atlas: Some(file.clone()),
+                        skeleton: self.name.to_owned(),
+                        problem: Box::new(problem),
+                    }
+                })?;
+            }
+            children.push(Arc::new(rig));
+        }
         let mut asset = self.finish(&db.raw, &inputs, atlas, format)?;
         asset.dragonbones = Some(Box::new(db));
+        asset.children = children;
         Ok(asset)
     }
 
@@ -230,6 +252,7 @@ impl Ctx<'_> {
             param_animations: Arc::from(Vec::new()),
             puppet: None,
             dragonbones: None,
+            children: Vec::new(),
             format,
             budgets: self.options.budgets,
         })
@@ -279,6 +302,7 @@ impl Ctx<'_> {
             draw: Arc::new(draw),
             puppet: Some(Box::new(p)),
             dragonbones: None,
+            children: Vec::new(),
             format,
             budgets: o.budgets,
         })

@@ -25,6 +25,7 @@ mod dragonbones_golden;
 mod dragonbones_host;
 mod dragonbones_images;
 mod dragonbones_mutations;
+mod dragonbones_nested;
 mod dragonbones_playback;
 mod dragonbones_synthetic;
 mod errors;

@@ -55,6 +55,7 @@ mod crowd;
 mod error;
 pub mod finite;
 mod key;
+mod nested;
 mod pool;
 mod puppet;
 mod query;
@@ -75,6 +76,7 @@ pub use key::{
     AttachmentKey, Bone, Clip, Handle, Ik, Key, Param, ParamValue, PathConstraint,
     PhysicsConstraint, Skin, Slot, TransformConstraint,
 };
+pub use nested::Nested;
 pub use pool::{MAX_THREADS, Member, Pool, PoolError};
 pub use puppet::update_params;
 
@@ -166,6 +168,8 @@ pub struct Character {
     /// DragonBones IK then solves its chain afresh, as the runtime after `invalidUpdate`.
     moved: Vec<bool>,
     any_moved: bool,
+    /// Characters drawn inside slots ([`Character::nest`]).
+    nested: Vec<nested::NestedState>,
     /// Events the host has had since the last update (dropped at the next one).
     events_seen: usize,
     fired: Vec<FiredEvent>,
@@ -205,6 +209,7 @@ impl Character {
             overrides: false,
             moved: vec![false; rig.bones.len()],
             any_moved: false,
+            nested: Vec::new(),
             events_seen: 0,
             fired: Vec::with_capacity(16),
             setup: Arc::new(DrawSetup::default()),
@@ -610,6 +615,8 @@ impl Character {
         }
         // No NaN or infinity out: a world transform that overflowed is zeroed (`finite`).
         self.overflowed = finite::world(&mut inst.world);
+        // 9. Nested characters (DragonBones child armatures) on their own clocks.
+        self.update_nested(dt);
         self.events_seen = self.state.events.len();
     }
 
@@ -666,6 +673,7 @@ impl Character {
             }
         }
         finish_draw_list(&self.rig, &self.inst, &self.setup, &mut self.draw);
+        self.draw_nested();
         // Finite world transforms can still give f32 positions past f32::MAX (`finite`).
         if finite::floats(&mut self.draw.positions) | finite::floats(&mut self.draw.clip_vertices) {
             self.overflowed = true;
