@@ -777,6 +777,13 @@ enum SinewStatus sinew_character_clear_bone_local(struct SinewCharacter *charact
                                                   const char *name,
                                                   size_t name_len);
 
+// Marks a bone as moved for the next update (DragonBones' `invalidUpdate`): a DragonBones
+// IK chain under it is solved afresh instead of from its last result. Setting or clearing
+// a bone's local pose marks it already; no effect on other rigs.
+enum SinewStatus sinew_character_mark_bone_moved(struct SinewCharacter *character,
+                                                 const char *name,
+                                                 size_t name_len);
+
 // A bone's world transform after the last update.
 enum SinewStatus sinew_character_bone_world(const struct SinewCharacter *character,
                                             const char *name,

@@ -256,6 +256,7 @@ static void test_character(const char *root) {
     OK(sinew_character_bone_world(c, S("head"), &w));
     IS(sinew_character_bone_world(c, S("tail"), &w), NOT_FOUND);
     OK(sinew_character_clear_bone_local(c, S("head")));
+    OK(sinew_character_mark_bone_moved(c, S("head")));
     IS(sinew_character_bone_worlds(c, worlds, 2, &len), BUFFER_TOO_SMALL);
     TRUE(len == 20);
     OK(sinew_character_bone_worlds(c, worlds, 64, &len));

@@ -103,6 +103,24 @@ pub extern "C" fn sinew_character_clear_bone_local(
     })
 }
 
+/// Marks a bone as moved for the next update (DragonBones' `invalidUpdate`): a DragonBones
+/// IK chain under it is solved afresh instead of from its last result. Setting or clearing
+/// a bone's local pose marks it already; no effect on other rigs.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_mark_bone_moved(
+    character: *mut SinewCharacter,
+    name: *const c_char,
+    name_len: usize,
+) -> SinewStatus {
+    guard(|| {
+        let name = str_arg(name, name_len, "name")?;
+        with(character, |s| {
+            let b = bone_of(s, name)?;
+            s.character.mark_bone_moved(b).map_err(char_fail)
+        })
+    })
+}
+
 fn world_of(w: sinew::WorldTransform) -> SinewWorldTransform {
     SinewWorldTransform {
         a: w.a,

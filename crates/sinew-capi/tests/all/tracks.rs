@@ -268,6 +268,7 @@ fn every_not_found_error_lists_the_names() {
     check(sinew_character_bone_local(c, x, xl, &mut pose), bones);
     check(sinew_character_set_bone_local(c, x, xl, &pose), bones);
     check(sinew_character_clear_bone_local(c, x, xl), bones);
+    check(sinew_character_mark_bone_moved(c, x, xl), bones);
     let mut w = SinewWorldTransform::default();
     check(sinew_character_bone_world(c, x, xl, &mut w), bones);
     let mut index = 0;
