@@ -658,3 +658,81 @@ fn scripted_play_advances_on_a_fixed_clock() {
     // A fixed 1/60 s a frame, whatever the frame took: the same frames give the same image.
     assert_eq!(repeat, 0, "two --play runs differ");
 }
+
+/// The viewer draws a DragonBones rig (images upright, meshes) as the CPU renderer does:
+/// dragon_boy's `walk` at 0.3 s against `sinew render` of the same view and size. Colours
+/// are compared where the CPU render is opaque (an image turned over in its quad changes
+/// them), coverage as alpha IoU.
+#[test]
+fn viewer_draws_a_dragonbones_rig_as_the_cpu_does() {
+    let Some(fx) =
+        sinew_testutil::require_fixtures("viewer_draws_a_dragonbones_rig_as_the_cpu_does")
+    else {
+        return;
+    };
+    let ske = fx.join("dragonbones/dragon_boy/dragon_boy_ske.json");
+    let ske = ske.to_str().expect("utf-8 path");
+    let Some(a) = shot_of(ske, &["--anim", "walk", "--time", "0.3"], "dragon_boy") else {
+        if view(&[]).is_none() {
+            unavailable("no DISPLAY and no xvfb-run");
+        }
+        return;
+    };
+    let [cx, cy, cw, ch] = a.canvas;
+    let [x0, y0, x1, y1] = a.view;
+    let cpu_png = out_dir().join("dragon_boy-cpu.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args([
+            "render",
+            ske,
+            "--anim",
+            "walk",
+            "--times",
+            "0.3",
+            "--fps",
+            "60",
+            "--size",
+            &format!("{cw}x{ch}"),
+            "--view",
+            &format!("{x0},{y0},{x1},{y1}"),
+            "--out",
+            cpu_png.to_str().expect("utf-8 path"),
+        ])
+        .output()
+        .expect("sinew runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, _, cpu) = load_rgba(&cpu_png).expect("the CPU render");
+    let bg = [255u8, 0, 255];
+    let (mut inter, mut union, mut opaque, mut se) = (0u64, 0u64, 0u64, 0.0f64);
+    for y in 32..ch {
+        for x in 0..cw {
+            let g = a.px(cx + x, cy + y);
+            let i = ((y * cw + x) * 4) as usize;
+            let c = &cpu[i..i + 4];
+            let shown = (0..3).any(|k| g[k].abs_diff(bg[k]) > 24);
+            let drawn = c[3] > 96;
+            inter += u64::from(shown && drawn);
+            union += u64::from(shown || drawn);
+            if c[3] == 255 {
+                opaque += 1;
+                se += (0..3)
+                    .map(|k| (f64::from(g[k]) - f64::from(c[k])).powi(2))
+                    .sum::<f64>();
+            }
+        }
+    }
+    let iou = inter as f64 / union.max(1) as f64;
+    let psnr = 10.0 * (255.0f64 * 255.0 / (se / (3 * opaque.max(1)) as f64).max(1e-9)).log10();
+    eprintln!(
+        "sinew view vs CPU, dragon_boy: alpha IoU {iou:.4}, PSNR {psnr:.1} dB over {opaque} opaque px"
+    );
+    assert!(
+        opaque > 5000,
+        "the CPU render shows the dragon ({opaque} opaque px)"
+    );
+    assert!(iou >= 0.95, "alpha IoU {iou:.4} < 0.95");
+    assert!(
+        psnr >= 25.0,
+        "PSNR {psnr:.1} dB < 25 where the CPU render is opaque"
+    );
+}
