@@ -52,6 +52,29 @@ const scenarios = [
     times: [0.4, 0.55, 0.65, 0.75, 1.0, 1.4],
   },
   {
+    name: "four_fades_overlapping",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0 },
+    actions: [
+      { at: 0.3, anim: "jump", fadeIn: 0.4, playTimes: 0 },
+      { at: 0.45, anim: "fall", fadeIn: 0.3, playTimes: 0 },
+      { at: 0.6, anim: "stand", fadeIn: 0.3, playTimes: 0 },
+    ],
+    times: [0.35, 0.5, 0.55, 0.65, 0.7, 0.8, 1.0],
+  },
+  {
+    name: "four_moods_overlapping",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: -1 },
+    actions: [
+      { at: 0.5, anim: "angry", fadeIn: 0.3, playTimes: -1 },
+      { at: 0.6, anim: "cry", fadeIn: 0.3, playTimes: -1 },
+      { at: 0.7, anim: "happy", fadeIn: 0.3, playTimes: -1 },
+    ],
+    meshSlots: ["1046"],
+    times: [0.55, 0.65, 0.75, 0.85, 0.95, 1.2],
+  },
+  {
     name: "jump_plays_twice",
     skeleton: "dragon_boy/dragon_boy_ske.json",
     first: { anim: "jump", playTimes: 2 },
