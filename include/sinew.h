@@ -705,6 +705,13 @@ enum SinewStatus sinew_character_clear_tracks(struct SinewCharacter *character);
 // Negative or non-finite: `SINEW_STATUS_INVALID_ARGUMENT`.
 enum SinewStatus sinew_character_set_time_scale(struct SinewCharacter *character, double scale);
 
+// Speed of the clip playing on `track` now (its entry's time scale; 1 when started).
+// Negative plays a DragonBones clip backwards as the runtime does. No clip on the track:
+// `SINEW_STATUS_INVALID_ARGUMENT`; not finite: `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_track_time_scale(struct SinewCharacter *character,
+                                                      uint32_t track,
+                                                      double scale);
+
 // Sets this character's crossfade from animation `from` to `to` (Spine
 // `AnimationStateData.setMix`).
 enum SinewStatus sinew_character_set_mix(struct SinewCharacter *character,

@@ -75,6 +75,28 @@ const scenarios = [
     times: [0.55, 0.65, 0.75, 0.85, 0.95, 1.2],
   },
   {
+    name: "walk_reversed",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0, timeScale: -1 },
+    actions: [],
+    times: [0.1, 0.35, 0.6, 0.95, 1.3],
+  },
+  {
+    name: "jump_reversed_once",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "jump", playTimes: 1, timeScale: -1 },
+    actions: [],
+    times: [0.05, 0.1, 0.15, 0.4],
+  },
+  {
+    name: "idle_reversed_twice",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: 2, timeScale: -1 },
+    actions: [],
+    meshSlots: ["1046"],
+    times: [0.3, 1.0, 2.1, 3.0, 5.0],
+  },
+  {
     name: "jump_plays_twice",
     skeleton: "dragon_boy/dragon_boy_ske.json",
     first: { anim: "jump", playTimes: 2 },
@@ -99,6 +121,7 @@ const out = {
     stepping: "1/fps steps; a shorter step lands on every action and sample time (eps 1e-9)",
     matrix: "bone world point = (a*x + b*y + worldX, c*x + d*y + worldY), y-down data space",
     playTimes: "-1: the animation's own; fadeIn: seconds passed to Animation.fadeIn",
+    timeScale: "set on the AnimationState play/fadeIn returned (negative: backwards)",
   },
   scenarios: [],
 };
@@ -111,7 +134,9 @@ for (const sc of scenarios) {
   armature.clock = ctx.factory.clock;
   armature._proxy.recordEvents = false;
   const dragonBones = ctx.factory.dragonBones;
-  armature.animation.play(sc.first.anim, sc.first.playTimes);
+  const first = armature.animation.play(sc.first.anim, sc.first.playTimes);
+  // A negative timeScale plays backwards (TimelineState._setCurrentTime).
+  if (sc.first.timeScale !== undefined) first.timeScale = sc.first.timeScale;
   const dt = 1 / fps;
   const eps = 1e-9;
   let now = 0;
@@ -127,7 +152,8 @@ for (const sc of scenarios) {
   for (const e of events) {
     stepTo(e.t);
     if (e.a) {
-      armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes);
+      const st = armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes);
+      if (e.a.timeScale !== undefined) st.timeScale = e.a.timeScale;
     } else {
       const mesh = sc.meshSlots ?? [];
       const pose = dumpPose(armature, rawArm, { vertices: mesh.length > 0 });

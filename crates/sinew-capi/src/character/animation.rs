@@ -131,6 +131,24 @@ pub extern "C" fn sinew_character_set_time_scale(
     })
 }
 
+/// Speed of the clip playing on `track` now (its entry's time scale; 1 when started).
+/// Negative plays a DragonBones clip backwards as the runtime does. No clip on the track:
+/// `SINEW_STATUS_INVALID_ARGUMENT`; not finite: `SINEW_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_set_track_time_scale(
+    character: *mut SinewCharacter,
+    track: u32,
+    scale: f64,
+) -> SinewStatus {
+    guard(|| {
+        with(character, |s| {
+            s.character
+                .set_track_time_scale(track as usize, scale)
+                .map_err(|e| Fail::new(SinewStatus::InvalidArgument, e.to_string()))
+        })
+    })
+}
+
 /// Sets this character's crossfade from animation `from` to `to` (Spine
 /// `AnimationStateData.setMix`).
 #[unsafe(no_mangle)]

@@ -471,3 +471,61 @@ fn dragon_boy_plays_its_play_times_from_c_as_the_facade() {
     sinew_character_destroy(c);
     sinew_rig_destroy(rig);
 }
+
+/// `sinew_character_set_track_time_scale` with -1 plays a clip backwards: `spin` (0 to 90
+/// degrees over 1 s, looping) 0.25 s back from its start is where it is 0.75 s forward, and
+/// the arm's world transform says so (its closed form: a 67.5 degree turn).
+#[test]
+fn a_negative_track_time_scale_plays_backwards() {
+    let (st, rig) = load_memory(SKE, TEX, "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let (back, fwd) = (character(rig), character(rig));
+    assert_eq!(
+        sinew_character_set_track_time_scale(back, 0, -1.0),
+        SinewStatus::InvalidArgument,
+        "nothing plays yet"
+    );
+    play(back, "spin");
+    play(fwd, "spin");
+    assert_eq!(
+        sinew_character_set_track_time_scale(back, 0, -1.0),
+        SinewStatus::Ok
+    );
+    assert_eq!(
+        sinew_character_set_track_time_scale(back, 0, f64::NAN),
+        SinewStatus::InvalidArgument
+    );
+    for _ in 0..15 {
+        assert_eq!(sinew_character_update(back, 1.0 / 60.0), SinewStatus::Ok);
+    }
+    for _ in 0..45 {
+        assert_eq!(sinew_character_update(fwd, 1.0 / 60.0), SinewStatus::Ok);
+    }
+    let (arm, l) = s("arm");
+    let (mut wb, mut wf) = (
+        SinewWorldTransform::default(),
+        SinewWorldTransform::default(),
+    );
+    assert_eq!(
+        sinew_character_bone_world(back, arm, l, &mut wb),
+        SinewStatus::Ok
+    );
+    assert_eq!(
+        sinew_character_bone_world(fwd, arm, l, &mut wf),
+        SinewStatus::Ok
+    );
+    let turn = 67.5f64.to_radians();
+    for (got, want) in [
+        (wb.a, wf.a),
+        (wb.b, wf.b),
+        (wb.c, wf.c),
+        (wb.d, wf.d),
+        (wb.a, turn.cos()),
+        (wb.c, turn.sin()),
+    ] {
+        assert!((got - want).abs() < 1e-4, "{got} vs {want}: {wb:?}");
+    }
+    sinew_character_destroy(back);
+    sinew_character_destroy(fwd);
+    sinew_rig_destroy(rig);
+}

@@ -34,6 +34,9 @@
 //!   of `set_animation`/`add_animation` when the mix table has no pair), with DragonBones'
 //!   fade blending (`sinew::anim::state`, `dragonbones.rs`). The runtime's `play()` and
 //!   `gotoAndStopByTime()` do not fade (the first clip of a track does not either).
+//! - Backwards: a negative time scale on the track (`Character::set_track_time_scale`,
+//!   `sinew_character_set_track_time_scale`) plays the clip backwards as the runtime does
+//!   (`sinew::anim::state`, `dragonbones.rs`).
 //! - Colour offsets (`aO/rO/gO/bO`): sinew's draw model has a multiplying colour and Spine's
 //!   dark (tint-black) colour, neither of which is an additive offset, so they are read and
 //!   dropped (many DragonBones engine adapters drop them too).

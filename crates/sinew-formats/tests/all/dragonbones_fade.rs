@@ -1,7 +1,8 @@
 //! DragonBones playback through the `Character` facade against the official runtime:
 //! crossfades (`Character::fade_in`, DragonBones `animation.fadeIn(name, fadeInTime,
 //! playTimes)`, and `Character::play` with the clip's own defaults), an interrupted fade,
-//! and `playTimes` 2 run past its end. Goldens: `testdata/dragonbones/playback/fade.json`,
+//! chains of four overlapping fades, `playTimes` 2 run past its end, and clips played
+//! backwards (a negative entry time scale: looping, once, twice). Goldens: `testdata/dragonbones/playback/fade.json`,
 //! made by `fade.mjs` beside it (see its README) from the shared fixtures. Bone a..d within
 //! 1e-3, positions within 1e-2, every bone at every sample, and the world vertices of a
 //! deformed mesh (its deform fades in by the runtime's progress²) within 1e-2 and slot
@@ -24,7 +25,8 @@ fn opt_u32(v: &Value) -> Option<u32> {
     v.as_i64().and_then(|n| u32::try_from(n).ok())
 }
 
-/// Starts `anim` the way the golden's scenario says (`fadeIn`/`playTimes` -1: defaults).
+/// Starts `anim` the way the golden's scenario says (`fadeIn`/`playTimes` -1: defaults;
+/// `timeScale` on the entry, negative plays backwards).
 fn start(c: &mut Character, a: &Value) {
     let anim = a["anim"].as_str().unwrap();
     let (fade, plays) = (opt_f64(&a["fadeIn"]), opt_u32(&a["playTimes"]));
@@ -32,6 +34,9 @@ fn start(c: &mut Character, a: &Value) {
         c.play(0, anim).unwrap();
     } else {
         c.fade_in(0, anim, fade, plays).unwrap();
+    }
+    if let Some(scale) = a["timeScale"].as_f64() {
+        c.set_track_time_scale(0, scale).unwrap();
     }
 }
 

@@ -454,6 +454,33 @@ impl Character {
             .ok_or(CharacterError::TrackOutOfRange { track })
     }
 
+    /// The speed of the clip playing on `track` now (its entry's time scale; 1 when started).
+    /// Negative plays a DragonBones clip backwards as the runtime does (`animationState.
+    /// timeScale = -1`: the first step back lands near the clip's end; after its play count
+    /// it rests at its start). Errors: no clip on the track
+    /// ([`CharacterError::TrackOutOfRange`]), a scale not finite or of magnitude 1e30 or more.
+    ///
+    /// ```
+    /// # use sinew::Character;
+    /// # use sinew::raw::{RawBone, RawRig};
+    /// # let mut raw = RawRig::default();
+    /// # raw.bones.push(RawBone::new("root", None));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("a rig"));
+    /// let mut c = Character::new(rig);
+    /// // Nothing plays on track 0 yet.
+    /// assert!(c.set_track_time_scale(0, -1.0).is_err());
+    /// ```
+    pub fn set_track_time_scale(&mut self, track: usize, scale: f64) -> Result<(), CharacterError> {
+        finite::input("track time scale", scale)?;
+        let entry = self
+            .state
+            .current(track)
+            .and_then(|id| self.state.entry_mut(id))
+            .ok_or(CharacterError::TrackOutOfRange { track })?;
+        entry.time_scale = scale;
+        Ok(())
+    }
+
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
     /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
     /// of the animation state.

@@ -69,8 +69,11 @@ impl AnimationState {
             return (x.clip, t);
         }
         let len = x.db_len;
-        if len <= 0.0 || t < 0.0 {
+        if len <= 0.0 {
             return (x.clip, t.min(0.0));
+        }
+        if t < 0.0 {
+            return self.db_sample_backwards(rig, e, -t);
         }
         if x.db_plays == 0 {
             return on_grid(x.clip, t % len);
@@ -86,6 +89,34 @@ impl AnimationState {
             (x.db_held, len.max(end))
         } else {
             on_grid(x.clip, t % len)
+        }
+    }
+
+    /// [`Self::db_sample`] of an entry played backwards (a negative time scale), `u` seconds
+    /// back from its start. COMPAT(dragonbones), as `TimelineState._setCurrentTime`: the clip
+    /// time is `len - (u mod len)` (so the first step back lands near the end), play
+    /// `floor(u / len)` counts as forward (the last play holds its last key), and after
+    /// `plays` plays the clip rests at its start.
+    fn db_sample_backwards(&self, rig: &Rig, e: usize, u: f64) -> (ClipId, f64) {
+        let on_grid = |c: ClipId, t: f64| {
+            let t = clip_data(rig, c).playback.map_or(t, |p| p.grid_time(t));
+            (c, t)
+        };
+        let x = &self.entries[e];
+        let len = x.db_len;
+        // A looping entry's animation time is already wrapped into (-len, 0].
+        let local = len - u % len;
+        if x.db_plays == 0 {
+            return on_grid(x.clip, local);
+        }
+        let plays = f64::from(x.db_plays);
+        if u >= len * plays {
+            return on_grid(x.clip, 0.0);
+        }
+        if (u / len).floor() >= plays - 1.0 {
+            on_grid(x.db_held, local)
+        } else {
+            on_grid(x.clip, local)
         }
     }
 
