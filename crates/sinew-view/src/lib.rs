@@ -1,7 +1,7 @@
 //! `sinew view`: a desktop viewer for every format sinew reads, on eframe/egui with the
 //! character drawn by sinew-wgpu on egui's own wgpu device.
 //!
-//! The window has a side panel (animation list with play/pause, scrub, speed and loop; a
+//! The window has a side panel (animation list with play/pause, scrub, speed, loop and backwards (DragonBones clips); a
 //! second track with a crossfade time; skins, combined; parameter sliders for puppets, with
 //! an XY pad for 2D parameters; physics (Spine constraints and puppet parameter physics)
 //! on/off/reset, jiggle and follow on/off when the file has rig extras; overlays for bones,

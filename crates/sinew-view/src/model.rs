@@ -32,6 +32,9 @@ pub(crate) struct Playback {
     pub(crate) mix: f64,
     /// Loop (a DragonBones clip: its own `playTimes`; off: once).
     pub(crate) looping: bool,
+    /// Play DragonBones clips backwards (a negative track time scale, as the runtime's
+    /// `timeScale = -1`); Spine clips and parameter animations ignore it.
+    pub(crate) backwards: bool,
     /// Playback time, seconds.
     pub(crate) time: f64,
 }
@@ -43,6 +46,7 @@ impl Default for Playback {
             anim2: None,
             mix: 0.2,
             looping: true,
+            backwards: false,
             time: 0.0,
         }
     }
@@ -250,7 +254,7 @@ impl Loaded {
     /// Starts clip `name` on `track` as a host would: a parameter animation with
     /// `play_param_animation`, a DragonBones clip with `Character::play` (its own
     /// `playTimes` and fade-in; once when not looping), a Spine clip with `set_animation`.
-    pub(crate) fn start(&mut self, track: usize, name: &str, looping: bool) {
+    pub(crate) fn start(&mut self, track: usize, name: &str, looping: bool, backwards: bool) {
         let c = &mut self.character;
         if self.param_anims.iter().any(|a| a == name) {
             let _ = c.play_param_animation(name, looping);
@@ -266,16 +270,28 @@ impl Loaded {
             (true, false) => c.fade_in(track, name, None, Some(1)),
             (false, _) => c.set_animation(track, name, looping),
         };
+        if dragonbones && backwards {
+            let _ = c.set_track_time_scale(track, -1.0);
+        }
+    }
+
+    /// Whether clip `name` is a DragonBones clip (it can play backwards).
+    pub(crate) fn is_dragonbones_clip(&self, name: &str) -> bool {
+        self.character
+            .rig()
+            .clips
+            .iter()
+            .any(|k| k.name == name && k.playback.is_some())
     }
 
     /// Starts the tracks again and advances to `play.time` (1/60 s steps, then the rest).
     pub(crate) fn restart(&mut self, play: &Playback) {
         self.character.set_default_mix(play.mix);
         if let Some(a) = &play.anim {
-            self.start(0, a, play.looping);
+            self.start(0, a, play.looping, play.backwards);
         }
         if let Some(a) = &play.anim2 {
-            self.start(1, a, play.looping);
+            self.start(1, a, play.looping, play.backwards);
         }
         let c = &mut self.character;
         c.update(0.0);

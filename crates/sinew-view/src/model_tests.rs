@@ -1,6 +1,6 @@
 //! The viewer's model on real files, without a window: `--anim none`, parameters held
 //! against the animation's lanes (flag and control) until released, DragonBones clips played
-//! as `Character::play` plays them, and the reason an empty view gives.
+//! as `Character::play` plays them (backwards too), and the reason an empty view gives.
 
 use super::*;
 use sinew_formats::LoadOptions;
@@ -162,6 +162,49 @@ fn dragonbones_clips_play_as_character_play_plays_them() {
         let want = c.draw_list().positions.clone();
         assert_eq!(l.character.draw_list().positions, want, "at {time} s");
     }
+}
+
+#[test]
+fn backwards_plays_a_dragonbones_clip_as_a_negative_track_time_scale() {
+    let Some(fixtures) = sinew_testutil::require_fixtures("viewer dragonbones backwards") else {
+        return;
+    };
+    let ske = fixtures.join("dragonbones/dragon_boy/dragon_boy_ske.json");
+    let options = LoadOptions::default();
+    let mut forward = Vec::new();
+    for time in [0.1, 0.45, 0.8] {
+        let walk = || Opening {
+            anim: Some("walk"),
+            ..Opening::default()
+        };
+        let mut play = Playback {
+            backwards: true,
+            ..at(time)
+        };
+        let mut l = open(&ske, &options, walk(), &mut play);
+        assert!(l.is_dragonbones_clip("walk"));
+        // What a host sees with `Character::play` and a track time scale of -1.
+        let asset = sinew_formats::load(&ske, &options).expect("loads");
+        let mut c = asset.character();
+        c.set_default_mix(play.mix);
+        c.play(0, "walk").expect("plays");
+        c.set_track_time_scale(0, -1.0).expect("a clip plays");
+        c.update(0.0);
+        let mut t = 0.0;
+        while t + 1.0 / 60.0 <= time {
+            c.update(1.0 / 60.0);
+            t += 1.0 / 60.0;
+        }
+        if time > t {
+            c.update(time - t);
+        }
+        let want = c.draw_list().positions.clone();
+        assert_eq!(l.character.draw_list().positions, want, "at {time} s");
+        play.backwards = false;
+        let mut f = open(&ske, &options, walk(), &mut play);
+        forward.push(f.character.draw_list().positions != want);
+    }
+    assert!(forward.iter().all(|&d| d), "forward and backwards differ");
 }
 
 #[test]

@@ -38,6 +38,18 @@ impl App {
                 .checkbox(&mut self.play.looping, "loop")
                 .on_hover_text("DragonBones clips: their own playTimes; off: once")
                 .changed();
+            let db = self
+                .play
+                .anim
+                .as_deref()
+                .is_some_and(|a| l.is_dragonbones_clip(a));
+            restart |= ui
+                .add_enabled(
+                    db,
+                    egui::Checkbox::new(&mut self.play.backwards, "backwards"),
+                )
+                .on_hover_text("DragonBones clips: play backwards (the runtime's timeScale -1)")
+                .changed();
         });
         ui.add(egui::Slider::new(&mut self.speed, 0.0..=3.0).text("speed"));
         // The scrub slider spans the current clip; a looping clip shows where in the loop
@@ -106,7 +118,7 @@ impl App {
             }
         });
         if let Some(c) = start2 {
-            l.start(1, &c, self.play.looping);
+            l.start(1, &c, self.play.looping, self.play.backwards);
         }
         if !l.skins.is_empty() {
             egui::CollapsingHeader::new("Skins").show(ui, |ui| {
