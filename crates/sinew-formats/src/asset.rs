@@ -50,12 +50,25 @@ pub struct Asset {
     /// armatures), for DragonBones.
     pub dragonbones: Option<Box<crate::dragonbones::DragonBonesRig>>,
     /// The built rigs of the DragonBones child armatures, in the order of
-    /// [`crate::dragonbones::DragonBonesRig::children`] (bound to the atlas): every
-    /// [`Asset::character`] shows them inside their slots ([`sinew::Character::nest`]).
-    pub children: Vec<Arc<Rig>>,
+    /// [`crate::dragonbones::DragonBonesRig::children`] (bound to the atlas), theirs inside
+    /// each: every [`Asset::character`] shows them inside their slots
+    /// ([`sinew::Character::nest`]), to any depth.
+    pub children: Vec<ChildRig>,
     /// The budgets it was loaded with (decoding its textures counts against
     /// `texture_bytes`).
     pub budgets: Budgets,
+}
+
+/// A DragonBones child armature's built rig and its own children's.
+///
+/// Owner: the loaders (`sinew-formats`), at load time.
+#[derive(Debug, Clone)]
+pub struct ChildRig {
+    /// The child armature's rig, bound to the parent's atlas.
+    pub rig: Arc<Rig>,
+    /// Its own child armatures, in the order of its
+    /// [`crate::dragonbones::DragonBonesRig::children`].
+    pub children: Vec<ChildRig>,
 }
 
 /// One atlas page image, encoded as fetched.
@@ -107,23 +120,31 @@ impl Asset {
             c.set_param_animations(self.param_animations.clone());
         }
         if let Some(db) = &self.dragonbones {
-            self.nest_children(&mut c, db);
+            nest_children(&mut c, db, &self.children, &self.draw);
         }
         c
     }
+}
 
-    /// Shows each DragonBones child armature inside its slot (one level: a child's own
-    /// armature displays stay empty points).
-    fn nest_children(&self, c: &mut Character, db: &crate::dragonbones::DragonBonesRig) {
-        let rig = &self.rig;
+/// Shows each DragonBones child armature of `db` inside its slot of `c`, and theirs inside
+/// them (`built` mirrors `db.children`).
+fn nest_children(
+    c: &mut Character,
+    db: &crate::dragonbones::DragonBonesRig,
+    built: &[ChildRig],
+    draw: &Arc<DrawSetup>,
+) {
+    let rig = c.rig().clone();
+    {
+        let rig = &rig;
         for d in &db.child_displays {
             let Some(k) = d.child else {
                 continue;
             };
-            let (Some(child_rig), Some(child_db)) = (self.children.get(k), db.children.get(k))
-            else {
+            let (Some(child_built), Some(child_db)) = (built.get(k), db.children.get(k)) else {
                 continue;
             };
+            let child_rig = &child_built.rig;
             let Some(slot) = rig.slot(&d.slot) else {
                 continue;
             };
@@ -172,7 +193,8 @@ impl Asset {
                 clip,
             };
             let mut child = Character::new(child_rig.clone());
-            child.set_draw_setup(self.draw.clone());
+            child.set_draw_setup(draw.clone());
+            nest_children(&mut child, &child_db.rig, &child_built.children, draw);
             // The ids come from these very rigs: never refused.
             let _ = c.nest(spec, child);
         }

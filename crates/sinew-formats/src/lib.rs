@@ -100,7 +100,9 @@ pub mod physics3;
 pub mod read_once;
 pub mod spine;
 
-pub use asset::{Asset, PageImage, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup};
+pub use asset::{
+    Asset, ChildRig, PageImage, load_dragonbones, load_inochi2d, load_spine, puppet_draw_setup,
+};
 pub use atlas::bind_atlas;
 pub use error::LoadError;
 pub use json::JsonIssue;

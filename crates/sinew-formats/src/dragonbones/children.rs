@@ -10,9 +10,11 @@
 //! advance children (they show time 0). The child is drawn in the slot's space: the slot's
 //! bone world matrix times the display's `transform`.
 //!
-//! Not done (listed in docs/CONVERT.md): children of children (one level: a child's own
-//! armature displays are empty points), actions other than `gotoAndPlay`, and the child's
-//! events; no fixture has them.
+//! Children nest to any depth up to 8 levels (`MAX_NESTING` in mod.rs); a display showing
+//! its own armature or one it is inside of shows nothing. Drawn by every client through
+//! `sinew::Character::nest` (`Asset::character`); `sinew dump` reports one level of child
+//! poses. Not done (listed in docs/CONVERT.md): actions other than `gotoAndPlay`, and the
+//! child's events; no fixture has them.
 
 use super::emit::Budget;
 use super::{DragonBonesRig, Mat, read_xf};

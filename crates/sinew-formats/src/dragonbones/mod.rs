@@ -196,7 +196,7 @@ pub(crate) fn parse_dragonbones_with(
         });
     }
     let mut budget = emit::Budget::for_input(ske.len());
-    let mut rig = read_armature(root, &atlas, armature, source, &version, &mut budget, true)
+    let mut rig = read_armature(root, &atlas, armature, source, &version, &mut budget, &[])
         .map_err(invalid(source))?;
     rig.values_made = budget.used();
     Ok(rig)
@@ -416,6 +416,9 @@ pub(crate) struct MeshInfo {
     pub linear: Mat,
 }
 
+/// How deep child armatures nest (the armature loaded is level 1).
+const MAX_NESTING: usize = 8;
+
 fn read_armature(
     root: &Obj,
     atlas: &HashMap<String, Region>,
@@ -423,7 +426,7 @@ fn read_armature(
     source: &str,
     version: &str,
     budget: &mut emit::Budget,
-    with_children: bool,
+    ancestors: &[&str],
 ) -> R<DragonBonesRig> {
     let at = Loc::root();
     let arms = arr(root, "armature", &at)?;
@@ -750,10 +753,14 @@ fn read_armature(
     children::starts(a, &ap, frame_rate, &mut child_displays, budget)?;
     let armature = names.get(pick).cloned().unwrap_or_default();
     let mut children = Vec::new();
-    if with_children {
+    // Child armatures nest to any depth up to MAX_NESTING; one that shows itself or an
+    // armature it is inside of shows nothing (the runtime would recurse without end).
+    let mut inside: Vec<&str> = ancestors.to_vec();
+    inside.push(&armature);
+    if inside.len() <= MAX_NESTING {
         for d in &mut child_displays {
             // COMPAT(dragonbones): a display naming no armature of the file shows nothing.
-            if d.armature == armature || !names.contains(&d.armature) {
+            if inside.contains(&d.armature.as_str()) || !names.contains(&d.armature) {
                 continue;
             }
             let at = match children
@@ -769,7 +776,7 @@ fn read_armature(
                         source,
                         version,
                         budget,
-                        false,
+                        &inside,
                     )?;
                     children.push(ChildArmature { rig: Box::new(rig) });
                     children.len() - 1

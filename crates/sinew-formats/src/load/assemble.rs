@@ -180,30 +180,47 @@ impl Ctx<'_> {
             ..Default::default()
         };
         // Child armatures, drawn inside their slots: built and bound to the same atlas.
-        let mut children = Vec::with_capacity(db.children.len());
+        let atlas_regions = atlas
+            .as_ref()
+            .map(|(a, _, file)| (a.by_name(), file.as_str()));
+        let children = self.child_rigs(&db, &inputs, atlas_regions.as_ref())?;
+        let mut asset = self.finish(&db.raw, &inputs, atlas, format)?;
+        asset.dragonbones = Some(Box::new(db));
+        asset.children = children;
+        Ok(asset)
+    }
+
+    /// The built rigs of `db`'s child armatures and theirs, bound to the atlas.
+    fn child_rigs(
+        &self,
+        db: &crate::dragonbones::DragonBonesRig,
+        inputs: &sinew::build::BuildInputs<'_>,
+        atlas: Option<&(crate::atlas::AtlasRegions<'_>, &str)>,
+    ) -> Result<Vec<crate::ChildRig>, LoadError> {
+        let mut out = Vec::with_capacity(db.children.len());
         for child in &db.children {
             let mut rig =
-                sinew::build::build_rig_with(&child.rig.raw, &inputs).map_err(|error| {
+                sinew::build::build_rig_with(&child.rig.raw, inputs).map_err(|error| {
                     LoadError::Build {
                         file: self.name.to_owned(),
                         error,
                     }
                 })?;
-            if let Some((a, _, file)) = &atlas {
-                sinew::build::region::bind_regions(&mut rig, &a.by_name()).map_err(|problem| {
+            if let Some((regions, file)) = atlas {
+                sinew::build::region::bind_regions(&mut rig, regions).map_err(|problem| {
                     LoadError::MissingRegion {
-                        atlas: Some(file.clone()),
+                        atlas: Some((*file).to_owned()),
                         skeleton: self.name.to_owned(),
                         problem: Box::new(problem),
                     }
                 })?;
             }
-            children.push(Arc::new(rig));
+            out.push(crate::ChildRig {
+                rig: Arc::new(rig),
+                children: self.child_rigs(&child.rig, inputs, atlas)?,
+            });
         }
-        let mut asset = self.finish(&db.raw, &inputs, atlas, format)?;
-        asset.dragonbones = Some(Box::new(db));
-        asset.children = children;
-        Ok(asset)
+        Ok(out)
     }
 
     /// Builds `raw`, binds the atlas, adds extras and fetches the pages.

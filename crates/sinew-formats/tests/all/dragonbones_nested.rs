@@ -95,3 +95,76 @@ fn nested_frames_allocate_nothing_once_warm_and_repeat() {
         "allocations in a warm loop with a child armature"
     );
 }
+
+/// Three armatures, each showing the next in a slot (`a` -> `b` -> `c`), and `c` showing
+/// `a` again (a cycle: nothing). Every bone and display moves by a translation only, so
+/// `c`'s 16x8 image sits at the sum of them.
+const NESTED: &str = r#"{"frameRate":24,"name":"n","version":"5.5","compatibleVersion":"5.5",
+ "armature":[
+  {"type":"Armature","frameRate":24,"name":"a",
+   "bone":[{"name":"root"},{"name":"holder","parent":"root","transform":{"x":100}}],
+   "slot":[{"name":"sa","parent":"holder"}],
+   "skin":[{"slot":[{"name":"sa","display":[{"type":"armature","name":"b","transform":{"x":10}}]}]}],
+   "animation":[{"duration":0,"name":"none"}]},
+  {"type":"Armature","frameRate":24,"name":"b",
+   "bone":[{"name":"root"},{"name":"hb","parent":"root","transform":{"y":20}}],
+   "slot":[{"name":"sb","parent":"hb"}],
+   "skin":[{"slot":[{"name":"sb","display":[{"type":"armature","name":"c","transform":{"y":5}}]}]}],
+   "animation":[{"duration":0,"name":"none"}]},
+  {"type":"Armature","frameRate":24,"name":"c",
+   "bone":[{"name":"root"}],
+   "slot":[{"name":"sc","parent":"root"},{"name":"back","parent":"root"}],
+   "skin":[{"slot":[{"name":"sc","display":[{"name":"pic"}]},
+                    {"name":"back","display":[{"type":"armature","name":"a"}]}]}],
+   "animation":[{"duration":0,"name":"none"}]}]}"#;
+
+const NESTED_TEX: &str = r#"{"name":"n","imagePath":"n_tex.png","width":64,"height":32,
+  "SubTexture":[{"name":"pic","x":0,"y":0,"width":16,"height":8}]}"#;
+
+#[test]
+fn child_armatures_nest_to_any_depth_and_cycles_show_nothing() {
+    let fetch = |name: &str| -> std::io::Result<Vec<u8>> {
+        match name {
+            "n_tex.json" => Ok(NESTED_TEX.as_bytes().to_vec()),
+            _ => Err(std::io::ErrorKind::NotFound.into()),
+        }
+    };
+    let options = LoadOptions {
+        armature: Some("a".into()),
+        textures: false,
+        ..Default::default()
+    };
+    let asset = sinew_formats::load_bytes("n_ske.json", NESTED.as_bytes(), &fetch, &options)
+        .expect("the nested file loads");
+    // a holds b, b holds c; c's `back` names its ancestor a: not loaded.
+    assert_eq!(asset.children.len(), 1);
+    assert_eq!(asset.children[0].children.len(), 1);
+    assert!(asset.children[0].children[0].children.is_empty());
+    let mut c = asset.character();
+    c.update(0.0);
+    let sa = c.rig().slot("sa").expect("slot sa");
+    let list = c.draw_list();
+    assert_eq!(list.commands.len(), 1, "c's image, drawn once");
+    let cmd = list.commands[0];
+    assert_eq!(cmd.slot, sa, "drawn in a's slot");
+    // (100 + 10, 20 + 5) y-down: (110, -25) y-up; the image 16x8 around it.
+    let start = cmd.vertex_start as usize * 2;
+    let pts = &list.positions[start..start + 8];
+    let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
+    for p in pts.chunks_exact(2) {
+        xs.push(p[0]);
+        ys.push(p[1]);
+    }
+    let span = |v: &[f32]| {
+        let lo = v.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        (lo, hi)
+    };
+    let ((x0, x1), (y0, y1)) = (span(&xs), span(&ys));
+    for (got, want) in [(x0, 102.0), (x1, 118.0), (y0, -29.0), (y1, -21.0)] {
+        assert!(
+            (got - want).abs() < 1e-4,
+            "image at x {x0}..{x1}, y {y0}..{y1}"
+        );
+    }
+}
