@@ -419,6 +419,21 @@ pub(crate) struct MeshInfo {
 /// How deep child armatures nest (the armature loaded is level 1).
 const MAX_NESTING: usize = 8;
 
+/// The number of JSON values in `v` (itself included).
+fn json_values(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    n
+}
+
 fn read_armature(
     root: &Obj,
     atlas: &HashMap<String, Region>,
@@ -769,6 +784,12 @@ fn read_armature(
             {
                 Some(i) => i,
                 None => {
+                    // Each nested read is charged its armature's size: a file of armatures
+                    // showing each other cannot make reading grow faster than the budget.
+                    if let Some(k) = names.iter().position(|n| *n == d.armature) {
+                        let size = arms.get(k).map_or(1, json_values);
+                        budget.take(size, &aa.index(k).named(&d.armature))?;
+                    }
                     let rig = read_armature(
                         root,
                         atlas,

@@ -168,3 +168,47 @@ fn child_armatures_nest_to_any_depth_and_cycles_show_nothing() {
         );
     }
 }
+
+/// Nine armatures, each showing all eight others: read naively to depth 8 that is millions
+/// of armature reads from a few kilobytes. Each nested read is charged to the load's budget,
+/// so the load ends quickly, refused with the budget named.
+#[test]
+fn armatures_showing_each_other_are_refused_within_the_budget() {
+    let names: Vec<String> = (0..9).map(|i| format!("a{i}")).collect();
+    let arms: Vec<String> = names
+        .iter()
+        .map(|me| {
+            let others: Vec<&String> = names.iter().filter(|n| *n != me).collect();
+            let slots: Vec<String> = others
+                .iter()
+                .map(|o| format!(r#"{{"name":"s{o}","parent":"root"}}"#))
+                .collect();
+            let skins: Vec<String> = others
+                .iter()
+                .map(|o| format!(r#"{{"name":"s{o}","display":[{{"type":"armature","name":"{o}"}}]}}"#))
+                .collect();
+            format!(
+                r#"{{"type":"Armature","name":"{me}","bone":[{{"name":"root"}}],"slot":[{}],"skin":[{{"slot":[{}]}}]}}"#,
+                slots.join(","),
+                skins.join(",")
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"name":"x","version":"5.5","armature":[{}]}}"#,
+        arms.join(",")
+    );
+    let options = LoadOptions {
+        atlas: sinew_formats::Companion::Without,
+        textures: false,
+        ..Default::default()
+    };
+    let r = sinew_formats::load_bytes(
+        "x_ske.json",
+        text.as_bytes(),
+        &sinew_formats::NoCompanions,
+        &options,
+    );
+    let e = r.expect_err("refused").to_string();
+    assert!(e.contains("x_ske.json") && e.contains("budget"), "{e}");
+}
