@@ -20,6 +20,19 @@ fn face() -> PathBuf {
     examples().join("face/face.inp")
 }
 
+/// Steps `c` to `time` as the viewer's restart does: update(0), 1/60 s steps, the rest.
+fn step_as_the_viewer(c: &mut sinew::Character, time: f64) {
+    c.update(0.0);
+    let mut t = 0.0;
+    while t + 1.0 / 60.0 <= time {
+        c.update(1.0 / 60.0);
+        t += 1.0 / 60.0;
+    }
+    if time > t {
+        c.update(time - t);
+    }
+}
+
 fn at(time: f64) -> Playback {
     Playback {
         time,
@@ -150,15 +163,7 @@ fn dragonbones_clips_play_as_character_play_plays_them() {
         let mut c = asset.character();
         c.set_default_mix(play.mix);
         c.play(0, &clip).expect("plays");
-        c.update(0.0);
-        let mut t = 0.0;
-        while t + 1.0 / 60.0 <= time {
-            c.update(1.0 / 60.0);
-            t += 1.0 / 60.0;
-        }
-        if time > t {
-            c.update(time - t);
-        }
+        step_as_the_viewer(&mut c, time);
         let want = c.draw_list().positions.clone();
         assert_eq!(l.character.draw_list().positions, want, "at {time} s");
     }
@@ -189,15 +194,7 @@ fn backwards_plays_a_dragonbones_clip_as_a_negative_track_time_scale() {
         c.set_default_mix(play.mix);
         c.play(0, "walk").expect("plays");
         c.set_track_time_scale(0, -1.0).expect("a clip plays");
-        c.update(0.0);
-        let mut t = 0.0;
-        while t + 1.0 / 60.0 <= time {
-            c.update(1.0 / 60.0);
-            t += 1.0 / 60.0;
-        }
-        if time > t {
-            c.update(time - t);
-        }
+        step_as_the_viewer(&mut c, time);
         let want = c.draw_list().positions.clone();
         assert_eq!(l.character.draw_list().positions, want, "at {time} s");
         play.backwards = false;

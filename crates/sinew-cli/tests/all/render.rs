@@ -4,35 +4,15 @@
 //! its slot vertices, and the official reference renders (fixtures/spine/render-ref) match by
 //! alpha IoU and PSNR. Fixture tests skip without the shared fixtures (fail under `CI=true`).
 
-use crate::common::images::similarity;
+use crate::common::images::{ok, out_dir, similarity, sinew_in};
 use serde_json::Value;
 use sinew_render::compare::{check_golden, load_rgba};
 use sinew_render::encode::frame_count;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> PathBuf {
     sinew_testutil::workspace_root()
-}
-
-fn sinew_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sinew"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the sinew binary runs")
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "sinew failed: {err}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sinew-render-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 const STICKBOT: &str = "examples/stickbot/stickbot.json";

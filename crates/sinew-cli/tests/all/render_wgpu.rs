@@ -9,34 +9,11 @@
 //! recorded in docs/GPU.md. Needs a GPU adapter (Mesa's lavapipe is enough): skips with a
 //! notice without one, fails under `CI=true`.
 
-use crate::common::images::{both, have_gpu, similarity};
+use crate::common::images::{both, have_gpu, ok, out_dir, similarity, sinew_in};
 use serde_json::Value;
 use sinew_render::compare::load_rgba;
 use sinew_render::encode::frame_count;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn sinew_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sinew"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the sinew binary runs")
-}
-
-fn ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "sinew failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sinew-wgpu-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+use std::path::PathBuf;
 
 #[test]
 fn gpu_matches_cpu_on_the_spine_render_references() {

@@ -5,7 +5,8 @@ use sinew_render::compare::load_rgba;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn sinew_in(dir: &Path, args: &[&str]) -> Output {
+/// Runs the `sinew` binary in `dir`.
+pub fn sinew_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sinew"))
         .current_dir(dir)
         .args(args)
@@ -13,12 +14,15 @@ fn sinew_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the sinew binary runs")
 }
 
-fn ok(o: &Output) {
+/// Asserts the run succeeded; its stdout.
+pub fn ok(o: &Output) -> String {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "sinew failed: {err}");
+    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn out_dir(name: &str) -> PathBuf {
+/// A scratch folder of this test process.
+pub fn out_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sinew-images-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
