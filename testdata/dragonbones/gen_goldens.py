@@ -38,6 +38,8 @@ CASES = [
      [0.1, 0.275, 0.45, 0.55, 0.75, 1.0, 1.25, 1.35, 1.575, 1.8, 2.35, 3.1]),
     ("ikmore55__loop_goto.json", "ikmore55_ske.json", "loop", "goto", [0.45, 0.75, 1.25, 1.8]),
     ("ikmore55__loop_yup.json", "ikmore55_ske.json", "loop", "play y-up", [0.45, 1.25, 1.8]),
+    ("nested55__loop.json", "nested55_ske.json", "loop", "play", [0.1, 0.35, 0.6, 1.1, 1.45]),
+    ("nested55__loop_goto.json", "nested55_ske.json", "loop", "goto", [0.1, 0.35, 0.6, 1.1, 1.45]),
 ]
 # Cases sinew does not match yet, with the reason (the test fails if one starts matching).
 KNOWN_GAPS = {}
@@ -66,7 +68,8 @@ manifest = {
             "colour and display keys, FFD, events with payloads, sounds, the 5.0 singular event, "
             "IK (one and two bones, weights below 1, both bends, out of reach, chains holding still "
             "between keys and after the end, at 60 and 24 fps) under "
-            "non-uniform, reflected and skewed parents, y-up",
+            "non-uniform, reflected and skewed parents, y-up, child armatures nested three deep "
+            "(each on its own clock)",
     "cases": cases,
 }
 with open(os.path.join(HERE, "MANIFEST.json"), "w") as f:

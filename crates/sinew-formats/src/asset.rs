@@ -108,9 +108,8 @@ impl Asset {
         }
     }
 
-    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, drawing
-    /// details and parameter animations attached.
-    pub fn character(&self) -> Character {
+    /// [`Asset::character`] without the child armatures.
+    fn bare_character(&self) -> Character {
         let mut c = Character::new(self.rig.clone());
         c.set_draw_setup(self.draw.clone());
         // Built by the loader for this very rig, so neither can be refused.
@@ -119,11 +118,52 @@ impl Asset {
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
+        c
+    }
+
+    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, drawing
+    /// details and parameter animations attached.
+    pub fn character(&self) -> Character {
+        let mut c = self.bare_character();
         if let Some(db) = &self.dragonbones {
             nest_children(&mut c, db, &self.children, &self.draw);
         }
         c
     }
+
+    /// [`Asset::character`] with `db`'s child armatures nested from `built` (a rig built
+    /// elsewhere, without [`Asset::children`], brings its own).
+    pub(crate) fn character_nesting(
+        &self,
+        db: &crate::dragonbones::DragonBonesRig,
+        built: &[ChildRig],
+    ) -> Character {
+        let mut c = self.bare_character();
+        nest_children(&mut c, db, built, &self.draw);
+        c
+    }
+}
+
+/// `db`'s child armatures (and theirs) built without an atlas (their images keep the sizes
+/// the loader gave them; nothing is textured).
+pub(crate) fn unbound_children(
+    db: &crate::dragonbones::DragonBonesRig,
+) -> Result<Vec<ChildRig>, String> {
+    let inputs = sinew::build::BuildInputs {
+        exact_angles: true,
+        ..Default::default()
+    };
+    db.children
+        .iter()
+        .map(|k| {
+            let rig = sinew::build::build_rig_with(&k.rig.raw, &inputs)
+                .map_err(|e| format!("child armature `{}`: {e}", k.rig.armature))?;
+            Ok(ChildRig {
+                rig: Arc::new(rig),
+                children: unbound_children(&k.rig)?,
+            })
+        })
+        .collect()
 }
 
 /// Shows each DragonBones child armature of `db` inside its slot of `c`, and theirs inside

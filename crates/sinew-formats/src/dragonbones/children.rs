@@ -12,8 +12,9 @@
 //!
 //! Children nest to any depth up to 8 levels (`MAX_NESTING` in mod.rs); a display showing
 //! its own armature or one it is inside of shows nothing. Drawn by every client through
-//! `sinew::Character::nest` (`Asset::character`); `sinew dump` reports one level of child
-//! poses. Not done (listed in docs/CONVERT.md): actions other than `gotoAndPlay`, and the
+//! `sinew::Character::nest` (`Asset::character`), and `sinew dump` reports them from there,
+//! nested as the oracle does (`testdata/dragonbones/nested55`: three deep, matched). Not
+//! done (listed in docs/CONVERT.md): actions other than `gotoAndPlay`, and the
 //! child's events; no fixture has them.
 
 use super::emit::Budget;

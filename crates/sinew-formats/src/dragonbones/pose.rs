@@ -10,7 +10,7 @@
 //! colour multipliers; image corners top-left, top-right, bottom-right, bottom-left. Slots
 //! showing a child armature carry its pose (see `children.rs`).
 
-use super::{ChildDisplay, DragonBonesRig};
+use super::DragonBonesRig;
 use crate::Asset;
 use sinew::anim::StateEventKind;
 use sinew::character::Character;
@@ -89,13 +89,6 @@ pub struct Frame {
     pub events: Vec<EventPose>,
 }
 
-/// A running child armature.
-struct Live {
-    c: Character,
-    start: f64,
-    animation: Option<String>,
-}
-
 /// Poses `anim` (or the setup pose when `None`) at `times`.
 pub fn pose(
     asset: &Asset,
@@ -136,16 +129,18 @@ pub fn pose(
     let duration = info
         .as_ref()
         .map_or(0.0, |c| f64::from(c.frames) / db.frame_rate);
-    let kids: Vec<Asset> = db
-        .children
-        .iter()
-        .map(|k| child_asset(&k.rig))
-        .collect::<Result<_, _>>()?;
+    // Child armatures run nested in the character (`sinew::Character::nest`), on their own
+    // clocks; a rig built elsewhere (no `Asset::children`) gets them built here.
+    let built = if asset.children.is_empty() && !db.children.is_empty() {
+        crate::asset::unbound_children(db)?
+    } else {
+        asset.children.clone()
+    };
     // `plays`: `None` the clip's own `playTimes`.
     // `play()` poses t = 0 at once; `gotoAndStopByTime` poses only the time it seeks to (one
     // first application of the clip: every bone counts as moved, see `DbHold`).
     let start = |clip: Option<&str>, plays: Option<u32>, pose_now: bool| {
-        let mut c = asset.character();
+        let mut c = asset.character_nesting(db, &built);
         if let Some(a) = clip {
             c.fade_in(0, a, Some(0.0), plays)
                 .map_err(|e| e.to_string())?;
@@ -155,23 +150,13 @@ pub fn pose(
         }
         Ok::<Character, String>(c)
     };
-    // The parent's time inside its animation (for the child start actions).
-    let anim_time = |now: f64| {
-        if duration > 0.0 && info.as_ref().is_some_and(|c| c.play_times != 1) {
-            now % duration
-        } else {
-            now.min(duration)
-        }
-    };
     let mut out = Vec::with_capacity(times.len());
     match mode {
         PoseMode::Play => {
             let mut c = start(anim, None, true)?;
             let mut events = Vec::new();
             drain(&mut c, &mut events);
-            let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
             let mut now = 0.0f64;
-            show(&c, db, &kids, &mut live, anim, anim_time(now), now)?;
             for &t in times {
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
@@ -180,11 +165,7 @@ pub fn pose(
                     c.update(dt);
                     *now += dt;
                     drain(c, &mut events);
-                    for l in live.iter_mut().flatten() {
-                        l.c.update(dt);
-                        l.c.drain_events().for_each(drop);
-                    }
-                    show(c, db, &kids, &mut live, anim, anim_time(*now), *now)
+                    Ok(())
                 };
                 // The oracle's schedule, to the last bit of the clock (keys are reached at
                 // `floor(time * frameRate)`): whole steps while one ends no later than
@@ -202,7 +183,7 @@ pub fn pose(
                 }
                 let mut f = frame(&c, db, t, y_up);
                 f.events = std::mem::take(&mut events);
-                attach_children(&c, db, &live, &mut f, now, y_up);
+                attach_children(&c, db, &mut f, y_up);
                 out.push(f);
             }
         }
@@ -222,11 +203,9 @@ pub fn pose(
                 }
                 c.update(at);
                 // COMPAT(dragonbones): gotoAndStopByTime does not advance children: a
-                // shown child is at time 0.
-                let mut live: Vec<Option<Live>> = db.child_displays.iter().map(|_| None).collect();
-                show(&c, db, &kids, &mut live, anim, at, 0.0)?;
+                // shown child starts at the end of that one update, at time 0.
                 let mut f = frame(&c, db, t, y_up);
-                attach_children(&c, db, &live, &mut f, 0.0, y_up);
+                attach_children(&c, db, &mut f, y_up);
                 out.push(f);
             }
         }
@@ -242,72 +221,6 @@ fn lacks_playback(asset: &Asset, db: &DragonBonesRig) -> bool {
             .and_then(|id| rig.clips.get(id.index()))
             .is_some_and(|clip| clip.playback.is_none())
     })
-}
-
-/// A child armature's rig as an asset (no atlas: the loader already sized its images).
-fn child_asset(db: &DragonBonesRig) -> Result<Asset, String> {
-    let inputs = sinew::build::BuildInputs {
-        exact_angles: true,
-        ..Default::default()
-    };
-    let rig = sinew::build::build_rig_with(&db.raw, &inputs)
-        .map_err(|e| format!("child armature `{}`: {e}", db.armature))?;
-    Ok(Asset::from_rig(rig, crate::Format::DragonBones))
-}
-
-/// Whether `c` shows display `d` in its slot now.
-fn shows(c: &Character, d: &ChildDisplay) -> bool {
-    let rig = c.rig();
-    let Some(slot) = rig.slot(&d.slot) else {
-        return false;
-    };
-    c.attachment(slot).is_some_and(|a| {
-        let a = &rig.attachments[a.index()];
-        rig.names
-            .attachment_keys
-            .get(&d.key)
-            .is_some_and(|k| a.key == *k)
-    })
-}
-
-/// Starts the children whose slot now shows them, drops those no longer shown.
-fn show(
-    c: &Character,
-    db: &DragonBonesRig,
-    kids: &[Asset],
-    live: &mut [Option<Live>],
-    anim: Option<&str>,
-    anim_time: f64,
-    now: f64,
-) -> Result<(), String> {
-    for (d, l) in db.child_displays.iter().zip(live.iter_mut()) {
-        let Some(k) = d.child.filter(|_| shows(c, d)) else {
-            *l = None;
-            continue;
-        };
-        if l.is_some() {
-            continue;
-        }
-        let (Some(asset), Some(child)) = (kids.get(k), db.children.get(k)) else {
-            continue;
-        };
-        let name = d
-            .animation_at(anim, anim_time)
-            .or_else(|| child.rig.clips.first().map(|i| i.name.as_str()))
-            .map(str::to_owned);
-        let mut cc = asset.character();
-        if let Some(n) = &name {
-            cc.play(0, n).map_err(|e| e.to_string())?;
-        }
-        cc.update(0.0);
-        cc.drain_events().for_each(drop);
-        *l = Some(Live {
-            c: cc,
-            start: now,
-            animation: name,
-        });
-    }
-    Ok(())
 }
 
 /// Key events of the last update, taken out of `c`.
@@ -335,51 +248,67 @@ fn drain(c: &mut Character, out: &mut Vec<EventPose>) {
     }
 }
 
-/// Puts each shown child's pose on its slot, vertices through the slot's bone world matrix
-/// and the display transform.
-fn attach_children(
-    c: &Character,
-    db: &DragonBonesRig,
-    live: &[Option<Live>],
-    f: &mut Frame,
-    now: f64,
-    y_up: bool,
-) {
-    for (d, l) in db.child_displays.iter().zip(live) {
-        let (Some(l), Some(k)) = (l, d.child) else {
+/// Puts each shown child's pose on its slot (the character's nested characters, see
+/// `sinew::Character::nest`), theirs inside them, vertices through the slot's bone world
+/// matrix and the display transform.
+fn attach_children(c: &Character, db: &DragonBonesRig, f: &mut Frame, y_up: bool) {
+    let rig = c.rig();
+    for (spec, child) in c.nested_characters() {
+        let Some(slot) = rig.slots.get(spec.slot.index()) else {
             continue;
         };
-        let Some(child) = db.children.get(k) else {
+        let Some(key) = rig.attachments.get(spec.attachment.index()).map(|a| a.key) else {
             continue;
         };
-        let rig = c.rig();
-        let Some(bone) = rig.slot(&d.slot).map(|s| rig.slots[s.index()].bone) else {
+        let Some((d, child_db)) = db.child_displays.iter().find_map(|d| {
+            let shown = d.slot == slot.name && rig.names.attachment_keys.get(&d.key) == Some(&key);
+            Some((d, &db.children.get(d.child.filter(|_| shown)?)?.rig))
+        }) else {
             continue;
         };
-        let Some(w) = c.bone_world(bone) else {
+        let Some(w) = c.bone_world(slot.bone) else {
             continue;
         };
         let [a, b, cc, dd, tx, ty] = d.transform;
+        let flip = if y_up { -1.0 } else { 1.0 };
         let to_parent = |x: f64, y: f64| {
             let (x, y) = (a * x + cc * y + tx, b * x + dd * y + ty);
-            (w.a * x + w.b * y + w.x, w.c * x + w.d * y + w.y)
+            (w.a * x + w.b * y + w.x, flip * (w.c * x + w.d * y + w.y))
         };
-        let mut inner = frame(&l.c, &child.rig, now - l.start, false);
-        let flip = if y_up { -1.0 } else { 1.0 };
-        for s in &mut inner.slots {
-            for p in s.vertices.chunks_exact_mut(2) {
-                let (x, y) = to_parent(p[0], p[1]);
-                p[0] = x;
-                p[1] = flip * y;
-            }
-        }
+        let entry = child
+            .state()
+            .current(0)
+            .and_then(|e| child.state().entry(e));
+        let time = entry.map_or(0.0, |e| e.track_time);
+        let animation = entry.and_then(|e| {
+            child
+                .rig()
+                .clips
+                .get(e.clip.index())
+                .map(|k| k.name.clone())
+        });
+        let mut inner = frame(child, child_db, time, false);
+        attach_children(child, child_db, &mut inner, false);
+        move_slots(&mut inner.slots, &to_parent);
         if let Some(s) = f.slots.iter_mut().find(|s| s.slot == d.slot) {
             s.child = Some(ChildPose {
-                armature: child.rig.armature.clone(),
-                animation: l.animation.clone(),
-                time: now - l.start,
+                armature: child_db.armature.clone(),
+                animation,
+                time,
                 slots: inner.slots,
             });
+        }
+    }
+}
+
+/// Maps the vertices of `slots` (and of the children inside them) through `to`.
+fn move_slots(slots: &mut [SlotPose], to: &dyn Fn(f64, f64) -> (f64, f64)) {
+    for s in slots {
+        for p in s.vertices.chunks_exact_mut(2) {
+            (p[0], p[1]) = to(p[0], p[1]);
+        }
+        if let Some(ch) = &mut s.child {
+            move_slots(&mut ch.slots, to);
         }
     }
 }

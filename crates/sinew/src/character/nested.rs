@@ -78,6 +78,15 @@ impl Character {
         Ok(())
     }
 
+    /// The nested characters running now (their slot shows them), with how each is
+    /// nested, in the order they were nested.
+    pub fn nested_characters(&self) -> impl Iterator<Item = (&Nested, &Character)> {
+        self.nested
+            .iter()
+            .filter(|n| n.live)
+            .map(|n| (&n.spec, &*n.character))
+    }
+
     /// Steps the running nested characters by `dt`, then starts those whose slot now shows
     /// them and stops those whose slot no longer does.
     pub(super) fn update_nested(&mut self, dt: f64) {
