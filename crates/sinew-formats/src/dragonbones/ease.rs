@@ -118,7 +118,8 @@ pub(crate) fn read_ease(m: &Obj, frames: u32, p: &Loc, budget: &mut Budget) -> R
         return Ok(Ease::Samples(curve_samples(&curve, frames)));
     }
     Ok(match num_opt(m, "tweenEasing", p)? {
-        None => Ease::Hold,
+        // COMPAT(dragonbones): -2 is the runtime's "no tween" marker, so it holds too.
+        None | Some(-2.0) => Ease::Hold,
         Some(e) if e.abs() < f64::MIN_POSITIVE => Ease::Linear,
         Some(e) => {
             // The runtime evaluates these easings exactly at each time; sinew's curve model

@@ -322,26 +322,26 @@ pub(crate) fn norm180(d: f64) -> f64 {
     if r == -180.0 { 180.0 } else { r }
 }
 
-/// Unwraps rotation keys (the first value of each key): each key the short way from the
-/// previous one, plus the previous key's extra signed turns.
+/// Unwraps rotation keys (the first value of each key) as the runtime's parser does: with
+/// no extra turns on the previous key, the short way from it; COMPAT(dragonbones): with
+/// `clockwise` (5.5) / `tweenRotate` (5.0) turns `c` on the previous key, the key's own
+/// value plus `c` whole turns, one turn fewer when the value already lies on the side the
+/// turns go to (`c > 0` and value >= previous, or `c < 0` and value <= previous): the
+/// turns count from the key's raw value, not from the previous key.
 pub(crate) fn unwrap_rotation(keys: &mut [Key], turns: &[f64]) {
     for i in 1..keys.len() {
         let (Some(&prev), Some(&raw)) = (keys[i - 1].values.first(), keys[i].values.first()) else {
             continue;
         };
-        let mut r = prev + norm180(raw - prev);
-        let t = turns.get(i - 1).copied().unwrap_or(0.0);
-        if t > 0.0 {
-            while r < prev {
-                r += 360.0;
+        let mut c = turns.get(i - 1).copied().unwrap_or(0.0);
+        let r = if c == 0.0 {
+            prev + norm180(raw - prev)
+        } else {
+            if (c > 0.0 && raw >= prev) || (c < 0.0 && raw <= prev) {
+                c -= c.signum();
             }
-            r += 360.0 * (t - 1.0).max(0.0);
-        } else if t < 0.0 {
-            while r > prev {
-                r -= 360.0;
-            }
-            r -= 360.0 * (-t - 1.0).max(0.0);
-        }
+            raw + 360.0 * c
+        };
         keys[i].values[0] = r;
     }
 }

@@ -27,6 +27,7 @@ mod dragonbones_images;
 mod dragonbones_mutations;
 mod dragonbones_nested;
 mod dragonbones_playback;
+mod dragonbones_random;
 mod dragonbones_synthetic;
 mod errors;
 mod fast_paths;

@@ -1,5 +1,5 @@
 //! Shared by the DragonBones golden suites (`dragonbones_golden.rs`, `convert_dragonbones.rs`,
-//! `dragonbones_synthetic.rs`): the cases of a golden `MANIFEST.json`, how a case is posed
+//! `dragonbones_synthetic.rs`, `dragonbones_random.rs`): the cases of a golden `MANIFEST.json`, how a case is posed
 //! (its clock and mode), and the comparison with the golden dump: bone a..d within 1e-3,
 //! positions and vertices within 1e-2, slot colour multipliers within 1e-3 (sinew writes
 //! `tweenEasing` as 64 linear pieces, within 2.5e-4 of the change), bone names, draw order
@@ -44,6 +44,14 @@ pub fn cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
 #[allow(dead_code)]
 pub fn synthetic_cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
     let dir = sinew_testutil::workspace_root().join("testdata/dragonbones");
+    manifest_cases(test, dir.clone(), &dir.join("MANIFEST.json"))
+}
+
+/// The cases of the random rigs' manifest (`testdata/dragonbones/random/MANIFEST.json`,
+/// committed: always present).
+#[allow(dead_code)]
+pub fn random_cases(test: &str) -> Option<(PathBuf, Vec<Value>)> {
+    let dir = sinew_testutil::workspace_root().join("testdata/dragonbones/random");
     manifest_cases(test, dir.clone(), &dir.join("MANIFEST.json"))
 }
 
