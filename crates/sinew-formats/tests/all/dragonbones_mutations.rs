@@ -1,7 +1,51 @@
 //! Mutated DragonBones skeletons (flipped bytes, truncations, swapped values) give an error
-//! or a rig, never a panic; every rig that loads also builds and runs frames.
+//! or a rig, never a panic; every rig that loads also builds and runs frames, and every
+//! number of every frame posed (what `sinew dump` prints) is finite.
 
-use sinew_formats::dragonbones::{PoseMode, parse_dragonbones, pose};
+use sinew_formats::dragonbones::{Frame, PoseMode, SlotPose, parse_dragonbones, pose};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Frames posed from mutants (so the finiteness check is not vacuous).
+static POSED: AtomicUsize = AtomicUsize::new(0);
+
+fn assert_finite_slots(slots: &[SlotPose], what: &str) {
+    for s in slots {
+        assert!(
+            s.vertices.iter().all(|v| v.is_finite()) && s.color.iter().all(|v| v.is_finite()),
+            "{what}: slot {} has a number that is not finite: {s:?}",
+            s.slot
+        );
+        if let Some(c) = &s.child {
+            assert!(c.time.is_finite(), "{what}: child time {}", c.time);
+            assert_finite_slots(&c.slots, what);
+        }
+    }
+}
+
+fn assert_finite(frames: &Result<Vec<Frame>, String>, what: &str) {
+    let Ok(frames) = frames else {
+        return;
+    };
+    for f in frames {
+        POSED.fetch_add(1, Ordering::Relaxed);
+        for (name, m) in &f.bones {
+            assert!(
+                m.iter().all(|v| v.is_finite()),
+                "{what}: bone {name} at {}: {m:?}",
+                f.time
+            );
+        }
+        assert_finite_slots(&f.slots, what);
+        for e in &f.events {
+            assert!(
+                e.float.is_finite(),
+                "{what}: event {} float {}",
+                e.name,
+                e.float
+            );
+        }
+    }
+}
 
 /// A small deterministic generator (no dependency, same cases every run).
 struct Lcg(u64);
@@ -27,7 +71,7 @@ fn run(text: &str, tex: Option<(&str, &str)>) {
     };
     let asset = sinew_formats::Asset::from_rig(rig, sinew_formats::Format::DragonBones);
     for c in db.clips.iter().take(2) {
-        let _ = pose(
+        let play = pose(
             &asset,
             &db,
             Some(&c.name),
@@ -36,7 +80,8 @@ fn run(text: &str, tex: Option<(&str, &str)>) {
             PoseMode::Play,
             false,
         );
-        let _ = pose(
+        assert_finite(&play, &format!("{} play", c.name));
+        let goto = pose(
             &asset,
             &db,
             Some(&c.name),
@@ -45,6 +90,7 @@ fn run(text: &str, tex: Option<(&str, &str)>) {
             PoseMode::Goto,
             true,
         );
+        assert_finite(&goto, &format!("{} goto", c.name));
     }
 }
 
@@ -105,6 +151,9 @@ fn mutated_skeletons_never_panic() {
             run(&t, None);
         }
     }
+    // Most mutants still load and pose: the finiteness checks ran on many frames.
+    let posed = POSED.load(Ordering::Relaxed);
+    assert!(posed > 200, "only {posed} frames posed");
 }
 
 #[test]
