@@ -136,15 +136,20 @@ impl Character {
         }
     }
 
-    /// Track 0's clip and its time within the clip (wrapped while it loops).
+    /// Track 0's clip and its time within the clip: wrapped while plays remain (a
+    /// DragonBones entry's play count; a Spine entry while it loops), then held at the end.
     fn track0_clip_time(&self) -> (Option<ClipId>, f64) {
         let Some(e) = self.state.current(0).and_then(|id| self.state.entry(id)) else {
             return (None, 0.0);
         };
-        let clip = &self.rig.clips[e.clip.index()];
-        let duration = f64::from(clip.duration);
-        let once = clip.playback.is_some_and(|p| p.play_times == 1) || !e.looping;
-        let t = if duration > 0.0 && !once {
+        let (duration, wraps) = match e.dragonbones_plays() {
+            Some(n) => (e.db_len, n == 0 || e.track_time < e.db_len * f64::from(n)),
+            None => (
+                f64::from(self.rig.clips[e.clip.index()].duration),
+                e.looping,
+            ),
+        };
+        let t = if duration > 0.0 && wraps {
             e.track_time % duration
         } else {
             e.track_time.min(duration)
@@ -253,5 +258,38 @@ mod tests {
             );
         }
         assert!(c.nested.is_empty());
+    }
+
+    #[test]
+    fn the_parent_clip_time_wraps_while_plays_remain_then_holds() {
+        use crate::raw::{RawClip, RawPlayback};
+        let mut raw = RawRig::default();
+        raw.bones.push(RawBone::new("root", None));
+        for (name, plays) in [("twice", 2), ("loop", 0)] {
+            raw.clips.push(RawClip {
+                name: name.into(),
+                playback: Some(RawPlayback {
+                    play_times: plays,
+                    fade_in: 0.0,
+                    length: 1.0,
+                    frame_rate: 24.0,
+                    held: None,
+                }),
+                ..Default::default()
+            });
+        }
+        let rig = Arc::new(crate::build::build_rig(&raw).expect("a rig"));
+        let d = 1.0;
+        let at = |clip: &str, t: f64| {
+            let mut c = Character::new(rig.clone());
+            c.play(0, clip).expect("a clip");
+            c.update(t);
+            c.track0_clip_time().1
+        };
+        // Two plays: the second wraps (as the runtime's currentTime), then the end holds.
+        assert!((at("twice", 0.25 * d) - 0.25 * d).abs() < 1e-9);
+        assert!((at("twice", 1.5 * d) - 0.5 * d).abs() < 1e-9);
+        assert!((at("twice", 2.5 * d) - d).abs() < 1e-9);
+        assert!((at("loop", 3.25 * d) - 0.25 * d).abs() < 1e-9);
     }
 }
