@@ -175,69 +175,65 @@ fn nest_children(
     draw: &Arc<DrawSetup>,
 ) {
     let rig = c.rig().clone();
-    {
-        let rig = &rig;
-        for d in &db.child_displays {
-            let Some(k) = d.child else {
-                continue;
-            };
-            let (Some(child_built), Some(child_db)) = (built.get(k), db.children.get(k)) else {
-                continue;
-            };
-            let child_rig = &child_built.rig;
-            let Some(slot) = rig.slot(&d.slot) else {
-                continue;
-            };
-            let Some(key) = rig.names.attachment_keys.get(&d.key) else {
-                continue;
-            };
-            let Some(attachment) = rig
-                .attachments
-                .iter()
-                .position(|a| a.slot == slot && a.key == *key)
-                .and_then(|i| u32::try_from(i).ok())
-            else {
-                continue;
-            };
-            let clip_of = |r: &Rig, name: &str| r.clip(name);
-            let starts = d
-                .starts
-                .iter()
-                .filter_map(|(p, t, n)| Some((clip_of(rig, p)?, *t, clip_of(child_rig, n)?)))
-                .collect();
-            let clip = d
-                .actions
-                .as_deref()
-                .and_then(|n| clip_of(child_rig, n))
-                .or_else(|| {
-                    child_db
-                        .rig
-                        .clips
-                        .first()
-                        .and_then(|i| clip_of(child_rig, &i.name))
-                });
-            let [a, b, cc, dd, tx, ty] = d.transform;
-            let spec = sinew::character::Nested {
-                slot,
-                attachment: sinew::AttachmentId(attachment),
-                // Flash order (x' = a x + c y + tx) as sinew's rows.
-                transform: sinew::WorldTransform {
-                    a,
-                    b: cc,
-                    c: b,
-                    d: dd,
-                    x: tx,
-                    y: ty,
-                },
-                starts,
-                clip,
-            };
-            let mut child = Character::new(child_rig.clone());
-            child.set_draw_setup(draw.clone());
-            nest_children(&mut child, &child_db.rig, &child_built.children, draw);
-            // The ids come from these very rigs: never refused.
-            let _ = c.nest(spec, child);
-        }
+    for d in &db.child_displays {
+        let Some(k) = d.child else {
+            continue;
+        };
+        let (Some(child_built), Some(child_db)) = (built.get(k), db.children.get(k)) else {
+            continue;
+        };
+        let child_rig = &child_built.rig;
+        let Some(slot) = rig.slot(&d.slot) else {
+            continue;
+        };
+        let Some(key) = rig.names.attachment_keys.get(&d.key) else {
+            continue;
+        };
+        let Some(attachment) = rig
+            .attachments
+            .iter()
+            .position(|a| a.slot == slot && a.key == *key)
+            .and_then(|i| u32::try_from(i).ok())
+        else {
+            continue;
+        };
+        let starts = d
+            .starts
+            .iter()
+            .filter_map(|(p, t, n)| Some((rig.clip(p)?, *t, child_rig.clip(n)?)))
+            .collect();
+        let clip = d
+            .actions
+            .as_deref()
+            .and_then(|n| child_rig.clip(n))
+            .or_else(|| {
+                child_db
+                    .rig
+                    .clips
+                    .first()
+                    .and_then(|i| child_rig.clip(&i.name))
+            });
+        let [a, b, cc, dd, tx, ty] = d.transform;
+        let spec = sinew::character::Nested {
+            slot,
+            attachment: sinew::AttachmentId(attachment),
+            // Flash order (x' = a x + c y + tx) as sinew's rows.
+            transform: sinew::WorldTransform {
+                a,
+                b: cc,
+                c: b,
+                d: dd,
+                x: tx,
+                y: ty,
+            },
+            starts,
+            clip,
+        };
+        let mut child = Character::new(child_rig.clone());
+        child.set_draw_setup(draw.clone());
+        nest_children(&mut child, &child_db.rig, &child_built.children, draw);
+        // The ids come from these very rigs: never refused.
+        let _ = c.nest(spec, child);
     }
 }
 

@@ -161,11 +161,10 @@ pub fn pose(
                 if !t.is_finite() || t < now - 1e-12 {
                     return Err(format!("times must be finite and ascending ({t})"));
                 }
-                let mut step = |c: &mut Character, dt: f64, now: &mut f64| -> Result<(), String> {
+                let mut step = |c: &mut Character, dt: f64, now: &mut f64| {
                     c.update(dt);
                     *now += dt;
                     drain(c, &mut events);
-                    Ok(())
                 };
                 // The oracle's schedule, to the last bit of the clock (keys are reached at
                 // `floor(time * frameRate)`): whole steps while one ends no later than
@@ -173,12 +172,12 @@ pub fn pose(
                 const EPS: f64 = 1e-9;
                 let (dt, mut n) = (1.0 / fps, 0u64);
                 while now + dt <= t + EPS && n < MAX_STEPS {
-                    step(&mut c, dt, &mut now)?;
+                    step(&mut c, dt, &mut now);
                     n += 1;
                 }
                 if t - now > EPS {
                     let dt = t - now;
-                    step(&mut c, dt, &mut now)?;
+                    step(&mut c, dt, &mut now);
                     now = t;
                 }
                 let mut f = frame(&c, db, t, y_up);

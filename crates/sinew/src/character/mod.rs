@@ -604,8 +604,8 @@ impl Character {
         }
         if std::mem::take(&mut self.any_moved) {
             // Bones moved by code are dirty this frame for DragonBones IK (no-op otherwise).
-            for (still, moved) in inst.db_hold.still.iter_mut().zip(&mut self.moved) {
-                if std::mem::take(moved) {
+            for (still, &moved) in inst.db_hold.still.iter_mut().zip(&self.moved) {
+                if moved {
                     *still = false;
                 }
             }

@@ -179,15 +179,17 @@ impl Character {
             let alpha = self.inst.slots.color.get(slot.index()).map_or(1.0, |c| c.a)
                 * self.skeleton_color.a;
             let before = self.draw.commands.len();
-            // Where the slot is in the draw order: after every command of a slot before it.
-            let rank = |s: SlotId| self.inst.draw_order.iter().position(|&d| d == s);
-            let here = rank(slot);
-            let at = self
-                .draw
-                .commands
-                .iter()
-                .position(|c| rank(c.slot) > here)
-                .unwrap_or(self.draw.commands.len());
+            // Where the slot is in the draw order: commands follow it, each slot's together,
+            // so the place is after those of every slot drawn before it (one pass over both).
+            let mut at = 0;
+            for &s in &self.inst.draw_order {
+                if s == slot {
+                    break;
+                }
+                while self.draw.commands.get(at).is_some_and(|c| c.slot == s) {
+                    at += 1;
+                }
+            }
             let flip_child = n.character.setup.y_down;
             let list = n.character.draw_list();
             let draw = &mut self.draw;
