@@ -144,11 +144,22 @@ impl Asset {
     }
 }
 
-/// `db`'s child armatures (and theirs) built without an atlas (their images keep the sizes
-/// the loader gave them; nothing is textured).
-pub(crate) fn unbound_children(
+/// Why a child armature's rig could not be made ([`build_children`]).
+#[derive(Debug)]
+pub(crate) enum ChildBuildError {
+    /// The builder refused the child armature named first.
+    Build(String, sinew::build::BuildError),
+    /// The atlas lacks a region it shows.
+    Region(BuildProblem),
+}
+
+/// `db`'s child armatures (and theirs), built as the loader builds DragonBones rigs and bound
+/// to `regions` when given (without, their images keep the sizes the loader gave them and
+/// nothing is textured).
+pub(crate) fn build_children(
     db: &crate::dragonbones::DragonBonesRig,
-) -> Result<Vec<ChildRig>, String> {
+    regions: Option<&dyn sinew::build::region::RegionSource>,
+) -> Result<Vec<ChildRig>, ChildBuildError> {
     let inputs = sinew::build::BuildInputs {
         exact_angles: true,
         ..Default::default()
@@ -156,11 +167,14 @@ pub(crate) fn unbound_children(
     db.children
         .iter()
         .map(|k| {
-            let rig = sinew::build::build_rig_with(&k.rig.raw, &inputs)
-                .map_err(|e| format!("child armature `{}`: {e}", k.rig.armature))?;
+            let mut rig = sinew::build::build_rig_with(&k.rig.raw, &inputs)
+                .map_err(|e| ChildBuildError::Build(k.rig.armature.clone(), e))?;
+            if let Some(r) = regions {
+                sinew::build::region::bind_regions(&mut rig, r).map_err(ChildBuildError::Region)?;
+            }
             Ok(ChildRig {
                 rig: Arc::new(rig),
-                children: unbound_children(&k.rig)?,
+                children: build_children(&k.rig, regions)?,
             })
         })
         .collect()

@@ -132,7 +132,12 @@ pub fn pose(
     // Child armatures run nested in the character (`sinew::Character::nest`), on their own
     // clocks; a rig built elsewhere (no `Asset::children`) gets them built here.
     let built = if asset.children.is_empty() && !db.children.is_empty() {
-        crate::asset::unbound_children(db)?
+        crate::asset::build_children(db, None).map_err(|e| match e {
+            crate::asset::ChildBuildError::Build(name, e) => {
+                format!("child armature `{name}`: {e}")
+            }
+            crate::asset::ChildBuildError::Region(p) => format!("child armature: {p}"),
+        })?
     } else {
         asset.children.clone()
     };

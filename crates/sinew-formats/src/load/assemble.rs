@@ -180,47 +180,28 @@ impl Ctx<'_> {
             ..Default::default()
         };
         // Child armatures, drawn inside their slots: built and bound to the same atlas.
-        let atlas_regions = atlas
-            .as_ref()
-            .map(|(a, _, file)| (a.by_name(), file.as_str()));
-        let children = self.child_rigs(&db, &inputs, atlas_regions.as_ref())?;
+        let regions = atlas.as_ref().map(|(a, _, _)| a.by_name());
+        let children = crate::asset::build_children(
+            &db,
+            regions
+                .as_ref()
+                .map(|r| r as &dyn sinew::build::region::RegionSource),
+        )
+        .map_err(|e| match e {
+            crate::asset::ChildBuildError::Build(_, error) => LoadError::Build {
+                file: self.name.to_owned(),
+                error,
+            },
+            crate::asset::ChildBuildError::Region(problem) => LoadError::MissingRegion {
+                atlas: atlas.as_ref().map(|(_, _, file)| file.clone()),
+                skeleton: self.name.to_owned(),
+                problem: Box::new(problem),
+            },
+        })?;
         let mut asset = self.finish(&db.raw, &inputs, atlas, format)?;
         asset.dragonbones = Some(Box::new(db));
         asset.children = children;
         Ok(asset)
-    }
-
-    /// The built rigs of `db`'s child armatures and theirs, bound to the atlas.
-    fn child_rigs(
-        &self,
-        db: &crate::dragonbones::DragonBonesRig,
-        inputs: &sinew::build::BuildInputs<'_>,
-        atlas: Option<&(crate::atlas::AtlasRegions<'_>, &str)>,
-    ) -> Result<Vec<crate::ChildRig>, LoadError> {
-        let mut out = Vec::with_capacity(db.children.len());
-        for child in &db.children {
-            let mut rig =
-                sinew::build::build_rig_with(&child.rig.raw, inputs).map_err(|error| {
-                    LoadError::Build {
-                        file: self.name.to_owned(),
-                        error,
-                    }
-                })?;
-            if let Some((regions, file)) = atlas {
-                sinew::build::region::bind_regions(&mut rig, regions).map_err(|problem| {
-                    LoadError::MissingRegion {
-                        atlas: Some((*file).to_owned()),
-                        skeleton: self.name.to_owned(),
-                        problem: Box::new(problem),
-                    }
-                })?;
-            }
-            out.push(crate::ChildRig {
-                rig: Arc::new(rig),
-                children: self.child_rigs(&child.rig, inputs, atlas)?,
-            });
-        }
-        Ok(out)
     }
 
     /// Builds `raw`, binds the atlas, adds extras and fetches the pages.
