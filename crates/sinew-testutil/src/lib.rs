@@ -11,6 +11,7 @@
 //! Verified by the unit tests below (env override, missing paths, CI behaviour).
 
 pub mod alloc;
+pub mod images;
 
 use std::path::{Path, PathBuf};
 
