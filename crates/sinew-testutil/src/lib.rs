@@ -82,6 +82,12 @@ pub fn require_spine_fixtures(test_name: &str) -> Option<PathBuf> {
     require_fixtures(test_name).map(|d| d.join("spine"))
 }
 
+/// The Spine 4.3 fixtures directory (`<fixtures>/spine43`: 4.2 exports converted to 4.3 and
+/// goldens posed by spine-core 4.3.13) for a test, as [`require_fixtures`].
+pub fn require_spine43_fixtures(test_name: &str) -> Option<PathBuf> {
+    require_fixtures(test_name).map(|d| d.join("spine43"))
+}
+
 /// Every file one folder below the Spine fixtures (`<fixtures>/spine/*/`) whose extension is
 /// one of `exts`, sorted, for a test with the policy of [`require_fixtures`]. The folders
 /// `golden/` and `render-ref/` are folders like any other here (their dumps are `.json`).

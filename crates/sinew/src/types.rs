@@ -249,3 +249,35 @@ pub enum Physics {
     /// Apply the last simulated state without stepping.
     Pose,
 }
+
+/// Which Spine runtime's semantics a rig is posed with where Spine 4.2 and 4.3 differ.
+///
+/// One pipeline serves both: the loader records the file's version here, the builder copies
+/// it into the tables the stages read (a physics constraint's pose interpolation, ...), and
+/// a stage branches on that data. Rigs of other formats use the 4.2 semantics they were
+/// verified with.
+///
+/// Owner: shared vocabulary of every stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SpineRuntime {
+    /// Spine 4.2 (spine-core 4.2.x).
+    #[default]
+    V42,
+    /// Spine 4.3 (spine-core 4.3.x): physics poses interpolated between steps, ...
+    V43,
+}
+
+/// How a constraint that scales a bone's x axis scales its y axis (Spine 4.3 `ScaleYMode`;
+/// 4.2's IK `uniform` flag is [`ScaleYMode::Uniform`]).
+///
+/// Owner: shared vocabulary of every stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScaleYMode {
+    /// Only x is scaled.
+    #[default]
+    None,
+    /// y is scaled by the same factor.
+    Uniform,
+    /// y is scaled to keep the area roughly constant (Spine's volume curve).
+    Volume,
+}

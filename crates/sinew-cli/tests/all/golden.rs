@@ -6,7 +6,8 @@
 //! One test prints a per-case table (max errors, first mismatch with its JSON path) and fails
 //! at the end listing the failing cases, so progress stays visible while the runtime is
 //! incomplete. `GOLDEN_CASE=substring` runs only matching cases; `GOLDEN_VERBOSE=1` prints
-//! up to five mismatches per case. Without the shared fixtures the test is skipped
+//! up to five mismatches per case. `golden_spine43_manifest` runs the Spine 4.3 goldens
+//! (`<fixtures>/spine43/golden/`) the same way. Without the shared fixtures the test is skipped
 //! (or fails under `CI=true`), see `sinew_testutil::require_fixtures`.
 
 use crate::common::compare;
@@ -102,6 +103,21 @@ fn golden_skel_manifest() {
     run_manifest(&dir.join("golden").join("skel"), &dir);
 }
 
+/// The Spine 4.3 JSON fixtures (4.2 exports converted by the shared oracle's converter),
+/// posed by spine-core 4.3.13 (`<fixtures>/spine43/golden/MANIFEST.json`), with the 4.2
+/// tolerances. Cases in [`SPINE43_KNOWN_GAPS`] are run and reported but not counted as
+/// failures; one of them that starts to match fails the test, so the list stays true.
+#[test]
+fn golden_spine43_manifest() {
+    let Some(dir) = sinew_testutil::require_spine43_fixtures("golden_spine43_manifest") else {
+        return;
+    };
+    run_manifest_with(&dir.join("golden"), &dir, SPINE43_KNOWN_GAPS);
+}
+
+/// 4.3 goldens sinew does not match yet, each with its cause.
+const SPINE43_KNOWN_GAPS: &[(&str, &str)] = &[];
+
 /// sinew's own example rigs, posed by the official runtime (goldens committed in
 /// `testdata/golden/`, skeletons in `examples/`): needs no shared fixtures.
 #[test]
@@ -111,6 +127,11 @@ fn golden_own_examples() {
 }
 
 fn run_manifest(golden_dir: &Path, skeleton_root: &Path) {
+    run_manifest_with(golden_dir, skeleton_root, &[]);
+}
+
+/// [`run_manifest`] with known gaps: `(case, cause)` pairs whose failure is expected.
+fn run_manifest_with(golden_dir: &Path, skeleton_root: &Path, gaps: &[(&str, &str)]) {
     let filter = std::env::var("GOLDEN_CASE").unwrap_or_default();
     let verbose = std::env::var("GOLDEN_VERBOSE").is_ok_and(|v| !v.is_empty() && v != "0");
     let cases: Vec<Case> = read_manifest(golden_dir)
@@ -166,6 +187,31 @@ fn run_manifest(golden_dir: &Path, skeleton_root: &Path) {
         cases.len() - failing.len(),
         cases.len()
     );
+    let gap = |name: &str| gaps.iter().find(|g| g.0 == name);
+    for (name, cause) in gaps {
+        if cases
+            .iter()
+            .any(|c| c.golden.trim_end_matches(".json") == *name)
+        {
+            println!("known gap {name}: {cause}");
+        }
+    }
+    let fixed: Vec<&str> = gaps
+        .iter()
+        .map(|g| g.0)
+        .filter(|n| !failing.iter().any(|f| f == n))
+        .filter(|n| {
+            cases
+                .iter()
+                .any(|c| c.golden.trim_end_matches(".json") == *n)
+        })
+        .collect();
+    assert!(
+        fixed.is_empty(),
+        "known gap(s) now match, remove them from the list: {}",
+        fixed.join(", ")
+    );
+    failing.retain(|f| gap(f).is_none());
     assert!(
         failing.is_empty(),
         "{} golden case(s) fail: {}",

@@ -69,6 +69,11 @@ pub(crate) fn read_animations(
                     | "drawOrder"
                     | "events"
             ) {
+                if ctx.names.v43 && key == "drawOrderFolder" {
+                    return at.key(key).err(JsonIssue::Other(
+                        "drawOrderFolder timelines (Spine 4.3) are not supported yet".into(),
+                    ));
+                }
                 return at
                     .key(key)
                     .err(format!("unknown animation section `{key}`"));
@@ -315,6 +320,7 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
     }
     if let Some(tc) = obj_opt(m, "transform", at)? {
         let at = at.key("transform");
+        let v43 = ctx.names.v43;
         for (name, v) in tc {
             let at = at.key(name).named(name);
             find(&ctx.names.transforms, name, "transform constraint", &at)?;
@@ -326,7 +332,8 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                     mix_x,
                     f32_ranged_or(m, "mixY", mix_x, at)?,
                     mix_scale_x,
-                    f32_ranged_or(m, "mixScaleY", mix_scale_x, at)?,
+                    // 4.3 keys default mixScaleY to 1, 4.2 keys to their mixScaleX.
+                    f32_ranged_or(m, "mixScaleY", if v43 { 1.0 } else { mix_scale_x }, at)?,
                     f32_ranged_or(m, "mixShearY", 1.0, at)?,
                 ]);
                 Ok(RawKeyData::None)
@@ -390,6 +397,9 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                 };
                 let keys = if property == P::Reset {
                     read_keys(v, &at, Interp::Stepped, |_, _, _| Ok(RawKeyData::None))?
+                } else if property == P::Mix && ctx.names.v43 {
+                    // 4.3 mix keys default to 1 (4.2: 0).
+                    keys1(v, &at, 1.0)?
                 } else {
                     keys1(v, &at, 0.0)?
                 };

@@ -79,7 +79,8 @@ pub(crate) fn read_skins<'j>(
                 for (key, av) in as_obj(sv, &at)? {
                     let at = at.key(key).named(key);
                     let am = as_obj(av, &at)?;
-                    let (attachment, shape) = read_attachment(am, key, rig.bones.len(), &at)?;
+                    let (attachment, shape) =
+                        read_attachment(am, key, slot_name, rig.bones.len(), names.v43, &at)?;
                     if let Shape::Linked { .. } = shape {
                         linked.push(((si, slot, key.as_str()), slot_name.as_str()));
                     }
@@ -119,7 +120,7 @@ fn resolve_linked_meshes<'j>(
             let a = s.key("attachments");
             let sl = a.key(slot_name);
             let k = sl.key(key.2).named(key.2);
-            return k.key("parent").err(msg);
+            return k.key(source_key(names.v43)).err(msg);
         }
     }
     Ok(())
@@ -167,11 +168,19 @@ fn resolve_chain<'j>(names: &Names, shapes: &mut Shapes<'j>, start: Key<'j>) -> 
     Ok(())
 }
 
-/// Reads one attachment; `key` is its skin key, also its default name.
+/// The key naming a linked mesh's source mesh: 4.2 `parent`, 4.3 `source`.
+fn source_key(v43: bool) -> &'static str {
+    if v43 { "source" } else { "parent" }
+}
+
+/// Reads one attachment; `key` is its skin key, also its default name; `slot` its slot's
+/// name; `v43`: the file is Spine 4.3 JSON.
 fn read_attachment<'j>(
     m: &'j Obj,
     key: &'j str,
+    slot: &str,
     bone_count: usize,
+    v43: bool,
     at: &Loc,
 ) -> R<(RawAttachment, Shape<'j>)> {
     let name = str_opt(m, "name", at)?.unwrap_or(key);
@@ -199,7 +208,13 @@ fn read_attachment<'j>(
             let width = f64_or(m, "width", 0.0, at)?;
             let height = f64_or(m, "height", 0.0, at)?;
             // COMPAT(spine): the presence of `parent` (not the type) makes a linked mesh.
-            if let Some(parent) = str_opt(m, "parent", at)? {
+            if let Some(parent) = str_opt(m, source_key(v43), at)? {
+                // 4.3 may take the source from another slot (`slot`).
+                if let Some(other) = str_opt(m, "slot", at)?.filter(|s| *s != slot) {
+                    return at.key("slot").err(JsonIssue::Other(format!(
+                        "a linked mesh whose source is in another slot (`{other}`, Spine 4.3) is not supported yet"
+                    )));
+                }
                 let skin = str_opt(m, "skin", at)?.filter(|s| !s.is_empty());
                 let kind = RawAttachmentKind::LinkedMesh {
                     path: path()?,
@@ -310,6 +325,15 @@ fn read_attachment<'j>(
             let end = str_opt(m, "end", at)?
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned);
+            if v43 {
+                for flag in ["convex", "inverse"] {
+                    if bool_or(m, flag, false, at)? {
+                        return at.key(flag).err(JsonIssue::Other(format!(
+                            "clipping `{flag}` (Spine 4.3) is not supported yet"
+                        )));
+                    }
+                }
+            }
             let vertices = read_counted_vertices(m, bone_count, at)?;
             let floats = deform_floats(&vertices);
             (

@@ -1,8 +1,11 @@
-//! Spine 4.2 JSON exports into a [`RawRig`].
+//! Spine 4.2 and 4.3 JSON exports into a [`RawRig`].
 //!
 //! Reads every field of the 4.2 format (see `shared/design/notes/spine.md` section 4) with
-//! the defaults of the official loader (spine-ts 4.2 `SkeletonJson`), at scale 1. Other
-//! Spine versions are refused; a missing version is accepted. The loader never panics and
+//! the defaults of the official loader (spine-ts 4.2 `SkeletonJson`), at scale 1. A 4.3 file
+//! (`skeleton.spine` 4.3.x) is read by the same readers where the schema is the same, with
+//! its own constraint list (`constraints43.rs`) and the keys and defaults 4.3 changed; the
+//! rig records [`RawRig::runtime`] and the stages pose it with 4.3's semantics where those
+//! differ. Other Spine versions are refused naming the version; a missing version is 4.2. The loader never panics and
 //! never allocates for a count the file only declares: every size is checked against the
 //! data present and against the caps in [`limits`]. Errors carry the file, the JSON path
 //! and the offending name.
@@ -14,6 +17,7 @@
 mod animations;
 mod attachments;
 pub mod binary;
+mod constraints43;
 mod skeleton;
 mod write_json;
 mod write_json_anims;
@@ -160,8 +164,9 @@ fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<
     let root = as_obj(&root, &at).map_err(&invalid)?;
     // An object with none of a skeleton's keys (a DragonBones file, any other JSON) is not
     // an empty Spine rig.
-    const KEYS: [&str; 10] = [
+    const KEYS: [&str; 11] = [
         "skeleton",
+        "constraints",
         "bones",
         "slots",
         "ik",
@@ -198,15 +203,34 @@ fn parse_spine_json_with(text: &str, source: &str, budgets: &Budgets) -> Result<
         ..Default::default()
     };
     skeleton::read_header(root, &mut rig, &at).map_err(&invalid)?;
-    if !rig.version.is_empty() && !rig.version.starts_with("4.2") {
-        return Err(LoadError::Version {
-            file: source.to_owned(),
-            version: rig.version,
-        });
-    }
+    rig.runtime = match json_runtime(&rig.version) {
+        Some(runtime) => runtime,
+        None => {
+            return Err(LoadError::Version {
+                file: source.to_owned(),
+                version: rig.version,
+            });
+        }
+    };
     read_body(root, &mut rig, &at).map_err(&invalid)?;
     check_reference_scale(&rig, "$.skeleton.referenceScale")?;
     Ok(rig)
+}
+
+/// Which runtime's semantics a JSON file of version `version` (`skeleton.spine`) is posed
+/// with: 4.2.x and 4.3.x (the official loaders look only at major.minor), and a file
+/// without a version as 4.2; `None` for any other version.
+pub fn json_runtime(version: &str) -> Option<sinew::types::SpineRuntime> {
+    use sinew::types::SpineRuntime;
+    if version.is_empty() {
+        return Some(SpineRuntime::V42);
+    }
+    let mut parts = version.split('.');
+    match (parts.next(), parts.next()) {
+        (Some("4"), Some("2")) => Some(SpineRuntime::V42),
+        (Some("4"), Some("3")) => Some(SpineRuntime::V43),
+        _ => None,
+    }
 }
 
 /// Physics divides by the skeleton's reference scale: a rig with physics constraints needs
@@ -228,11 +252,19 @@ pub(crate) fn check_reference_scale(rig: &RawRig, path: &str) -> Result<(), Load
 
 /// Everything after the header, in the official loader's order.
 fn read_body(root: &crate::json::Obj, rig: &mut RawRig, at: &Loc) -> crate::json::R<()> {
-    let mut names = skeleton::Names::default();
+    let mut names = skeleton::Names {
+        v43: rig.runtime == sinew::types::SpineRuntime::V43,
+        ..Default::default()
+    };
     let mut shapes = attachments::Shapes::new();
     skeleton::read_bones(root, rig, &mut names, at)?;
     skeleton::read_slots(root, rig, &mut names, at)?;
-    skeleton::read_constraints(root, rig, &mut names, at)?;
+    if names.v43 {
+        // 4.3 reads only the one `constraints` array (the 4.2 lists are not read).
+        constraints43::read_constraints(root, rig, &mut names, at)?;
+    } else {
+        skeleton::read_constraints(root, rig, &mut names, at)?;
+    }
     attachments::read_skins(root, rig, &mut names, &mut shapes, at)?;
     skeleton::read_events(root, rig, &mut names, at)?;
     animations::read_animations(root, rig, &names, &shapes, at)

@@ -24,10 +24,17 @@ pub(crate) struct Names<'j> {
     pub events: HashMap<&'j str, usize>,
     /// Whether each event definition has audio (event keys then carry volume/balance).
     pub event_audio: Vec<bool>,
+    /// The file is Spine 4.3 JSON (the sections whose schema or defaults changed read it).
+    pub v43: bool,
 }
 
 /// Inserts a name, refusing duplicates.
-fn add_name<'j>(map: &mut HashMap<&'j str, usize>, name: &'j str, what: &str, at: &Loc) -> R<()> {
+pub(crate) fn add_name<'j>(
+    map: &mut HashMap<&'j str, usize>,
+    name: &'j str,
+    what: &str,
+    at: &Loc,
+) -> R<()> {
     let next = map.len();
     if map.insert(name, next).is_some() {
         return at.err(format!("duplicate {what} name `{name}`"));
@@ -179,7 +186,7 @@ pub(crate) fn read_slots<'j>(
 }
 
 /// Reads a constraint's `bones` list, checking every name.
-fn bone_list(m: &Obj, names: &Names, at: &Loc) -> R<Vec<String>> {
+pub(crate) fn bone_list(m: &Obj, names: &Names, at: &Loc) -> R<Vec<String>> {
     let Some(list) = array_opt(m, "bones", at)? else {
         return Ok(Vec::new());
     };
@@ -221,7 +228,8 @@ fn each_constraint<'j>(
     Ok(())
 }
 
-/// Reads `ik`, `transform`, `path` and `physics`.
+/// Reads `ik`, `transform`, `path` and `physics` (Spine 4.2: one list per kind, each item
+/// with its `order`).
 pub(crate) fn read_constraints<'j>(
     root: &'j Obj,
     rig: &mut RawRig,
@@ -229,28 +237,7 @@ pub(crate) fn read_constraints<'j>(
     at: &Loc,
 ) -> R<()> {
     each_constraint(root, "ik", at, |m, name, at| {
-        let bones = bone_list(m, names, at)?;
-        if bones.is_empty() || bones.len() > 2 {
-            return at.err(format!("IK needs 1 or 2 bones, found {}", bones.len()));
-        }
-        let target = str_req(m, "target", at)?;
-        find(&names.bones, target, "target bone", &at.key("target"))?;
-        add_name(&mut names.ik, name, "IK constraint", at)?;
-        rig.ik.push(RawIk {
-            name: name.to_owned(),
-            order: order(m, at)?,
-            skin_required: bool_or(m, "skin", false, at)?,
-            bones,
-            target: target.to_owned(),
-            mix: f64_or(m, "mix", 1.0, at)?,
-            softness: f64_or(m, "softness", 0.0, at)?,
-            bend_positive: bool_or(m, "bendPositive", true, at)?,
-            compress: bool_or(m, "compress", false, at)?,
-            stretch: bool_or(m, "stretch", false, at)?,
-            uniform: bool_or(m, "uniform", false, at)?,
-            solver: sinew::IkSolver::Spine,
-        });
-        Ok(())
+        ik_item(m, name, order(m, at)?, rig, names, at)
     })?;
     each_constraint(root, "transform", at, |m, name, at| {
         let bones = bone_list(m, names, at)?;
@@ -283,102 +270,191 @@ pub(crate) fn read_constraints<'j>(
         Ok(())
     })?;
     each_constraint(root, "path", at, |m, name, at| {
-        let bones = bone_list(m, names, at)?;
-        let target = str_req(m, "target", at)?;
-        find(&names.slots, target, "target slot", &at.key("target"))?;
-        add_name(&mut names.paths, name, "path constraint", at)?;
-        let position_mode = match str_opt(m, "positionMode", at)?.unwrap_or("percent") {
-            "percent" => PositionMode::Percent,
-            "fixed" => PositionMode::Fixed,
-            s => {
-                return at
-                    .key("positionMode")
-                    .err(format!("unknown position mode `{s}`"));
-            }
-        };
-        let spacing_mode = match str_opt(m, "spacingMode", at)?.unwrap_or("length") {
-            "length" => SpacingMode::Length,
-            "fixed" => SpacingMode::Fixed,
-            "percent" => SpacingMode::Percent,
-            "proportional" => SpacingMode::Proportional,
-            s => {
-                return at
-                    .key("spacingMode")
-                    .err(format!("unknown spacing mode `{s}`"));
-            }
-        };
-        let rotate_mode = match str_opt(m, "rotateMode", at)?.unwrap_or("tangent") {
-            "tangent" => RotateMode::Tangent,
-            "chain" => RotateMode::Chain,
-            "chainScale" => RotateMode::ChainScale,
-            s => {
-                return at
-                    .key("rotateMode")
-                    .err(format!("unknown rotate mode `{s}`"));
-            }
-        };
-        let mix_x = f64_or(m, "mixX", 1.0, at)?;
-        rig.paths.push(RawPath {
-            name: name.to_owned(),
-            order: order(m, at)?,
-            skin_required: bool_or(m, "skin", false, at)?,
-            bones,
-            target: target.to_owned(),
-            position_mode,
-            spacing_mode,
-            rotate_mode,
-            offset_rotation: f64_or(m, "rotation", 0.0, at)?,
-            position: f64_or(m, "position", 0.0, at)?,
-            spacing: f64_or(m, "spacing", 0.0, at)?,
-            mix_rotate: f64_or(m, "mixRotate", 1.0, at)?,
-            mix_x,
-            mix_y: f64_or(m, "mixY", mix_x, at)?,
-        });
-        Ok(())
+        path_item(m, name, order(m, at)?, "target", rig, names, at)
     })?;
     each_constraint(root, "physics", at, |m, name, at| {
-        let bone = str_req(m, "bone", at)?;
-        find(&names.bones, bone, "bone", &at.key("bone"))?;
-        add_name(&mut names.physics, name, "physics constraint", at)?;
-        let fps = f64_or(m, "fps", 60.0, at)?;
-        if fps <= 0.0 {
-            return at
-                .key("fps")
-                .err(format!("fps must be positive, found {fps}"));
-        }
-        let mass = f64_or(m, "mass", 1.0, at)?;
-        if mass == 0.0 {
-            return at.key("mass").err("mass must not be 0");
-        }
-        rig.physics.push(RawPhysics {
-            name: name.to_owned(),
-            order: order(m, at)?,
-            skin_required: bool_or(m, "skin", false, at)?,
-            bone: bone.to_owned(),
-            x: f64_or(m, "x", 0.0, at)?,
-            y: f64_or(m, "y", 0.0, at)?,
-            rotate: f64_or(m, "rotate", 0.0, at)?,
-            scale_x: f64_or(m, "scaleX", 0.0, at)?,
-            shear_x: f64_or(m, "shearX", 0.0, at)?,
-            limit: f64_or(m, "limit", 5000.0, at)?,
-            step: 1.0 / fps,
-            inertia: f64_or(m, "inertia", 1.0, at)?,
-            strength: f64_or(m, "strength", 100.0, at)?,
-            damping: f64_or(m, "damping", 1.0, at)?,
-            mass_inverse: 1.0 / mass,
-            wind: f64_or(m, "wind", 0.0, at)?,
-            gravity: f64_or(m, "gravity", 0.0, at)?,
-            mix: f64_or(m, "mix", 1.0, at)?,
-            inertia_global: bool_or(m, "inertiaGlobal", false, at)?,
-            strength_global: bool_or(m, "strengthGlobal", false, at)?,
-            damping_global: bool_or(m, "dampingGlobal", false, at)?,
-            mass_global: bool_or(m, "massGlobal", false, at)?,
-            wind_global: bool_or(m, "windGlobal", false, at)?,
-            gravity_global: bool_or(m, "gravityGlobal", false, at)?,
-            mix_global: bool_or(m, "mixGlobal", false, at)?,
-        });
-        Ok(())
+        physics_item(m, name, order(m, at)?, rig, names, at)
     })
+}
+
+/// One IK constraint (4.2 `ik` item, or 4.3 `constraints` item of type `ik`: `uniform`
+/// became `scaleY`).
+pub(crate) fn ik_item<'j>(
+    m: &'j Obj,
+    name: &'j str,
+    order: u32,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let bones = bone_list(m, names, at)?;
+    if bones.is_empty() || bones.len() > 2 {
+        return at.err(format!("IK needs 1 or 2 bones, found {}", bones.len()));
+    }
+    let target = str_req(m, "target", at)?;
+    find(&names.bones, target, "target bone", &at.key("target"))?;
+    add_name(&mut names.ik, name, "IK constraint", at)?;
+    let uniform = if names.v43 {
+        match scale_y_mode(m, at)? {
+            ScaleYMode::None => false,
+            ScaleYMode::Uniform => true,
+            ScaleYMode::Volume => {
+                return at.key("scaleY").err(JsonIssue::Other(
+                    "IK scaleY `volume` (Spine 4.3) is not supported yet".into(),
+                ));
+            }
+        }
+    } else {
+        bool_or(m, "uniform", false, at)?
+    };
+    rig.ik.push(RawIk {
+        name: name.to_owned(),
+        order,
+        skin_required: bool_or(m, "skin", false, at)?,
+        bones,
+        target: target.to_owned(),
+        mix: f64_or(m, "mix", 1.0, at)?,
+        softness: f64_or(m, "softness", 0.0, at)?,
+        bend_positive: bool_or(m, "bendPositive", true, at)?,
+        compress: bool_or(m, "compress", false, at)?,
+        stretch: bool_or(m, "stretch", false, at)?,
+        uniform,
+        solver: sinew::IkSolver::Spine,
+    });
+    Ok(())
+}
+
+/// A 4.3 `scaleY` mode (`none`, `uniform`, `volume`; absent: none).
+pub(crate) fn scale_y_mode(m: &Obj, at: &Loc) -> R<ScaleYMode> {
+    Ok(match str_opt(m, "scaleY", at)? {
+        None | Some("none") => ScaleYMode::None,
+        Some("uniform") => ScaleYMode::Uniform,
+        Some("volume") => ScaleYMode::Volume,
+        Some(s) => return at.key("scaleY").err(format!("unknown scaleY mode `{s}`")),
+    })
+}
+
+/// One path constraint; its slot is `slot_key` (4.2 `target`, 4.3 `slot`).
+pub(crate) fn path_item<'j>(
+    m: &'j Obj,
+    name: &'j str,
+    order: u32,
+    slot_key: &str,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let bones = bone_list(m, names, at)?;
+    let target = str_req(m, slot_key, at)?;
+    find(&names.slots, target, "target slot", &at.key(slot_key))?;
+    add_name(&mut names.paths, name, "path constraint", at)?;
+    let position_mode = match str_opt(m, "positionMode", at)?.unwrap_or("percent") {
+        "percent" => PositionMode::Percent,
+        "fixed" => PositionMode::Fixed,
+        s => {
+            return at
+                .key("positionMode")
+                .err(format!("unknown position mode `{s}`"));
+        }
+    };
+    let spacing_mode = match str_opt(m, "spacingMode", at)?.unwrap_or("length") {
+        "length" => SpacingMode::Length,
+        "fixed" => SpacingMode::Fixed,
+        "percent" => SpacingMode::Percent,
+        "proportional" => SpacingMode::Proportional,
+        s => {
+            return at
+                .key("spacingMode")
+                .err(format!("unknown spacing mode `{s}`"));
+        }
+    };
+    let rotate_mode = match str_opt(m, "rotateMode", at)?.unwrap_or("tangent") {
+        "tangent" => RotateMode::Tangent,
+        "chain" => RotateMode::Chain,
+        "chainScale" => RotateMode::ChainScale,
+        s => {
+            return at
+                .key("rotateMode")
+                .err(format!("unknown rotate mode `{s}`"));
+        }
+    };
+    let mix_x = f64_or(m, "mixX", 1.0, at)?;
+    rig.paths.push(RawPath {
+        name: name.to_owned(),
+        order,
+        skin_required: bool_or(m, "skin", false, at)?,
+        bones,
+        target: target.to_owned(),
+        position_mode,
+        spacing_mode,
+        rotate_mode,
+        offset_rotation: f64_or(m, "rotation", 0.0, at)?,
+        position: f64_or(m, "position", 0.0, at)?,
+        spacing: f64_or(m, "spacing", 0.0, at)?,
+        mix_rotate: f64_or(m, "mixRotate", 1.0, at)?,
+        mix_x,
+        mix_y: f64_or(m, "mixY", mix_x, at)?,
+    });
+    Ok(())
+}
+
+/// One physics constraint. 4.3 changed the defaults of `inertia` (1 -> 0.5) and `damping`
+/// (1 -> 0.85) and added `scaleY`.
+pub(crate) fn physics_item<'j>(
+    m: &'j Obj,
+    name: &'j str,
+    order: u32,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    let bone = str_req(m, "bone", at)?;
+    find(&names.bones, bone, "bone", &at.key("bone"))?;
+    add_name(&mut names.physics, name, "physics constraint", at)?;
+    let fps = f64_or(m, "fps", 60.0, at)?;
+    if fps <= 0.0 {
+        return at
+            .key("fps")
+            .err(format!("fps must be positive, found {fps}"));
+    }
+    let mass = f64_or(m, "mass", 1.0, at)?;
+    if mass == 0.0 {
+        return at.key("mass").err("mass must not be 0");
+    }
+    let (inertia, damping, scale_y) = if names.v43 {
+        (0.5, 0.85, scale_y_mode(m, at)?)
+    } else {
+        (1.0, 1.0, ScaleYMode::None)
+    };
+    rig.physics.push(RawPhysics {
+        name: name.to_owned(),
+        order,
+        skin_required: bool_or(m, "skin", false, at)?,
+        bone: bone.to_owned(),
+        x: f64_or(m, "x", 0.0, at)?,
+        y: f64_or(m, "y", 0.0, at)?,
+        rotate: f64_or(m, "rotate", 0.0, at)?,
+        scale_x: f64_or(m, "scaleX", 0.0, at)?,
+        shear_x: f64_or(m, "shearX", 0.0, at)?,
+        scale_y,
+        limit: f64_or(m, "limit", 5000.0, at)?,
+        step: 1.0 / fps,
+        inertia: f64_or(m, "inertia", inertia, at)?,
+        strength: f64_or(m, "strength", 100.0, at)?,
+        damping: f64_or(m, "damping", damping, at)?,
+        mass_inverse: 1.0 / mass,
+        wind: f64_or(m, "wind", 0.0, at)?,
+        gravity: f64_or(m, "gravity", 0.0, at)?,
+        mix: f64_or(m, "mix", 1.0, at)?,
+        inertia_global: bool_or(m, "inertiaGlobal", false, at)?,
+        strength_global: bool_or(m, "strengthGlobal", false, at)?,
+        damping_global: bool_or(m, "dampingGlobal", false, at)?,
+        mass_global: bool_or(m, "massGlobal", false, at)?,
+        wind_global: bool_or(m, "windGlobal", false, at)?,
+        gravity_global: bool_or(m, "gravityGlobal", false, at)?,
+        mix_global: bool_or(m, "mixGlobal", false, at)?,
+    });
+    Ok(())
 }
 
 /// Reads `events` (an object keyed by event name).

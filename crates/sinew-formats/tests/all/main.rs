@@ -48,5 +48,6 @@ mod memory;
 mod mutations;
 mod setup_pose;
 mod skel;
+mod spine43;
 mod spine_write;
 mod vertices_setup;

@@ -167,6 +167,8 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             rotate: c.rotate,
             scale_x: c.scale_x,
             shear_x: c.shear_x,
+            scale_y: c.scale_y,
+            interpolate: raw.runtime == crate::types::SpineRuntime::V43,
             limit: c.limit,
             // Not in spine-ts: at most MAX_FPS steps a second (constraint::physics docs).
             step: c.step.max(1.0 / crate::constraint::physics::MAX_FPS),
@@ -305,6 +307,7 @@ mod tests {
             rotate: 1.0,
             scale_x: 0.0,
             shear_x: 0.0,
+            scale_y: Default::default(),
             limit: 5000.0,
             step: 1.0 / 60.0,
             inertia: 1.0,

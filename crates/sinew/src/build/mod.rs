@@ -103,6 +103,7 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
     let mut rig = Rig {
         source: raw.source.clone(),
         version: raw.version.clone(),
+        runtime: raw.runtime,
         hash: raw.hash.clone(),
         bounds: raw.bounds,
         reference_scale: raw.reference_scale,

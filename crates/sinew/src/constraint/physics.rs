@@ -1,5 +1,13 @@
-//! Spine 4.2 physics constraints: a damped spring per driven property, integrated at a
+//! Spine physics constraints: a damped spring per driven property, integrated at a
 //! fixed step and applied to one bone's world transform.
+//!
+//! Spine 4.3 (a constraint whose [`PhysicsData::interpolate`] is set) displays the pose
+//! between the last two steps: each update records what its steps added to each offset
+//! (the lags, [`PhysicsState::lag`]) and shows `offset - lag * z`, `z` the part of a step
+//! still to run, and it feeds that lagged rotation back into the next update (facts from
+//! spine-core 4.3.13 `PhysicsConstraint.update`, `shared/oracle/spine43/README.md`). A 4.2
+//! constraint's lags stay 0, so its arithmetic is 4.2's bit for bit. 4.3's `scaleY` mode
+//! scales the y axis with the scale spring ([`ScaleYMode`]).
 //!
 //! Follows spine.md §6.5 and matches spine-ts 4.2 `PhysicsConstraint.update` operation for
 //! operation (f64 math, Spine's float-rounded pi). The translation spring moves the bone's
@@ -24,7 +32,7 @@ use crate::ids::PhysicsId;
 use crate::instance::Instance;
 use crate::math::SPINE_PI2;
 use crate::rig::{PhysicsData, Rig};
-use crate::types::Physics;
+use crate::types::{Physics, ScaleYMode};
 
 /// The highest step rate of a physics constraint, steps per second.
 pub const MAX_FPS: f64 = 1000.0;
@@ -82,6 +90,9 @@ pub(crate) fn apply_physics_constraint(
     let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
     let scale_x = data.scale_x > 0.0;
     let l = rig.bones[bone_id.index()].length;
+    // Spine 4.3's interpolation weight of the last step's lag (0 for 4.2 constraints, whose
+    // lags stay 0: `offset - lag * z` is then the offset, bit for bit).
+    let mut z = 0.0;
 
     match mode {
         Physics::None => return,
@@ -89,6 +100,7 @@ pub(crate) fn apply_physics_constraint(
             if mode == Physics::Reset {
                 state.reset_at(time);
             }
+            let before = state.remaining;
             let delta = (time - state.last_time).max(0.0);
             state.remaining += delta;
             // Not in spine-ts: a bounded number of steps per update (module docs).
@@ -102,12 +114,12 @@ pub(crate) fn apply_physics_constraint(
                 state.ux = bone.x;
                 state.uy = bone.y;
             } else {
-                step(
+                z = step(
                     data,
                     state,
                     &mut bone,
                     l,
-                    delta,
+                    [delta, before],
                     rig.reference_scale,
                     sx,
                     sy,
@@ -117,17 +129,20 @@ pub(crate) fn apply_physics_constraint(
             state.cy = bone.y;
         }
         Physics::Pose => {
+            if data.interpolate {
+                z = (1.0 - state.remaining / data.step).max(0.0);
+            }
             if x {
-                bone.x += state.x_offset * mix * data.x;
+                bone.x += (state.x_offset - state.lag[0] * z) * mix * data.x;
             }
             if y {
-                bone.y += state.y_offset * mix * data.y;
+                bone.y += (state.y_offset - state.lag[1] * z) * mix * data.y;
             }
         }
     }
 
     if rotate_or_shear_x {
-        let o = state.rotate_offset * mix;
+        let o = (state.rotate_offset - state.lag[2] * z) * mix;
         if data.shear_x > 0.0 {
             // shearX turns only the x axis; rotate (if driven) turns both.
             let mut r = 0.0;
@@ -154,9 +169,18 @@ pub(crate) fn apply_physics_constraint(
         }
     }
     if scale_x {
-        let s = 1.0 + state.scale_offset * mix * data.scale_x;
+        let s = 1.0 + (state.scale_offset - state.lag[3] * z) * mix * data.scale_x;
         bone.a *= s;
         bone.c *= s;
+        let sy = match data.scale_y {
+            ScaleYMode::None => None,
+            ScaleYMode::Uniform => Some(s),
+            ScaleYMode::Volume => Some(volume_scale(s)),
+        };
+        if let Some(sy) = sy {
+            bone.b *= sy;
+            bone.d *= sy;
+        }
     }
     if mode != Physics::Pose {
         state.tx = l * bone.a;
@@ -166,19 +190,30 @@ pub(crate) fn apply_physics_constraint(
     crate::bone::update_applied_transform(rig, inst, bone_id);
 }
 
+/// Spine 4.3's `ScaleYMode.Volume`: the y scale that roughly keeps the area when x is
+/// scaled by `s` (its reciprocal, flattened to a line below 0.7).
+pub(crate) fn volume_scale(s: f64) -> f64 {
+    let s = s.abs();
+    if s >= 0.7 { 1.0 / s } else { 4.0 - 3.67347 * s }
+}
+
 /// The simulating half of an update: feeds the bone's motion into the springs, takes the
 /// fixed steps `remaining` allows, and moves the bone's origin by the translation offsets.
+/// `times` is the clock delta and the time carried before it. Returns the 4.3 interpolation
+/// weight `z` of the lags (0 for a 4.2 constraint).
 #[allow(clippy::too_many_arguments)]
 fn step(
     data: &PhysicsData,
     state: &mut PhysicsState,
     bone: &mut crate::math::WorldTransform,
     l: f64,
-    delta: f64,
+    times: [f64; 2],
     reference_scale: f64,
     sx: f64,
     sy: f64,
-) {
+) -> f64 {
+    let [delta, before] = times;
+    let lagged = data.interpolate;
     let x = data.x > 0.0;
     let y = data.y > 0.0;
     let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
@@ -206,6 +241,7 @@ fn step(
             state.uy = bone.y;
         }
         if a >= t {
+            let (xs, ys) = (state.x_offset, state.y_offset);
             d = p.damping.powf(60.0 * t);
             let m = p.mass_inverse * t;
             let e = p.strength;
@@ -228,12 +264,17 @@ fn step(
                     break;
                 }
             }
+            if lagged {
+                state.lag[0] = state.x_offset - xs;
+                state.lag[1] = state.y_offset - ys;
+            }
         }
+        let z = if lagged { (1.0 - a / t).max(0.0) } else { 0.0 };
         if x {
-            bone.x += state.x_offset * mix * data.x;
+            bone.x += (state.x_offset - state.lag[0] * z) * mix * data.x;
         }
         if y {
-            bone.y += state.y_offset * mix * data.y;
+            bone.y += (state.y_offset - state.lag[1] * z) * mix * data.y;
         }
     }
 
@@ -244,12 +285,19 @@ fn step(
         let dy = clamp_sym(state.cy - bone.y, qy);
         let mut c;
         let mut s;
+        // 4.3 reads the previous update's lag at the previous carried time.
+        let zb = if lagged {
+            (1.0 - before / t).max(0.0)
+        } else {
+            0.0
+        };
         if rotate_or_shear_x {
             mr = (data.rotate + data.shear_x) * mix;
-            let r = (dy + state.ty).atan2(dx + state.tx) - ca - state.rotate_offset * mr;
+            let zr = state.lag[2] * zb;
+            let r = (dy + state.ty).atan2(dx + state.tx) - ca - (state.rotate_offset - zr) * mr;
             // COMPAT(spine): wrap to ±pi with Spine's float-rounded 2pi.
             state.rotate_offset += (r - (r * (1.0 / SPINE_PI2) - 0.5).ceil() * SPINE_PI2) * i;
-            let r = state.rotate_offset * mr + ca;
+            let r = (state.rotate_offset - zr) * mr + ca;
             (s, c) = r.sin_cos();
             if scale_x {
                 let r = l * len2(bone.a, bone.c);
@@ -259,13 +307,14 @@ fn step(
             }
         } else {
             (s, c) = ca.sin_cos();
-            let r = l * len2(bone.a, bone.c);
+            let r = l * len2(bone.a, bone.c) - state.lag[3] * zb;
             if r > 0.0 {
                 state.scale_offset += (dx * c + dy * s) * i / r;
             }
         }
         a = state.remaining;
         if a >= t {
+            let (rs, ss) = (state.rotate_offset, state.scale_offset);
             if d == -1.0 {
                 d = p.damping.powf(60.0 * t);
             }
@@ -294,9 +343,14 @@ fn step(
                     break;
                 }
             }
+            if lagged {
+                state.lag[2] = state.rotate_offset - rs;
+                state.lag[3] = state.scale_offset - ss;
+            }
         }
     }
     state.remaining = a;
+    if lagged { (1.0 - a / t).max(0.0) } else { 0.0 }
 }
 
 /// `sqrt(a² + c²)` as Spine computes it (not `hypot`, which rounds differently).

@@ -26,6 +26,8 @@ fn physics(bone: u16) -> PhysicsData {
         rotate: 0.0,
         scale_x: 0.0,
         shear_x: 0.0,
+        scale_y: Default::default(),
+        interpolate: false,
         limit: 5000.0,
         step: 1.0 / 60.0,
         setup: PhysicsParams {

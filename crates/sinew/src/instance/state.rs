@@ -89,6 +89,10 @@ pub struct PhysicsState {
     pub scale_offset: f64,
     /// Scale spring velocity.
     pub scale_velocity: f64,
+    /// Spine 4.3 pose interpolation: what the last update's steps added to each offset
+    /// (`xLag`, `yLag`, `rotateLag`, `scaleLag`); always 0 for a 4.2 constraint, whose
+    /// displayed offsets are then the offsets themselves.
+    pub lag: [f64; 4],
     /// Time not yet simulated, seconds (less than one step after an update).
     pub remaining: f64,
     /// Skeleton clock at the last update or reset, seconds.
@@ -115,6 +119,7 @@ impl PhysicsState {
             rotate_velocity: 0.0,
             scale_offset: 0.0,
             scale_velocity: 0.0,
+            lag: [0.0; 4],
             remaining: 0.0,
             last_time: 0.0,
         }
@@ -144,6 +149,7 @@ impl PhysicsState {
         self.rotate_velocity = 0.0;
         self.scale_offset = 0.0;
         self.scale_velocity = 0.0;
+        self.lag = [0.0; 4];
     }
 
     /// Spine `PhysicsConstraint.translate`: the next update reacts as if the bone had moved

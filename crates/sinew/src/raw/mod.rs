@@ -13,7 +13,10 @@ pub mod deformers;
 pub mod params;
 pub use anim::*;
 
-use crate::types::{BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, SpacingMode};
+use crate::types::{
+    BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, ScaleYMode, SpacingMode,
+    SpineRuntime,
+};
 
 /// A whole rig in authoring form.
 ///
@@ -24,6 +27,9 @@ pub struct RawRig {
     pub source: String,
     /// Editor version string as written in the file (e.g. `4.2.22`).
     pub version: String,
+    /// Whose semantics pose the rig where Spine 4.2 and 4.3 differ (the loader sets it from
+    /// the version; every other format keeps the default).
+    pub runtime: SpineRuntime,
     /// Content hash written by the editor, if any.
     pub hash: String,
     /// Setup-pose bounds `[x, y, width, height]` as written by the editor.
@@ -293,6 +299,8 @@ pub struct RawPhysics {
     pub scale_x: f64,
     /// Shear x drive.
     pub shear_x: f64,
+    /// How the scale x drive scales y (Spine 4.3 `scaleY`; 4.2 files: none).
+    pub scale_y: ScaleYMode,
     /// Maximum speed, units per second.
     pub limit: f64,
     /// Fixed step in seconds (1 / fps).

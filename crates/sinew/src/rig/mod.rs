@@ -43,6 +43,9 @@ pub struct Rig {
     pub source: String,
     /// Editor version string.
     pub version: String,
+    /// Whose semantics pose the rig where Spine 4.2 and 4.3 differ (from
+    /// [`RawRig::runtime`](crate::raw::RawRig::runtime)).
+    pub runtime: crate::types::SpineRuntime,
     /// Editor hash.
     pub hash: String,
     /// Setup bounds `[x, y, width, height]`.
@@ -154,6 +157,7 @@ impl Rig {
         Rig {
             source: Default::default(),
             version: Default::default(),
+            runtime: Default::default(),
             hash: Default::default(),
             bounds: Default::default(),
             reference_scale: Default::default(),
@@ -485,6 +489,11 @@ pub struct PhysicsData {
     pub scale_x: f64,
     /// Drive shear x.
     pub shear_x: f64,
+    /// How the scale x drive scales y.
+    pub scale_y: crate::types::ScaleYMode,
+    /// Spine 4.3: the displayed pose is interpolated between the last two physics steps
+    /// (`offset - lag * z`); 4.2 shows the last step.
+    pub interpolate: bool,
     /// Speed limit.
     pub limit: f64,
     /// Fixed step, seconds.

@@ -454,6 +454,7 @@ fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             rotate,
             scale_x,
             shear_x,
+            scale_y: Default::default(),
             limit,
             step: 1.0 / f64::from(fps),
             inertia,

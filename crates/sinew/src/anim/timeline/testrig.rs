@@ -158,6 +158,8 @@ pub fn rig() -> Rig {
         rotate: 0.0,
         scale_x: 0.0,
         shear_x: 0.0,
+        scale_y: Default::default(),
+        interpolate: false,
         limit: 5000.0,
         step: 1.0 / 60.0,
         setup: PhysicsParams {
