@@ -43,6 +43,7 @@ mod render;
 mod render_stream;
 mod render_wgpu;
 mod skel_cli;
+mod spine43_cli;
 mod view;
 mod view_options;
 
