@@ -281,3 +281,53 @@ pub enum ScaleYMode {
     /// y is scaled to keep the area roughly constant (Spine's volume curve).
     Volume,
 }
+
+/// A bone property a Spine 4.3 transform constraint reads from its source or writes to its
+/// bones (`properties` in 4.3 JSON).
+///
+/// Owner: shared vocabulary of every stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformProperty {
+    /// Rotation, degrees.
+    Rotate,
+    /// Translation x.
+    X,
+    /// Translation y.
+    Y,
+    /// Scale x.
+    ScaleX,
+    /// Scale y.
+    ScaleY,
+    /// Shear y, degrees.
+    ShearY,
+}
+
+/// One source property of a Spine 4.3 transform constraint and the bone properties it
+/// drives: each target gets `to.offset + (value - offset) * to.scale` (clamped to
+/// `to.offset..to.max` with `clamp`), mixed by the target property's mix.
+///
+/// Owner: the loaders produce it; the builder copies it; the transform stage reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransformFrom {
+    /// The source property read.
+    pub property: TransformProperty,
+    /// Subtracted from the source value.
+    pub offset: f64,
+    /// The driven properties, in file order.
+    pub to: Vec<TransformTo>,
+}
+
+/// One driven property of a [`TransformFrom`].
+///
+/// Owner: as [`TransformFrom`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TransformTo {
+    /// The bone property written.
+    pub property: TransformProperty,
+    /// Added to the scaled source value.
+    pub offset: f64,
+    /// The clamp bound opposite `offset` (with `clamp`).
+    pub max: f64,
+    /// Factor on the source value.
+    pub scale: f64,
+}

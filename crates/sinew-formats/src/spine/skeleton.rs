@@ -266,6 +266,9 @@ pub(crate) fn read_constraints<'j>(
             mix_scale_x,
             mix_scale_y: f64_or(m, "mixScaleY", mix_scale_x, at)?,
             mix_shear_y: f64_or(m, "mixShearY", 1.0, at)?,
+            properties: Vec::new(),
+            local_target: false,
+            clamp: false,
         });
         Ok(())
     })?;

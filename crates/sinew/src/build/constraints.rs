@@ -89,6 +89,9 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                 scale_y: c.mix_scale_y,
                 shear_y: c.mix_shear_y,
             },
+            properties: c.properties.clone(),
+            local_target: c.local_target,
+            clamp: c.clamp,
         });
     }
     for (i, c) in raw.paths.iter().enumerate() {

@@ -291,6 +291,9 @@ fn singular_parents_give_finite_applied_poses() {
             mix_scale_x: 1.0,
             mix_scale_y: 1.0,
             mix_shear_y: 1.0,
+            properties: Vec::new(),
+            local_target: false,
+            clamp: false,
         });
         let mut c = Character::new(Arc::new(crate::build::build_rig(&raw).expect("rig")));
         c.update(0.0);

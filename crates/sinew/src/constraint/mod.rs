@@ -12,5 +12,6 @@ pub(crate) mod ik_dragonbones;
 pub(crate) mod path;
 pub(crate) mod physics;
 pub(crate) mod transform;
+pub(crate) mod transform43;
 
 pub use physics::{MAX_FPS, MAX_STEPS_PER_UPDATE};

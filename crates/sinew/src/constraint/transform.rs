@@ -28,6 +28,11 @@ pub(crate) fn apply_transform_constraint(rig: &Rig, inst: &mut Instance, id: Tra
     {
         return;
     }
+    if !data.properties.is_empty() {
+        // A Spine 4.3 constraint: its property mapping, 4.3's arithmetic.
+        super::transform43::apply_transform43(rig, inst, data, &mix);
+        return;
+    }
     for &bone in &data.bones {
         match (data.local, data.relative) {
             (false, false) => absolute_world(rig, inst, data, &mix, bone),

@@ -15,7 +15,7 @@ pub use anim::*;
 
 use crate::types::{
     BlendMode, Color, IkSolver, Inherit, PositionMode, RotateMode, ScaleYMode, SpacingMode,
-    SpineRuntime,
+    SpineRuntime, TransformFrom,
 };
 
 /// A whole rig in authoring form.
@@ -239,6 +239,13 @@ pub struct RawTransform {
     pub mix_scale_y: f64,
     /// Mix shear y.
     pub mix_shear_y: f64,
+    /// Spine 4.3: the property mapping (empty: 4.2's fixed mapping, posed the 4.2 way).
+    /// With it, `local` is 4.3's `localSource` and `relative` its `additive`.
+    pub properties: Vec<TransformFrom>,
+    /// Spine 4.3 `localTarget` (read only with `properties`).
+    pub local_target: bool,
+    /// Spine 4.3 `clamp` (read only with `properties`).
+    pub clamp: bool,
 }
 
 /// A path constraint.

@@ -403,6 +403,14 @@ pub struct TransformData {
     pub offset_shear_y: f64,
     /// Setup mixes.
     pub mix: TransformMix,
+    /// Spine 4.3's property mapping; empty: 4.2's fixed mapping (`constraint::transform`),
+    /// else posed by `constraint::transform43` with `local` as `localSource` and
+    /// `relative` as `additive`.
+    pub properties: Vec<crate::types::TransformFrom>,
+    /// Spine 4.3 `localTarget`.
+    pub local_target: bool,
+    /// Spine 4.3 `clamp`.
+    pub clamp: bool,
 }
 
 /// Path constraint animatable state.

@@ -113,6 +113,9 @@ pub(crate) fn add_transform(
             scale_y: mixes[4],
             shear_y: mixes[5],
         },
+        properties: Vec::new(),
+        local_target: false,
+        clamp: false,
     };
     rig.transforms.push(data);
     rig.constraint_order.push(ConstraintRef::Transform(id));

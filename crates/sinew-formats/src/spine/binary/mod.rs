@@ -363,6 +363,9 @@ fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             mix_scale_x: opt(r, 16)?,
             mix_scale_y: opt(r, 32)?,
             mix_shear_y: opt(r, 64)?,
+            properties: Vec::new(),
+            local_target: false,
+            clamp: false,
         });
     }
     r.context(format_args!("path constraints"));

@@ -148,6 +148,9 @@ pub fn rig() -> Rig {
             scale_y: 0.25,
             shear_y: 0.0,
         },
+        properties: Vec::new(),
+        local_target: false,
+        clamp: false,
     });
     let physics = |name: &str, global: bool| PhysicsData {
         name: name.into(),
