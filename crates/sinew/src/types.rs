@@ -234,6 +234,62 @@ pub enum RotateMode {
     ChainScale,
 }
 
+/// DragonBones' `tweenEasing` families, which the DragonBones runtime evaluates exactly at
+/// each time (never pre-sampled): the key's linear progress `p` becomes
+/// `p + (f(p) - p) * strength` with `f` below. A `tweenEasing` of `e` is [`Easing::QuadIn`]
+/// with strength `-e` when `e < 0`, [`Easing::QuadOut`] with strength `e` when `0 < e <= 1`
+/// and [`Easing::QuadInOut`] with strength `e - 1` above.
+///
+/// ```
+/// use sinew::Easing;
+/// assert_eq!(Easing::QuadIn.progress(1.0, 0.5), 0.25);
+/// assert_eq!(Easing::QuadOut.progress(1.0, 0.5), 0.75);
+/// assert!((Easing::QuadInOut.progress(0.5, 0.25) - 0.1982233047033631).abs() < 1e-15);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Easing {
+    /// `f(p) = p²`.
+    QuadIn,
+    /// `f(p) = 1 - (1 - p)²`.
+    QuadOut,
+    /// `f(p) = (1 - cos(p π)) / 2`.
+    QuadInOut,
+}
+
+impl Easing {
+    /// The eased progress at linear progress `p` with `strength` (the DragonBones runtime's
+    /// `TweenTimelineState._getEasingValue`, in its operation order).
+    #[inline]
+    pub fn progress(self, strength: f64, p: f64) -> f64 {
+        let value = match self {
+            Easing::QuadIn => p * p,
+            Easing::QuadOut => 1.0 - (1.0 - p) * (1.0 - p),
+            Easing::QuadInOut => 0.5 * (1.0 - (p * std::f64::consts::PI).cos()),
+        };
+        (value - p) * strength + p
+    }
+
+    /// The code [`crate::anim::Curves`] stores for the family.
+    pub(crate) fn code(self) -> f32 {
+        match self {
+            Easing::QuadIn => 0.0,
+            Easing::QuadOut => 1.0,
+            Easing::QuadInOut => 2.0,
+        }
+    }
+
+    /// The family of a stored code.
+    pub(crate) fn from_code(c: f32) -> Easing {
+        if c == 0.0 {
+            Easing::QuadIn
+        } else if c == 1.0 {
+            Easing::QuadOut
+        } else {
+            Easing::QuadInOut
+        }
+    }
+}
+
 /// Physics mode for a world-transform update (Spine `Physics`).
 ///
 /// Owner: shared vocabulary of every stage.

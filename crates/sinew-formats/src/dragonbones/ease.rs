@@ -1,18 +1,17 @@
 //! DragonBones key easing as the runtime evaluates it.
 //!
 //! No `tweenEasing` holds, 0 is linear; `curve` Beziers are pre-sampled as the runtime does
-//! (COMPAT(dragonbones): `N + 1` points for an `N`-frame key, bisection to 1e-4, y rounded
-//! to 1/10000, linear between samples; multi-segment curves with the runtime's segment
-//! choice); `tweenEasing` strengths (evaluated exactly by the runtime) as 64 linear pieces,
-//! within 2.5e-4 of the key's value change. The samples are charged to the reader's
-//! [`Budget`] (a key is a few bytes of JSON, its samples up to 4097 pairs).
+//! (COMPAT(dragonbones): `N + 1` points for an `N`-frame key, bisection to 1e-4, y kept in
+//! 1/10000 units in 16-bit integers, linear between samples; multi-segment curves with the
+//! runtime's segment choice); `tweenEasing` strengths are kept in hundredths (16-bit, as the
+//! runtime's frame array) and evaluated exactly at each time by the core
+//! ([`sinew::Easing`], [`RawCurve::Eased`](sinew::raw::RawCurve::Eased)). The samples are
+//! charged to the reader's [`Budget`] (a key is a few bytes of JSON, its samples up to 4097
+//! pairs).
 
 use super::emit::Budget;
 use crate::json::lenient::*;
 use crate::json::*;
-
-/// Linear pieces of one `tweenEasing` ease (see [`read_ease`]).
-const EASE_SEGMENTS: u32 = 64;
 
 /// How a key eases toward the next one.
 #[derive(Clone)]
@@ -23,6 +22,8 @@ pub(crate) enum Ease {
     Linear,
     /// Sampled progress curve: (x, y) pairs strictly inside (0, 1).
     Samples(Vec<(f64, f64)>),
+    /// A `tweenEasing` family and its strength in hundredths, evaluated exactly.
+    Eased(sinew::Easing, i16),
 }
 
 impl Ease {
@@ -32,17 +33,25 @@ impl Ease {
     }
 }
 
-/// Progress through a quadratic/sine easing of strength `e` (the runtime's rule).
-pub(crate) fn eased(e: f64, p: f64) -> f64 {
-    let e = (e * 100.0).round() / 100.0;
+/// JavaScript's `Math.round` then a store into an `Int16Array` (the runtime's frame array):
+/// halves round up, out-of-range values wrap, NaN is 0.
+pub(crate) fn to_int16(x: f64) -> i16 {
+    let r = (x + 0.5).floor();
+    if !r.is_finite() {
+        return 0;
+    }
+    (r.rem_euclid(65536.0) as u32 as u16) as i16
+}
+
+/// The runtime's easing family and stored strength of a `tweenEasing` other than 0 and -2
+/// (`ObjectDataParser._parseTweenFrame`).
+pub(crate) fn easing_of(e: f64) -> (sinew::Easing, i16) {
     if e < 0.0 {
-        p + (p * p - p) * (-e)
+        (sinew::Easing::QuadIn, to_int16(-e * 100.0))
     } else if e <= 1.0 {
-        p + ((1.0 - (1.0 - p) * (1.0 - p)) - p) * e
+        (sinew::Easing::QuadOut, to_int16(e * 100.0))
     } else {
-        let s = e - 1.0;
-        let io = 0.5 * (1.0 - (p * std::f64::consts::PI).cos());
-        p + (io - p) * s
+        (sinew::Easing::QuadInOut, to_int16(e * 100.0 - 100.0))
     }
 }
 
@@ -104,7 +113,7 @@ pub(crate) fn curve_samples(c: &[f64], frames: u32) -> Vec<(f64, f64)> {
                 hi = mid;
             }
         }
-        out.push((x, (y * 10000.0).round() / 10000.0));
+        out.push((x, f64::from(to_int16(y * 10000.0)) * 0.0001));
     }
     out
 }
@@ -122,21 +131,8 @@ pub(crate) fn read_ease(m: &Obj, frames: u32, p: &Loc, budget: &mut Budget) -> R
         None | Some(-2.0) => Ease::Hold,
         Some(e) if e.abs() < f64::MIN_POSITIVE => Ease::Linear,
         Some(e) => {
-            // The runtime evaluates these easings exactly at each time; sinew's curve model
-            // (Spine's Bezier, itself pre-sampled in 10 segments) cannot express the sine
-            // one, so both are written as EASE_SEGMENTS linear pieces: off by at most
-            // 2.5e-4 of the key's value change (quadratic: strength / (4 * 64^2) <= 6.2e-5;
-            // sine: strength * pi^2 / (16 * 64^2) <= 1.5e-4).
-            let n = EASE_SEGMENTS;
-            budget.take(2 * n as usize, &p.key("tweenEasing"))?;
-            Ease::Samples(
-                (1..n)
-                    .map(|k| {
-                        let x = f64::from(k) / f64::from(n);
-                        (x, eased(e, x))
-                    })
-                    .collect(),
-            )
+            let (easing, hundredths) = easing_of(e);
+            Ease::Eased(easing, hundredths)
         }
     })
 }
@@ -176,19 +172,43 @@ mod tests {
     }
 
     #[test]
-    fn tween_easing_pieces_stay_within_the_stated_bound() {
+    fn tween_easings_keep_the_runtime_family_and_hundredths() {
         let mut budget = Budget::new(1 << 20);
-        for e in [-1.0, -0.33, 0.5, 1.0, 1.5, 2.0] {
+        // (tweenEasing, family, stored strength): QuadIn below 0, QuadOut to 1, QuadInOut
+        // above, strengths rounded half up to hundredths.
+        for (e, family, h) in [
+            (-1.0, sinew::Easing::QuadIn, 100),
+            (-0.335, sinew::Easing::QuadIn, 34),
+            (0.5, sinew::Easing::QuadOut, 50),
+            (1.0, sinew::Easing::QuadOut, 100),
+            (1.5, sinew::Easing::QuadInOut, 50),
+            (2.994, sinew::Easing::QuadInOut, 199),
+        ] {
             let m: Obj = serde_json::from_str(&format!(r#"{{"tweenEasing": {e}}}"#)).unwrap();
-            let Ease::Samples(s) = read_ease(&m, 10, &Loc::root(), &mut budget).unwrap() else {
-                panic!("not sampled")
+            let Ease::Eased(f, got) = read_ease(&m, 10, &Loc::root(), &mut budget).unwrap() else {
+                panic!("{e}: not eased")
             };
-            let worst = (0..=1000)
-                .map(|k| f64::from(k) / 1000.0)
-                .map(|p| (at(&s, p) - eased(e, p)).abs())
-                .fold(0.0, f64::max);
-            assert!(worst < 2.5e-4, "{e}: {worst}");
+            assert_eq!((f, got), (family, h), "{e}");
         }
+        // Closed forms at p = 0.3: QuadIn strength 1 is p^2; QuadOut strength 0.5 is halfway
+        // between p and 1 - (1 - p)^2; QuadInOut strength 1 is the half cosine.
+        let p = 0.3f64;
+        assert!((sinew::Easing::QuadIn.progress(1.0, p) - p * p).abs() < 1e-15);
+        let out = 1.0 - (1.0 - p) * (1.0 - p);
+        assert!((sinew::Easing::QuadOut.progress(0.5, p) - (p + out) / 2.0).abs() < 1e-15);
+        let io = 0.5 * (1.0 - (p * std::f64::consts::PI).cos());
+        assert!((sinew::Easing::QuadInOut.progress(1.0, p) - io).abs() < 1e-15);
+    }
+
+    #[test]
+    fn int16_stores_round_half_up_and_wrap() {
+        assert_eq!(to_int16(2.5), 3);
+        assert_eq!(to_int16(-2.5), -2);
+        assert_eq!(to_int16(32767.4), 32767);
+        assert_eq!(to_int16(32768.0), -32768);
+        assert_eq!(to_int16(-32769.0), 32767);
+        assert_eq!(to_int16(f64::NAN), 0);
+        assert_eq!(to_int16(f64::INFINITY), 0);
     }
 
     #[test]

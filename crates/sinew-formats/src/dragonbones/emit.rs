@@ -283,6 +283,7 @@ fn emit(
         };
         let curve = match (&k.ease, &next) {
             (Ease::Linear | Ease::Samples(_), Some(_)) => RawCurve::Linear,
+            (&Ease::Eased(easing, hundredths), Some(_)) => RawCurve::Eased { easing, hundredths },
             _ => RawCurve::Stepped,
         };
         put(&mut out, t0, &k.values, curve, &k.data)?;

@@ -41,13 +41,12 @@
 //!   dark (tint-black) colour, neither of which is an additive offset, so they are read and
 //!   dropped (many DragonBones engine adapters drop them too).
 //!
-//! Not yet exact (seeded random 5.5 rigs against the official runtime,
-//! `testdata/dragonbones/random/`, `tests/all/dragonbones_random.rs`: every case still
-//! differs and is listed as a known gap): IK constraints and IK timelines on those rigs
-//! (without IK, 8 of the 32 cases match); bones whose matrix comes out reflected (`a` of the
-//! opposite sign) under negative scale keys; colour multipliers the runtime lets overshoot
-//! 1 while easing (sinew clamps); `tweenEasing` written as 64 linear pieces where the runtime
-//! is exact (vertices off by ~0.01).
+//! Exact on seeded random 5.5 rigs (`testdata/dragonbones/random/`,
+//! `tests/all/dragonbones_random.rs`, 32 of 32 cases): IK constraints run in the runtime's
+//! bone order (`update_order`: a root waits for its target), bones keep the world rotation
+//! the runtime holds (`Instance::db_rotation`), `tweenEasing` is evaluated exactly
+//! (`RawCurve::Eased`) and colour multipliers are not clamped (they overshoot 1 while
+//! easing, as in the runtime).
 
 mod anim;
 mod children;
@@ -252,6 +251,39 @@ fn read_atlas(v: &Value) -> R<HashMap<String, Region>> {
         );
     }
     Ok(out)
+}
+
+/// Each bone's place in the runtime's update order (`ArmatureData.sortBones`): bones are
+/// taken in a cyclic scan of file order, each once its parent is placed and, when it is a
+/// constraint's root, once that constraint's target is. `parents` by file index; `links` are
+/// (root, target) per constraint. Bones that could never be placed (a root whose target
+/// hangs below it, where the runtime would loop forever) come last, in file order.
+fn update_order(parents: &[Option<usize>], links: &[(usize, Option<usize>)]) -> Vec<usize> {
+    let n = parents.len();
+    let mut rank = vec![usize::MAX; n];
+    let mut placed = 0;
+    let ready = |i: usize, rank: &[usize]| {
+        parents[i].is_none_or(|p| rank[p] != usize::MAX)
+            && links
+                .iter()
+                .all(|&(r, t)| r != i || t.is_none_or(|t| rank[t] != usize::MAX))
+    };
+    let (mut i, mut idle) = (0, 0);
+    while placed < n && idle < n {
+        if rank[i] == usize::MAX && ready(i, &rank) {
+            rank[i] = placed;
+            placed += 1;
+            idle = 0;
+        } else {
+            idle += 1;
+        }
+        i = (i + 1) % n;
+    }
+    for r in rank.iter_mut().filter(|r| **r == usize::MAX) {
+        *r = placed;
+        placed += 1;
+    }
+    rank
 }
 
 /// A DragonBones matrix in Flash order: `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
@@ -771,6 +803,28 @@ fn read_armature(
         });
         info.ik.push(name);
     }
+    // COMPAT(dragonbones): a constraint runs when the runtime updates its root bone, in the
+    // order `ArmatureData.sortBones` gives (a root waits for its target): not file order.
+    let parents: Vec<Option<usize>> = file_bones
+        .iter()
+        .map(|b| b.parent.as_ref().and_then(|p| bone_index.get(p).copied()))
+        .collect();
+    let links: Vec<(usize, Option<usize>)> = rig
+        .ik
+        .iter()
+        .filter_map(|k| {
+            let root = *bone_index.get(k.bones.first()?)?;
+            Some((root, bone_index.get(&k.target).copied()))
+        })
+        .collect();
+    if links.len() == rig.ik.len() {
+        let rank = update_order(&parents, &links);
+        let mut by_root: Vec<usize> = (0..links.len()).collect();
+        by_root.sort_by_key(|&i| (rank[links[i].0], i));
+        for (n, &i) in by_root.iter().enumerate() {
+            rig.ik[i].order = n as u32;
+        }
+    }
 
     let clips = anim::read_animations(a, &ap, frame_rate, &info, &mut rig, budget)?;
     children::starts(a, &ap, frame_rate, &mut child_displays, budget)?;
@@ -1016,6 +1070,23 @@ fn mesh(
 #[cfg(test)]
 mod blend_tests {
     use super::*;
+
+    #[test]
+    fn constraints_run_in_the_runtime_bone_order_where_roots_wait_for_targets() {
+        // root, b0 (IK "one" root, target t1), b1 (IK "two" root, target t2), b2, t2, t1:
+        // the scan places root, t2, t1 first (b0 waits for t1, b1 and b2 for b0), then
+        // wraps to b0, b1, b2. "one" runs before "two" whatever the file order.
+        let parents = [None, Some(0), Some(1), Some(2), Some(0), Some(0)];
+        let links = [(2, Some(4)), (1, Some(5))];
+        let rank = update_order(&parents, &links);
+        assert_eq!(rank, vec![0, 3, 4, 5, 1, 2]);
+        // A root whose target hangs below it can never be placed (the runtime would spin):
+        // it and its children come last, in file order.
+        let rank = update_order(&[None, Some(0), Some(1)], &[(1, Some(2))]);
+        assert_eq!(rank, vec![0, 1, 2]);
+        let rank = update_order(&[None, Some(0), Some(1), None], &[(1, Some(2))]);
+        assert_eq!(rank, vec![0, 2, 3, 1]);
+    }
 
     #[test]
     fn blend_modes_are_read_without_case_as_the_runtime_reads_them() {

@@ -18,6 +18,7 @@ mod animations;
 mod attachments;
 pub mod binary;
 mod constraints43;
+mod eased;
 mod skeleton;
 mod write_json;
 mod write_json_anims;

@@ -165,7 +165,7 @@ pub(crate) fn inherit_name(what: &str, i: Inherit) -> W<&'static str> {
 /// Writes `rig` as a Spine 4.2 JSON value, without the read-back check of
 /// [`write_spine_json`].
 pub fn spine_json_value(rig: &RawRig) -> Result<Value, WriteError> {
-    write_root(rig).map_err(|e| *e)
+    write_root(&super::eased::without_eased(rig)).map_err(|e| *e)
 }
 
 /// Writes `rig` as Spine 4.2 JSON text (indented when `pretty`). The text is read back by

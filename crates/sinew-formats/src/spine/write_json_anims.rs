@@ -324,6 +324,10 @@ fn keys(
             match &k.curve {
                 RawCurve::Linear => {}
                 RawCurve::Stepped => m.set("curve", "stepped"),
+                // `spine_json_value` turns them into linear keys first (`spine::eased`).
+                RawCurve::Eased { .. } => {
+                    return fail(what, "an eased key Spine cannot express");
+                }
                 RawCurve::Bezier(v) => {
                     if v.len() != 4 * n {
                         return fail(

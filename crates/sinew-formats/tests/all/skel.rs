@@ -238,6 +238,7 @@ fn curve_kind(c: &RawCurve) -> &'static str {
         RawCurve::Linear => "linear",
         RawCurve::Stepped => "stepped",
         RawCurve::Bezier(_) => "bezier",
+        RawCurve::Eased { .. } => "eased",
     }
 }
 

@@ -63,20 +63,23 @@ fn db_matrix(rotation: f64, skew: f64, scale_x: f64, scale_y: f64) -> (f64, f64,
     )
 }
 
-/// A DragonBones-inherit bone's world transform. `p` is the parent's world transform,
-/// `parent_local_sx` the parent's applied local x scale, `(sx, sy)` the skeleton scale and
-/// `(ox, oy)` the skeleton position.
+/// A DragonBones-inherit bone's world transform and the world rotation the runtime keeps
+/// for it (see [`held_rotation`]). `p` is the parent's world transform, `parent_local_sx`
+/// the parent's applied local x scale, `parent_held` the parent's held rotation (NaN: the
+/// runtime decomposes the parent's matrix), `(sx, sy)` the skeleton scale and `(ox, oy)` the
+/// skeleton position.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dragonbones_child_world(
     p: &WorldTransform,
     parent_local_sx: f64,
+    parent_held: f64,
     pose: &LocalPose,
     f: DragonBonesInherit,
     sx: f64,
     sy: f64,
     ox: f64,
     oy: f64,
-) -> WorldTransform {
+) -> (WorldTransform, f64) {
     let (x, y) = if f.translation {
         (
             p.a * pose.x + p.b * pose.y + p.x,
@@ -92,10 +95,13 @@ pub(crate) fn dragonbones_child_world(
         let rotation = if f.rotation {
             local_rotation
         } else {
-            local_rotation - parent_rotation(p, parent_local_sx, sx, sy).0
+            // COMPAT(dragonbones): the parent's rotation as the runtime holds it, which for a
+            // parent it set directly can differ from the decomposition by half a turn (with
+            // the x scale's sign): the result is then turned over.
+            local_rotation - held_rotation(p, parent_local_sx, parent_held, sx, sy)
         };
         let (la, lb, lc, ld) = db_matrix(rotation, skew, scale_x, scale_y);
-        return WorldTransform {
+        let w = WorldTransform {
             a: p.a * la + p.b * lc,
             b: p.a * lb + p.b * ld,
             c: p.c * la + p.d * lc,
@@ -103,6 +109,7 @@ pub(crate) fn dragonbones_child_world(
             x,
             y,
         };
+        return (w, f64::NAN);
     }
     let mut rotation = local_rotation;
     if f.rotation {
@@ -119,13 +126,28 @@ pub(crate) fn dragonbones_child_world(
         }
     }
     let (a, b, c, d) = db_matrix(rotation, skew, scale_x, scale_y);
-    WorldTransform {
+    let w = WorldTransform {
         a: a * sx,
         b: b * sx,
         c: c * sy,
         d: d * sy,
         x,
         y,
+    };
+    (w, rotation)
+}
+
+/// The world rotation (radians) the DragonBones runtime holds for a bone with world
+/// transform `w` and applied local x scale `local_sx`: `held` where it set the rotation
+/// directly (a root bone, a bone that does not inherit scale, a bone IK posed), else the
+/// decomposition of the matrix (`Transform.fromMatrix`, the local x scale as its sign hint).
+/// The two describe the same matrix, but may differ by half a turn with the x scale's sign,
+/// which matters where a child subtracts the rotation (inheritRotation off).
+pub(crate) fn held_rotation(w: &WorldTransform, local_sx: f64, held: f64, sx: f64, sy: f64) -> f64 {
+    if held.is_nan() {
+        parent_rotation(w, local_sx, sx, sy).0
+    } else {
+        held
     }
 }
 
@@ -142,6 +164,7 @@ fn over(v: f64, s: f64) -> f64 {
 pub(crate) fn dragonbones_applied(
     p: &WorldTransform,
     parent_local_sx: f64,
+    parent_held: f64,
     w: &WorldTransform,
     f: DragonBonesInherit,
     sx: f64,
@@ -195,7 +218,7 @@ pub(crate) fn dragonbones_applied(
     skew -= (skew / 360.0).round() * 360.0;
     if f.scale {
         if !f.rotation {
-            rotation += parent_rotation(p, parent_local_sx, sx, sy).0.to_degrees();
+            rotation += held_rotation(p, parent_local_sx, parent_held, sx, sy).to_degrees();
         }
     } else if f.rotation {
         let (pr, ps) = parent_rotation(p, parent_local_sx, sx, sy);
@@ -267,7 +290,7 @@ mod tests {
     fn all_flags_is_the_matrix_product() {
         let p = parent();
         let l = pose([3.0, 4.0, 20.0, 1.5, 0.8, 0.0, 10.0]);
-        let w = dragonbones_child_world(&p, 2.0, &l, ALL, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, ALL, 1.0, 1.0, 0.0, 0.0).0;
         let (la, lb, lc, ld) = db_matrix(20f64.to_radians(), 10f64.to_radians(), 1.5, 0.8);
         assert!(close(w.a, p.a * la + p.b * lc) && close(w.d, p.c * lb + p.d * ld));
         assert!(close(w.x, p.a * 3.0 + p.b * 4.0 + 10.0));
@@ -282,7 +305,7 @@ mod tests {
             ..ALL
         };
         let l = pose([3.0, 4.0, 20.0, 1.5, 0.8, 0.0, 10.0]);
-        let w = dragonbones_child_world(&p, 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
         // The parent's rotation is its x axis angle (30); its scale and skew are dropped.
         let (a, b, c, d) = db_matrix(50f64.to_radians(), 10f64.to_radians(), 1.5, 0.8);
         assert!(close(w.a, a) && close(w.b, b) && close(w.c, c) && close(w.d, d));
@@ -292,7 +315,7 @@ mod tests {
             rotation: false,
             ..f
         };
-        let w = dragonbones_child_world(&p, 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
         let (a, _, c, _) = db_matrix(20f64.to_radians(), 10f64.to_radians(), 1.5, 0.8);
         assert!(close(w.a, a) && close(w.c, c));
     }
@@ -305,9 +328,47 @@ mod tests {
             ..ALL
         };
         let l = pose([0.0, 0.0, 20.0, 1.0, 1.0, 0.0, 0.0]);
-        let w = dragonbones_child_world(&p, 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
         let (la, lb, lc, ld) = db_matrix(-10f64.to_radians(), 0.0, 1.0, 1.0);
         assert!(close(w.a, p.a * la + p.b * lc) && close(w.b, p.a * lb + p.b * ld));
+    }
+
+    #[test]
+    fn no_rotation_subtracts_the_rotation_the_runtime_holds() {
+        // A parent held at rotation 2.5 rad with x scale -1 (a DragonBones bone that does not
+        // inherit scale): its matrix decomposes to about 2.5 - pi with x scale +1. The child
+        // (inherits scale, not rotation) is the parent's matrix times its local turned by
+        // -2.5, not by -(2.5 - pi), which would turn the result over.
+        let r: f64 = 2.5;
+        let (a, b, c, d) = db_matrix(r, 0.0, -1.0, 1.0);
+        let p = WorldTransform {
+            a,
+            b,
+            c,
+            d,
+            x: 0.0,
+            y: 0.0,
+        };
+        let f = no_rotation();
+        let l = pose([0.0, 0.0, 40.0, 1.0, 1.0, 0.0, 0.0]);
+        let (held, _) = dragonbones_child_world(&p, -1.0, r, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let (la, lb, lc, ld) = db_matrix(40f64.to_radians() - r, 0.0, 1.0, 1.0);
+        assert!(close(held.a, p.a * la + p.b * lc) && close(held.d, p.c * lb + p.d * ld));
+        let (decomposed, _) =
+            dragonbones_child_world(&p, -1.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0);
+        assert!(close(decomposed.a, -held.a) && close(decomposed.d, -held.d));
+        // The inverse takes the same held rotation back.
+        let back = dragonbones_applied(&p, -1.0, r, &held, f, 1.0, 1.0, 0.0, 0.0);
+        let (again, _) = dragonbones_child_world(&p, -1.0, r, &back, f, 1.0, 1.0, 0.0, 0.0);
+        assert!(close(again.a, held.a) && close(again.b, held.b) && close(again.c, held.c));
+    }
+
+    /// Inherits scale and translation, not rotation.
+    fn no_rotation() -> DragonBonesInherit {
+        DragonBonesInherit {
+            rotation: false,
+            ..ALL
+        }
     }
 
     #[test]
@@ -317,7 +378,7 @@ mod tests {
             ..ALL
         };
         let l = pose([3.0, 4.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
-        let w = dragonbones_child_world(&parent(), 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&parent(), 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
         assert_eq!((w.x, w.y), (3.0, 4.0));
     }
 
@@ -331,7 +392,7 @@ mod tests {
             ..ALL
         };
         let l = pose([0.0, 0.0, 20.0, 1.0, 1.0, 0.0, 0.0]);
-        let w = dragonbones_child_world(&p, 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
+        let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
         let (a, b, c, d) = db_matrix(10f64.to_radians(), PI, 1.0, 1.0);
         assert!(close(w.a, a) && close(w.b, b) && close(w.c, c) && close(w.d, d));
     }
@@ -352,9 +413,9 @@ mod tests {
                     p.b = -p.b;
                     p.d = -p.d;
                 }
-                let w = dragonbones_child_world(&p, 2.0, &l, f, 1.0, 1.0, 0.0, 0.0);
-                let back = dragonbones_applied(&p, 2.0, &w, f, 1.0, 1.0, 0.0, 0.0);
-                let w2 = dragonbones_child_world(&p, 2.0, &back, f, 1.0, 1.0, 0.0, 0.0);
+                let w = dragonbones_child_world(&p, 2.0, f64::NAN, &l, f, 1.0, 1.0, 0.0, 0.0).0;
+                let back = dragonbones_applied(&p, 2.0, f64::NAN, &w, f, 1.0, 1.0, 0.0, 0.0);
+                let w2 = dragonbones_child_world(&p, 2.0, f64::NAN, &back, f, 1.0, 1.0, 0.0, 0.0).0;
                 for (u, v) in [
                     (w.a, w2.a),
                     (w.b, w2.b),
@@ -374,13 +435,15 @@ mod tests {
         let w = dragonbones_child_world(
             &parent(),
             2.0,
+            f64::NAN,
             &pose([3.0, -4.0, 25.0, 1.3, 0.7, 0.0, 12.0]),
             ALL,
             1.0,
             1.0,
             0.0,
             0.0,
-        );
+        )
+        .0;
         let mut singular = [parent(), parent(), WorldTransform::IDENTITY];
         // x axis collapsed; y axis collapsed; everything collapsed.
         (singular[0].a, singular[0].c) = (0.0, 0.0);
@@ -401,7 +464,7 @@ mod tests {
             };
             for p in &singular {
                 for (sx, sy) in [(1.0, 1.0), (0.0, 1.0), (1.0, 0.0), (0.0, 0.0)] {
-                    let l = dragonbones_applied(p, 0.0, &w, f, sx, sy, 0.0, 0.0);
+                    let l = dragonbones_applied(p, 0.0, f64::NAN, &w, f, sx, sy, 0.0, 0.0);
                     let v = [
                         l.x, l.y, l.rotation, l.scale_x, l.scale_y, l.shear_x, l.shear_y,
                     ];
@@ -413,8 +476,9 @@ mod tests {
             }
         }
         // A regular parent still inverts exactly (the fallback is only for singular ones).
-        let back = dragonbones_applied(&parent(), 2.0, &w, ALL, 1.0, 1.0, 0.0, 0.0);
-        let w2 = dragonbones_child_world(&parent(), 2.0, &back, ALL, 1.0, 1.0, 0.0, 0.0);
+        let back = dragonbones_applied(&parent(), 2.0, f64::NAN, &w, ALL, 1.0, 1.0, 0.0, 0.0);
+        let w2 =
+            dragonbones_child_world(&parent(), 2.0, f64::NAN, &back, ALL, 1.0, 1.0, 0.0, 0.0).0;
         assert!(close(w.x, w2.x) && close(w.a, w2.a), "{w:?} vs {w2:?}");
     }
 }

@@ -61,6 +61,10 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     } = pose;
     let Some(parent) = rig.bones[i].parent else {
         // Root: the skeleton scale applies to both the matrix and the position.
+        if let Some(held) = inst.db_rotation.get_mut(i) {
+            // DragonBones holds a root's local rotation as its world rotation.
+            *held = (rotation + shear_x).to_radians();
+        }
         let (la, lb, lc, ld) = local_matrix(rig.exact_angles, &mut inst.trig[i], &pose);
         inst.world[i] = WorldTransform {
             a: la * sx,
@@ -72,6 +76,10 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
         };
         return;
     };
+    if let Some(h) = inst.db_rotation.get_mut(i) {
+        // DragonBones decomposes a child's matrix unless it does not inherit scale (below).
+        *h = f64::NAN;
+    }
     let p = inst.world[parent.index()];
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
     let world_x = pa * x + pb * y + p.x;
@@ -84,8 +92,22 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
         Inherit::OnlyTranslation => local_matrix(rig.exact_angles, &mut inst.trig[i], &pose),
         Inherit::DragonBones(f) => {
             let psx = inst.applied[parent.index()].scale_x;
-            inst.world[i] =
-                dragonbones::dragonbones_child_world(&p, psx, &pose, f, sx, sy, inst.x, inst.y);
+            let held = inst.db_rotation.get(parent.index()).copied();
+            let (w, r) = dragonbones::dragonbones_child_world(
+                &p,
+                psx,
+                held.unwrap_or(f64::NAN),
+                &pose,
+                f,
+                sx,
+                sy,
+                inst.x,
+                inst.y,
+            );
+            inst.world[i] = w;
+            if let Some(h) = inst.db_rotation.get_mut(i) {
+                *h = r;
+            }
             return;
         }
         Inherit::NoRotationOrReflection => {
@@ -331,7 +353,10 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
     let p = inst.world[parent.index()];
     if let Some(f) = dragonbones::flags(inst.inherit[i]) {
         let psx = inst.applied[parent.index()].scale_x;
-        inst.applied[i] = dragonbones::dragonbones_applied(&p, psx, &w, f, sx, sy, inst.x, inst.y);
+        let held = inst.db_rotation.get(parent.index()).copied();
+        let held = held.unwrap_or(f64::NAN);
+        inst.applied[i] =
+            dragonbones::dragonbones_applied(&p, psx, held, &w, f, sx, sy, inst.x, inst.y);
         return;
     }
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);

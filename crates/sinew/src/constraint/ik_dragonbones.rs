@@ -143,18 +143,30 @@ struct Posed {
 fn posed(inst: &Instance, bone: BoneId) -> Posed {
     let m = world_db(inst, bone);
     let local = inst.applied[bone.index()];
-    Posed {
-        m,
-        g: decompose(m, (local.scale_x, local.scale_y)),
+    let mut g = decompose(m, (local.scale_x, local.scale_y));
+    let held = inst.db_rotation.get(bone.index()).copied();
+
+    if let Some(h) = held.filter(|h| h.is_finite()) {
+        // The runtime solves from the rotation it holds for the bone; where that is half a
+        // turn from the decomposition the x scale changes sign; the skew keeps the y axis.
+        if (h - g.rotation).cos() < 0.0 {
+            g.scale_x = -g.scale_x;
+        }
+        g.skew += g.rotation - h;
+        g.rotation = h;
     }
+    Posed { m, g }
 }
 
-/// Stores a solved DragonBones matrix as the bone's world transform and brings its applied
-/// local pose in line with it.
-fn store(rig: &Rig, inst: &mut Instance, bone: BoneId, m: [f64; 6]) {
-    let w = from_db(m, inst.scale_x, inst.scale_y, inst.x, inst.y);
+/// Stores a solved DragonBones matrix as the bone's world transform, with the rotation
+/// the runtime now holds for it, and brings its applied local pose in line with it.
+fn store(rig: &Rig, inst: &mut Instance, bone: BoneId, g: &Decomposed) {
+    let w = from_db(compose(g), inst.scale_x, inst.scale_y, inst.x, inst.y);
     if w.a.is_finite() && w.b.is_finite() && w.c.is_finite() && w.d.is_finite() {
         inst.world[bone.index()] = w;
+        if let Some(h) = inst.db_rotation.get_mut(bone.index()) {
+            *h = g.rotation;
+        }
         update_applied_transform(rig, inst, bone);
     }
 }
@@ -187,8 +199,12 @@ pub(crate) fn solve_ik_dragonbones(
         .copied()
         .flatten()
         .filter(|_| holds_still(rig, inst, root));
-    if let Some(w) = held {
+
+    if let Some((w, r)) = held {
         inst.world[root.index()] = w;
+        if let Some(h) = inst.db_rotation.get_mut(root.index()) {
+            *h = r;
+        }
         if let [_, child] = *bones {
             // The child is recomputed from its local pose under that parent.
             update_bone_world(rig, inst, child);
@@ -203,7 +219,7 @@ pub(crate) fn solve_ik_dragonbones(
                 radian += PI;
             }
             g.rotation += normalize(radian - g.rotation) * weight;
-            store(rig, inst, bone, compose(&g));
+            store(rig, inst, bone, &g);
         }
         [parent, child] => solve_two(
             rig,
@@ -215,8 +231,13 @@ pub(crate) fn solve_ik_dragonbones(
         ),
         _ => {}
     }
+    let r = inst
+        .db_rotation
+        .get(root.index())
+        .copied()
+        .unwrap_or(f64::NAN);
     if let Some(p) = inst.db_hold.prev.get_mut(id.index()) {
-        *p = Some(inst.world[root.index()]);
+        *p = Some((inst.world[root.index()], r));
     }
 }
 
@@ -287,7 +308,7 @@ fn solve_two(
     };
     let dr = normalize(radian_a - raw_a);
     pg.rotation = raw_parent + dr * weight;
-    store(rig, inst, parent, compose(&pg));
+    store(rig, inst, parent, &pg);
     let a = raw_a + dr * weight;
     cg.x = pg.x + a.cos() * lp;
     cg.y = pg.y + a.sin() * lp;
@@ -297,7 +318,7 @@ fn solve_two(
     }
     cg.rotation =
         pg.rotation + raw_child - raw_parent + normalize(radian_b - dr - raw_child) * weight;
-    store(rig, inst, child, compose(&cg));
+    store(rig, inst, child, &cg);
 }
 
 #[cfg(test)]

@@ -206,6 +206,12 @@ pub struct Instance {
     pub(crate) trig: Vec<crate::math::trig::TrigMemo>,
     /// DragonBones IK's frame-to-frame memory (empty unless the rig has DragonBones IK).
     pub(crate) db_hold: DbHold,
+    /// Per bone: the world rotation (radians) the DragonBones runtime holds where it sets one
+    /// directly (roots, bones that do not inherit scale, IK results), NaN where it
+    /// decomposes the world matrix (`bone::dragonbones::held_rotation`). Written by the world
+    /// stage and DragonBones IK, read for children that inherit scale but not rotation;
+    /// empty unless the rig has such a child.
+    pub(crate) db_rotation: Vec<f64>,
     /// The [`Rig::uid`] this instance was made for ([`Instance::is_for`]).
     rig_uid: u64,
 }
@@ -221,8 +227,9 @@ pub struct Instance {
 pub(crate) struct DbHold {
     /// Per bone: no timeline moved it this frame (the runtime's dirty flags stay clear).
     pub still: Vec<bool>,
-    /// Per IK constraint: the chain root's world transform after the constraint last ran.
-    pub prev: Vec<Option<WorldTransform>>,
+    /// Per IK constraint: the chain root's world transform after the constraint last ran,
+    /// and the rotation the runtime held for it (NaN where it decomposes; see `db_rotation`).
+    pub prev: Vec<Option<(WorldTransform, f64)>>,
 }
 
 impl DbHold {
@@ -321,6 +328,15 @@ impl Instance {
             path_scratch: PathScratch::new(rig),
             params: params::ParamState::new(rig),
             db_hold: DbHold::new(rig),
+            db_rotation: if rig
+                .bones
+                .iter()
+                .any(|b| matches!(b.inherit, Inherit::DragonBones(f) if f.scale && !f.rotation))
+            {
+                vec![f64::NAN; nb]
+            } else {
+                Vec::new()
+            },
             rig_uid: rig.uid,
         };
         let default: Vec<SkinId> = rig.default_skin.into_iter().collect();
@@ -380,6 +396,7 @@ impl Instance {
             && self.physics_active.len() == rig.physics.len()
             && self.params.fits(rig)
             && self.db_hold.fits(rig)
+            && (self.db_rotation.is_empty() || self.db_rotation.len() == rig.bones.len())
     }
 
     /// Shows the given skins combined in order (Spine `Skin.addSkin` into a new skin, then

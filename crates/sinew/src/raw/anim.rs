@@ -192,6 +192,14 @@ pub enum RawCurve {
     /// as written in the file; the builder samples the curve from these f64 numbers and
     /// rounds the samples to f32, as the official runtime does.
     Bezier(Vec<f64>),
+    /// Every value eased by one [`Easing`](crate::Easing) of strength `hundredths / 100`
+    /// (DragonBones `tweenEasing`; the runtime keeps the strength in hundredths).
+    Eased {
+        /// The easing family.
+        easing: crate::types::Easing,
+        /// The strength in hundredths.
+        hundredths: i16,
+    },
 }
 
 /// Sequence playback modes.

@@ -21,6 +21,12 @@ pub const STEPPED: u32 = 1;
 /// in [`Curves::samples`].
 pub const BEZIER: u32 = 2;
 
+/// Curve type code flag: `EASE + offset` where [`Curves::samples`] holds the
+/// [`Easing`](crate::Easing) family's code at `offset` and the strength in hundredths after
+/// it (a DragonBones `tweenEasing`, one easing for every value of the key). Bezier offsets
+/// stay below it.
+pub const EASE: u32 = 1 << 31;
+
 /// The curves of one timeline: a type per key plus the sampled Beziers.
 ///
 /// A key with a Bezier curve has one sampled curve per interpolated value, stored one after
@@ -81,6 +87,29 @@ impl Curves {
             &mut self.samples[start..],
             [time1, value1, cx1, cy1, cx2, cy2, time2, value2],
         );
+    }
+
+    /// Eases every value of key `key` by `easing` with strength `hundredths / 100`.
+    pub fn set_eased(&mut self, key: usize, easing: crate::Easing, hundredths: i16) {
+        let start = self.samples.len();
+        if let (Some(t), Ok(o)) = (self.types.get_mut(key), u32::try_from(start))
+            && o < EASE - BEZIER
+        {
+            *t = EASE + o;
+            self.samples.extend([easing.code(), f32::from(hundredths)]);
+        }
+    }
+
+    /// The eased progress of a key whose code is `code` (an [`EASE`] code) at linear
+    /// progress `p`.
+    #[inline]
+    fn eased(&self, code: u32, p: f64) -> f64 {
+        let o = (code - EASE) as usize;
+        match self.samples.get(o..o + 2) {
+            // COMPAT(dragonbones): the strength is the stored integer times 0.01.
+            Some(&[e, s]) => crate::Easing::from_code(e).progress(f64::from(s) * 0.01, p),
+            _ => p,
+        }
     }
 
     /// Appends the samples of a deform curve for key `key`: the value runs from 0 to 1 and
@@ -150,6 +179,12 @@ impl Curves {
                 v + (f64::from(frames[i + entries + value]) - v) * t
             }
             STEPPED => f64::from(frames[i + value]),
+            code if code >= EASE => {
+                let before = f64::from(frames[i]);
+                let v = f64::from(frames[i + value]);
+                let p = (time - before) / (f64::from(frames[i + entries]) - before);
+                v + (f64::from(frames[i + entries + value]) - v) * self.eased(code, p)
+            }
             code => {
                 let b = (code - BEZIER) as usize + (value - 1) * BEZIER_SIZE;
                 self.bezier_value(frames, entries, time, i, value, b)
@@ -167,6 +202,10 @@ impl Curves {
                 (time - x) / (f64::from(times[key + 1]) - x)
             }
             STEPPED => 0.0,
+            code if code >= EASE => {
+                let x = f64::from(times[key]);
+                self.eased(code, (time - x) / (f64::from(times[key + 1]) - x))
+            }
             code => {
                 let b = (code - BEZIER) as usize;
                 let c = &self.samples[b..b + BEZIER_SIZE];
@@ -346,6 +385,35 @@ mod tests {
     fn cubic(p0: f64, p1: f64, p2: f64, p3: f64, t: f64) -> f64 {
         let u = 1.0 - t;
         u * u * u * p0 + 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t * p3
+    }
+
+    #[test]
+    fn eased_keys_follow_the_closed_form_for_every_value_and_deforms() {
+        // Key (t 1, values 10 and -4) -> (t 3, 30 and 4), QuadInOut strength 0.5, beside a
+        // Bezier key so the ease's offset is not 0.
+        let mut c = Curves::new(3);
+        c.push_bezier(1, 0, 3.0, 0.0, 3.3, 0.0, 3.6, 1.0, 4.0, 1.0);
+        c.set_eased(0, crate::Easing::QuadInOut, 50);
+        assert!(c.types[0] >= EASE && c.types[1] < EASE);
+        let frames = [1.0f32, 10.0, -4.0, 3.0, 30.0, 4.0, 4.0, 1.0, 1.0];
+        for time in [1.0, 1.3, 2.0, 2.9] {
+            let p: f64 = (time - 1.0) / 2.0;
+            let f = 0.5 * (1.0 - (p * std::f64::consts::PI).cos());
+            let e = (f - p) * 0.5 + p;
+            let got = [
+                c.value(&frames, 3, time, 0, 1),
+                c.value(&frames, 3, time, 0, 2),
+            ];
+            let want = [10.0 + 20.0 * e, -4.0 + 8.0 * e];
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-12, "t {time}: {g} vs {w}");
+            }
+        }
+        // Deform keys ease their 0..1 fraction the same way (QuadIn, strength 1: p squared).
+        let mut d = Curves::new(2);
+        d.set_eased(0, crate::Easing::QuadIn, 100);
+        let p = d.deform_percent(&[0.0, 2.0], 0.5, 0);
+        assert!((p - 0.0625).abs() < 1e-15, "{p}");
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub(crate) fn world_transform_lanes(
     for inst in insts.iter_mut() {
         let inst = &mut **inst;
         inst.applied.copy_from_slice(&inst.pose);
+        // DragonBones: every bone's held rotation is decomposed until set (`db_rotation`).
+        inst.db_rotation.fill(f64::NAN);
     }
     #[cfg(target_arch = "x86_64")]
     {

@@ -48,6 +48,9 @@ pub fn update_world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) 
 /// [`update_world_transform`] for an instance known to be the rig's (the facade's own).
 pub(crate) fn world_transform(rig: &Rig, inst: &mut Instance, physics: Physics) {
     inst.applied.copy_from_slice(&inst.pose);
+    // DragonBones: every bone's held rotation is decomposed until set (`db_rotation`); the
+    // runs of normal children below leave it so.
+    inst.db_rotation.fill(f64::NAN);
     let mut i = 0;
     while i < inst.plan.len() {
         // Runs of normally inheriting children in one loop (`bone_run.rs`).

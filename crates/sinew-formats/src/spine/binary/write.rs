@@ -242,7 +242,7 @@ pub(crate) fn lookup(o: &Out, map: &HashMap<&str, usize>, what: &str, name: &str
 
 /// Writes `rig` as a Spine 4.2 binary export.
 pub fn write_spine_binary(rig: &RawRig) -> Result<Vec<u8>, WriteError> {
-    write_all(rig).map_err(|e| *e)
+    write_all(&crate::spine::eased::without_eased(rig)).map_err(|e| *e)
 }
 
 fn write_all(rig: &RawRig) -> W<Vec<u8>> {

@@ -391,6 +391,8 @@ fn curve(o: &mut Out, c: &RawCurve, n: usize) -> W<()> {
     match c {
         RawCurve::Linear => o.u8(0),
         RawCurve::Stepped => o.u8(1),
+        // `write_spine_binary` turns them into linear keys first (`spine::eased`).
+        RawCurve::Eased { .. } => return o.err("an eased key Spine cannot express"),
         RawCurve::Bezier(v) => {
             if v.len() != 4 * n {
                 return o.err(format!(

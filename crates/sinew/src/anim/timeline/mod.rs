@@ -43,6 +43,12 @@ pub fn apply_timeline(
         alpha,
         blend,
         direction,
+        // COMPAT(dragonbones): its colour multipliers are never clamped (an easing's
+        // overshoot passes 1), where Spine's rgba colours are.
+        clamp: rig
+            .clips
+            .get(clip.index())
+            .is_none_or(|c| c.playback.is_none()),
     };
     match &tl.kind {
         K::Rotate(b) => bone::rotate(rig, inst, tl, *b, a),
@@ -90,6 +96,8 @@ pub(crate) struct Args {
     pub alpha: f64,
     pub blend: MixBlend,
     pub direction: MixDirection,
+    /// Whether rgba colours clamp to 0..1 (Spine's do; DragonBones' do not).
+    pub clamp: bool,
 }
 
 /// The value of a one-value timeline at `time` (Spine `CurveTimeline1.getCurveValue`).

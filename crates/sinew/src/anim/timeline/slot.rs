@@ -82,6 +82,10 @@ impl C4 {
     fn store(self) -> Color {
         Color::new(self.r as f32, self.g as f32, self.b as f32, self.a as f32)
     }
+    /// Spine `Color.clamp`, when `clamp`.
+    fn clamped_if(self, clamp: bool) -> Self {
+        if clamp { self.clamped() } else { self }
+    }
     /// Spine `Color.clamp`.
     fn clamped(self) -> Self {
         C4 {
@@ -91,15 +95,15 @@ impl C4 {
             a: self.a.clamp(0.0, 1.0),
         }
     }
-    /// Spine `Color.add(...)` toward `to` by `alpha` (clamps).
-    fn add_toward(self, to: C4, alpha: f64) -> Self {
+    /// Spine `Color.add(...)` toward `to` by `alpha` (clamps when `clamp`).
+    fn add_toward(self, to: C4, alpha: f64, clamp: bool) -> Self {
         C4 {
             r: self.r + (to.r - self.r) * alpha,
             g: self.g + (to.g - self.g) * alpha,
             b: self.b + (to.b - self.b) * alpha,
             a: self.a + (to.a - self.a) * alpha,
         }
-        .clamped()
+        .clamped_if(clamp)
     }
     /// Moves r, g, b toward `to` by `alpha` without clamping.
     fn rgb_toward(mut self, to: C4, alpha: f64) -> Self {
@@ -140,21 +144,21 @@ pub(super) fn rgba(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, 
     let new = if before_first(tl, a.time) {
         match a.blend {
             MixBlend::Setup => setup_light(rig, s),
-            MixBlend::First => color.add_toward(setup_light(rig, s), a.alpha),
+            MixBlend::First => color.add_toward(setup_light(rig, s), a.alpha, a.clamp),
             _ => return,
         }
     } else {
         let [r, g, b, al] = values::<4>(tl, a.time);
         let key = C4 { r, g, b, a: al };
         if a.alpha == 1.0 {
-            key.clamped()
+            key.clamped_if(a.clamp)
         } else {
             let from = if a.blend == MixBlend::Setup {
                 setup_light(rig, s)
             } else {
                 color
             };
-            from.add_toward(key, a.alpha)
+            from.add_toward(key, a.alpha, a.clamp)
         }
     };
     inst.slots.color[s] = new.store();
@@ -229,7 +233,7 @@ pub(super) fn rgba2(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId,
         match a.blend {
             MixBlend::Setup => (setup_light(rig, s), dark.with_rgb(setup_dark(rig, s))),
             MixBlend::First => (
-                light.add_toward(setup_light(rig, s), a.alpha),
+                light.add_toward(setup_light(rig, s), a.alpha, a.clamp),
                 dark.rgb_toward(setup_dark(rig, s), a.alpha),
             ),
             _ => return,
@@ -244,15 +248,18 @@ pub(super) fn rgba2(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId,
             a: 0.0,
         };
         if a.alpha == 1.0 {
-            (kl.clamped(), dark.with_rgb(kd))
+            (kl.clamped_if(a.clamp), dark.with_rgb(kd))
         } else if a.blend == MixBlend::Setup {
             let sd = dark.with_rgb(setup_dark(rig, s));
             (
-                setup_light(rig, s).add_toward(kl, a.alpha),
+                setup_light(rig, s).add_toward(kl, a.alpha, a.clamp),
                 sd.rgb_toward(kd, a.alpha),
             )
         } else {
-            (light.add_toward(kl, a.alpha), dark.rgb_toward(kd, a.alpha))
+            (
+                light.add_toward(kl, a.alpha, a.clamp),
+                dark.rgb_toward(kd, a.alpha),
+            )
         }
     };
     inst.slots.color[s] = nl.store();

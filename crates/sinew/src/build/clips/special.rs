@@ -136,6 +136,7 @@ pub(super) fn deform(
         match &a.curve {
             RawCurve::Linear => {}
             RawCurve::Stepped => curves.set_stepped(k),
+            &RawCurve::Eased { easing, hundredths } => curves.set_eased(k, easing, hundredths),
             // COMPAT(spine): sampled from the loader's f64 times and handles.
             RawCurve::Bezier(c) if c.len() >= 4 => {
                 curves.push_deform_bezier(k, a.time, c[0], c[1], c[2], c[3], b.time)

@@ -67,6 +67,7 @@ fn build_curves(
         match &a.curve {
             RawCurve::Linear => {}
             RawCurve::Stepped => curves.set_stepped(k),
+            &RawCurve::Eased { easing, hundredths } => curves.set_eased(k, easing, hundredths),
             RawCurve::Bezier(c) => {
                 if c.len() < values * 4 {
                     cx.problem(
