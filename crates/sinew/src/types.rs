@@ -63,6 +63,9 @@ pub enum IkSolver {
     /// Spine's `IkConstraint` (local space of the parent's parent, mix on local rotations).
     #[default]
     Spine,
+    /// Spine 4.3's `IkConstraint`: Spine's, with the thresholds at 1e-5 (4.2: 1e-4), the
+    /// parent's shear kept by two-bone IK (4.2 resets it) and `scaleY: volume`.
+    Spine43,
     /// DragonBones' `IKConstraint`: the triangle solved on world lengths and the weight
     /// applied to decomposed world rotations, skew and scale kept (see
     /// `constraint/ik_dragonbones.rs`).

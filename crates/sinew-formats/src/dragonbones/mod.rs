@@ -799,6 +799,7 @@ fn read_armature(
             compress: false,
             stretch: false,
             uniform: false,
+            volume: false,
             solver: sinew::IkSolver::DragonBones,
         });
         info.ik.push(name);

@@ -297,18 +297,11 @@ pub(crate) fn ik_item<'j>(
     let target = str_req(m, "target", at)?;
     find(&names.bones, target, "target bone", &at.key("target"))?;
     add_name(&mut names.ik, name, "IK constraint", at)?;
-    let uniform = if names.v43 {
-        match scale_y_mode(m, at)? {
-            ScaleYMode::None => false,
-            ScaleYMode::Uniform => true,
-            ScaleYMode::Volume => {
-                return at.key("scaleY").err(JsonIssue::Other(
-                    "IK scaleY `volume` (Spine 4.3) is not supported yet".into(),
-                ));
-            }
-        }
+    let (uniform, volume) = if names.v43 {
+        let mode = scale_y_mode(m, at)?;
+        (mode == ScaleYMode::Uniform, mode == ScaleYMode::Volume)
     } else {
-        bool_or(m, "uniform", false, at)?
+        (bool_or(m, "uniform", false, at)?, false)
     };
     rig.ik.push(RawIk {
         name: name.to_owned(),
@@ -322,7 +315,12 @@ pub(crate) fn ik_item<'j>(
         compress: bool_or(m, "compress", false, at)?,
         stretch: bool_or(m, "stretch", false, at)?,
         uniform,
-        solver: sinew::IkSolver::Spine,
+        volume,
+        solver: if names.v43 {
+            sinew::IkSolver::Spine43
+        } else {
+            sinew::IkSolver::Spine
+        },
     });
     Ok(())
 }

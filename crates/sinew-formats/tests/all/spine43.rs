@@ -192,7 +192,8 @@ fn the_43_schema_is_read_with_43_defaults() {
     let p = &raw.physics[0];
     assert_eq!((p.inertia, p.damping), (0.5, 0.85), "4.3 physics defaults");
     assert_eq!(p.scale_y, ScaleYMode::Volume);
-    assert!(raw.ik[0].uniform, "scaleY uniform");
+    assert!(raw.ik[0].uniform && !raw.ik[0].volume, "scaleY uniform");
+    assert_eq!(raw.ik[0].solver, sinew::IkSolver::Spine43);
     let t = &raw.transforms[0];
     assert_eq!(t.target, "arm");
     assert!(t.local && t.relative);
@@ -337,11 +338,6 @@ fn features_not_posed_yet_are_refused_by_path_and_name() {
             "(`dial`)",
             "slider constraints (Spine 4.3) are not supported yet",
         ],
-    );
-    refused(
-        |v| v["constraints"][2]["scaleY"] = "volume".into(),
-        "$.constraints[2].scaleY",
-        &["(`reach`)", "volume"],
     );
     refused(
         |v| v["constraints"][0]["type"] = "spring".into(),

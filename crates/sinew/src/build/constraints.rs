@@ -54,6 +54,7 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             compress: c.compress,
             stretch: c.stretch,
             uniform: c.uniform,
+            volume: c.volume,
             solver: c.solver,
         });
     }
@@ -295,6 +296,7 @@ mod tests {
             compress: false,
             stretch: false,
             uniform: false,
+            volume: false,
             solver: Default::default(),
         }
     }

@@ -69,6 +69,7 @@ fn rig(arm_scale: f64) -> Arc<Rig> {
         compress: false,
         stretch: false,
         uniform: false,
+        volume: false,
         solver: Default::default(),
     });
     raw.slots = vec![slot("r", "hand", "box"), slot("m", "arm", "tri")];

@@ -1,8 +1,11 @@
-//! Inverse kinematics: one-bone aim and two-bone analytic IK (Spine 4.2 `IkConstraint`).
+//! Inverse kinematics: one-bone aim and two-bone analytic IK (Spine 4.2 `IkConstraint`,
+//! and 4.3's for [`IkSolver::Spine43`]: thresholds 1e-5, the parent's shear kept, `scaleY`
+//! volume; facts from spine-core 4.3.13 `IkConstraint.js`, checked by the 4.3 goldens of
+//! `testdata/spine43/ik-lab.json`).
 //!
 //! Follows spine.md §6.2: mix, softness, bend direction, compress, stretch, uniform, the
 //! non-uniform parent scale branch (ellipse/circle intersection), and the official quirks
-//! (two-bone IK skips bones that do not inherit normally, resets the parent's shear and
+//! (two-bone IK skips bones that do not inherit normally, resets the parent's shear (4.2) and
 //! uses the child's y only for a uniformly scaled parent without stretch). Angles are in
 //! degrees like the bone poses. Verified by the unit tests below (reach of a reachable
 //! target, one-bone aim) and by oracle values for `synthetic/constraints-lab.json` in
@@ -14,7 +17,7 @@ use crate::ids::{BoneId, IkId};
 use crate::instance::Instance;
 use crate::math::{SPINE_PI, SPINE_RAD_DEG, Vec2, trig};
 use crate::rig::{LocalPose, Rig};
-use crate::types::{IkSolver, Inherit};
+use crate::types::{IkSolver, Inherit, ScaleYMode};
 
 /// Runs IK constraint `id` with its current state `inst.ik[id]` (Spine
 /// `IkConstraint.update`). Does nothing at mix 0.
@@ -30,6 +33,16 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
         return;
     }
     let t = inst.world[data.target.index()];
+    let rules = IkRules {
+        v43: data.solver == IkSolver::Spine43,
+        scale_y: if data.volume {
+            ScaleYMode::Volume
+        } else if data.uniform {
+            ScaleYMode::Uniform
+        } else {
+            ScaleYMode::None
+        },
+    };
     match *data.bones.as_slice() {
         [bone] => solve_ik_one_bone(
             rig,
@@ -38,7 +51,7 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
             t.translation(),
             state.compress,
             state.stretch,
-            data.uniform,
+            rules,
             state.mix,
         ),
         [parent, child] => solve_ik_two_bone(
@@ -48,7 +61,7 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
             t.translation(),
             state.bend_direction as f64,
             state.stretch,
-            data.uniform,
+            rules,
             state.softness,
             state.mix,
         ),
@@ -56,16 +69,45 @@ pub(crate) fn apply_ik_constraint(rig: &Rig, inst: &mut Instance, id: IkId) {
     }
 }
 
-/// Wraps an angle in degrees once into [-180, 180] (COMPAT(spine): a single correction,
-/// as the IK solver does, not a full modulo).
-#[inline]
-fn wrap_once(r: f64) -> f64 {
-    if r > 180.0 {
-        r - 360.0
-    } else if r < -180.0 {
-        r + 360.0
-    } else {
-        r
+/// What the solver does the 4.2 or the 4.3 way, and how it scales y.
+#[derive(Debug, Clone, Copy)]
+pub struct IkRules {
+    /// Spine 4.3: thresholds 1e-5 (4.2: 1e-4), the parent's shear kept by two-bone IK,
+    /// -180 wrapped to 180.
+    pub v43: bool,
+    /// How stretching or compressing x scales y.
+    pub scale_y: ScaleYMode,
+}
+
+impl IkRules {
+    /// The near-zero threshold (Spine's `MathUtils.epsilon`: 1e-5 in 4.3, 1e-4 in 4.2).
+    #[inline]
+    fn eps(self) -> f64 {
+        if self.v43 { 1e-5 } else { 0.0001 }
+    }
+
+    /// Wraps an angle in degrees once into [-180, 180] (COMPAT(spine): a single
+    /// correction, as the IK solver does, not a full modulo; 4.3 also moves -180 to 180).
+    #[inline]
+    fn wrap_once(self, r: f64) -> f64 {
+        if r > 180.0 {
+            r - 360.0
+        } else if r < -180.0 || (self.v43 && r == -180.0) {
+            r + 360.0
+        } else {
+            r
+        }
+    }
+
+    /// Scales y for an x scale factor `s`.
+    #[inline]
+    fn scale_y(self, sy: &mut f64, s: f64) {
+        match self.scale_y {
+            ScaleYMode::None => {}
+            ScaleYMode::Uniform => *sy *= s,
+            // Spine 4.3's volume curve for IK.
+            ScaleYMode::Volume => *sy /= if s < 0.7 { 0.25 + 0.642857 * s } else { s },
+        }
     }
 }
 
@@ -91,9 +133,10 @@ pub fn solve_ik_one_bone(
     target: Vec2,
     compress: bool,
     stretch: bool,
-    uniform: bool,
+    rules: IkRules,
     alpha: f64,
 ) {
+    let eps = rules.eps();
     let i = bone.index();
     // The builder guarantees a constrained bone has a parent; a root cannot be aimed.
     let Some(parent) = rig.bones[i].parent else {
@@ -117,7 +160,7 @@ pub fn solve_ik_one_bone(
     } else {
         if mode == Inherit::NoRotationOrReflection {
             // Use the parent without its rotation, as the bone inherits it.
-            let s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc).max(0.0001);
+            let s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc).max(eps);
             let sa = pa / sx_sk;
             let sc = pc / sy_sk;
             pb = -sc * s * sx_sk;
@@ -127,7 +170,7 @@ pub fn solve_ik_one_bone(
         let x = target_x - p.x;
         let y = target_y - p.y;
         let d = pa * pd - pb * pc;
-        if d.abs() <= 0.0001 {
+        if d.abs() <= eps {
             tx = 0.0;
             ty = 0.0;
         } else {
@@ -139,7 +182,7 @@ pub fn solve_ik_one_bone(
     if ap.scale_x < 0.0 {
         rotation_ik += 180.0;
     }
-    rotation_ik = wrap_once(rotation_ik);
+    rotation_ik = rules.wrap_once(rotation_ik);
     let (mut sx, mut sy) = (ap.scale_x, ap.scale_y);
     if compress || stretch {
         if matches!(mode, Inherit::NoScale | Inherit::NoScaleOrReflection) {
@@ -148,14 +191,12 @@ pub fn solve_ik_one_bone(
             ty = target_y - w.y;
         }
         let b = rig.bones[i].length * sx;
-        if b > 0.0001 {
+        if b > eps {
             let dd = tx * tx + ty * ty;
             if (compress && dd < b * b) || (stretch && dd > b * b) {
                 let s = (dd.sqrt() / b - 1.0) * alpha + 1.0;
                 sx *= s;
-                if uniform {
-                    sy *= s;
-                }
+                rules.scale_y(&mut sy, s);
             }
         }
     }
@@ -179,10 +220,11 @@ pub fn solve_ik_two_bone(
     target: Vec2,
     bend_dir: f64,
     stretch: bool,
-    uniform: bool,
+    rules: IkRules,
     softness: f64,
     alpha: f64,
 ) {
+    let eps = rules.eps();
     let [parent, child] = bones;
     let (pi, ci) = (parent.index(), child.index());
     if inst.inherit[pi] != Inherit::Normal || inst.inherit[ci] != Inherit::Normal {
@@ -220,7 +262,7 @@ pub fn solve_ik_two_bone(
     };
     let pw = inst.world[pi];
     let cx = cap.x;
-    let u = (psx - psy).abs() <= 0.0001;
+    let u = (psx - psy).abs() <= eps;
     // COMPAT(spine): the child's y offset is ignored (and zeroed below) unless the parent
     // scale is uniform and stretch is off.
     let (cy, cwx, cwy) = if !u || stretch {
@@ -236,14 +278,18 @@ pub fn solve_ik_two_bone(
     let g = inst.world[grand.index()];
     let (a, b, c, d) = (g.a, g.b, g.c, g.d);
     let id = a * d - b * c;
-    let id = if id.abs() <= 0.0001 { 0.0 } else { 1.0 / id };
+    let id = if id.abs() <= eps { 0.0 } else { 1.0 / id };
     let (x, y) = (cwx - g.x, cwy - g.y);
     let dx = (x * d - y * b) * id - px;
     let dy = (y * a - x * c) * id - py;
     let l1 = (dx * dx + dy * dy).sqrt();
     let mut l2 = rig.bones[ci].length * csx;
-    if l1 < 0.0001 {
-        solve_ik_one_bone(rig, inst, parent, target, false, stretch, false, alpha);
+    if l1 < eps {
+        let one = IkRules {
+            scale_y: ScaleYMode::None,
+            ..rules
+        };
+        solve_ik_one_bone(rig, inst, parent, target, false, stretch, one, alpha);
         let pose = LocalPose {
             x: cx,
             y: cy,
@@ -283,9 +329,7 @@ pub fn solve_ik_two_bone(
             if stretch {
                 let s = (dd.sqrt() / (l1 + l2) - 1.0) * alpha + 1.0;
                 sx *= s;
-                if uniform {
-                    sy *= s;
-                }
+                rules.scale_y(&mut sy, s);
             }
         } else {
             angle = cos.acos() * bend_dir;
@@ -299,20 +343,25 @@ pub fn solve_ik_two_bone(
     }
     let os = trig::atan2(cy, cx) * s2;
     let rotation = pap.rotation;
-    let r1 = wrap_once((a1 - os) * SPINE_RAD_DEG + os1 - rotation);
+    let r1 = rules.wrap_once((a1 - os) * SPINE_RAD_DEG + os1 - rotation);
+    // COMPAT(spine): 4.2 resets the parent's shear to 0; 4.3 keeps it.
+    let (shear_x, shear_y) = if rules.v43 {
+        (pap.shear_x, pap.shear_y)
+    } else {
+        (0.0, 0.0)
+    };
     let ppose = LocalPose {
         x: px,
         y: py,
         rotation: rotation + r1 * alpha,
         scale_x: sx,
         scale_y: sy,
-        shear_x: 0.0,
-        shear_y: 0.0,
+        shear_x,
+        shear_y,
     };
-    // COMPAT(spine): the parent's shear is reset to 0.
     update_bone_world_with(rig, inst, parent, ppose);
     let rotation = cap.rotation;
-    let r2 = wrap_once(((a2 + os) * SPINE_RAD_DEG - cap.shear_x) * s2 + os2 - rotation);
+    let r2 = rules.wrap_once(((a2 + os) * SPINE_RAD_DEG - cap.shear_x) * s2 + os2 - rotation);
     let cpose = LocalPose {
         x: cx,
         y: cy,

@@ -155,6 +155,8 @@ pub struct RawIk {
     pub stretch: bool,
     /// Scale y along with x when compressing/stretching.
     pub uniform: bool,
+    /// Spine 4.3 `scaleY: volume`: scale y by the volume curve instead (over `uniform`).
+    pub volume: bool,
     /// Which runtime's solver (Spine unless a DragonBones loader says so).
     pub solver: IkSolver,
 }
@@ -191,6 +193,7 @@ impl RawIk {
             compress: false,
             stretch: false,
             uniform: false,
+            volume: false,
             solver: IkSolver::default(),
         }
     }

@@ -349,6 +349,8 @@ pub struct IkData {
     pub stretch: bool,
     /// Uniform scaling.
     pub uniform: bool,
+    /// Spine 4.3 `scaleY: volume` (over `uniform`).
+    pub volume: bool,
     /// Which runtime's solver.
     pub solver: IkSolver,
 }

@@ -71,6 +71,7 @@ pub(crate) fn add_ik(
         compress,
         stretch,
         uniform,
+        volume: false,
         solver: Default::default(),
     };
     rig.ik.push(data);

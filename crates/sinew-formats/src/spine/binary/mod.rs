@@ -320,6 +320,7 @@ fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             compress: f & 4 != 0,
             stretch: f & 8 != 0,
             uniform: f & 16 != 0,
+            volume: false,
             solver: sinew::IkSolver::Spine,
         });
     }

@@ -125,6 +125,7 @@ pub fn rig() -> Rig {
         compress: false,
         stretch: false,
         uniform: false,
+        volume: false,
         solver: Default::default(),
     });
     rig.transforms.push(TransformData {
