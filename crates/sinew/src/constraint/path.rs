@@ -4,7 +4,10 @@
 //! operation (f64 math, Spine's float-rounded pi): spaces from the bone lengths and the
 //! spacing mode, positions along the path (`path_positions.rs`, including the arc-length
 //! tables), then each bone moved to its point and turned toward the tangent or the next
-//! point (chainScale also stretches it), with the bone-tip correction of `chain`.
+//! point (chainScale also stretches it), with the bone-tip correction of `chain`. A Spine
+//! 4.3 rig (`Rig::runtime`) clamps a bone's length spacing at 0 and restarts the segment
+//! search at each wrapped point of a closed path, as spine-core 4.3.13 does (checked by
+//! `testdata/spine43/path-lab.json`'s official 4.3 golden).
 //!
 //! Verified by the unit tests in `constraint/path_tests.rs`: oracle values from `dump.mjs`
 //! for hand-written rigs covering every position, spacing and rotate mode, open and closed,
@@ -171,6 +174,7 @@ fn compute_spaces(
 ) {
     let spaces = &mut scratch.spaces;
     let lengths = &mut scratch.lengths;
+    let v43 = rig.runtime == crate::types::SpineRuntime::V43;
     spaces[0] = 0.0;
     // The world length of bone i's setup length, as Spine measures it.
     let world_length = |i: usize| {
@@ -226,10 +230,13 @@ fn compute_spaces(
                     if scale {
                         lengths[i] = length;
                     }
-                    let base = if length_spacing {
-                        setup_length + spacing
-                    } else {
+                    let base = if !length_spacing {
                         spacing
+                    } else if v43 && setup_length + spacing < 0.0 {
+                        // Spine 4.3 clamps a bone's length spacing at 0.
+                        0.0
+                    } else {
+                        setup_length + spacing
                     };
                     spaces[i + 1] = base * length / setup_length;
                 }

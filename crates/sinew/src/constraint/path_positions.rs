@@ -45,6 +45,7 @@ pub(super) fn compute_world_positions(
     let mut position = mix.position;
     ensure_len(&mut scratch.positions, spaces_count * 3 + 2);
     let closed = path.closed;
+    let v43 = rig.runtime == crate::types::SpineRuntime::V43;
     let mut vertices_length = path.vertices.count as usize * 2;
     let mut curve_count = vertices_length / 6;
     // Path vertices in world space, as Spine's computeWorldVertices(target, start, count...).
@@ -213,6 +214,10 @@ pub(super) fn compute_world_positions(
                 p += path_length;
             }
             curve = 0;
+            if v43 {
+                // Spine 4.3 also restarts the segment search (4.2 keeps the last segment).
+                segment = 0;
+            }
         } else if p < 0.0 {
             add_before_position(p, world, 0, out, o);
             continue;
