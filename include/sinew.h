@@ -712,6 +712,15 @@ enum SinewStatus sinew_character_set_track_time_scale(struct SinewCharacter *cha
                                                       uint32_t track,
                                                       double scale);
 
+// Puts `track` on DragonBones animation layer `layer` (DragonBones `animation.fadeIn(name,
+// fadeInTime, playTimes, layer, group)`): a higher layer takes each bone's weight first, a
+// lower one keeps what is left, tracks on one layer add their weights. A track's layer is
+// its index until set; play one group of a layer per track. Spine clips ignore it. Track
+// out of range (256 or more): `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_track_layer(struct SinewCharacter *character,
+                                                 uint32_t track,
+                                                 int32_t layer);
+
 // Sets this character's crossfade from animation `from` to `to` (Spine
 // `AnimationStateData.setMix`).
 enum SinewStatus sinew_character_set_mix(struct SinewCharacter *character,

@@ -104,6 +104,37 @@ const scenarios = [
     times: [0.05, 0.25, 0.3, 0.45, 0.9],
   },
   {
+    // A higher layer takes its fade weight first; the lower one keeps the rest (sinew: the
+    // layer on its own track, `track`).
+    name: "walk_under_a_jump_layer",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0 },
+    actions: [{ at: 0.3, anim: "jump", fadeIn: 0.4, playTimes: 0, layer: 1, group: "top", track: 1 }],
+    times: [0.35, 0.5, 0.65, 0.8, 1.1, 1.5],
+  },
+  {
+    // Two groups on one layer: neither fades the other out, their weights add.
+    name: "two_groups_on_one_layer",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: 0 },
+    actions: [{ at: 0.5, anim: "angry", fadeIn: 0.3, playTimes: 0, layer: 0, group: "face", track: 1 }],
+    meshSlots: ["1046"],
+    times: [0.55, 0.7, 0.9, 1.4],
+  },
+  {
+    // Three layers; the middle one is replaced within its layer and group while the top
+    // fades in.
+    name: "three_layers_and_a_replacement",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0 },
+    actions: [
+      { at: 0.2, anim: "stand", fadeIn: 0.3, playTimes: 0, layer: 1, group: "mid", track: 1 },
+      { at: 0.35, anim: "jump", fadeIn: 0.5, playTimes: 0, layer: 2, group: "top", track: 2 },
+      { at: 0.45, anim: "fall", fadeIn: 0.2, playTimes: 0, layer: 1, group: "mid", track: 1 },
+    ],
+    times: [0.3, 0.4, 0.5, 0.6, 0.75, 0.9, 1.3],
+  },
+  {
     name: "walk_then_jump_defaults",
     skeleton: "dragon_boy/dragon_boy_ske.json",
     first: { anim: "walk", playTimes: -1 },
@@ -152,7 +183,10 @@ for (const sc of scenarios) {
   for (const e of events) {
     stepTo(e.t);
     if (e.a) {
-      const st = armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes);
+      // layer/group: DragonBones animation layers (higher layers take weight first) and
+      // groups (fadeOutMode 3, the default, fades out only the same layer and group).
+      const st = armature.animation.fadeIn(e.a.anim, e.a.fadeIn, e.a.playTimes,
+        e.a.layer ?? 0, e.a.group ?? null, e.a.fadeOutMode ?? 3);
       if (e.a.timeScale !== undefined) st.timeScale = e.a.timeScale;
     } else {
       const mesh = sc.meshSlots ?? [];

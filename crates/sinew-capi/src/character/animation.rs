@@ -149,6 +149,26 @@ pub extern "C" fn sinew_character_set_track_time_scale(
     })
 }
 
+/// Puts `track` on DragonBones animation layer `layer` (DragonBones `animation.fadeIn(name,
+/// fadeInTime, playTimes, layer, group)`): a higher layer takes each bone's weight first, a
+/// lower one keeps what is left, tracks on one layer add their weights. A track's layer is
+/// its index until set; play one group of a layer per track. Spine clips ignore it. Track
+/// out of range (256 or more): `SINEW_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_set_track_layer(
+    character: *mut SinewCharacter,
+    track: u32,
+    layer: i32,
+) -> SinewStatus {
+    guard(|| {
+        with(character, |s| {
+            s.character
+                .set_track_layer(track as usize, layer)
+                .map_err(|e| Fail::new(SinewStatus::InvalidArgument, e.to_string()))
+        })
+    })
+}
+
 /// Sets this character's crossfade from animation `from` to `to` (Spine
 /// `AnimationStateData.setMix`).
 #[unsafe(no_mangle)]

@@ -529,3 +529,62 @@ fn a_negative_track_time_scale_plays_backwards() {
     sinew_character_destroy(fwd);
     sinew_rig_destroy(rig);
 }
+
+/// DragonBones layers from C: `tilt` (arm held at 40 degrees) fades in over 0.5 s on track 1
+/// while `spin` (0 to 90 degrees over 1 s) plays on track 0. After 0.25 s `tilt` weighs 0.5
+/// and `spin` is at 22.5 degrees: on a higher layer (track 1's own) `tilt` takes its half
+/// first and `spin` gets the other half (31.25 degrees); with both tracks on layer 0 their
+/// weights add (42.5 degrees).
+#[test]
+fn track_layers_share_a_bones_weight_from_c() {
+    let tilt = r#"{ "name": "tilt", "duration": 30, "playTimes": 0,
+      "bone": [{ "name": "arm", "frame": [
+        { "duration": 30, "transform": { "skX": 40, "skY": 40 } },
+        { "duration": 0, "transform": { "skX": 40, "skY": 40 } } ] }] }]"#;
+    let end = r#""skY": 90 } } ] }] }]"#;
+    let ske = SKE.replace(end, &format!("{} }}, {tilt}", &end[..end.len() - 3]));
+    let (st, rig) = load_memory(&ske, TEX, "");
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let angle = |layer: Option<i32>| {
+        let c = character(rig);
+        if let Some(l) = layer {
+            assert_eq!(sinew_character_set_track_layer(c, 1, l), SinewStatus::Ok);
+        }
+        let (spin, sl) = s("spin");
+        let (tilt, tl) = s("tilt");
+        assert_eq!(
+            sinew_character_play(c, 0, spin, sl, 0.0, 0),
+            SinewStatus::Ok
+        );
+        assert_eq!(
+            sinew_character_play(c, 1, tilt, tl, 0.5, 0),
+            SinewStatus::Ok
+        );
+        for _ in 0..15 {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+        }
+        let (arm, l) = s("arm");
+        let mut w = SinewWorldTransform::default();
+        assert_eq!(
+            sinew_character_bone_world(c, arm, l, &mut w),
+            SinewStatus::Ok
+        );
+        sinew_character_destroy(c);
+        w.c.atan2(w.a).to_degrees().abs()
+    };
+    let layered = angle(None);
+    assert!((layered - 31.25).abs() < 1e-9, "{layered}");
+    let same = angle(Some(0));
+    assert!((same - 42.5).abs() < 1e-9, "{same}");
+    let c = character(rig);
+    assert_eq!(
+        sinew_character_set_track_layer(c, 256, 1),
+        SinewStatus::InvalidArgument
+    );
+    assert_eq!(
+        sinew_character_set_track_layer(null_mut(), 0, 1),
+        SinewStatus::InvalidHandle
+    );
+    sinew_character_destroy(c);
+    sinew_rig_destroy(rig);
+}

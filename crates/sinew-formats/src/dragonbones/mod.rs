@@ -33,7 +33,10 @@
 //! - `fadeInTime`: the crossfade into the clip (`Character::play`/`fade_in`, and the mix
 //!   of `set_animation`/`add_animation` when the mix table has no pair), with DragonBones'
 //!   fade blending (`sinew::anim::state`, `dragonbones.rs`). The runtime's `play()` and
-//!   `gotoAndStopByTime()` do not fade (the first clip of a track does not either).
+//!   `gotoAndStopByTime()` do not fade (the first clip of a track does not either, unless
+//!   `fade_in` gives a time: then it fades in from no weight, as `fadeIn` on a new layer).
+//! - Layers and groups: one track per layer and group, `Character::set_track_layer`
+//!   (`sinew_character_set_track_layer`); higher layers take each bone's weight first.
 //! - Backwards: a negative time scale on the track (`Character::set_track_time_scale`,
 //!   `sinew_character_set_track_time_scale`) plays the clip backwards as the runtime does
 //!   (`sinew::anim::state`, `dragonbones.rs`).

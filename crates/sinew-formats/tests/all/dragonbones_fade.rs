@@ -1,8 +1,10 @@
 //! DragonBones playback through the `Character` facade against the official runtime:
 //! crossfades (`Character::fade_in`, DragonBones `animation.fadeIn(name, fadeInTime,
 //! playTimes)`, and `Character::play` with the clip's own defaults), an interrupted fade,
-//! chains of four overlapping fades, `playTimes` 2 run past its end, and clips played
-//! backwards (a negative entry time scale: looping, once, twice). Goldens: `testdata/dragonbones/playback/fade.json`,
+//! chains of four overlapping fades, `playTimes` 2 run past its end, clips played
+//! backwards (a negative entry time scale: looping, once, twice), and animation layers and
+//! groups (a jump layer over a walk, two groups on one layer, three layers with a
+//! replacement inside one: `Character::set_track_layer`, a track per layer and group). Goldens: `testdata/dragonbones/playback/fade.json`,
 //! made by `fade.mjs` beside it (see its README) from the shared fixtures. Bone a..d within
 //! 1e-3, positions within 1e-2, every bone at every sample, and the world vertices of a
 //! deformed mesh (its deform fades in by the runtime's progress²) within 1e-2 and slot
@@ -27,16 +29,22 @@ fn opt_u32(v: &Value) -> Option<u32> {
 
 /// Starts `anim` the way the golden's scenario says (`fadeIn`/`playTimes` -1: defaults;
 /// `timeScale` on the entry, negative plays backwards).
+/// DragonBones layers and groups: one sinew track per layer and group (`track`), on the
+/// action's `layer`.
 fn start(c: &mut Character, a: &Value) {
     let anim = a["anim"].as_str().unwrap();
+    let track = a["track"].as_u64().map_or(0, |t| t as usize);
+    if let Some(layer) = a["layer"].as_i64() {
+        c.set_track_layer(track, layer as i32).unwrap();
+    }
     let (fade, plays) = (opt_f64(&a["fadeIn"]), opt_u32(&a["playTimes"]));
     if fade.is_none() && plays.is_none() {
-        c.play(0, anim).unwrap();
+        c.play(track, anim).unwrap();
     } else {
-        c.fade_in(0, anim, fade, plays).unwrap();
+        c.fade_in(track, anim, fade, plays).unwrap();
     }
     if let Some(scale) = a["timeScale"].as_f64() {
-        c.set_track_time_scale(0, scale).unwrap();
+        c.set_track_time_scale(track, scale).unwrap();
     }
 }
 

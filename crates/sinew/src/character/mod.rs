@@ -481,6 +481,33 @@ impl Character {
         Ok(())
     }
 
+    /// Puts `track` on DragonBones animation layer `layer` (DragonBones `animation.fadeIn(
+    /// name, fadeInTime, playTimes, layer, group)`; see
+    /// [`AnimationState::set_track_layer`](crate::anim::AnimationState::set_track_layer)):
+    /// a higher layer takes each bone's weight first, a lower one keeps what is left. A
+    /// track's layer is its index until set; play one group of a layer per track. Errors: a
+    /// track past [`MAX_TRACKS`](crate::anim::state::MAX_TRACKS).
+    ///
+    /// ```
+    /// # use sinew::Character;
+    /// # use sinew::raw::{RawBone, RawRig};
+    /// # let mut raw = RawRig::default();
+    /// # raw.bones.push(RawBone::new("root", None));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("a rig"));
+    /// let mut c = Character::new(rig);
+    /// c.set_track_layer(1, 0)?; // tracks 0 and 1 share layer 0: their weights add
+    /// assert_eq!(c.state().track_layer(1), 0);
+    /// assert!(c.set_track_layer(100_000, 1).is_err());
+    /// # Ok::<(), sinew::CharacterError>(())
+    /// ```
+    pub fn set_track_layer(&mut self, track: usize, layer: i32) -> Result<(), CharacterError> {
+        if self.state.set_track_layer(track, layer) {
+            Ok(())
+        } else {
+            Err(CharacterError::TrackOutOfRange { track })
+        }
+    }
+
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
     /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
     /// of the animation state.

@@ -29,6 +29,26 @@ impl AnimationState {
         self.is_for(rig) && inst.is_for(rig) && self.apply_to(rig, inst)
     }
 
+    /// The order tracks are applied in (`self.order`): by index, or when every playing
+    /// track is a DragonBones one, highest layer first (then by index), as the runtime
+    /// orders its states. Allocation-free once the scratch holds every track.
+    fn order_tracks(&mut self) {
+        self.order.clear();
+        self.order.extend(0..self.tracks.len());
+        let db = |s: &Self, i: usize| link(s.tracks[i]).is_none_or(|e| s.entries[e].db);
+        if !(0..self.tracks.len()).all(|i| db(self, i)) {
+            return;
+        }
+        // Insertion sort: few tracks, stable, no allocation.
+        for k in 1..self.order.len() {
+            let mut j = k;
+            while j > 0 && self.track_layer(self.order[j - 1]) < self.track_layer(self.order[j]) {
+                self.order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
     /// [`AnimationState::apply`] for a state and instance known to be the rig's (the
     /// facade's own).
     pub(crate) fn apply_to(&mut self, rig: &Rig, inst: &mut Instance) -> bool {
@@ -38,7 +58,10 @@ impl AnimationState {
         let mut applied = false;
         // DragonBones IK: bones hold still unless a track moves them (`apply_dragonbones`).
         inst.db_hold.still.fill(true);
-        for i in 0..self.tracks.len() {
+        self.order_tracks();
+        self.db_layers.begin_frame();
+        for k in 0..self.order.len() {
+            let i = self.order[k];
             let Some(cur) = link(self.tracks[i]) else {
                 continue;
             };
@@ -47,7 +70,8 @@ impl AnimationState {
             }
             applied = true;
             if self.entries[cur].db {
-                self.apply_dragonbones(rig, inst, cur);
+                let layer = self.track_layer(i);
+                self.apply_dragonbones(rig, inst, cur, layer);
                 continue;
             }
             // A Spine-style track may move any bone.

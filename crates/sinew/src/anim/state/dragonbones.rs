@@ -19,11 +19,16 @@
 //! - IK weights and other constraint keys come from the newest state (the runtime does not
 //!   fade them: "TODO fade update").
 //!
-//! Not modelled: DragonBones layers (a higher layer leaving `1 - weight` of a bone to the
-//! lower ones): each sinew track with a DragonBones entry poses the bones it keys from the
-//! setup pose by itself, so a higher track replaces a lower one on shared bones. Entries
-//! played in `reverse` are posed forwards. Verified against the official runtime by
-//! `crates/sinew-formats/tests/all/dragonbones_fade.rs`.
+//! - **Layers** (`db_layers.rs`): each track is one DragonBones layer and group
+//!   (`AnimationState::set_track_layer`; a track's index until set). DragonBones tracks
+//!   are applied highest layer first; a bone keyed by a higher layer leaves a lower one only
+//!   the weight it did not take, tracks on one layer add theirs, and since lower layers are
+//!   applied last their slot keys win, as in the runtime. A state fades in from no weight
+//!   also on an empty track (a new layer), its playhead paused meanwhile.
+//!
+//! Entries played in `reverse` are posed forwards. Verified against the official runtime by
+//! `crates/sinew-formats/tests/all/dragonbones_fade.rs` (fades, chains, play counts,
+//! backwards play, layers and groups).
 
 use super::entry::{NONE, link};
 use super::{AnimationState, apply::AttachmentState, apply::apply_attachment};
@@ -39,7 +44,9 @@ impl AnimationState {
     /// An entry's fade-in progress, 0..1 (1 once faded in or without a fade).
     pub(super) fn db_progress(&self, e: usize) -> f64 {
         let x = &self.entries[e];
-        if x.mixing_from == NONE || x.mix_duration <= 0.0 {
+        // COMPAT(dragonbones): a state fades in over its fade time also when nothing played
+        // before it (a new layer), from no weight.
+        if x.mix_duration <= 0.0 {
             1.0
         } else {
             (x.mix_time / x.mix_duration).min(1.0)
@@ -121,20 +128,19 @@ impl AnimationState {
     }
 
     /// Poses one track whose current entry is a DragonBones one (see the module docs).
-    pub(super) fn apply_dragonbones(&mut self, rig: &Rig, inst: &mut Instance, cur: usize) {
-        // Every bone property a state of the track keys starts from the setup pose.
-        let mut e = Some(cur);
-        while let Some(i) = e {
-            let (clip, _) = self.db_sample(rig, i, self.entries[i].animation_time());
-            for tl in &clip_data(rig, clip).timelines {
-                reset_bone(rig, inst, tl);
-            }
-            e = link(self.entries[i].mixing_from);
-        }
-        self.apply_db_fading_out(rig, inst, cur);
+    pub(super) fn apply_dragonbones(
+        &mut self,
+        rig: &Rig,
+        inst: &mut Instance,
+        cur: usize,
+        layer: i32,
+    ) {
+        // Every bone a state keys starts from the setup pose when the first state of the
+        // frame keys it (`db_layers.rs`), which also shares its weight among the layers.
+        self.apply_db_fading_out(rig, inst, cur, layer);
 
         let progress = self.db_progress(cur);
-        let fading = self.entries[cur].mixing_from != NONE;
+        let fading = self.entries[cur].mixing_from != NONE || progress < 1.0;
         let x = &self.entries[cur];
         let weight = x.alpha * progress;
         let time = x.animation_time();
@@ -162,10 +168,16 @@ impl AnimationState {
             state: &mut self.attachment_state,
             unkeyed: self.unkeyed_state,
         };
+        self.db_layers.begin_state();
         for tl in &clip_data(rig, clip).timelines {
             let alpha = match tl.kind {
                 _ if is_bone(&tl.kind) => {
-                    add_bone(rig, inst, tl, local, weight, false);
+                    if let Some(&b) = bone_of(&tl.kind) {
+                        let w = self.db_layers.weight(rig, inst, b, weight, layer);
+                        if w != 0.0 {
+                            add_bone(rig, inst, tl, local, w, false);
+                        }
+                    }
                     continue;
                 }
                 K::Attachment { .. } => {
@@ -222,18 +234,22 @@ impl AnimationState {
     }
 
     /// Adds the bone offsets of the entries `to` is fading in over, oldest first.
-    fn apply_db_fading_out(&mut self, rig: &Rig, inst: &mut Instance, to: usize) {
+    fn apply_db_fading_out(&mut self, rig: &Rig, inst: &mut Instance, to: usize, layer: i32) {
         let Some(from) = link(self.entries[to].mixing_from) else {
             return;
         };
-        self.apply_db_fading_out(rig, inst, from);
+        self.apply_db_fading_out(rig, inst, from, layer);
         let f = &self.entries[from];
         let weight = f.alpha * f.db_out_from * (1.0 - self.db_progress(to));
         let time = f.animation_time();
         let (clip, local) = self.db_sample(rig, from, time);
+        self.db_layers.begin_state();
         for tl in &clip_data(rig, clip).timelines {
-            if is_bone(&tl.kind) {
-                add_bone(rig, inst, tl, local, weight, true);
+            if let Some(&b) = bone_of(&tl.kind) {
+                let w = self.db_layers.weight(rig, inst, b, weight, layer);
+                if w != 0.0 {
+                    add_bone(rig, inst, tl, local, w, true);
+                }
             }
         }
         let f = &mut self.entries[from];
@@ -326,29 +342,6 @@ fn bone_of(k: &K) -> Option<&BoneId> {
 /// Whether a timeline drives a bone's local transform.
 fn is_bone(k: &K) -> bool {
     bone_of(k).is_some()
-}
-
-/// Puts the properties a bone timeline drives back to the setup pose.
-fn reset_bone(rig: &Rig, inst: &mut Instance, tl: &Timeline) {
-    let Some(b) = bone_of(&tl.kind).map(|b| b.index()) else {
-        return;
-    };
-    let (Some(p), Some(s)) = (inst.pose.get_mut(b), rig.bones.get(b)) else {
-        return;
-    };
-    let s = &s.setup;
-    match tl.kind {
-        K::Rotate(_) => p.rotation = s.rotation,
-        K::Translate(_) => (p.x, p.y) = (s.x, s.y),
-        K::TranslateX(_) => p.x = s.x,
-        K::TranslateY(_) => p.y = s.y,
-        K::Scale(_) => (p.scale_x, p.scale_y) = (s.scale_x, s.scale_y),
-        K::ScaleX(_) => p.scale_x = s.scale_x,
-        K::ScaleY(_) => p.scale_y = s.scale_y,
-        K::Shear(_) => (p.shear_x, p.shear_y) = (s.shear_x, s.shear_y),
-        K::ShearX(_) => p.shear_x = s.shear_x,
-        _ => p.shear_y = s.shear_y,
-    }
 }
 
 /// Adds a bone timeline's offset at `time` times `weight`; `wrap`: rotation and shear

@@ -13,6 +13,7 @@
 //! `crates/sinew-formats/tests/all/anim_local.rs`.
 
 mod apply;
+mod db_layers;
 mod dragonbones;
 mod entry;
 mod hold;
@@ -86,6 +87,12 @@ pub struct AnimationState {
     property_stamp: Vec<u32>,
     stamp: u32,
     animations_changed: bool,
+    /// Per track: its DragonBones layer where set (`set_track_layer`), else its index.
+    layers: Vec<Option<i32>>,
+    /// How DragonBones layers share each bone's weight (`db_layers.rs`).
+    db_layers: db_layers::DbLayers,
+    /// Scratch: the order tracks are applied in this frame.
+    order: Vec<usize>,
     /// The [`Rig::uid`] and clip count of the rig this state was made for.
     rig_uid: u64,
     clips: usize,
@@ -120,6 +127,9 @@ impl AnimationState {
             property_stamp: vec![0; props],
             stamp: 0,
             animations_changed: false,
+            layers: Vec::new(),
+            db_layers: db_layers::DbLayers::new(rig),
+            order: Vec::with_capacity(4),
             rig_uid: rig.uid,
             clips: rig.clips.len(),
         }
@@ -194,6 +204,33 @@ impl AnimationState {
     /// The entry playing on a track.
     pub fn current(&self, track: usize) -> Option<EntryId> {
         self.tracks.get(track).and_then(|&i| self.id_of(i))
+    }
+
+    /// Puts `track` on DragonBones animation layer `layer` (`animation.fadeIn(name, time,
+    /// plays, layer, group)`): DragonBones tracks are applied highest layer first, and a
+    /// bone keyed by a higher layer leaves a lower one only the weight it did not take
+    /// (tracks on one layer add their weights). A track's layer is its index until set,
+    /// so a higher track takes precedence; one track per layer and group plays as the
+    /// runtime's default `fadeOutMode` (same layer and group) does. Spine tracks ignore
+    /// it. False for a track past [`MAX_TRACKS`].
+    pub fn set_track_layer(&mut self, track: usize, layer: i32) -> bool {
+        if track >= MAX_TRACKS {
+            return false;
+        }
+        if self.layers.len() <= track {
+            self.layers.resize(track + 1, None);
+        }
+        self.layers[track] = Some(layer);
+        true
+    }
+
+    /// The DragonBones layer of `track` ([`Self::set_track_layer`]; its index until set).
+    pub fn track_layer(&self, track: usize) -> i32 {
+        self.layers
+            .get(track)
+            .copied()
+            .flatten()
+            .unwrap_or(track.min(MAX_TRACKS) as i32)
     }
 
     /// The entry an entry is mixing from.

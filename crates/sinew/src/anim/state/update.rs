@@ -74,9 +74,15 @@ impl AnimationState {
                 }
             }
             let e = &mut self.entries[cur];
+            // COMPAT(dragonbones): a state fades in from no weight also when nothing played
+            // before it (a new layer).
+            let alone = e.db && e.mixing_from == NONE && e.mix_time < e.mix_duration;
+            if alone {
+                e.mix_time += delta;
+            }
             // COMPAT(dragonbones): the playhead of a state fading in waits for the fade
             // (`pauseFadeIn`); the step that completes it plays whole.
-            if !(e.db && e.mixing_from != NONE && e.mix_time < e.mix_duration) {
+            if !(e.db && e.mix_time < e.mix_duration && (e.mixing_from != NONE || alone)) {
                 e.track_time += current_delta;
             }
         }
