@@ -30,7 +30,13 @@
 // `sinew_character_animation_duration`, `sinew_character_set_attachment` and
 // `sinew_character_attachment`, and jiggle control (`sinew_character_set_jiggle_*`,
 // `sinew_character_jiggle_*`); not-found errors now list the rig's names of the kind.
-#define SINEW_ABI_VERSION 104
+// 105 (0.1.5) added jiggle per chain and at a distance
+// (`sinew_character_set_jiggle_chain_enabled`, `sinew_character_set_jiggle_chain_every`
+// and their getters, `sinew_character_jiggle_effective_strength`,
+// `sinew_character_set_jiggle_view`, `sinew_character_jiggle_culled`); the rig-extras file
+// may key jiggle in its animations, and `sinew_character_set_jiggle_lod` 1 (coarse) now
+// solves every `lod.coarseStep`-th step with the display interpolated in between.
+#define SINEW_ABI_VERSION 105
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
 // bound meets the one set by `sinew_cage_set_sparse_error` (tolerance-chosen sparse
@@ -981,9 +987,12 @@ enum SinewStatus sinew_character_set_jiggle_strength(struct SinewCharacter *char
                                                      double strength,
                                                      double fade_seconds);
 
-// The jiggle level of detail: 0 every fixed step, 1 coarse (steps the rig's
-// `lod.coarseStep` times longer), 2 frozen (the last offsets held; leaving it re-anchors
-// on the pose). Another value is `SINEW_STATUS_INVALID_ARGUMENT`.
+// The jiggle level of detail of every chain: 0 every fixed step (or each chain's own
+// `sinew_character_set_jiggle_chain_every`), 1 coarse (each chain solved only every
+// `lod.coarseStep`-th step of the rig's extras, or its own coarser level, with the display
+// interpolated between its last two solves and no solve in between), 2 frozen (the last
+// offsets held; leaving it re-anchors on the pose). Another value is
+// `SINEW_STATUS_INVALID_ARGUMENT`.
 enum SinewStatus sinew_character_set_jiggle_lod(struct SinewCharacter *character, uint32_t lod);
 
 // The jiggle level of detail now (0 full, 1 coarse, 2 frozen) into `*out`.
@@ -1010,6 +1019,57 @@ enum SinewStatus sinew_character_set_jiggle_enabled(struct SinewCharacter *chara
 enum SinewStatus sinew_character_set_jiggle_chains(struct SinewCharacter *character,
                                                    const struct SinewJiggleChain *chains,
                                                    size_t count);
+
+// Switches jiggle chain `chain` (empty name: every chain) off (not solved: the animated
+// pose, at no cost) or back on (it restarts from rest on the pose). An unknown chain is
+// `SINEW_STATUS_NOT_FOUND`, listing the chains.
+enum SinewStatus sinew_character_set_jiggle_chain_enabled(struct SinewCharacter *character,
+                                                          const char *chain,
+                                                          size_t chain_len,
+                                                          bool enabled);
+
+// Whether jiggle chain `chain` is on, into `*out`.
+enum SinewStatus sinew_character_jiggle_chain_enabled(struct SinewCharacter *character,
+                                                      const char *chain,
+                                                      size_t chain_len,
+                                                      bool *out);
+
+// Solves jiggle chain `chain` (empty name: every chain) only every `every`-th fixed step
+// (1: every step, the default; up to 16), with steps that long; frames in between show its
+// last two solves interpolated, with no solve: about `1/every` of the cost, lagging one
+// long step. `sinew_character_set_jiggle_lod` 1 (coarse) makes it at least the rig's
+// `lod.coarseStep`. `every` outside 1..16 is `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_jiggle_chain_every(struct SinewCharacter *character,
+                                                        const char *chain,
+                                                        size_t chain_len,
+                                                        uint32_t every);
+
+// How often jiggle chain `chain` is solved (every this many fixed steps), into `*out`.
+enum SinewStatus sinew_character_jiggle_chain_every(struct SinewCharacter *character,
+                                                    const char *chain,
+                                                    size_t chain_len,
+                                                    uint32_t *out);
+
+// The strength jiggle chain `chain`'s solver used in the last update, into `*out`: the
+// one set or faded (`sinew_character_jiggle_strength`) times the factor of the
+// animations playing (their strength tracks in the rig's extras).
+enum SinewStatus sinew_character_jiggle_effective_strength(struct SinewCharacter *character,
+                                                           const char *chain,
+                                                           size_t chain_len,
+                                                           double *out);
+
+// Culls the character's jiggle while its bounds (its bones' origins grown by the rig's
+// `lod.cullMargin`, by default its longest chain) miss the view rectangle `rect`: four
+// doubles, min x, min y, max x, max y, world units, y up. Culled, nothing is solved or
+// written (the animated pose) and the chains restart from rest when it comes back into
+// view. `rect` null: never culled (the default). A rectangle that is not finite or has a
+// min above its max is `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_jiggle_view(struct SinewCharacter *character,
+                                                 const double *rect);
+
+// Whether the last update culled the character's jiggle (see
+// `sinew_character_set_jiggle_view`), into `*out`.
+enum SinewStatus sinew_character_jiggle_culled(struct SinewCharacter *character, bool *out);
 
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture

@@ -1,4 +1,4 @@
-// CharacterControls.cs: the character calls of ABI 104 as C# methods on a CharacterHandle
+// CharacterControls.cs: the character calls of ABI 104 and 105 as C# methods on a CharacterHandle
 // (extension methods, so `component.Handle.SetIk("aim-ik", state)` reads like the Rust
 // facade): constraint mixes by name, DragonBones play counts, track times and durations,
 // attachments, jiggle control. Failures throw SinewException with sinew_last_error's text
@@ -70,6 +70,27 @@ namespace Sinew
         { Native.Check(Native.sinew_character_set_jiggle_view_distance(c, distance), "set_jiggle_view_distance"); }
         public static void SetJiggleEnabled(this CharacterHandle c, bool enabled)
         { Native.Check(Native.sinew_character_set_jiggle_enabled(c, enabled), "set_jiggle_enabled"); }
+        /// Switches one chain (null: every chain) off (the animated pose, no cost) or back on (from rest).
+        public static void SetJiggleChainEnabled(this CharacterHandle c, string chain, bool enabled)
+        { var n = U(chain); Native.Check(Native.sinew_character_set_jiggle_chain_enabled(c, n, L(n), enabled), "set_jiggle_chain_enabled " + chain); }
+        public static bool GetJiggleChainEnabled(this CharacterHandle c, string chain)
+        { var n = U(chain); Native.Check(Native.sinew_character_jiggle_chain_enabled(c, n, L(n), out var e), "jiggle_chain_enabled " + chain); return e; }
+        /// Solves one chain (null: every chain) only every `every`-th fixed step (1..16; 1: every step).
+        public static void SetJiggleChainEvery(this CharacterHandle c, string chain, uint every)
+        { var n = U(chain); Native.Check(Native.sinew_character_set_jiggle_chain_every(c, n, L(n), every), "set_jiggle_chain_every " + chain); }
+        public static uint GetJiggleChainEvery(this CharacterHandle c, string chain)
+        { var n = U(chain); Native.Check(Native.sinew_character_jiggle_chain_every(c, n, L(n), out var e), "jiggle_chain_every " + chain); return e; }
+        /// The strength the chain's solver used last update (set or faded, times the animations' cues).
+        public static double GetJiggleEffectiveStrength(this CharacterHandle c, string chain)
+        { var n = U(chain); Native.Check(Native.sinew_character_jiggle_effective_strength(c, n, L(n), out var s), "jiggle_effective_strength " + chain); return s; }
+        /// Culls the jiggle while the character misses this view rectangle (min x, min y, max x, max y; y up); null: never.
+        public static void SetJiggleView(this CharacterHandle c, double[] rect)
+        {
+            if (rect != null && rect.Length != 4) throw new ArgumentException("a view rectangle is 4 numbers");
+            Native.Check(Native.sinew_character_set_jiggle_view(c, rect), "set_jiggle_view");
+        }
+        public static bool JiggleCulled(this CharacterHandle c)
+        { Native.Check(Native.sinew_character_jiggle_culled(c, out var b), "jiggle_culled"); return b; }
 
         static Str Pin(string s, System.Collections.Generic.List<GCHandle> pins)
         {

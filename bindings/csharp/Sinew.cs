@@ -164,6 +164,13 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view_distance(CharacterHandle c, double distance);
         [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_enabled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] bool enabled);
         [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chains(CharacterHandle c, [In] JiggleChainDesc[] chains, UIntPtr count);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chain_enabled(CharacterHandle c, byte[] chain, UIntPtr len, [MarshalAs(UnmanagedType.U1)] bool enabled);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_enabled(CharacterHandle c, byte[] chain, UIntPtr len, [MarshalAs(UnmanagedType.U1)] out bool enabled);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chain_every(CharacterHandle c, byte[] chain, UIntPtr len, uint every);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_every(CharacterHandle c, byte[] chain, UIntPtr len, out uint every);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_effective_strength(CharacterHandle c, byte[] chain, UIntPtr len, out double strength);
+        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view(CharacterHandle c, [In] double[] rect);
+        [DllImport(Lib)] public static extern Status sinew_character_jiggle_culled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] out bool culled);
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);
         [DllImport(Lib)] public static extern Status sinew_cage_destroy(IntPtr cage);
         /// <summary>`sparseK` for the bind functions: per point the fewest weights within the error set by sinew_cage_set_sparse_error.</summary>

@@ -42,6 +42,24 @@ public static class SinewTest
         Expect(c.GetJiggleLod() == JiggleLod.Frozen, "frozen beyond 4000");
         c.SetJiggleLod(JiggleLod.Full);
         Expect(c.GetJiggleLod() == JiggleLod.Full, "full again");
+        // ABI 105: chains on and off, every N-th step, culling by a view rectangle.
+        c.SetJiggleChainEnabled("cape", false);
+        Expect(!c.GetJiggleChainEnabled("cape") && c.GetJiggleChainEnabled("hair"), "cape off, hair on");
+        c.SetJiggleChainEvery(null, 4);
+        Expect(c.GetJiggleChainEvery("hair") == 4, "hair every 4th step");
+        ExpectThrows(() => c.SetJiggleChainEvery("hair", 0), Status.InvalidArgument, "not in 1..16", "every 0 refused");
+        c.SetJiggleStrength(null, 1);
+        for (int f = 0; f < 8; f++) Native.Check(Native.sinew_character_update(c, 1.0 / 60.0), "update");
+        Expect(c.GetJiggleEffectiveStrength("hair") == 1, "hair at full strength");
+        c.SetJiggleView(new double[] { 1e5, 1e5, 1e5 + 1, 1e5 + 1 });
+        Native.Check(Native.sinew_character_update(c, 1.0 / 60.0), "update");
+        Expect(c.JiggleCulled(), "culled by a far view");
+        ExpectThrows(() => c.SetJiggleView(new double[] { 1, 0, 0, 1 }), Status.InvalidArgument, "min above max", "bad view refused");
+        c.SetJiggleView(null);
+        Native.Check(Native.sinew_character_update(c, 1.0 / 60.0), "update");
+        Expect(!c.JiggleCulled(), "no view, no culling");
+        c.SetJiggleChainEnabled(null, true);
+        c.SetJiggleChainEvery(null, 1);
         c.SetJiggleEnabled(false);
         Expect(c.JiggleChains().Length == 0, "jiggle off");
         c.SetJiggleEnabled(true);

@@ -349,4 +349,10 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 /// `sinew_character_animation_duration`, `sinew_character_set_attachment` and
 /// `sinew_character_attachment`, and jiggle control (`sinew_character_set_jiggle_*`,
 /// `sinew_character_jiggle_*`); not-found errors now list the rig's names of the kind.
-pub const SINEW_ABI_VERSION: u32 = 104;
+/// 105 (0.1.5) added jiggle per chain and at a distance
+/// (`sinew_character_set_jiggle_chain_enabled`, `sinew_character_set_jiggle_chain_every`
+/// and their getters, `sinew_character_jiggle_effective_strength`,
+/// `sinew_character_set_jiggle_view`, `sinew_character_jiggle_culled`); the rig-extras file
+/// may key jiggle in its animations, and `sinew_character_set_jiggle_lod` 1 (coarse) now
+/// solves every `lod.coarseStep`-th step with the display interpolated in between.
+pub const SINEW_ABI_VERSION: u32 = 105;

@@ -53,10 +53,20 @@
 //! `scaleY`, default 0) are optional; names are resolved by
 //! `sinew::physics::follow::FollowRig::build`.
 //!
+//! Per animation, `jiggle.animations` keys chains' strength and stiffness/damping scales
+//! and fades strength by events (`extras/cues.rs`); [`write_extras`] writes any of it back.
+//!
 //! Presets: `softTissue`, `hairTip`, `ribbon`, `earring`, `tail`, `vrm`. Keys starting with
 //! `_` are comments and ignored; any other unknown key is an error (typos fail loudly).
 //! Bone names are resolved against the rig by `sinew::physics::jiggle::JiggleRig::build`,
 //! which reports unknown names. Verified by the unit tests below and the CLI tests.
+
+mod cues;
+#[cfg(test)]
+mod tests_roundtrip;
+mod write;
+
+pub use write::write_extras;
 
 use crate::LoadError;
 use crate::json::*;
@@ -276,6 +286,7 @@ fn read_jiggle(v: &Value, at: &Loc) -> R<JiggleDesc> {
             "lod",
             "colliders",
             "chains",
+            "animations",
         ],
     )?;
     let d = ClockSettings::default();
@@ -306,7 +317,11 @@ fn read_jiggle(v: &Value, at: &Loc) -> R<JiggleDesc> {
     }
     if let Some(l) = f.get("lod") {
         let la = at.key("lod");
-        let l = Fields::new(l, &la, &["coarseStep", "coarseBeyond", "freezeBeyond"])?;
+        let l = Fields::new(
+            l,
+            &la,
+            &["coarseStep", "coarseBeyond", "freezeBeyond", "cullMargin"],
+        )?;
         let def = LodSettings::default();
         let step = l.num_or("coarseStep", f64::from(def.coarse_step))?;
         if !(step.is_finite() && (1.0..=16.0).contains(&step) && step.fract() == 0.0) {
@@ -320,6 +335,12 @@ fn read_jiggle(v: &Value, at: &Loc) -> R<JiggleDesc> {
             coarse_beyond: l.num_or("coarseBeyond", def.coarse_beyond)?,
             freeze_beyond: l.num_or("freezeBeyond", def.freeze_beyond)?,
         };
+        desc.cull_margin = l.num("cullMargin")?;
+        if let Some(m) = desc.cull_margin
+            && !(m.is_finite() && m >= 0.0)
+        {
+            return Err(l.err("cullMargin", JsonIssue::range("a distance >= 0", m)));
+        }
     }
     let ca = at.key("colliders");
     for (i, c) in f.array("colliders")?.iter().enumerate() {
@@ -329,6 +350,7 @@ fn read_jiggle(v: &Value, at: &Loc) -> R<JiggleDesc> {
     for (i, c) in f.array("chains")?.iter().enumerate() {
         desc.chains.push(read_chain(c, &ca.index(i))?);
     }
+    desc.animations = cues::read_animations(&f, at)?;
     Ok(desc)
 }
 

@@ -11,7 +11,12 @@
 //! - `jiggle/stage-spring-1000x20-144fps`: the spring stage at 144 fps frames on the 60 Hz
 //!   step (frames between steps preview the rest of a step for display);
 //! - `jiggle/solver-spring-1000x20`: the solver step alone on prepared inputs;
-//! - `jiggle/world-1000`: `update_world_transform` alone, the input stage (not jiggle cost).
+//! - `jiggle/world-1000`: `update_world_transform` alone, the input stage (not jiggle cost);
+//! - `jiggle/lod-*-1000x20`: the spring stage at 60 fps with every chain at one level of
+//!   detail: `full` (solved every step), `every2` / `every4` (solved every 2nd / 4th step,
+//!   the display interpolated between the last two solves), `off` (chains switched off),
+//!   `strength0` (faded out), `culled` (outside the view rectangle), and `none` (the same
+//!   characters without jiggle: the frame's other work, subtracted to get jiggle's cost).
 //!
 //! Times are on-CPU time of the benchmark thread (`/proc/thread-self/schedstat`, wall time
 //! where that is missing), so a loaded machine does not inflate them. Bone-steps per second
@@ -179,6 +184,48 @@ fn bench(c: &mut Criterion) {
         let mut cr = crowd(&rig, &Arc::new(jr));
         g.bench_function("stage-spring-1000x20-144fps", |b| {
             b.iter_custom(|n| cpu_time(n, || frame_at(black_box(&mut cr), 144.0)))
+        });
+    }
+    {
+        // Levels of detail at 60 fps: jiggle's cost per character is (case - none) / 1,000.
+        let jr = Arc::new(
+            JiggleRig::build(&rig, &desc(Preset::HairTip.params(), true))
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
+        for (name, every, on, strength, view) in [
+            ("lod-full-1000x20", 1, true, 1.0, None),
+            ("lod-every2-1000x20", 2, true, 1.0, None),
+            ("lod-every4-1000x20", 4, true, 1.0, None),
+            ("lod-off-1000x20", 1, false, 1.0, None),
+            ("lod-strength0-1000x20", 1, true, 0.0, None),
+            (
+                "lod-culled-1000x20",
+                1,
+                true,
+                1.0,
+                Some([1e6, 1e6, 1e6 + 1.0, 1e6 + 1.0]),
+            ),
+        ] {
+            let mut cr = crowd(&rig, &jr);
+            for ch in &mut cr.characters {
+                let (_, js) = ch.jiggle_mut().expect("jiggle");
+                for i in 0..STRANDS {
+                    js.set_chain_every(i, every);
+                    js.set_chain_enabled(i, on);
+                    js.set_strength(i, strength);
+                }
+                js.set_view(view);
+            }
+            g.bench_function(name, |b| {
+                b.iter_custom(|n| cpu_time(n, || frame(black_box(&mut cr))))
+            });
+        }
+        let mut cr = crowd(&rig, &jr);
+        for ch in &mut cr.characters {
+            ch.set_jiggle(None).expect("off");
+        }
+        g.bench_function("lod-none-1000", |b| {
+            b.iter_custom(|n| cpu_time(n, || frame(black_box(&mut cr))))
         });
     }
     {

@@ -44,7 +44,7 @@ pub enum SinewJigglePreset {
 }
 
 /// The jiggle bones and state of a character, or `SINEW_STATUS_NOT_FOUND` naming why.
-fn jiggle(s: &mut CharState) -> Res<(&JiggleRig, &mut JiggleState)> {
+pub(super) fn jiggle(s: &mut CharState) -> Res<(&JiggleRig, &mut JiggleState)> {
     s.character.jiggle_mut().ok_or_else(|| {
         Fail::new(
             SinewStatus::NotFound,
@@ -56,7 +56,7 @@ fn jiggle(s: &mut CharState) -> Res<(&JiggleRig, &mut JiggleState)> {
 
 /// The chains a name picks: every chain for the empty name, else the one named (an
 /// unknown name's error lists the chains).
-fn chains_named(jr: &JiggleRig, name: &str) -> Res<std::ops::Range<usize>> {
+pub(super) fn chains_named(jr: &JiggleRig, name: &str) -> Res<std::ops::Range<usize>> {
     if name.is_empty() {
         return Ok(0..jr.chains.len());
     }
@@ -180,9 +180,12 @@ pub extern "C" fn sinew_character_set_jiggle_strength(
     })
 }
 
-/// The jiggle level of detail: 0 every fixed step, 1 coarse (steps the rig's
-/// `lod.coarseStep` times longer), 2 frozen (the last offsets held; leaving it re-anchors
-/// on the pose). Another value is `SINEW_STATUS_INVALID_ARGUMENT`.
+/// The jiggle level of detail of every chain: 0 every fixed step (or each chain's own
+/// `sinew_character_set_jiggle_chain_every`), 1 coarse (each chain solved only every
+/// `lod.coarseStep`-th step of the rig's extras, or its own coarser level, with the display
+/// interpolated between its last two solves and no solve in between), 2 frozen (the last
+/// offsets held; leaving it re-anchors on the pose). Another value is
+/// `SINEW_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_character_set_jiggle_lod(
     character: *mut SinewCharacter,

@@ -46,11 +46,14 @@ mod slots;
 
 mod jiggle;
 
+mod jiggle_lod;
+
 pub use animation::*;
 pub use bones::*;
 pub use constraints::*;
 pub use events::*;
 pub use jiggle::*;
+pub use jiggle_lod::*;
 pub use params::*;
 pub use settings::*;
 pub use slots::*;

@@ -19,6 +19,7 @@ mod controls;
 mod dragonbones;
 mod frame_alloc;
 mod header;
+mod jiggle_chains;
 mod jiggle_control;
 mod load_memory;
 mod render_batches;

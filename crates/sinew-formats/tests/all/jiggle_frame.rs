@@ -133,3 +133,72 @@ fn unknown_bone_names_in_extras_are_errors() {
         .unwrap_or_default();
     assert_eq!(err, "chain `tail`: unknown bone `tail-1`");
 }
+
+/// The cheap-at-a-distance and animator paths (chains every N-th step, off, at strength 0,
+/// culled, the whole character coarse; strength, stiffness and damping tracks and fade
+/// events of the walk) allocate nothing after warm-up, and two runs give the same bits.
+#[test]
+fn lod_culling_and_cue_frames_allocate_nothing() {
+    let mut extras =
+        sinew_formats::extras::load_extras(&example("stickbot.extras.json")).expect("extras");
+    let cues = r#"{ "jiggle": { "animations": { "walk": {
+        "strength": { "cape": [ { "time": 0, "value": 1 }, { "time": 0.4, "value": 0.3 },
+                                { "time": 0.8, "value": 1, "curve": [0.4, 0, 0.6, 1] } ] },
+        "stiffness": { "*": [ { "time": 0, "value": 1 }, { "time": 0.5, "value": 2 } ] },
+        "damping": { "hair": [ { "time": 0.2, "value": 0.5, "curve": "stepped" },
+                               { "time": 0.6, "value": 1.5 } ] },
+        "events": [ { "time": 0.3, "chain": "hair", "strength": 0.2, "fade": 0.2 },
+                    { "time": 0.7, "strength": 1, "fade": 0.1 } ] } } } }"#;
+    extras.jiggle.animations = sinew_formats::extras::parse_extras(cues, "cues.json")
+        .expect("cues parse")
+        .jiggle
+        .animations;
+    let make = || {
+        let mut c = character();
+        let jr = JiggleRig::build(c.rig(), &extras.jiggle).expect("attach");
+        c.set_jiggle(Some(std::sync::Arc::new(jr)))
+            .expect("this rig's");
+        c
+    };
+    let (mut a, mut b) = (make(), make());
+    let dts = [1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.25, 1.0 / 60.0];
+    // Settings per 50-frame phase, applied to both characters alike.
+    let phase = |c: &mut sinew::Character, p: usize| {
+        let (jr, js) = c.jiggle_mut().expect("jiggle");
+        js.set_chain_every(0, [1, 3, 1, 1, 2, 1][p % 6]);
+        js.set_chain_enabled(1, p % 6 != 2);
+        js.set_lod(
+            jr,
+            if p % 6 == 3 {
+                sinew::physics::jiggle::Lod::Coarse
+            } else {
+                sinew::physics::jiggle::Lod::Full
+            },
+        );
+        js.set_view(if p % 6 == 5 {
+            Some([1e6, 1e6, 1e6 + 1.0, 1e6 + 1.0])
+        } else {
+            None
+        });
+    };
+    for i in 0..60 {
+        phase(&mut a, i / 10);
+        phase(&mut b, i / 10);
+        a.update(dts[i % dts.len()]);
+        b.update(dts[i % dts.len()]);
+    }
+    let mut hashes = Vec::with_capacity(600);
+    let allocations = count_allocations(|| {
+        for i in 0..600 {
+            phase(&mut a, i / 50);
+            a.update(dts[i % dts.len()]);
+            hashes.push(world_hash(&a));
+        }
+    });
+    assert_eq!(allocations, 0, "jiggle frames allocated");
+    for (i, h) in hashes.iter().enumerate() {
+        phase(&mut b, i / 50);
+        b.update(dts[i % dts.len()]);
+        assert_eq!(*h, world_hash(&b), "frame {i} differs");
+    }
+}

@@ -52,6 +52,7 @@ mod bounds;
 mod cages;
 mod constraints;
 mod crowd;
+mod cues;
 mod error;
 pub mod finite;
 mod key;
@@ -104,6 +105,8 @@ enum AnimMode {
         looping: bool,
         last: f64,
         time: f64,
+        /// `last` before this frame's apply (the jiggle cues' window starts there).
+        prev: f64,
     },
 }
 
@@ -522,6 +525,7 @@ impl Character {
             looping,
             last: -1.0,
             time: 0.0,
+            prev: -1.0,
         };
         Ok(())
     }
@@ -595,7 +599,9 @@ impl Character {
                 looping,
                 last,
                 time,
+                prev,
             } => {
+                *prev = *last;
                 *time += dt;
                 inst.set_to_setup_pose(rig);
                 self.fired.clear();
@@ -655,10 +661,13 @@ impl Character {
             }
             fs.follow_frame(rig, fr, inst, dt);
         }
-        // 7. Jiggle.
+        // 7. Jiggle, with the cues of the animations playing.
         if let Some((jr, js)) = &mut self.jiggle {
             if reset {
                 js.reset();
+            }
+            if !jr.cues.is_empty() {
+                cues::feed_cues(rig, jr, js, &self.state, &self.mode, self.animates);
             }
             // Checked each frame: `jiggle_mut` hands out the state.
             js.update(rig, jr, inst, dt);

@@ -201,6 +201,11 @@ impl AnimationState {
             .filter(|e| e.live && e.generation == id.generation)
     }
 
+    /// How many tracks the state has (some may be empty): tracks `0..track_count()`.
+    pub fn track_count(&self) -> usize {
+        self.tracks.len()
+    }
+
     /// The entry playing on a track.
     pub fn current(&self, track: usize) -> Option<EntryId> {
         self.tracks.get(track).and_then(|&i| self.id_of(i))

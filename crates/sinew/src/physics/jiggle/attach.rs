@@ -5,6 +5,7 @@
 //! immutable and shared by every instance, like the rig.
 
 use super::chain::{ChainSettings, Link};
+use super::cues::JiggleCues;
 use super::desc::{ColliderShape, Gust, JiggleDesc, LodSettings};
 use crate::ids::BoneId;
 use crate::instance::Instance;
@@ -67,6 +68,10 @@ pub struct JiggleRig {
     pub lod: LodSettings,
     /// Teleport distance, world units.
     pub teleport_distance: f64,
+    /// Per animation: the animator's cues (strength, stiffness and damping tracks, fades).
+    pub cues: JiggleCues,
+    /// How far beyond its bones' origins the character reaches, for culling, world units.
+    pub cull_margin: f64,
 }
 
 impl JiggleRig {
@@ -256,6 +261,15 @@ impl JiggleRig {
                 range,
             ));
         }
+        let cues = JiggleCues::build(rig, &chain_names, &desc.animations, &mut problems);
+        if let Some(m) = desc.cull_margin
+            && !(m.is_finite() && m >= 0.0)
+        {
+            problems.push(value(
+                "",
+                format!("`lod.cullMargin` must be >= 0 (got {m})"),
+            ));
+        }
         if !problems.is_empty() {
             return Err(BuildError::from_problems(problems));
         }
@@ -295,7 +309,17 @@ impl JiggleRig {
                 repose[i] = !is_jiggle[i] && (is_jiggle[p.index()] || repose[p.index()]);
             }
         }
+        // The longest chain, tip to root, bounds how far a chain swings from its bones.
+        let mut reach = vec![0.0f64; chains.len()];
+        for (l, len) in links.iter().zip(&tip_lengths) {
+            reach[l.chain as usize] += len;
+        }
+        let cull_margin = desc
+            .cull_margin
+            .unwrap_or_else(|| reach.iter().copied().fold(0.0, f64::max));
         Ok(JiggleRig {
+            cues,
+            cull_margin,
             rig_uid: rig.uid,
             bones,
             tip_lengths,

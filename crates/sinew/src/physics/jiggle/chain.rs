@@ -215,6 +215,34 @@ enum Coeffs<'a> {
     Given(&'a [StepCoeffs]),
 }
 
+/// What a solve does with one chain (one entry per chain; level of detail, chains off).
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChainRun {
+    /// Solved: with the coarse (level-of-detail) coefficients when `coarse`, else with the
+    /// step's own.
+    Solve {
+        /// Use the chain's coarse coefficients.
+        coarse: bool,
+    },
+    /// Not solved: the last two solved outputs interpolated by the factor (0: the one
+    /// before, 1: the last), composed onto the animated points. The state is untouched.
+    Show(f64),
+    /// Not solved: the animated pose (the chain is off). The state is untouched.
+    Off,
+}
+
+/// A bone's output interpolated between its last two solved ones (`alpha` 1: the last).
+#[inline]
+fn shown<V: SimVec>(b: &BoneState<V>, alpha: f64) -> Local<V> {
+    Local {
+        rot: V::rot_nlerp(b.prev.rot, b.last.rot, alpha),
+        offset: b.prev.offset.lerp(b.last.offset, alpha),
+        stretch: b.prev.stretch + (b.last.stretch - b.prev.stretch) * alpha,
+    }
+}
+
 /// What a solve reads: the bone graph and settings, shared by committed steps and previews.
 struct Solve<'a> {
     links: &'a [Link],
@@ -225,7 +253,9 @@ struct Solve<'a> {
 
 impl Solve<'_> {
     /// Advances `bones` one step (of the length `coeffs` gives) toward `anim`, writing each
-    /// bone's composite pose into `poses`; `fk` is the stale-length pass's scratch.
+    /// bone's composite pose into `poses`; `fk` is the stale-length pass's scratch. `plan`
+    /// says per chain whether it is solved, shown from its last solves, or off (a chain past
+    /// its end is solved).
     #[allow(clippy::too_many_arguments)]
     fn run<V: SimVec>(
         &self,
@@ -237,6 +267,7 @@ impl Solve<'_> {
         env: &Env<V>,
         strength: &[f64],
         coeffs: Coeffs<'_>,
+        plan: &[ChainRun],
     ) {
         if self.any_stale {
             self.stale_pass(bones, fk, anim);
@@ -246,7 +277,25 @@ impl Solve<'_> {
             let link = self.links[i];
             let ci = link.chain as usize;
             let chain = &self.chains[ci];
+            let parent_rot = |poses: &[Pose<V>]| {
+                link.parent
+                    .map_or(V::ROT_IDENTITY, |j| poses[j as usize].rot)
+            };
+            let coarse = match plan.get(ci) {
+                None | Some(ChainRun::Solve { coarse: false }) => false,
+                Some(ChainRun::Solve { coarse: true }) => true,
+                Some(ChainRun::Show(alpha)) => {
+                    let local = shown(&bones[i], *alpha);
+                    poses[i] = compose(&local, p, q, parent_rot(poses));
+                    continue;
+                }
+                Some(ChainRun::Off) => {
+                    poses[i] = compose(&Local::IDENTITY, p, q, parent_rot(poses));
+                    continue;
+                }
+            };
             let c = match coeffs {
+                Coeffs::Base if coarse => &chain.coarse,
                 Coeffs::Base => &chain.coeffs,
                 Coeffs::Coarse => &chain.coarse,
                 Coeffs::Given(all) => all.get(ci).unwrap_or(&chain.coeffs),
@@ -255,10 +304,7 @@ impl Solve<'_> {
             let (cs, ce) = chain.colliders;
             let cols = &self.collider_index[cs as usize..ce as usize];
             let local = step_bone(&mut bones[i], &chain.params, c, p, q, env, shapes, cols, s);
-            let parent_rot = link
-                .parent
-                .map_or(V::ROT_IDENTITY, |j| poses[j as usize].rot);
-            poses[i] = compose(&local, p, q, parent_rot);
+            poses[i] = compose(&local, p, q, parent_rot(poses));
         }
     }
 
@@ -458,6 +504,39 @@ impl<V: SimVec> JiggleSim<V> {
             env,
             strength,
             coeffs,
+            &[],
+        );
+    }
+
+    /// One fixed step in which each chain does what `plan` says (one entry per chain):
+    /// solved (with its base or coarse coefficients), shown from its last two solves, or
+    /// off. Chains that are not solved keep their state; their poses (what children target)
+    /// are their shown outputs. With every chain `Solve { coarse: false }` this is
+    /// [`step`](Self::step) with `coarse = false`, bit for bit.
+    pub fn step_plan(
+        &mut self,
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        plan: &[ChainRun],
+    ) {
+        let solve = Solve {
+            links: &self.links,
+            chains: &self.chains,
+            collider_index: &self.collider_index,
+            any_stale: self.any_stale,
+        };
+        solve.run(
+            &mut self.bones,
+            &mut self.poses,
+            &mut self.fk_poses,
+            anim,
+            shapes,
+            env,
+            strength,
+            Coeffs::Base,
+            plan,
         );
     }
 
@@ -479,10 +558,48 @@ impl<V: SimVec> JiggleSim<V> {
         fraction: f64,
         out: &mut [Pose<V>],
     ) {
+        self.preview_with(anim, shapes, env, strength, &[], coarse, fraction, out);
+    }
+
+    /// [`preview`](Self::preview) with each chain doing what `plan` says (one entry per
+    /// chain): solved chains advance `fraction` of a step (of their coarse step when the
+    /// plan says so), shown chains show their last two solves interpolated, chains off show
+    /// the animated pose. Nothing is kept.
+    #[allow(clippy::too_many_arguments)]
+    pub fn preview_plan(
+        &mut self,
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        plan: &[ChainRun],
+        fraction: f64,
+        out: &mut [Pose<V>],
+    ) {
+        self.preview_with(anim, shapes, env, strength, plan, false, fraction, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn preview_with(
+        &mut self,
+        anim: &[AnimPoints<V>],
+        shapes: &[Shape<V>],
+        env: &Env<V>,
+        strength: &[f64],
+        plan: &[ChainRun],
+        coarse: bool,
+        fraction: f64,
+        out: &mut [Pose<V>],
+    ) {
         if out.len() < self.links.len() {
             return;
         }
-        for (c, chain) in self.preview_coeffs.iter_mut().zip(&self.chains) {
+        for (ci, (c, chain)) in self.preview_coeffs.iter_mut().zip(&self.chains).enumerate() {
+            let coarse = match plan.get(ci) {
+                Some(ChainRun::Solve { coarse }) => *coarse,
+                Some(_) => continue,
+                None => coarse,
+            };
             let base = if coarse { &chain.coarse } else { &chain.coeffs };
             *c = base.partial(&chain.params, fraction);
         }
@@ -502,6 +619,7 @@ impl<V: SimVec> JiggleSim<V> {
             env,
             strength,
             Coeffs::Given(&self.preview_coeffs),
+            plan,
         );
     }
 
@@ -512,16 +630,62 @@ impl<V: SimVec> JiggleSim<V> {
     pub fn display(&self, anim: &[AnimPoints<V>], alpha: f64, out: &mut [Pose<V>]) {
         for i in 0..self.links.len().min(out.len()) {
             let (p, q) = targets(&self.links, out, anim, i);
-            let b = &self.bones[i];
-            let local = Local {
-                rot: V::rot_nlerp(b.prev.rot, b.last.rot, alpha),
-                offset: b.prev.offset.lerp(b.last.offset, alpha),
-                stretch: b.prev.stretch + (b.last.stretch - b.prev.stretch) * alpha,
+            let local = shown(&self.bones[i], alpha);
+            let parent_rot = self.links[i]
+                .parent
+                .map_or(V::ROT_IDENTITY, |j| out[j as usize].rot);
+            out[i] = compose(&local, p, q, parent_rot);
+        }
+    }
+
+    /// [`display`](Self::display) with a factor per chain from `plan`: `Show(alpha)`
+    /// interpolates by `alpha`, `Solve` shows the last step (alpha 1), `Off` the animated
+    /// pose. With every chain `Show(a)` this is `display(anim, a, out)`, bit for bit.
+    pub fn display_plan(&self, anim: &[AnimPoints<V>], plan: &[ChainRun], out: &mut [Pose<V>]) {
+        for i in 0..self.links.len().min(out.len()) {
+            let (p, q) = targets(&self.links, out, anim, i);
+            let local = match plan.get(self.links[i].chain as usize) {
+                Some(ChainRun::Off) => Local::IDENTITY,
+                Some(ChainRun::Show(alpha)) => shown(&self.bones[i], *alpha),
+                Some(ChainRun::Solve { .. }) | None => shown(&self.bones[i], 1.0),
             };
             let parent_rot = self.links[i]
                 .parent
                 .map_or(V::ROT_IDENTITY, |j| out[j as usize].rot);
             out[i] = compose(&local, p, q, parent_rot);
+        }
+    }
+
+    /// Puts the bones of chain `chain` at rest on their animated points (a chain switched
+    /// back on, or faded in from strength 0, starts from rest).
+    pub fn reset_chain(&mut self, chain: usize, anim: &[AnimPoints<V>]) {
+        for (i, b) in self.bones.iter_mut().enumerate() {
+            if self.links[i].chain as usize != chain {
+                continue;
+            }
+            let Some(&a) = anim.get(i) else { continue };
+            b.origin = a.origin;
+            b.origin_vel = V::ZERO;
+            b.tip = a.tip;
+            b.tip_prev = a.tip;
+            b.tip_vel = V::ZERO;
+            b.last = Local::IDENTITY;
+            b.prev = Local::IDENTITY;
+            b.fk_child = a.tip;
+        }
+    }
+
+    /// Replaces chain `chain`'s parameters and step coefficients (colliders kept): a
+    /// stiffness or damping scale, or another coarse step multiple.
+    pub fn retune_chain(
+        &mut self,
+        chain: usize,
+        params: JiggleParams,
+        h: f64,
+        coarse_multiple: u32,
+    ) {
+        if let Some(c) = self.chains.get_mut(chain) {
+            *c = ChainSettings::new(params, h, coarse_multiple, c.colliders);
         }
     }
 }

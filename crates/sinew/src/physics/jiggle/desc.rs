@@ -2,6 +2,7 @@
 //! (`sinew_formats::extras`) or code produces, before it is resolved against a rig by
 //! [`super::JiggleRig::build`]. Plain data; no ids.
 
+use super::cues::AnimCuesDesc;
 use super::params::JiggleParams;
 use crate::sim::clock::ClockSettings;
 
@@ -27,6 +28,12 @@ pub struct JiggleDesc {
     pub colliders: Vec<ColliderDesc>,
     /// Chains.
     pub chains: Vec<ChainDesc>,
+    /// Per animation: key tracks of chains' strength, stiffness and damping, and fade
+    /// events ([`super::cues`]).
+    pub animations: Vec<AnimCuesDesc>,
+    /// How far beyond its bones' origins a character reaches, for culling against the
+    /// host's view rectangle, world units; `None`: the longest chain's length.
+    pub cull_margin: Option<f64>,
 }
 
 impl JiggleDesc {

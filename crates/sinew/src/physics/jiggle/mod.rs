@@ -21,8 +21,11 @@
 //!
 //! Both share targets that follow the parent's simulated motion (chains are solved root to
 //! tip), gravity and wind (with gusts), length and angle limits, circle and capsule
-//! colliders on bones, strength 0..1 per chain (set or faded), level of detail (coarser
-//! steps, or frozen beyond a distance), teleport resets and [`presets`]. The solver core
+//! colliders on bones, strength 0..1 per chain (set or faded from code, or keyed and faded
+//! by the animations playing: [`cues`]), level of detail per chain (off, solved every N-th
+//! step with the display interpolated between its last two solves, or full; frozen beyond a
+//! distance; culled outside the host's view rectangle; chains at strength 0 are not
+//! solved), teleport resets and [`presets`]. The solver core
 //! ([`chain`]) is generic over the space ([`SimVec`](crate::physics::SimVec)); [`solver3d`]
 //! runs it on glam 3D transforms.
 //!
@@ -33,6 +36,7 @@
 mod attach;
 pub mod chain;
 pub mod collider;
+pub mod cues;
 mod desc;
 mod params;
 pub mod presets;
@@ -43,11 +47,19 @@ mod state;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cues;
+#[cfg(test)]
 mod tests_display;
+#[cfg(test)]
+mod tests_lod;
 #[cfg(test)]
 mod tests_rig;
 
 pub use attach::{ColliderDef, JiggleRig};
+pub use chain::ChainRun;
+pub use cues::{
+    AnimCuesDesc, CueCurve, CueKey, CueProperty, CueTrackDesc, CueWindow, FadeEventDesc,
+};
 pub use desc::{ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, LodSettings};
 pub use params::{JiggleModel, JiggleParams, StepCoeffs};
 pub use presets::Preset;

@@ -16,8 +16,10 @@
 //! follow and the pose stays consistent. Everything is sized in [`JiggleState::new`]; a frame
 //! allocates nothing.
 
+mod control;
+
 use super::attach::JiggleRig;
-use super::chain::{AnimPoints, Env, JiggleSim, Pose};
+use super::chain::{AnimPoints, ChainRun, Env, JiggleSim, Pose};
 use super::collider::Shape;
 use super::desc::ColliderShape;
 use crate::instance::Instance;
@@ -35,7 +37,9 @@ pub enum Lod {
     /// Every fixed step.
     #[default]
     Full,
-    /// Steps `coarse_step` times longer (fewer steps; frames between them preview the rest).
+    /// Every chain solved only every `coarse_step`-th fixed step (or its own coarser
+    /// level, [`JiggleState::set_chain_every`]), with steps that long; frames show the
+    /// last two solves interpolated, with no solve in between.
     Coarse,
     /// No simulation: the last offsets are held.
     Frozen,
@@ -44,6 +48,11 @@ pub enum Lod {
 /// Below this fraction of a step past the last step, a frame counts as on the step grid
 /// (the clock's own rounding slack is 1e-9 of a step).
 pub(super) const ON_GRID: f64 = 1e-9;
+
+/// The coarse step multiple the rig's chain settings were built with.
+pub(super) fn coarse_multiple(jr: &JiggleRig) -> u32 {
+    jr.lod.coarse_step.clamp(1, 16)
+}
 
 /// Gravity and wind (with its gust) at simulated time `t`.
 fn environment(jr: &JiggleRig, t: f64) -> Env<Vec2> {
@@ -72,6 +81,34 @@ pub struct JiggleState {
     lod: Lod,
     needs_reset: bool,
     steps_total: u64,
+    /// Per chain: solved every this many fixed steps (1: every step).
+    pub(super) every: Vec<u32>,
+    /// Per chain: switched on.
+    pub(super) enabled: Vec<bool>,
+    /// Per chain: this frame's cue factors on strength, stiffness and damping.
+    pub(super) cue: Vec<[f64; 3]>,
+    /// Per chain: the stiffness and damping scales and coarse multiple its step
+    /// coefficients were computed for.
+    tuned: Vec<(f64, f64, u32)>,
+    /// Per chain: the strength the solver uses (set or faded, times the cue factor).
+    effective: Vec<f64>,
+    /// Per chain: solved this frame (on, strength > 0).
+    active: Vec<bool>,
+    /// Per chain: not solved last frame (restarts from rest when it comes back).
+    dormant: Vec<bool>,
+    /// Per chain: the clock step of its last solve.
+    last_solve: Vec<u64>,
+    /// Per chain: a fade started this long before the end of the coming frame (negative:
+    /// none).
+    pub(super) fade_since: Vec<f64>,
+    /// Per chain: whether this frame recomputes its bones' applied locals (every frame but
+    /// those of a coarse chain between its solves).
+    refresh: Vec<bool>,
+    /// What each chain does in a step or display (scratch).
+    plan: Vec<ChainRun>,
+    /// The host's view rectangle `[min x, min y, max x, max y]`, world units, y up.
+    view: Option<[f64; 4]>,
+    culled: bool,
 }
 
 impl JiggleState {
@@ -94,6 +131,7 @@ impl JiggleState {
             stretch: 1.0,
         };
         let nc = jr.colliders.len();
+        let chains = jr.chains.len();
         JiggleState {
             sim: JiggleSim::new(
                 jr.links.clone(),
@@ -114,6 +152,19 @@ impl JiggleState {
             lod: Lod::Full,
             needs_reset: true,
             steps_total: 0,
+            every: vec![1; chains],
+            enabled: vec![true; chains],
+            cue: vec![[1.0; 3]; chains],
+            tuned: vec![(1.0, 1.0, coarse_multiple(jr)); chains],
+            effective: vec![1.0; chains],
+            active: vec![true; chains],
+            dormant: vec![false; chains],
+            last_solve: vec![0; chains],
+            fade_since: vec![-1.0; chains],
+            plan: vec![ChainRun::Solve { coarse: false }; chains],
+            refresh: vec![true; chains],
+            view: None,
+            culled: false,
         }
     }
 
@@ -130,8 +181,23 @@ impl JiggleState {
                 .all(|v| v.len() == n)
             && self.world_anim.len() == n
             && self.poses.len() == n
-            && self.strength.len() == jr.chains.len()
-            && self.fade.len() == jr.chains.len()
+            && [
+                self.strength.len(),
+                self.fade.len(),
+                self.every.len(),
+                self.enabled.len(),
+                self.cue.len(),
+                self.tuned.len(),
+                self.effective.len(),
+                self.active.len(),
+                self.dormant.len(),
+                self.last_solve.len(),
+                self.fade_since.len(),
+                self.plan.len(),
+                self.refresh.len(),
+            ]
+            .iter()
+            .all(|&l| l == jr.chains.len())
             && self.shapes_cur.len() == jr.colliders.len()
             && self.shapes_prev.len() == jr.colliders.len()
             && self.shapes_step.len() == jr.colliders.len()
@@ -173,6 +239,7 @@ impl JiggleState {
             let s = if s.is_finite() { s.clamp(0.0, 1.0) } else { *v };
             *v = s;
             *f = (s, 0.0);
+            self.fade_since[chain] = -1.0;
         }
     }
 
@@ -198,20 +265,14 @@ impl JiggleState {
         self.lod
     }
 
-    /// Sets the level of detail. Leaving `Frozen` re-anchors on the pose.
-    pub fn set_lod(&mut self, jr: &JiggleRig, lod: Lod) {
+    /// Sets the level of detail of every chain. Leaving `Frozen` re-anchors on the pose.
+    pub fn set_lod(&mut self, _jr: &JiggleRig, lod: Lod) {
         if lod == self.lod {
             return;
         }
         if self.lod == Lod::Frozen {
             self.needs_reset = true;
         }
-        let base = 1.0 / jr.clock.step_hz;
-        let step = match lod {
-            Lod::Coarse => base * f64::from(jr.lod.coarse_step.max(1)),
-            _ => base,
-        };
-        self.clock.set_step(step);
         self.lod = lod;
     }
 
@@ -229,12 +290,22 @@ impl JiggleState {
 
     /// Runs the jiggle stage for a frame of `dt` seconds on a posed instance (after
     /// `skeleton::update_world_transform`). Allocation-free.
+    ///
+    /// While every chain is on, at strength > 0, solved every step and not culled, this is
+    /// the stage the module docs describe. Otherwise each chain does what its level says
+    /// (`control.rs`): chains off or at strength 0 are not solved and show the animated
+    /// pose (back on, they restart from rest); coarse chains are solved every N-th step and
+    /// show their last two solves interpolated; a character outside the view rectangle is
+    /// not solved or written at all.
     pub fn update(&mut self, rig: &Rig, jr: &JiggleRig, inst: &mut Instance, dt: f64) {
         if !self.fits(rig, jr, inst) {
             return;
         }
         let real_dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.advance_fades(real_dt);
+        if self.cull(jr, inst) {
+            return;
+        }
         self.read_pose(jr, inst);
         if !self.needs_reset && self.teleported(jr) {
             self.needs_reset = true;
@@ -244,34 +315,37 @@ impl JiggleState {
             self.anim_prev.copy_from_slice(&self.anim_cur);
             self.shapes_prev.copy_from_slice(&self.shapes_cur);
             self.clock.reset();
+            self.last_solve.fill(0);
+            self.dormant.fill(false);
             self.needs_reset = false;
         }
-        let coarse = self.lod == Lod::Coarse;
+        if !self.prepare_chains(jr) {
+            self.planned_frame(jr, real_dt);
+            if self.active.contains(&true) {
+                self.write_pose(rig, jr, inst);
+            }
+            self.end_frame();
+            return;
+        }
+        let coarse = false;
         if self.lod != Lod::Frozen {
             let n = self.clock.advance(real_dt);
             let first = self.clock.steps() - u64::from(n);
             for j in 0..n {
                 let s = self.clock.step_fraction(j);
-                for (k, out) in self.anim_step.iter_mut().enumerate() {
-                    *out = self.anim_prev[k].lerp(&self.anim_cur[k], s);
-                }
-                for (k, out) in self.shapes_step.iter_mut().enumerate() {
-                    *out = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
-                }
+                self.inputs_at(s);
                 let t = (first + u64::from(j) + 1) as f64 * self.clock.step();
                 let env = environment(jr, t);
                 self.sim.step(
                     &self.anim_step,
                     &self.shapes_step,
                     &env,
-                    &self.strength,
+                    &self.effective,
                     coarse,
                 );
             }
             self.steps_total += u64::from(n);
         }
-        self.anim_prev.copy_from_slice(&self.anim_cur);
-        self.shapes_prev.copy_from_slice(&self.shapes_cur);
         // Display the state at the frame's own time: on the step grid (and when frozen) the
         // last step's outputs on this frame's pose, which is that step's pose; between steps
         // the last step advanced by the part of a step up to the frame (not kept).
@@ -285,17 +359,97 @@ impl JiggleState {
                 &self.anim_cur,
                 &self.shapes_cur,
                 &env,
-                &self.strength,
+                &self.effective,
                 coarse,
                 since,
                 &mut self.poses,
             );
         }
+        self.refresh.fill(true);
         self.write_pose(rig, jr, inst);
+        self.end_frame();
+    }
+
+    /// This frame's pose becomes the previous one (a swap: the next frame's `read_pose`
+    /// overwrites every current entry).
+    fn end_frame(&mut self) {
+        std::mem::swap(&mut self.anim_prev, &mut self.anim_cur);
+        std::mem::swap(&mut self.shapes_prev, &mut self.shapes_cur);
+    }
+
+    /// The frame's inputs at fraction `s` of it: animated points and collider shapes.
+    fn inputs_at(&mut self, s: f64) {
+        for (k, out) in self.anim_step.iter_mut().enumerate() {
+            *out = self.anim_prev[k].lerp(&self.anim_cur[k], s);
+        }
+        for (k, out) in self.shapes_step.iter_mut().enumerate() {
+            *out = self.shapes_prev[k].lerp(&self.shapes_cur[k], s);
+        }
+    }
+
+    /// A frame in which some chain is off, at strength 0 or coarse, or the whole character
+    /// coarse: each fixed step solves only the chains due (`plan_step`), and the display
+    /// shows solved chains at the frame's time, coarse ones interpolated, off ones animated.
+    fn planned_frame(&mut self, jr: &JiggleRig, real_dt: f64) {
+        let start = self.clock.steps();
+        if self.lod != Lod::Frozen {
+            let n = self.clock.advance(real_dt);
+            let first = self.clock.steps() - u64::from(n);
+            for j in 0..n {
+                let g = first + u64::from(j) + 1;
+                if !self.plan_step(jr, g) {
+                    continue;
+                }
+                let s = self.clock.step_fraction(j);
+                self.inputs_at(s);
+                let env = environment(jr, g as f64 * self.clock.step());
+                self.sim.step_plan(
+                    &self.anim_step,
+                    &self.shapes_step,
+                    &env,
+                    &self.effective,
+                    &self.plan,
+                );
+                self.steps_total += 1;
+            }
+        }
+        let since = self.clock.alpha();
+        let any_solved = self.plan_display(jr, since);
+        // A coarse chain's applied locals follow its solves, not every frame in between
+        // (the world transforms, what is drawn, move every frame).
+        for (ci, r) in self.refresh.iter_mut().enumerate() {
+            *r = self.lod == Lod::Frozen
+                || !matches!(self.plan[ci], ChainRun::Show(_))
+                || self.last_solve[ci] > start;
+        }
+        if since <= ON_GRID || !any_solved {
+            self.sim
+                .display_plan(&self.anim_cur, &self.plan, &mut self.poses);
+        } else {
+            let t = (self.clock.steps() as f64 + since) * self.clock.step();
+            let env = environment(jr, t);
+            self.sim.preview_plan(
+                &self.anim_cur,
+                &self.shapes_cur,
+                &env,
+                &self.effective,
+                &self.plan,
+                since,
+                &mut self.poses,
+            );
+        }
     }
 
     fn advance_fades(&mut self, dt: f64) {
-        for (s, &(target, rate)) in self.strength.iter_mut().zip(&self.fade) {
+        for ((s, &(target, rate)), since) in self
+            .strength
+            .iter_mut()
+            .zip(&self.fade)
+            .zip(&mut self.fade_since)
+        {
+            // A fade an event started part way through this frame runs only that part.
+            let dt = if *since >= 0.0 { since.min(dt) } else { dt };
+            *since = -1.0;
             if rate > 0.0 {
                 let step = rate * dt;
                 *s = if (target - *s).abs() <= step {
@@ -401,8 +555,8 @@ impl JiggleState {
                 crate::bone::update_bone_world(rig, inst, b);
             }
         }
-        for &b in &jr.bones {
-            if inst.bone_active[b.index()] {
+        for (&b, link) in jr.bones.iter().zip(&jr.links) {
+            if inst.bone_active[b.index()] && self.refresh[link.chain as usize] {
                 crate::bone::update_applied_transform(rig, inst, b);
             }
         }
