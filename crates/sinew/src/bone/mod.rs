@@ -118,7 +118,13 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
             pc *= isy;
             let mut s = pa * pa + pc * pc;
             let prx;
-            if s > 0.0001 {
+            // A near-zero parent x axis: Spine 4.2 below 1e-4, 4.3 below 1e-10 (epsilon2).
+            let eps = if rig.runtime == crate::types::SpineRuntime::V43 {
+                1e-10
+            } else {
+                0.0001
+            };
+            if s > eps {
                 s = (pa * pd * isy - pb * isx * pc).abs() / s;
                 pb = pc * s;
                 pd = pa * s;
