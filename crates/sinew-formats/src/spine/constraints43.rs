@@ -7,11 +7,13 @@
 //! `SkeletonJson.readSkeletonData` (see `shared/oracle/spine43/README.md`).
 //!
 //! A transform constraint keeps its whole mapping ([`RawTransform::properties`]), posed by
-//! the transform stage with 4.3's arithmetic (`sinew::constraint` transform43). A slider and
-//! IK `scaleY: volume` are refused with a typed error naming the constraint (not posed yet).
+//! the transform stage with 4.3's arithmetic (`sinew::constraint` transform43); IK items get
+//! `IkSolver::Spine43` (4.3's thresholds, parent shear, `scaleY: volume`). A slider is
+//! refused with a typed error naming the constraint (not posed yet).
 //!
-//! Verified by `tests/all/spine43.rs` (every converted fixture loads; the refusals name file,
-//! path and constraint) and the 4.3 golden suite of sinew-cli.
+//! Verified by `tests/all/spine43.rs` (every converted fixture loads as its 4.2 original; the
+//! 4.3 defaults; the refusals name file, path and constraint) and the 4.3 golden suites of
+//! sinew-cli (`golden_spine43_manifest`, `golden_spine43_own`).
 
 use super::limits::MAX_CONSTRAINTS;
 use super::skeleton::{Names, add_name, bone_list, find, ik_item, path_item, physics_item};
