@@ -410,6 +410,7 @@ const CHAIN_KEYS: &[&str] = &[
     "drag",
     "unitScale",
     "vrmStaleLength",
+    "speedCurve",
     "colliders",
     "driver",
     "length",
@@ -436,7 +437,14 @@ fn read_chain(v: &Value, at: &Loc) -> R<ChainDesc> {
         None => {}
         Some("spring") => p.model = JiggleModel::Spring,
         Some("verlet") => p.model = JiggleModel::Verlet,
-        Some(m) => return Err(f.err("model", format!("unknown model `{m}` (spring, verlet)"))),
+        Some("angular") => p.model = JiggleModel::Angular,
+        Some("lerp") => p.model = JiggleModel::Lerp,
+        Some(m) => {
+            return Err(f.err(
+                "model",
+                format!("unknown model `{m}` (spring, verlet, angular, lerp)"),
+            ));
+        }
     }
     p.mass = f.num_or("mass", p.mass)?;
     p.stiffness = f.num_or("stiffness", p.stiffness)?;
@@ -470,6 +478,19 @@ fn read_chain(v: &Value, at: &Loc) -> R<ChainDesc> {
     p.drag = f.num_or("drag", p.drag)?;
     p.unit_scale = f.num_or("unitScale", p.unit_scale)?;
     p.vrm_stale_length = f.boolean("vrmStaleLength", p.vrm_stale_length)?;
+    if let Some(v) = f.get("speedCurve") {
+        let sa = f.at.key("speedCurve");
+        let c = Fields::new(v, &sa, &["from", "to", "stiffness", "damping"])?;
+        p.speed = sinew::physics::jiggle::SpeedCurve {
+            from: c.num_or("from", 0.0)?,
+            to: c.num_or("to", 0.0)?,
+            stiffness: c.num_or("stiffness", 1.0)?,
+            damping: c.num_or("damping", 1.0)?,
+        };
+        if let Err(e) = p.speed.validate() {
+            return Err(sa.problem(e).into());
+        }
+    }
     Ok(ChainDesc {
         name,
         bones,

@@ -20,7 +20,10 @@ const FULL: &str = r#"{
       { "name": "cape", "bones": ["cape-1", "cape-2"], "preset": "ribbon",
         "frequency": 1.2, "dampingRatio": 0.2, "maxAngle": 100, "colliders": ["back"] },
       { "name": "vrm", "bones": ["tail"], "model": "verlet", "stiffness": 2, "drag": 0.3,
-        "vrmStaleLength": true, "length": 12, "driver": "hip", "maxOffset": 3 }
+        "vrmStaleLength": true, "length": 12, "driver": "hip", "maxOffset": 3 },
+      { "name": "ear", "bones": ["ear"], "model": "angular", "frequency": 3,
+        "speedCurve": { "from": 50, "to": 400, "stiffness": 0.5, "damping": 2 } },
+      { "name": "tuft", "bones": ["tuft"], "model": "lerp", "stiffness": 12 }
     ],
     "animations": {
       "death": {
@@ -63,6 +66,21 @@ fn load_save_load_keeps_everything() {
         CueProperty::Stiffness
     );
     assert_eq!(x.jiggle.cull_margin, Some(80.0));
+    let ear = &x.jiggle.chains[3].params;
+    assert_eq!(ear.model, sinew::physics::jiggle::JiggleModel::Angular);
+    assert_eq!(
+        ear.speed,
+        sinew::physics::jiggle::SpeedCurve {
+            from: 50.0,
+            to: 400.0,
+            stiffness: 0.5,
+            damping: 2.0
+        }
+    );
+    assert_eq!(
+        x.jiggle.chains[4].params.model,
+        sinew::physics::jiggle::JiggleModel::Lerp
+    );
     let text = write_extras(&x);
     let again = parse_extras(&text, "again.json").expect("the writer's output parses");
     assert_eq!(again, x, "{text}");
@@ -147,6 +165,36 @@ fn bad_cues_name_their_path() {
     ];
     for (anim, want) in cases {
         let e = parse_extras(&wrap(anim), "x.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains(want), "{want}: got `{e}`");
+    }
+}
+
+#[test]
+fn bad_models_and_speed_curves_name_their_path() {
+    for (chain, want) in [
+        (
+            r#""model": "pendulum""#,
+            "$.jiggle.chains[0].model (`a`): unknown model `pendulum` (spring, verlet, angular, lerp)",
+        ),
+        (
+            r#""speedCurve": {"from": -1}"#,
+            "$.jiggle.chains[0].speedCurve (`a`): `speedCurve` speeds must be finite and >= 0",
+        ),
+        (
+            r#""speedCurve": {"to": 10, "stiffness": 0}"#,
+            "`speedCurve.stiffness` must be in 0.001..1000",
+        ),
+        (
+            r#""speedCurve": {"to": 10, "dampng": 2}"#,
+            "$.jiggle.chains[0].speedCurve (`a`): unknown key `dampng`",
+        ),
+    ] {
+        let text =
+            format!(r#"{{"jiggle": {{"chains": [{{"name": "a", "bones": ["b"], {chain}}}]}}}}"#);
+        let e = parse_extras(&text, "x.json")
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();

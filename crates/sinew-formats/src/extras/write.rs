@@ -98,6 +98,8 @@ fn chain(c: &ChainDesc) -> Value {
     let model = match p.model {
         JiggleModel::Spring => "spring",
         JiggleModel::Verlet => "verlet",
+        JiggleModel::Angular => "angular",
+        JiggleModel::Lerp => "lerp",
     };
     m.insert("model".into(), json!(model));
     for (k, v) in [
@@ -124,6 +126,13 @@ fn chain(c: &ChainDesc) -> Value {
         m.insert(k.into(), json!(v));
     }
     m.insert("vrmStaleLength".into(), json!(p.vrm_stale_length));
+    if !p.speed.is_off() {
+        let c = &p.speed;
+        m.insert(
+            "speedCurve".into(),
+            json!({ "from": c.from, "to": c.to, "stiffness": c.stiffness, "damping": c.damping }),
+        );
+    }
     m.insert("colliders".into(), json!(c.colliders));
     if let Some(d) = &c.driver {
         m.insert("driver".into(), json!(d));

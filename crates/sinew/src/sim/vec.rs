@@ -47,6 +47,10 @@ pub trait SimVec:
     /// Normalised linear interpolation: cheaper than [`SimVec::rot_slerp`], and as good for
     /// the small angles between consecutive steps (used for display interpolation).
     fn rot_nlerp(r1: Self::Rot, r2: Self::Rot, t: f64) -> Self::Rot;
+    /// The rotation vector of `r` (axis times angle, radians; 2D: the angle in `x`).
+    fn rot_log(r: Self::Rot) -> Self;
+    /// The rotation of rotation vector `v` (the inverse of [`SimVec::rot_log`]).
+    fn rot_exp(v: Self) -> Self::Rot;
 
     /// Length.
     #[inline]
@@ -168,6 +172,14 @@ impl SimVec for Vec2 {
             Self::rot_slerp(r1, r2, t)
         }
     }
+    #[inline]
+    fn rot_log(r: Rot2) -> Self {
+        Vec2::new(r.s.atan2(r.c), 0.0)
+    }
+    #[inline]
+    fn rot_exp(v: Self) -> Rot2 {
+        Rot2::from_angle(v.x)
+    }
 }
 
 #[cfg(feature = "glam")]
@@ -223,6 +235,14 @@ impl SimVec for glam::DVec3 {
         }
         // glam's lerp takes the short way and normalises.
         r1.lerp(r2, t)
+    }
+    #[inline]
+    fn rot_log(r: glam::DQuat) -> Self {
+        r.to_scaled_axis()
+    }
+    #[inline]
+    fn rot_exp(v: Self) -> glam::DQuat {
+        glam::DQuat::from_scaled_axis(v)
     }
 }
 

@@ -710,7 +710,10 @@ fn step_bone<V: SimVec>(
     let rest_len = rest.length();
     let a = rest.normalize_or(V::any_unit());
     let spring = prm.model == JiggleModel::Spring;
+    let verlet = prm.model == JiggleModel::Verlet;
+    let angular = prm.model == JiggleModel::Angular;
     let accel = env.gravity * prm.gravity + env.wind * prm.wind;
+    let old_origin = b.origin;
 
     // Origin: a spring toward its target (soft tissue), or pinned to it.
     let origin = if spring && c.origin_free {
@@ -744,6 +747,17 @@ fn step_bone<V: SimVec>(
             v = v * (1.0 / (1.0 + c.h * prm.velocity_damping * v.length() / prm.mass));
         }
         (t, v)
+    } else if angular {
+        // A spring on the rotation vector from the target direction to the bone's last
+        // direction (relative to its own last origin: moving without turning swings nothing).
+        let last_dir = (b.tip - old_origin).normalize_or(a);
+        let (y, w) = (V::rot_log(V::rot_between(a, last_dir)), b.tip_vel);
+        let y2 = y * c.tip.m[0][0] + w * c.tip.m[0][1];
+        let w2 = y * c.tip.m[1][0] + w * c.tip.m[1][1];
+        (origin + V::rot_apply(V::rot_exp(y2), a) * rest_len, w2)
+    } else if !verlet {
+        // Lerp: a fixed fraction of the way to the target each step.
+        (q + (b.tip - q) * c.lerp_keep, V::ZERO)
     } else {
         let inertia = (b.tip - b.tip_prev) * c.keep;
         let ext = (env.gravity_dir * prm.gravity + env.wind_rel * prm.wind) * c.ext;
@@ -751,12 +765,12 @@ fn step_bone<V: SimVec>(
     };
 
     // Constraints.
-    let len = if !spring && prm.vrm_stale_length {
+    let len = if verlet && prm.vrm_stale_length {
         (origin - b.fk_child).length()
     } else {
         rest_len
     };
-    let stretch = if spring { prm.max_stretch } else { 0.0 };
+    let stretch = if verlet { 0.0 } else { prm.max_stretch };
     let mut t = constrain_length(origin, free, len, stretch, a);
     if prm.max_angle < 180.0 {
         t = limit_angle(origin, t, a, c);
@@ -771,12 +785,17 @@ fn step_bone<V: SimVec>(
             prm.hit_radius,
             shapes,
             cols,
-            spring,
+            !verlet,
         );
     }
     if spring {
         vel = inelastic(vel, t - free);
         b.tip_vel = vel;
+    } else if angular {
+        // The angular velocity loses the part that ran into a limit or collider.
+        let moved = V::rot_log(V::rot_between(a, (t - origin).normalize_or(a)))
+            - V::rot_log(V::rot_between(a, (free - origin).normalize_or(a)));
+        b.tip_vel = inelastic(vel, moved);
     }
     b.tip_prev = b.tip;
     b.tip = t;
@@ -786,7 +805,7 @@ fn step_bone<V: SimVec>(
     let dl = d.length();
     let dir = d.normalize_or(a);
     let rot = V::rot_between(a, dir);
-    let stretch_out = if spring && prm.max_stretch > 0.0 && rest_len > 1e-12 {
+    let stretch_out = if !verlet && prm.max_stretch > 0.0 && rest_len > 1e-12 {
         1.0 + (dl / rest_len - 1.0) * s
     } else {
         1.0

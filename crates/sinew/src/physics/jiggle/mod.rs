@@ -19,7 +19,14 @@
 //!   quirk; the default uses the rest length the spec describes, which differs by up to
 //!   0.04 m after a sudden 0.2 m root move).
 //!
-//! Both share targets that follow the parent's simulated motion (chains are solved root to
+//! - [`JiggleModel::Angular`]: an angular spring-damper on each bone's rotation toward its
+//!   target direction (exact step on the rotation vector: the closed-form oscillator at any
+//!   angle; translation of the parent swings nothing).
+//! - [`JiggleModel::Lerp`]: the cheapest, the tip moves a fixed fraction of the way to its
+//!   target each step (`exp(-stiffness h)` kept: exponential decay, no overshoot).
+//!
+//! Any model's stiffness and damping may follow the driver's speed ([`SpeedCurve`]).
+//! All share targets that follow the parent's simulated motion (chains are solved root to
 //! tip), gravity and wind (with gusts), length and angle limits, circle and capsule
 //! colliders on bones, strength 0..1 per chain (set or faded from code, or keyed and faded
 //! by the animations playing: [`cues`]), level of detail per chain (off, solved every N-th
@@ -53,6 +60,8 @@ mod tests_display;
 #[cfg(test)]
 mod tests_lod;
 #[cfg(test)]
+mod tests_modes;
+#[cfg(test)]
 mod tests_rig;
 
 pub use attach::{ColliderDef, JiggleRig};
@@ -61,6 +70,6 @@ pub use cues::{
     AnimCuesDesc, CueCurve, CueKey, CueProperty, CueTrackDesc, CueWindow, FadeEventDesc,
 };
 pub use desc::{ChainDesc, ColliderDesc, ColliderShape, Gust, JiggleDesc, LodSettings};
-pub use params::{JiggleModel, JiggleParams, StepCoeffs};
+pub use params::{JiggleModel, JiggleParams, SpeedCurve, StepCoeffs};
 pub use presets::Preset;
 pub use state::{JiggleState, Lod};

@@ -19,6 +19,17 @@ pub enum JiggleModel {
     /// VRM SpringBone 1.0 semantics (position Verlet with per-step drag, a constant-speed
     /// pull toward the rest direction, gravity power); matches three-vrm at the same step.
     Verlet,
+    /// An angular spring-damper on the bone's rotation toward its target direction (the
+    /// driver's rotation): `stiffness` is torque per radian, `damping` torque per rad/s,
+    /// `mass` the moment of inertia; exact step, so the angle from the target follows the
+    /// closed-form damped oscillator at any angle. The bone keeps its world orientation when
+    /// its parent turns (and the spring pulls it back); moving the parent without turning it
+    /// swings nothing. Gravity, wind and quadratic drag do not act on it.
+    Angular,
+    /// The cheapest: the tip moves the fraction `1 - exp(-stiffness h)` of the way to its
+    /// target each step (`stiffness` read as a rate, 1/s): no velocity, no overshoot, no
+    /// gravity; `y(t) = y0 exp(-stiffness t)` exactly on the step grid.
+    Lerp,
 }
 
 /// One chain's parameters.
@@ -63,6 +74,87 @@ pub struct JiggleParams {
     /// Verlet: take each segment's length from the child's previous-step position as
     /// three-vrm 3.5.5 does (COMPAT(vrm)), instead of the rest length the spec describes.
     pub vrm_stale_length: bool,
+    /// Stiffness and damping as a curve of the driver's speed ([`SpeedCurve::OFF`]: none).
+    pub speed: SpeedCurve,
+}
+
+/// Stiffness and damping factors as a curve of the driver's speed (the chain root's
+/// animated origin, world units per second, measured over each frame): 1 at or below
+/// `from`, `stiffness` and `damping` at or above `to`, and in between the smoothstep
+/// `u^2 (3 - 2u)` of `u = (speed - from) / (to - from)` (the step at `from` when `to <=
+/// from`). E.g. stiffer and more damped at a walk than at a run, or the other way round.
+///
+/// Owner: the jiggle stage (`physics::jiggle`; step 7 of `Character::update`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpeedCurve {
+    /// Speed where the curve leaves 1, world units/s.
+    pub from: f64,
+    /// Speed where it reaches the factors, world units/s.
+    pub to: f64,
+    /// Stiffness factor at `to` and above (0.001..1000).
+    pub stiffness: f64,
+    /// Damping factor at `to` and above (0..1000).
+    pub damping: f64,
+}
+
+impl SpeedCurve {
+    /// No change at any speed.
+    pub const OFF: SpeedCurve = SpeedCurve {
+        from: 0.0,
+        to: 0.0,
+        stiffness: 1.0,
+        damping: 1.0,
+    };
+
+    /// Whether the curve changes nothing.
+    pub fn is_off(&self) -> bool {
+        self.stiffness == 1.0 && self.damping == 1.0
+    }
+
+    /// The stiffness and damping factors at `speed`.
+    pub fn factors(&self, speed: f64) -> (f64, f64) {
+        let u = if self.to > self.from {
+            ((speed - self.from) / (self.to - self.from)).clamp(0.0, 1.0)
+        } else if speed >= self.from {
+            1.0
+        } else {
+            0.0
+        };
+        let s = u * u * (3.0 - 2.0 * u);
+        (
+            1.0 + (self.stiffness - 1.0) * s,
+            1.0 + (self.damping - 1.0) * s,
+        )
+    }
+
+    /// Checks the values, naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.from.is_finite() && self.to.is_finite() && self.from >= 0.0 && self.to >= 0.0) {
+            return Err(format!(
+                "`speedCurve` speeds must be finite and >= 0 (got {}, {})",
+                self.from, self.to
+            ));
+        }
+        if !(1e-3..=1000.0).contains(&self.stiffness) {
+            return Err(format!(
+                "`speedCurve.stiffness` must be in 0.001..1000 (got {})",
+                self.stiffness
+            ));
+        }
+        if !(0.0..=1000.0).contains(&self.damping) {
+            return Err(format!(
+                "`speedCurve.damping` must be in 0..1000 (got {})",
+                self.damping
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for SpeedCurve {
+    fn default() -> Self {
+        SpeedCurve::OFF
+    }
 }
 
 impl Default for JiggleParams {
@@ -87,6 +179,7 @@ impl Default for JiggleParams {
             strength: 1.0,
             unit_scale: 1.0,
             vrm_stale_length: false,
+            speed: SpeedCurve::OFF,
         }
     }
 }
@@ -158,9 +251,11 @@ impl JiggleParams {
                 self.max_offset
             ));
         }
-        if self.model == JiggleModel::Spring && self.stiffness <= 0.0 {
-            return Err("`stiffness` must be > 0 for the spring model".to_owned());
+        if matches!(self.model, JiggleModel::Spring | JiggleModel::Angular) && self.stiffness <= 0.0
+        {
+            return Err("`stiffness` must be > 0 for the spring and angular models".to_owned());
         }
+        self.speed.validate()?;
         Ok(())
     }
 
@@ -198,6 +293,8 @@ pub struct StepCoeffs {
     pub origin_free: bool,
     /// Verlet: velocity kept per step, `1 - drag` (raised to the step multiple for LOD).
     pub keep: f64,
+    /// Lerp: the part of the distance to the target kept per step, `exp(-stiffness h)`.
+    pub lerp_keep: f64,
     /// Verlet: stiffness pull per step, world units.
     pub pull: f64,
     /// Verlet: external displacement per step per unit acceleration direction.
@@ -224,6 +321,7 @@ impl StepCoeffs {
             keep: (1.0 - params.drag)
                 .clamp(0.0, 1.0)
                 .powi(multiple.max(1) as i32),
+            lerp_keep: (-params.stiffness * h).exp(),
             pull: params.stiffness * h * params.unit_scale,
             ext: h * params.unit_scale,
             cos_max_angle: a.cos(),
@@ -249,6 +347,7 @@ impl StepCoeffs {
             tip: ExactStep::new(params.tip_spring(), h),
             origin: ExactStep::new(params.origin_spring(), h),
             keep: self.keep * f,
+            lerp_keep: (-params.stiffness * h).exp(),
             pull: self.pull * f,
             ext: self.ext * f,
             ..*self

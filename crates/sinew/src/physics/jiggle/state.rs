@@ -104,6 +104,10 @@ pub struct JiggleState {
     /// Per chain: whether this frame recomputes its bones' applied locals (every frame but
     /// those of a coarse chain between its solves).
     refresh: Vec<bool>,
+    /// Per chain: its root bone (index into the jiggle bones).
+    chain_root: Vec<usize>,
+    /// Per chain: its driver's speed over the last frame with time, world units/s.
+    speed: Vec<f64>,
     /// What each chain does in a step or display (scratch).
     plan: Vec<ChainRun>,
     /// The host's view rectangle `[min x, min y, max x, max y]`, world units, y up.
@@ -163,6 +167,15 @@ impl JiggleState {
             fade_since: vec![-1.0; chains],
             plan: vec![ChainRun::Solve { coarse: false }; chains],
             refresh: vec![true; chains],
+            chain_root: (0..chains)
+                .map(|ci| {
+                    jr.links
+                        .iter()
+                        .position(|l| l.chain as usize == ci)
+                        .unwrap_or(0)
+                })
+                .collect(),
+            speed: vec![0.0; chains],
             view: None,
             culled: false,
         }
@@ -195,6 +208,8 @@ impl JiggleState {
                 self.fade_since.len(),
                 self.plan.len(),
                 self.refresh.len(),
+                self.chain_root.len(),
+                self.speed.len(),
             ]
             .iter()
             .all(|&l| l == jr.chains.len())
@@ -319,7 +334,7 @@ impl JiggleState {
             self.dormant.fill(false);
             self.needs_reset = false;
         }
-        if !self.prepare_chains(jr) {
+        if !self.prepare_chains(jr, real_dt) {
             self.planned_frame(jr, real_dt);
             if self.active.contains(&true) {
                 self.write_pose(rig, jr, inst);

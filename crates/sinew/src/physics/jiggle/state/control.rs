@@ -15,6 +15,7 @@ use super::super::cues::{CueProperty, CueWindow, sample};
 use super::super::params::JiggleModel;
 use super::{JiggleState, Lod, coarse_multiple};
 use crate::instance::Instance;
+use crate::sim::vec::SimVec as _;
 
 impl JiggleState {
     /// How often chain `chain` is solved: every this many fixed steps (1: every step).
@@ -50,6 +51,13 @@ impl JiggleState {
             }
             None => false,
         }
+    }
+
+    /// The speed of chain `chain`'s driver (its root's animated origin) over the last frame
+    /// with time, world units per second (what its [`SpeedCurve`](super::super::SpeedCurve)
+    /// reads).
+    pub fn chain_speed(&self, chain: usize) -> f64 {
+        self.speed.get(chain).copied().unwrap_or(0.0)
     }
 
     /// The strength chain `chain`'s solver used last frame: the one set or faded, times
@@ -127,9 +135,17 @@ impl JiggleState {
     /// from rest on the frame's starting pose), step coefficients for its scales and coarse
     /// multiple. Returns whether every chain is on and solved every step at full detail,
     /// the stage's plain path.
-    pub(super) fn prepare_chains(&mut self, jr: &JiggleRig) -> bool {
+    pub(super) fn prepare_chains(&mut self, jr: &JiggleRig, real_dt: f64) -> bool {
         let h = 1.0 / jr.clock.step_hz;
         let mut plain = self.lod != Lod::Coarse;
+        if real_dt > 0.0 {
+            // The driver's speed: the chain root's animated origin over the frame.
+            for (ci, &k) in self.chain_root.iter().enumerate() {
+                if let (Some(a), Some(b)) = (self.anim_prev.get(k), self.anim_cur.get(k)) {
+                    self.speed[ci] = (b.origin - a.origin).length() / real_dt;
+                }
+            }
+        }
         for ci in 0..self.strength.len() {
             let eff = self.strength[ci] * self.cue[ci][0];
             self.effective[ci] = eff;
@@ -142,7 +158,12 @@ impl JiggleState {
             self.active[ci] = on;
             let m = self.multiple(jr, ci);
             plain &= on && m == 1;
-            let (ks, kd) = (self.cue[ci][1], self.cue[ci][2]);
+            let (mut ks, mut kd) = (self.cue[ci][1], self.cue[ci][2]);
+            let curve = jr.chains[ci].params.speed;
+            if !curve.is_off() {
+                let (fs, fd) = curve.factors(self.speed[ci]);
+                (ks, kd) = (ks * fs, kd * fd);
+            }
             let (ts, td, tm) = self.tuned[ci];
             let m_tuned = if m > 1 { m } else { tm };
             if (ks, kd, m_tuned) != (ts, td, tm) {
