@@ -157,6 +157,15 @@ fn slots_json(slots: &[SlotPose], no_vertices: bool) -> Value {
                 .set("display", s.attachment.clone())
                 .set("attachment", s.attachment.clone())
                 .set("color", nums(s.color.iter().map(|&c| f64::from(c))))
+                .set(
+                    "colorOffset",
+                    nums(
+                        s.offset
+                            .iter()
+                            .map(|&o| (f64::from(o) * 255.0).round())
+                            .chain([0.0]),
+                    ),
+                )
                 .set("vertices", verts);
             if let Some(c) = &s.child {
                 o = o.set(

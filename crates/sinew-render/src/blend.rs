@@ -48,8 +48,10 @@ pub struct Tint {
 impl Tint {
     /// Shading constants for a straight-alpha `light` tint and optional `dark` colour.
     pub fn new(light: Color, dark: Option<Color>) -> Self {
-        let l = light.clamped();
-        let d = dark.map_or(Color::new(0.0, 0.0, 0.0, 1.0), Color::clamped);
+        // Not clamped to 0..1: a DragonBones colour transform is light = multipliers +
+        // offsets, dark = offsets (`shade` clamps what it makes).
+        let l = light.tint_range();
+        let d = dark.map_or(Color::new(0.0, 0.0, 0.0, 1.0), Color::tint_range);
         Tint {
             light: [l.r * l.a, l.g * l.a, l.b * l.a, l.a],
             dark: [d.r * l.a, d.g * l.a, d.b * l.a],
@@ -70,7 +72,9 @@ impl Tint {
 
     /// Shades a premultiplied texel: Spine's two-colour tint
     /// `rgb = (1 - tex) * dark + tex * light` on straight colours, in premultiplied form
-    /// `rgb = la * ((t.a - t.rgb) * dark + t.rgb * light)`, `a = t.a * la`.
+    /// `rgb = la * ((t.a - t.rgb) * dark + t.rgb * light)`, `a = t.a * la`, the colour
+    /// clamped to 0..a (a DragonBones colour transform, light = multipliers + offsets and
+    /// dark = offsets, gives `tex * multipliers + offsets` on straight colour).
     ///
     /// With a screen tint (Inochi2D 0.8's Part shader, on premultiplied texels):
     /// `rgb = (1 − (1 − t.rgb)(1 − screen · t.a)) · light`, `a = t.a · la`.
@@ -81,12 +85,10 @@ impl Tint {
             let f = |k: usize| (1.0 - (1.0 - t[k]) * (1.0 - s[k] * t[3])) * l[k];
             return [f(0), f(1), f(2), t[3] * l[3]];
         }
-        [
-            (t[3] - t[0]) * d[0] + t[0] * l[0],
-            (t[3] - t[1]) * d[1] + t[1] * l[1],
-            (t[3] - t[2]) * d[2] + t[2] * l[2],
-            t[3] * l[3],
-        ]
+        // Within 0..alpha (premultiplied): only tints outside 0..1 can leave it.
+        let a = t[3] * l[3];
+        let f = |k: usize| ((t[3] - t[k]) * d[k] + t[k] * l[k]).clamp(0.0, a);
+        [f(0), f(1), f(2), a]
     }
 }
 
@@ -241,6 +243,28 @@ mod tests {
         // A black dark colour equals no dark colour.
         let black = Tint::new(Color::new(1.0, 0.5, 0.5, 0.5), Some(Color::BLACK)).shade(t);
         assert!(close(black, plain));
+    }
+
+    #[test]
+    fn dragonbones_colour_offsets_are_multiply_then_add_clamped() {
+        // Straight texel (0.5, 0.2, 1.0) at alpha 0.5; multipliers (1, 0.5, 0.8), alpha 0.8;
+        // offsets (0.2, 0.6, -0.5): light = multipliers + offsets, dark = offsets.
+        let t = [0.25, 0.1, 0.5, 0.5];
+        let (m, o) = ([1.0f32, 0.5, 0.8], [0.2f32, 0.6, -0.5]);
+        let light = Color::new(m[0] + o[0], m[1] + o[1], m[2] + o[2], 0.8);
+        let tint = Tint::new(light, Some(Color::new(o[0], o[1], o[2], 1.0)));
+        let a = 0.5 * 0.8;
+        // Straight: texel * multiplier + offset = (0.7, 0.7, 0.3), then premultiplied.
+        let want = [0.7 * a, 0.7 * a, 0.3 * a, a];
+        let got = tint.shade(t);
+        assert!(close(got, want), "{got:?} vs {want:?}");
+        // Past 1 or below 0 the straight colour clamps (premultiplied: to 0..alpha).
+        let hot = Tint::new(
+            Color::new(1.8, -0.9, 1.0, 1.0),
+            Some(Color::new(0.8, -0.9, 0.0, 1.0)),
+        );
+        let got = hot.shade(t);
+        assert!(close(got, [0.5, 0.0, 0.5, 0.5]), "{got:?}");
     }
 
     #[test]

@@ -75,7 +75,10 @@ fn shade(t: vec4<f32>, light: vec4<f32>, dark: vec4<f32>) -> vec4<f32> {
         let rgb = (vec3<f32>(1.0) - (vec3<f32>(1.0) - t.rgb) * (vec3<f32>(1.0) - dark.rgb * t.a)) * light.rgb;
         return vec4<f32>(rgb, t.a * light.a);
     }
-    return vec4<f32>((t.a - t.rgb) * dark.rgb + t.rgb * light.rgb, t.a * light.a);
+    // Clamped to 0..alpha: a DragonBones colour transform (light = multipliers + offsets,
+    // dark = offsets) can leave it; Spine's 0..1 tints cannot.
+    let a = t.a * light.a;
+    return vec4<f32>(clamp((t.a - t.rgb) * dark.rgb + t.rgb * light.rgb, vec3<f32>(0.0), vec3<f32>(a)), a);
 }
 
 // The output image point (pixels) of target point t: the inverse of the grid's

@@ -47,6 +47,26 @@ impl Color {
             a: self.a.clamp(0.0, 1.0),
         }
     }
+
+    /// A tint as the renderers take it: alpha clamped to 0..1, colour channels to -2..3
+    /// (a DragonBones colour transform drawn as light = multipliers + offsets and dark =
+    /// offsets leaves 0..1, and its multipliers may overshoot 1 while easing; the shaded
+    /// result is clamped instead). NaN becomes 0.
+    ///
+    /// ```
+    /// use sinew::Color;
+    /// let t = Color::new(1.6, -0.4, f32::NAN, 7.0).tint_range();
+    /// assert_eq!((t.r, t.g, t.b, t.a), (1.6, -0.4, 0.0, 1.0));
+    /// ```
+    pub fn tint_range(self) -> Self {
+        let c = |v: f32, lo: f32, hi: f32| if v.is_nan() { 0.0 } else { v.clamp(lo, hi) };
+        Color {
+            r: c(self.r, -2.0, 3.0),
+            g: c(self.g, -2.0, 3.0),
+            b: c(self.b, -2.0, 3.0),
+            a: c(self.a, 0.0, 1.0),
+        }
+    }
 }
 
 impl Default for Color {

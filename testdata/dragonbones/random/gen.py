@@ -9,7 +9,8 @@ chain (some bones with inheritRotation/inheritScale off, reflected or skewed), t
 constraints (one and two bones, weights below 1, either bend), unweighted and weighted
 meshes, and one animation with every 5.5 timeline kind: bone translateFrame, rotateFrame
 (clockwise -3..3, skew), scaleFrame, slot displayFrame and colorFrame, ffd, ik (weight and
-bendPositive keys), zOrder. Keys ease with tweenEasing in [-2, 3] (exactly -2 too, which
+bendPositive keys), zOrder; seeds 17-24 add colour offsets (keys and a setup colour).
+Keys ease with tweenEasing in [-2, 3] (exactly -2 too, which
 the runtime reads as "no tween"), 0, null or absent, or with single- and multi-segment
 `curve`s. Samples are odd multiples of 1/120 s (never on a key of the armature's frame
 rate), in play and goto mode, through ~1.6 times the duration.
@@ -21,7 +22,9 @@ import json, os, random, subprocess, sys
 
 ORACLE = sys.argv[1] if len(sys.argv) > 1 else "/tmp/dbo"
 HERE = os.path.dirname(os.path.abspath(__file__))
-SEEDS = range(1, 17)
+SEEDS = range(1, 25)
+# Seeds whose colour keys carry colour offsets (they are drawn through the two-colour tint).
+OFFSET_SEEDS = range(17, 25)
 # Cases sinew does not match yet, with the reason (the test fails if one starts matching).
 # None: every case matches since DragonBones IK ran in the runtime's bone order, bones kept
 # the rotation the runtime holds, tweenEasing was evaluated exactly and colours stopped
@@ -160,6 +163,15 @@ def rig(seed):
         if len(tl) > 1:
             anim_bones.append(tl)
     color = lambda: {"value": {k: rng.randint(0, 100) for k in ("rM", "gM", "bM", "aM") if rng.random() < 0.7}}
+    if seed in OFFSET_SEEDS:
+        # Colour offsets too (rO/gO/bO -255..255; aO is not drawn by sinew, left out), and a
+        # setup colour with offsets on s1 (a slot no timeline keys).
+        plain_color = color
+        def color():
+            c = plain_color()
+            c["value"].update({k: rng.randint(-255, 255) for k in ("rO", "gO", "bO") if rng.random() < 0.6})
+            return c
+        slots[1]["color"] = {"rM": 80, "gO": 60, "bO": -40}
     anim_slots = [
         {"name": "s0", "displayFrame": frames(rng, total, lambda: {"value": rng.choice([-1, 0, 1, 1])}, tween=False),
          "colorFrame": frames(rng, total, color)},

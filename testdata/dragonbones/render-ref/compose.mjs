@@ -86,7 +86,7 @@ function defaultFixtures() {
 }
 
 // ------------------------------------------------------------------ atlas
-function loadAtlas(texJson, file) {
+export function loadAtlas(texJson, file) {
   const regions = new Map();
   for (const s of texJson.SubTexture ?? []) {
     for (const k of ["x", "y", "width", "height"]) {
@@ -253,7 +253,7 @@ function resolve(buf, W, H) {
 
 // ------------------------------------------------------------------ poses -> draw items
 // The drawn slots of a dumped frame, child armature slots inline; world y-up vertices.
-function drawnSlots(frame) {
+export function drawnSlots(frame) {
   const out = [];
   const walk = (slots, parentAlpha, depth) => {
     for (const s of slots) {
@@ -269,7 +269,7 @@ function drawnSlots(frame) {
   return out;
 }
 
-function slotItem(s, atlas, view, W, H, errs, where) {
+export function slotItem(s, atlas, view, W, H, errs, where) {
   const r = atlas.regions.get(s.texture);
   if (!r) throw new Error(`${where}: slot ${s.slot} shows texture ${JSON.stringify(s.texture)}, not in the atlas`);
   const v = s.vertices;
@@ -314,7 +314,7 @@ function slotItem(s, atlas, view, W, H, errs, where) {
 const invisible = (s) => s.color[3] * s.alphaScale <= 0 && !((s.colorOffset?.[3] ?? 0) > 0);
 
 // world bounds (y up) of every drawn vertex of the visible slots
-function worldBounds(slots) {
+export function worldBounds(slots) {
   const b = [Infinity, Infinity, -Infinity, -Infinity];
   for (const s of slots) {
     if (invisible(s)) continue;
@@ -334,7 +334,7 @@ function sig4Up(x) {
 
 // the view for the union bounds: padded, longer side LONG_SIDE pixels, same units per pixel
 // on both axes (rounded up to 4 significant digits), corners rounded to 3 decimals.
-function fitView(b) {
+export function fitView(b) {
   const bw = b[2] - b[0], bh = b[3] - b[1];
   const pb = [b[0] - PAD * bw, b[1] - PAD * bh, b[2] + PAD * bw, b[3] + PAD * bh];
   const pw = pb[2] - pb[0], ph = pb[3] - pb[1];
@@ -363,7 +363,7 @@ function timeString(t) {
   return String(t);
 }
 
-function runDump(oracle, ske, armature, anim, t) {
+export function runDump(oracle, ske, armature, anim, t) {
   const args = [path.join(oracle, "dump.mjs"), ske, "--armature", armature, "--anim", anim, "--times", timeString(t), "--fps", String(FPS), "--uvs"];
   const out = execFileSync(process.execPath, args, { cwd: oracle, maxBuffer: 1 << 28, encoding: "utf8" });
   const d = JSON.parse(out);

@@ -119,3 +119,120 @@ fn both_renderers_match_the_official_poses_drawn_independently() {
         "every case compared"
     );
 }
+
+/// The rig of `render-ref/offsets/patch.json` in a temporary directory: the shared
+/// dragon_boy fixture with colour transforms (offsets included) on its setup slots and on
+/// the 5.0 slot frames of one animation, beside copies of its atlas (`offsets.mjs` patches
+/// the same way for the reference).
+fn patched_rig(fx: &std::path::Path, patch: &Value, dir: &std::path::Path) -> PathBuf {
+    let src = fx
+        .join("dragonbones")
+        .join(patch["fixture"].as_str().expect("fixture"));
+    let mut ske: Value =
+        serde_json::from_str(&std::fs::read_to_string(&src).expect("fixture")).expect("JSON");
+    let arm = ske["armature"]
+        .as_array_mut()
+        .expect("armatures")
+        .iter_mut()
+        .find(|a| a["name"] == patch["armature"])
+        .expect("the armature");
+    for s in arm["slot"].as_array_mut().expect("slots") {
+        let name = s["name"].as_str().unwrap_or_default().to_owned();
+        if let Some(c) = patch["setup"].get(&name) {
+            s["color"] = c.clone();
+        }
+    }
+    let frames = &patch["frames"];
+    let an = arm["animation"]
+        .as_array_mut()
+        .expect("animations")
+        .iter_mut()
+        .find(|a| a["name"] == frames["animation"])
+        .expect("the animation");
+    for st in an["slot"].as_array_mut().expect("slot timelines") {
+        let name = st["name"].as_str().unwrap_or_default().to_owned();
+        if let Some(colors) = frames["slots"].get(&name).and_then(Value::as_array) {
+            for (i, f) in st["frame"]
+                .as_array_mut()
+                .expect("frames")
+                .iter_mut()
+                .enumerate()
+            {
+                f["color"] = colors[i % colors.len()].clone();
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).expect("temp dir");
+    let base = src.file_name().and_then(|n| n.to_str()).expect("name");
+    let base = base.trim_end_matches("_ske.json");
+    let ske_path = dir.join(format!("{base}_ske.json"));
+    std::fs::write(&ske_path, serde_json::to_string(&ske).expect("JSON")).expect("write");
+    for f in [format!("{base}_tex.json"), format!("{base}_tex.png")] {
+        std::fs::copy(src.with_file_name(&f), dir.join(&f)).expect("copy the atlas");
+    }
+    ske_path
+}
+
+/// DragonBones colour offsets drawn as the runtime's `colour * multiplier + offset`: setup
+/// colours and animated 5.0 slot frames with offsets on dragon_boy, rendered by both
+/// renderers against references composited without sinew (`render-ref/offsets.mjs`).
+#[test]
+fn colour_offsets_draw_as_the_runtime_colours() {
+    let test = "colour_offsets_draw_as_the_runtime_colours";
+    let Some(fx) = sinew_testutil::require_fixtures(test) else {
+        return;
+    };
+    let gpu = have_gpu(test);
+    let refs = sinew_testutil::workspace_root().join("testdata/dragonbones/render-ref/offsets");
+    let read = |f: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(refs.join(f)).expect(f)).expect("JSON")
+    };
+    let (patch, manifest) = (read("patch.json"), read("MANIFEST.json"));
+    let out = std::env::temp_dir().join(format!("sinew-db-offsets-{}", std::process::id()));
+    let ske = patched_rig(&fx, &patch, &out);
+    let cases = manifest["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 4, "{} cases", cases.len());
+    let backends: &[&str] = if gpu { &["cpu", "wgpu"] } else { &["cpu"] };
+    let mut report = Vec::new();
+    for c in cases {
+        let name = c["name"].as_str().expect("name");
+        let view: Vec<String> = c["view"]
+            .as_array()
+            .expect("view")
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        for backend in backends {
+            let png = out.join(format!("{name}-{backend}.png"));
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+                .arg("render")
+                .arg(&ske)
+                .args(["--anim", c["animation"].as_str().expect("animation")])
+                .args(["--times", &c["time"].to_string(), "--fps", "60"])
+                .args(["--size", c["size"].as_str().expect("size")])
+                .args(["--view", &view.join(",")])
+                .arg("--out")
+                .arg(&png)
+                .args(["--backend", backend])
+                .output()
+                .expect("the sinew binary runs");
+            assert!(
+                o.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let ours = load_rgba(&png).expect("our PNG").2;
+            let (w, h, theirs) =
+                load_rgba(&refs.join(c["png"].as_str().expect("png"))).expect("reference");
+            assert_eq!(ours.len(), theirs.len(), "{name} ({backend}): want {w}x{h}");
+            let (iou, psnr) = similarity(&ours, &theirs);
+            report.push(format!("{name} {backend}: IoU {iou:.4} PSNR {psnr:.1}"));
+            assert!(
+                iou >= 0.98 && psnr >= 30.0,
+                "{name} ({backend}): IoU {iou:.4}, PSNR {psnr:.1} dB (want >= 0.98, >= 30)"
+            );
+        }
+    }
+    println!("{}", report.join("\n"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -8,7 +8,7 @@
 //! of each).
 
 use super::emit::{Budget, Clips, Key, Wrap, keys, unwrap_rotation};
-use super::{ClipInfo, Names, read_color, read_xf};
+use super::{ClipInfo, Names, read_color_transform, read_xf, two_colour};
 use crate::json::lenient::*;
 use crate::json::*;
 use sinew::raw::*;
@@ -56,6 +56,7 @@ pub(crate) fn read_animations(
         .iter()
         .filter_map(|v| v.get("name").and_then(serde_json::Value::as_str))
         .collect();
+    mark_offset_slots(anims, &mut rig.slots);
     for (ai, av) in anims.iter().enumerate() {
         let p = anp.index(ai);
         let an = as_obj(av, &p)?;
@@ -65,7 +66,7 @@ pub(crate) fn read_animations(
         let play_times = count(an, "playTimes", 1, u32::MAX, &p)?;
         let mut clips = Clips::new(name.clone(), total, rate, play_times != 1);
         bones(an, &p, total, names, &mut clips, budget)?;
-        slots(an, &p, total, names, &mut clips, budget)?;
+        slots(an, &p, total, names, &rig.slots, &mut clips, budget)?;
         deforms(an, &p, total, names, &mut clips, budget)?;
         // IK.
         let ip = p.key("ik");
@@ -292,11 +293,77 @@ fn bones(
     Ok(())
 }
 
+/// Gives every slot a colour key of any animation offsets a black dark colour (no change to
+/// how it draws), so all its colour timelines set both colours: a key without offsets puts
+/// them back to 0, as the runtime's colour transform does.
+fn mark_offset_slots(anims: &[serde_json::Value], setup: &mut [RawSlot]) {
+    use serde_json::Value;
+    let offset = |c: Option<&Value>| {
+        c.and_then(Value::as_object).is_some_and(|c| {
+            ["rO", "gO", "bO"]
+                .iter()
+                .any(|k| c.get(*k).and_then(Value::as_f64).is_some_and(|v| v != 0.0))
+        })
+    };
+    for an in anims {
+        let Some(slots) = an.get("slot").and_then(Value::as_array) else {
+            continue;
+        };
+        for sv in slots {
+            let keyed = ["colorFrame", "frame"].iter().any(|list| {
+                sv.get(*list).and_then(Value::as_array).is_some_and(|ks| {
+                    ks.iter()
+                        .any(|k| offset(k.get("value")) || offset(k.get("color")))
+                })
+            });
+            let name = sv.get("name").and_then(Value::as_str);
+            if let (true, Some(name)) = (keyed, name)
+                && let Some(s) = setup
+                    .iter_mut()
+                    .find(|s| s.name == name && s.dark.is_none())
+            {
+                s.dark = Some(sinew::types::Color::new(0.0, 0.0, 0.0, 1.0));
+            }
+        }
+    }
+}
+
+/// A colour key's values: light r, g, b, alpha, dark r, g, b ([`two_colour`]).
+fn colour_values(m: Option<&Obj>, p: &Loc) -> R<Vec<f64>> {
+    let (mul, off) = read_color_transform(m, p, true)?;
+    let (l, d) = two_colour(mul, off);
+    Ok([l.r, l.g, l.b, l.a, d.r, d.g, d.b].map(f64::from).to_vec())
+}
+
+/// Pushes a slot's colour keys (values as [`colour_values`]): light and dark (`Rgba2`) for a
+/// slot with a dark colour ([`mark_offset_slots`]), else the light colour alone (`Rgba`).
+fn push_colours(
+    slot: &str,
+    setup: &RawSlot,
+    k: Vec<Key>,
+    clips: &mut Clips,
+    budget: &mut Budget,
+    p: &Loc,
+) -> R<()> {
+    let two = setup.dark.is_some();
+    let target = RawTarget::Slot {
+        slot: slot.to_owned(),
+        property: if two {
+            SlotProperty::Rgba2
+        } else {
+            SlotProperty::Rgba
+        },
+    };
+    let k: Vec<Key> = if two { k } else { pick(&k, 0, 4) };
+    clips.push(target, &k, Wrap::First, budget, p)
+}
+
 fn slots(
     an: &Obj,
     p: &Loc,
     total: u32,
     names: &Names,
+    setup: &[RawSlot],
     clips: &mut Clips,
     budget: &mut Budget,
 ) -> R<()> {
@@ -306,7 +373,10 @@ fn slots(
         let s = as_obj(sv, &p)?;
         let slot = string(s, "name", "", &p)?;
         let p = p.named(&slot);
-        let Some((_, displays)) = names.slots.get(&slot) else {
+        let Some((index, displays)) = names.slots.get(&slot) else {
+            return p.err(format!("slot `{slot}` not found"));
+        };
+        let Some(setup) = setup.get(*index) else {
             return p.err(format!("slot `{slot}` not found"));
         };
         let attach = |d: f64| -> RawKeyData {
@@ -320,10 +390,6 @@ fn slots(
         let att = RawTarget::Slot {
             slot: slot.clone(),
             property: SlotProperty::Attachment,
-        };
-        let rgba = RawTarget::Slot {
-            slot: slot.clone(),
-            property: SlotProperty::Rgba,
         };
         let dp = p.key("displayFrame");
         let k = keys(
@@ -343,11 +409,13 @@ fn slots(
             true,
             budget,
             |m, kp, _| {
-                let c = read_color(obj_opt(m, "value", kp)?, &kp.key("value"), true)?;
-                Ok(plain([c.r, c.g, c.b, c.a].map(f64::from).to_vec()))
+                Ok(plain(colour_values(
+                    obj_opt(m, "value", kp)?,
+                    &kp.key("value"),
+                )?))
             },
         )?;
-        clips.push(rgba.clone(), &k, Wrap::First, budget, &cp)?;
+        push_colours(&slot, setup, k, clips, budget, &cp)?;
         // 5.0 slot frames: display index and colour in one list.
         let fp = p.key("frame");
         let ff = arr(s, "frame", &p)?;
@@ -355,9 +423,9 @@ fn slots(
             continue;
         }
         let k = keys(ff, &fp, total, true, budget, |m, kp, _| {
-            let c = read_color(obj_opt(m, "color", kp)?, &kp.key("color"), true)?;
+            let c = colour_values(obj_opt(m, "color", kp)?, &kp.key("color"))?;
             let d = num(m, "displayIndex", 0.0, kp)?;
-            Ok(([c.r, c.g, c.b, c.a].map(f64::from).to_vec(), attach(d)))
+            Ok((c, attach(d)))
         })?;
         let atts: Vec<Key> = k
             .iter()
@@ -376,7 +444,7 @@ fn slots(
                 ..k
             })
             .collect();
-        clips.push(rgba, &cols, Wrap::First, budget, &fp)?;
+        push_colours(&slot, setup, cols, clips, budget, &fp)?;
     }
     Ok(())
 }

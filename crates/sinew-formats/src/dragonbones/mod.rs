@@ -40,9 +40,11 @@
 //! - Backwards: a negative time scale on the track (`Character::set_track_time_scale`,
 //!   `sinew_character_set_track_time_scale`) plays the clip backwards as the runtime does
 //!   (`sinew::anim::state`, `dragonbones.rs`).
-//! - Colour offsets (`aO/rO/gO/bO`): sinew's draw model has a multiplying colour and Spine's
-//!   dark (tint-black) colour, neither of which is an additive offset, so they are read and
-//!   dropped (many DragonBones engine adapters drop them too).
+//! - Colour offsets (`rO/gO/bO`): drawn through the two-colour tint (Spine's tint black):
+//!   a slot whose setup colour or any colour key has offsets gets a dark colour, light =
+//!   multipliers + offsets and dark = offsets (`two_colour`), which is the runtime's
+//!   `colour * multiplier + offset`; its colour timelines set both. The alpha offset (`aO`)
+//!   has no term in the tint and is dropped.
 //!
 //! Exact on seeded random 5.5 rigs (`testdata/dragonbones/random/`,
 //! `tests/all/dragonbones_random.rs`, 32 of 32 cases): IK constraints run in the runtime's
@@ -419,17 +421,36 @@ fn blend_mode(name: &str) -> BlendMode {
     }
 }
 
-/// `color {aM, rM, gM, bM}` multipliers (percent) as a colour; offsets are not kept.
-pub(crate) fn read_color(m: Option<&Obj>, path: &Loc, quantise: bool) -> R<Color> {
+/// A DragonBones colour transform `{aM, rM, gM, bM, aO, rO, gO, bO}`: the multipliers
+/// (percent, as 0..1) and the colour offsets (-255..255, as -1..1; the alpha offset is not
+/// kept: sinew's tint has no term for it). `quantise`: whole numbers, as the runtime keeps
+/// key values.
+pub(crate) fn read_color_transform(
+    m: Option<&Obj>,
+    path: &Loc,
+    quantise: bool,
+) -> R<(Color, [f32; 3])> {
     let Some(m) = m else {
-        return Ok(Color::WHITE);
+        return Ok((Color::WHITE, [0.0; 3]));
     };
-    let ch = |k: &str| -> R<f32> {
-        let v = num(m, k, 100.0, path)?;
-        let v = if quantise { v.round() } else { v };
-        Ok((v / 100.0) as f32)
-    };
-    Ok(Color::new(ch("rM")?, ch("gM")?, ch("bM")?, ch("aM")?))
+    let q = |v: f64| if quantise { v.round() } else { v };
+    let mul = |k: &str| -> R<f32> { Ok((q(num(m, k, 100.0, path)?) / 100.0) as f32) };
+    let off = |k: &str| -> R<f32> { Ok((q(num(m, k, 0.0, path)?) / 255.0) as f32) };
+    Ok((
+        Color::new(mul("rM")?, mul("gM")?, mul("bM")?, mul("aM")?),
+        [off("rO")?, off("gO")?, off("bO")?],
+    ))
+}
+
+/// The light and dark colours of a colour transform on sinew's two-colour tint (Spine's
+/// tint black, `rgb = (a - t) * dark + t * light` on premultiplied texels `t`): light =
+/// multipliers + offsets, dark = offsets, which gives `t * multipliers + a * offsets`, the
+/// runtime's `colour * multiplier + offset` on straight colour.
+pub(crate) fn two_colour(mul: Color, off: [f32; 3]) -> (Color, Color) {
+    (
+        Color::new(mul.r + off[0], mul.g + off[1], mul.b + off[2], mul.a),
+        Color::new(off[0], off[1], off[2], 1.0),
+    )
 }
 
 /// What the animation reader needs about the armature.
@@ -637,11 +658,20 @@ fn read_armature(
         }
         let display = num(s, "displayIndex", 0.0, &p)?;
         setup_display.push(display);
+        let (mul, off) = read_color_transform(obj_opt(s, "color", &p)?, &p.key("color"), false)?;
+        // Offsets draw through the two-colour tint (`two_colour`); the animation reader adds
+        // a dark colour to a slot whose keys have offsets.
+        let (color, dark) = if off == [0.0; 3] {
+            (mul, None)
+        } else {
+            let (l, d) = two_colour(mul, off);
+            (l, Some(d))
+        };
         rig.slots.push(RawSlot {
             name: name.clone(),
             bone,
-            color: read_color(obj_opt(s, "color", &p)?, &p.key("color"), false)?,
-            dark: None,
+            color,
+            dark,
             attachment: None,
             blend: blend_mode(&string(s, "blendMode", "normal", &p)?),
             visible: true,

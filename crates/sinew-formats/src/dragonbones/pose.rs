@@ -44,6 +44,8 @@ pub struct SlotPose {
     pub vertices: Vec<f64>,
     /// Colour multipliers `[r, g, b, a]` (0..1).
     pub color: [f32; 4],
+    /// Colour offsets `[r, g, b]` (-1..1: the runtime's -255..255 over 255).
+    pub offset: [f32; 3],
     /// The child armature the slot shows, if any.
     pub child: Option<ChildPose>,
 }
@@ -368,11 +370,23 @@ fn frame(c: &Character, db: &DragonBonesRig, time: f64, y_up: bool) -> Frame {
             .get(slot.index())
             .copied()
             .unwrap_or_default();
+        // A slot with offsets draws them through its dark colour: light = multipliers +
+        // offsets, dark = offsets (the loader's `two_colour`).
+        let offset = match (sd.dark, c.instance().slots.dark.get(slot.index())) {
+            (Some(_), Some(d)) => [d.r, d.g, d.b],
+            _ => [0.0; 3],
+        };
         slots.push(SlotPose {
             slot: sd.name.clone(),
             attachment: name,
             vertices: verts,
-            color: [col.r, col.g, col.b, col.a],
+            color: [
+                col.r - offset[0],
+                col.g - offset[1],
+                col.b - offset[2],
+                col.a,
+            ],
+            offset,
             child: None,
         });
     }

@@ -77,7 +77,8 @@ impl GpuRenderer {
         self.push_slot(base_slot);
         for c in &list.commands {
             self.bases.push(self.cpu_vertices.len() as u32);
-            let l = c.color.clamped();
+            // As the CPU renderer's `Tint::new`: not clamped to 0..1 (the shader clamps).
+            let l = c.color.tint_range();
             let light = [l.r * l.a, l.g * l.a, l.b * l.a, l.a];
             let dark = match (c.screen, c.dark) {
                 (Some(s), _) => {
@@ -85,7 +86,7 @@ impl GpuRenderer {
                     [s.r, s.g, s.b, 1.0]
                 }
                 (None, Some(d)) => {
-                    let d = d.clamped();
+                    let d = d.tint_range();
                     [d.r * l.a, d.g * l.a, d.b * l.a, 0.0]
                 }
                 (None, None) => [0.0; 4],

@@ -267,6 +267,20 @@ fn compare_slots(
                 }
             }
         }
+        // Colour offsets, -255..255 (the alpha offset is not drawn by sinew: not compared).
+        if let Some(go) = gs["colorOffset"].as_array() {
+            for (i, (a, b)) in sp.offset.iter().zip(go).enumerate() {
+                let b = b.as_f64().unwrap_or(f64::NAN);
+                let d = (f64::from(*a) * 255.0 - b).abs();
+                if d > 255.0 * ctol || d.is_nan() {
+                    return Err(format!(
+                        "t={t}: slot {} colorOffset[{i}] = {} want {b}",
+                        sp.slot,
+                        a * 255.0
+                    ));
+                }
+            }
+        }
         match (&sp.child, gs.get("child")) {
             (None, None | Some(Value::Null)) => {}
             (Some(c), Some(gc)) => {
