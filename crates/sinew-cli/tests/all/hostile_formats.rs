@@ -8,7 +8,9 @@
 
 use crate::common::harness;
 
-use harness::{FACE, STICKBOT, capped, run_refused, s, scratch, sinew, sinew_peak, write};
+use harness::{
+    FACE, STICKBOT, capped, run_refused, s, scratch, sinew, sinew_peak, sinew_peak_long, write,
+};
 use serde_json::Value;
 use sinew_formats::inochi2d::{Texture, read_container};
 
@@ -502,7 +504,7 @@ fn a_70_mb_json_at_the_default_budgets_is_refused_early_or_parsed_in_bounded_mem
         let file = format!("big-{name}.json");
         let p = write(&file, &text);
         drop(text);
-        let (o, peak) = sinew_peak(&["validate", s(&p)]);
+        let (o, peak) = sinew_peak_long(&["validate", s(&p)]);
         let _ = std::fs::remove_file(&p);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!err.contains("panicked"), "{name}: {err}");

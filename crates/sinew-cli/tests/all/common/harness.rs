@@ -68,14 +68,18 @@ pub fn capped(test: &str) -> bool {
     false
 }
 
+/// The timeout of the 70 MB inputs ([`sinew_peak_long`]): the test binary is unoptimised
+/// and reads 70 MB in about 6 s on this 2-core machine when others build beside it.
+pub const LONG_TIMEOUT_S: u32 = 40;
+
 /// The capped command line for `program` (callers have checked [`capped`]).
-fn capped_command(program: &Path) -> Command {
+fn capped_command(program: &Path, timeout_s: u32) -> Command {
     assert!(
         capped("a hostile-input run"),
         "the caps are required (call harness::capped first)"
     );
     let mut c = Command::new("timeout");
-    c.args(["-s", "KILL", &TIMEOUT_S.to_string(), "prlimit"])
+    c.args(["-s", "KILL", &timeout_s.to_string(), "prlimit"])
         .arg(format!("--as={MEMORY_CAP}"))
         .arg("--")
         .arg(program);
@@ -91,7 +95,16 @@ pub fn sinew(args: &[&str]) -> Output {
 /// bytes (`VmHWM` of the capped process, read from `/proc` every few milliseconds while it
 /// runs; 0 where `/proc` is missing).
 pub fn sinew_peak(args: &[&str]) -> (Output, u64) {
-    let mut cmd = capped_command(Path::new(env!("CARGO_BIN_EXE_sinew")));
+    sinew_peak_within(args, TIMEOUT_S)
+}
+
+/// [`sinew_peak`] under [`LONG_TIMEOUT_S`], for inputs of tens of megabytes.
+pub fn sinew_peak_long(args: &[&str]) -> (Output, u64) {
+    sinew_peak_within(args, LONG_TIMEOUT_S)
+}
+
+fn sinew_peak_within(args: &[&str], timeout_s: u32) -> (Output, u64) {
+    let mut cmd = capped_command(Path::new(env!("CARGO_BIN_EXE_sinew")), timeout_s);
     let child = cmd
         .args(args)
         .stdout(Stdio::piped())
@@ -155,7 +168,7 @@ pub fn in_capped_child(module: &str, test: &str) -> bool {
         return false;
     }
     let exe = std::env::current_exe().expect("the test binary");
-    let out = capped_command(&exe)
+    let out = capped_command(&exe, TIMEOUT_S)
         .args([
             &sinew_testutil::test_path(module, test),
             "--exact",
