@@ -727,6 +727,15 @@ enum SinewStatus sinew_character_set_track_layer(struct SinewCharacter *characte
                                                  uint32_t track,
                                                  int32_t layer);
 
+// Fades the DragonBones clip on `track` out over `seconds` (DragonBones
+// `animationState.fadeOut`): its weight falls to 0 with its playhead still, then the track
+// ends (0: now). DragonBones' `fadeOutMode` `All` / `SameLayer` is this on the other tracks
+// (of the layer) before `sinew_character_play`. Nothing plays there, not a DragonBones clip
+// or a time not finite: `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_fade_out_track(struct SinewCharacter *character,
+                                                uint32_t track,
+                                                double seconds);
+
 // Sets this character's crossfade from animation `from` to `to` (Spine
 // `AnimationStateData.setMix`).
 enum SinewStatus sinew_character_set_mix(struct SinewCharacter *character,

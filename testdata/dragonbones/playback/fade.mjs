@@ -135,6 +135,31 @@ const scenarios = [
     times: [0.3, 0.4, 0.5, 0.6, 0.75, 0.9, 1.3],
   },
   {
+    // fadeOutMode All (4): every state fades out over the new one's fade-in time, paused
+    // (sinew: `fadeOutTracks` faded out with Character::fade_out_track first).
+    name: "all_layers_faded_out",
+    skeleton: "dragon_boy/dragon_boy_ske.json",
+    first: { anim: "walk", playTimes: 0 },
+    actions: [
+      { at: 0.2, anim: "jump", fadeIn: 0.2, playTimes: 0, layer: 1, group: "top", track: 1 },
+      { at: 0.6, anim: "stand", fadeIn: 0.3, playTimes: 0, layer: 2, group: "end", fadeOutMode: 4, track: 2, fadeOutTracks: [0, 1] },
+    ],
+    times: [0.65, 0.75, 0.85, 0.95, 1.2],
+  },
+  {
+    // fadeOutMode SameLayer (1): the two groups of layer 0 fade out, the layer above stays.
+    name: "one_layer_faded_out",
+    skeleton: "you_xin_body/body_ske.json",
+    first: { anim: "idle", playTimes: 0 },
+    actions: [
+      { at: 0.3, anim: "angry", fadeIn: 0.2, playTimes: 0, layer: 0, group: "face", track: 1 },
+      { at: 0.4, anim: "idle", fadeIn: 0.1, playTimes: 0, layer: 1, group: "top", track: 2 },
+      { at: 0.8, anim: "angry", fadeIn: 0.4, playTimes: 0, layer: 0, group: "other", fadeOutMode: 1, track: 3, fadeOutTracks: [0, 1] },
+    ],
+    meshSlots: ["1046"],
+    times: [0.85, 1.0, 1.15, 1.3],
+  },
+  {
     name: "walk_then_jump_defaults",
     skeleton: "dragon_boy/dragon_boy_ske.json",
     first: { anim: "walk", playTimes: -1 },

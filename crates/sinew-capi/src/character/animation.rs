@@ -169,6 +169,26 @@ pub extern "C" fn sinew_character_set_track_layer(
     })
 }
 
+/// Fades the DragonBones clip on `track` out over `seconds` (DragonBones
+/// `animationState.fadeOut`): its weight falls to 0 with its playhead still, then the track
+/// ends (0: now). DragonBones' `fadeOutMode` `All` / `SameLayer` is this on the other tracks
+/// (of the layer) before `sinew_character_play`. Nothing plays there, not a DragonBones clip
+/// or a time not finite: `SINEW_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_fade_out_track(
+    character: *mut SinewCharacter,
+    track: u32,
+    seconds: f64,
+) -> SinewStatus {
+    guard(|| {
+        with(character, |s| {
+            s.character
+                .fade_out_track(track as usize, seconds)
+                .map_err(|e| Fail::new(SinewStatus::InvalidArgument, e.to_string()))
+        })
+    })
+}
+
 /// Sets this character's crossfade from animation `from` to `to` (Spine
 /// `AnimationStateData.setMix`).
 #[unsafe(no_mangle)]

@@ -581,6 +581,44 @@ fn track_layers_share_a_bones_weight_from_c() {
         sinew_character_set_track_layer(c, 256, 1),
         SinewStatus::InvalidArgument
     );
+    // A track fading out (fadeOutMode All / SameLayer on the others): `tilt` alone on a
+    // higher layer, faded out over 0.5 s from 1, leaves half its weight at 0.25 s (20
+    // degrees) with its playhead still, and nothing once the fade has run.
+    let (tilt, tl) = s("tilt");
+    assert_eq!(
+        sinew_character_fade_out_track(c, 1, 0.5),
+        SinewStatus::InvalidArgument,
+        "nothing plays on track 1"
+    );
+    assert_eq!(
+        sinew_character_play(c, 1, tilt, tl, 0.0, 0),
+        SinewStatus::Ok
+    );
+    assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+    assert_eq!(
+        sinew_character_fade_out_track(c, 1, f64::NAN),
+        SinewStatus::InvalidArgument
+    );
+    assert_eq!(sinew_character_fade_out_track(c, 1, 0.5), SinewStatus::Ok);
+    let (arm, l) = s("arm");
+    let mut w = SinewWorldTransform::default();
+    for _ in 0..15 {
+        assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+    }
+    assert_eq!(
+        sinew_character_bone_world(c, arm, l, &mut w),
+        SinewStatus::Ok
+    );
+    let half = w.c.atan2(w.a).to_degrees().abs();
+    assert!((half - 20.0).abs() < 1e-9, "{half}");
+    for _ in 0..30 {
+        assert_eq!(sinew_character_update(c, 1.0 / 60.0), SinewStatus::Ok);
+    }
+    assert_eq!(
+        sinew_character_bone_world(c, arm, l, &mut w),
+        SinewStatus::Ok
+    );
+    assert!(w.c.atan2(w.a).abs() < 1e-12, "faded out: {w:?}");
     assert_eq!(
         sinew_character_set_track_layer(null_mut(), 0, 1),
         SinewStatus::InvalidHandle

@@ -37,6 +37,7 @@
 //!   `fade_in` gives a time: then it fades in from no weight, as `fadeIn` on a new layer).
 //! - Layers and groups: one track per layer and group, `Character::set_track_layer`
 //!   (`sinew_character_set_track_layer`); higher layers take each bone's weight first.
+//!   `fadeOutMode` `All`/`SameLayer`: `Character::fade_out_track` on the other tracks.
 //! - Backwards: a negative time scale on the track (`Character::set_track_time_scale`,
 //!   `sinew_character_set_track_time_scale`) plays the clip backwards as the runtime does
 //!   (`sinew::anim::state`, `dragonbones.rs`).

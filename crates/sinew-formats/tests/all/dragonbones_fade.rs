@@ -38,6 +38,11 @@ fn start(c: &mut Character, a: &Value) {
         c.set_track_layer(track, layer as i32).unwrap();
     }
     let (fade, plays) = (opt_f64(&a["fadeIn"]), opt_u32(&a["playTimes"]));
+    // fadeOutMode All / SameLayer: the other tracks fade out over the new fade-in time.
+    for t in a["fadeOutTracks"].as_array().map_or(&[][..], Vec::as_slice) {
+        let t = t.as_u64().expect("a track") as usize;
+        c.fade_out_track(t, fade.unwrap_or(0.0)).unwrap();
+    }
     if fade.is_none() && plays.is_none() {
         c.play(track, anim).unwrap();
     } else {

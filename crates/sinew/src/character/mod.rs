@@ -511,6 +511,22 @@ impl Character {
         }
     }
 
+    /// Fades the DragonBones clip on `track` out over `seconds` (DragonBones
+    /// `animationState.fadeOut`; see
+    /// [`AnimationState::fade_out_track`](crate::anim::AnimationState::fade_out_track)): its
+    /// weight falls to 0 with its playhead still, then the track ends. DragonBones'
+    /// `fadeOutMode` `All` or `SameLayer` is this on the other tracks (of the layer) before
+    /// [`Character::fade_in`]. Errors: nothing plays there, or not a DragonBones clip
+    /// ([`CharacterError::TrackOutOfRange`]); a time not finite.
+    pub fn fade_out_track(&mut self, track: usize, seconds: f64) -> Result<(), CharacterError> {
+        finite::input("fade-out time", seconds)?;
+        if self.state.fade_out_track(track, seconds) {
+            Ok(())
+        } else {
+            Err(CharacterError::TrackOutOfRange { track })
+        }
+    }
+
     /// Poses the setup pose plus `clip` at the character's own time each frame (Spine
     /// `Animation.apply` with `MixBlend::Setup`, the official dump's "apply" mode) instead
     /// of the animation state.

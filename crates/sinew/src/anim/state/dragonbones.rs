@@ -24,7 +24,9 @@
 //!   are applied highest layer first; a bone keyed by a higher layer leaves a lower one only
 //!   the weight it did not take, tracks on one layer add theirs, and since lower layers are
 //!   applied last their slot keys win, as in the runtime. A state fades in from no weight
-//!   also on an empty track (a new layer), its playhead paused meanwhile.
+//!   also on an empty track (a new layer), its playhead paused meanwhile. A whole track
+//!   fades out with `fade_out_track` (the runtime's `fadeOut`, what `fadeOutMode` `All` and
+//!   `SameLayer` do to other states): weight down to 0, playhead still, slots let go.
 //!
 //! Entries played in `reverse` are posed forwards. Verified against the official runtime by
 //! `crates/sinew-formats/tests/all/dragonbones_fade.rs` (fades, chains, play counts,
@@ -60,8 +62,21 @@ impl AnimationState {
             Some(to) if self.entries[e].live => {
                 self.entries[e].db_out_from * (1.0 - self.db_progress(to))
             }
-            _ => self.db_progress(e),
+            _ => self
+                .db_track_fade_out(e)
+                .unwrap_or_else(|| self.db_progress(e)),
         }
+    }
+
+    /// The weight of entry `e` while its track fades out ([`AnimationState::fade_out_track`]):
+    /// from the weight it had to 0, linearly over the fade's length, as a fading-out
+    /// DragonBones state's weight falls; `None` without such a fade.
+    pub(super) fn db_track_fade_out(&self, e: usize) -> Option<f64> {
+        let x = &self.entries[e];
+        (x.db_fade_out > 0.0).then(|| {
+            let p = (x.db_fade_out_time / x.db_fade_out).min(1.0);
+            x.db_out_from * (1.0 - p)
+        })
     }
 
     /// The clip posed for an entry at its entry time `t` and the time in that clip, on the
@@ -142,7 +157,8 @@ impl AnimationState {
         let progress = self.db_progress(cur);
         let fading = self.entries[cur].mixing_from != NONE || progress < 1.0;
         let x = &self.entries[cur];
-        let weight = x.alpha * progress;
+        let fading_out = x.db_fade_out > 0.0;
+        let weight = x.alpha * self.db_weight(cur);
         let time = x.animation_time();
         let (clip, local) = self.db_sample(rig, cur, time);
         let main = x.clip;
@@ -157,7 +173,7 @@ impl AnimationState {
             inst,
             clip,
             (local, last_local),
-            fading || x.animation_last < 0.0,
+            fading || fading_out || x.animation_last < 0.0,
         );
         let (color_alpha, deform_alpha) = if fading {
             (progress.powi(4), progress * progress)
@@ -180,11 +196,13 @@ impl AnimationState {
                     }
                     continue;
                 }
+                // A fading-out state no longer drives slots (`displayControl`).
+                K::Event { .. } => continue,
+                _ if fading_out => continue,
                 K::Attachment { .. } => {
                     apply_attachment(rig, inst, &mut att, tl, local, MixBlend::First, true);
                     continue;
                 }
-                K::Event { .. } => continue,
                 K::Rgba(_) | K::Rgb(_) | K::Alpha(_) | K::Rgba2(_) | K::Rgb2(_) => color_alpha,
                 K::Deform { .. } => deform_alpha,
                 _ => 1.0,

@@ -107,6 +107,10 @@ pub struct TrackEntry {
     pub(crate) db_held: ClipId,
     /// The entry's DragonBones weight when it began fading out.
     pub(crate) db_out_from: f64,
+    /// A DragonBones fade out of the whole track (`fade_out_track`): its length in seconds
+    /// (0: none) and the time it has run.
+    pub(crate) db_fade_out: f64,
+    pub(crate) db_fade_out_time: f64,
     pub(crate) generation: u32,
     pub(crate) live: bool,
 }
@@ -153,6 +157,8 @@ impl TrackEntry {
             db_len: 0.0,
             db_held: ClipId(0),
             db_out_from: 1.0,
+            db_fade_out: 0.0,
+            db_fade_out_time: 0.0,
             generation: 0,
             live: false,
         }

@@ -229,6 +229,36 @@ impl AnimationState {
         true
     }
 
+    /// Fades the DragonBones clip on `track` out over `seconds` (DragonBones
+    /// `animationState.fadeOut(time)`, what `fadeIn`'s `fadeOutMode` does to the states it
+    /// replaces): its weight falls linearly from what it is now to 0, its playhead stands
+    /// still, and the track ends when the fade has run (0 s: now). A DragonBones
+    /// `fadeOutMode` other than the default (same layer and group, which `play` on the track
+    /// does) is this on the other tracks: `All` on every one, `SameLayer` on those of the
+    /// layer. False when nothing plays there or the clip is not a DragonBones one.
+    pub fn fade_out_track(&mut self, track: usize, seconds: f64) -> bool {
+        let Some(cur) = self.tracks.get(track).and_then(|&c| link(c)) else {
+            return false;
+        };
+        if !self.entries[cur].db || !seconds.is_finite() {
+            return false;
+        }
+        if seconds <= 0.0 {
+            self.clear_track(track);
+            return true;
+        }
+        let w = self.db_weight(cur);
+        let e = &mut self.entries[cur];
+        // COMPAT(dragonbones): a shorter fade already running is kept.
+        if e.db_fade_out > 0.0 && e.db_fade_out - e.db_fade_out_time <= seconds {
+            return true;
+        }
+        e.db_out_from = w;
+        e.db_fade_out = seconds;
+        e.db_fade_out_time = 0.0;
+        true
+    }
+
     /// The DragonBones layer of `track` ([`Self::set_track_layer`]; its index until set).
     pub fn track_layer(&self, track: usize) -> i32 {
         self.layers

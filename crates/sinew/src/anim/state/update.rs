@@ -74,6 +74,22 @@ impl AnimationState {
                 }
             }
             let e = &mut self.entries[cur];
+            if e.db_fade_out > 0.0 {
+                // A track fading out (`fade_out_track`): its playhead stands still
+                // (`pauseFadeOut`) and the track ends when the fade has run.
+                e.db_fade_out_time += delta;
+                if e.db_fade_out_time >= e.db_fade_out && e.next_track_last != -1.0 {
+                    self.tracks[i] = NONE;
+                    self.queue(StateEventKind::End, cur);
+                    self.clear_next(cur);
+                    let mut from = link(self.entries[cur].mixing_from);
+                    while let Some(f) = from {
+                        self.queue(StateEventKind::End, f);
+                        from = link(self.entries[f].mixing_from);
+                    }
+                }
+                continue;
+            }
             // COMPAT(dragonbones): a state fades in from no weight also when nothing played
             // before it (a new layer).
             let alone = e.db && e.mixing_from == NONE && e.mix_time < e.mix_duration;
