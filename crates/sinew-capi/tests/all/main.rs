@@ -23,5 +23,6 @@ mod jiggle_chains;
 mod jiggle_control;
 mod load_memory;
 mod render_batches;
+mod spine43;
 mod tracks;
 mod update_many_mixed;
