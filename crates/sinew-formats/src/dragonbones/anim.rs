@@ -298,11 +298,11 @@ fn bones(
 /// them back to 0, as the runtime's colour transform does.
 fn mark_offset_slots(anims: &[serde_json::Value], setup: &mut [RawSlot]) {
     use serde_json::Value;
+    // Read as the keys are (`colour_values`); a key that does not read is reported there.
+    let at = Loc::root();
     let offset = |c: Option<&Value>| {
         c.and_then(Value::as_object).is_some_and(|c| {
-            ["rO", "gO", "bO"]
-                .iter()
-                .any(|k| c.get(*k).and_then(Value::as_f64).is_some_and(|v| v != 0.0))
+            read_color_transform(Some(c), &at, true).is_ok_and(|(_, o)| o != [0.0; 3])
         })
     };
     for an in anims {

@@ -103,3 +103,53 @@ fn a_rotated_sub_texture_is_drawn_as_the_oracle_maps_it() {
     assert_uv(at(&cs, r, bottom), u1, v0, "bottom-right");
     assert_uv(at(&cs, l, bottom), u1, v1, "bottom-left");
 }
+
+/// A colour key's offsets are read the same way wherever they are looked at: an offset
+/// written as `true` (which the lenient reader takes as 1) gives its slot a dark colour and
+/// a two-colour timeline carrying that 1/255, as a number would; keys without offsets keep
+/// the slot on the plain colour timeline.
+#[test]
+fn colour_key_offsets_read_alike_make_the_slot_two_coloured() {
+    use sinew::raw::{RawTarget, SlotProperty};
+    let ske = |offset: &str| {
+        format!(
+            r#"{{ "version": "5.5", "frameRate": 24, "armature": [{{ "type": "Armature",
+            "name": "a", "bone": [{{ "name": "root" }}], "slot": [{{ "name": "s", "parent": "root" }}],
+            "skin": [], "animation": [{{ "name": "c", "duration": 2, "slot": [{{ "name": "s",
+            "colorFrame": [{{ "duration": 2, "value": {{ "rM": 50{offset} }} }},
+                           {{ "duration": 0, "value": {{}} }}] }}] }}] }}] }}"#
+        )
+    };
+    let colour_timeline = |text: &str| {
+        let db = sinew_formats::dragonbones::parse_dragonbones(text, "o_ske.json", None, None)
+            .expect("the rig loads");
+        let slot = db
+            .raw
+            .slots
+            .iter()
+            .find(|s| s.name == "s")
+            .expect("slot")
+            .clone();
+        let tl = db.raw.clips[0]
+            .timelines
+            .iter()
+            .find_map(|t| match &t.target {
+                RawTarget::Slot { property, .. } if *property != SlotProperty::Attachment => {
+                    Some((*property, t.keys[0].values.clone()))
+                }
+                _ => None,
+            })
+            .expect("a colour timeline");
+        (slot.dark.is_some(), tl)
+    };
+    let (dark, (property, values)) = colour_timeline(&ske(r#", "gO": true"#));
+    assert!(dark);
+    assert_eq!(property, SlotProperty::Rgba2);
+    // light g = multiplier 1 + offset 1/255; dark g = 1/255.
+    assert!((values[1] - (1.0 + 1.0 / 255.0)).abs() < 1e-6, "{values:?}");
+    assert!((values[5] - 1.0 / 255.0).abs() < 1e-6, "{values:?}");
+    let (dark, (property, values)) = colour_timeline(&ske(""));
+    assert!(!dark);
+    assert_eq!(property, SlotProperty::Rgba);
+    assert_eq!(values.len(), 4);
+}

@@ -61,10 +61,8 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
     } = pose;
     let Some(parent) = rig.bones[i].parent else {
         // Root: the skeleton scale applies to both the matrix and the position.
-        if let Some(held) = inst.db_rotation.get_mut(i) {
-            // DragonBones holds a root's local rotation as its world rotation.
-            *held = (rotation + shear_x).to_radians();
-        }
+        // DragonBones holds a root's local rotation as its world rotation.
+        inst.set_db_held(i, (rotation + shear_x).to_radians());
         let (la, lb, lc, ld) = local_matrix(rig.exact_angles, &mut inst.trig[i], &pose);
         inst.world[i] = WorldTransform {
             a: la * sx,
@@ -76,10 +74,8 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
         };
         return;
     };
-    if let Some(h) = inst.db_rotation.get_mut(i) {
-        // DragonBones decomposes a child's matrix unless it does not inherit scale (below).
-        *h = f64::NAN;
-    }
+    // DragonBones decomposes a child's matrix unless it does not inherit scale (below).
+    inst.set_db_held(i, f64::NAN);
     let p = inst.world[parent.index()];
     let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
     let world_x = pa * x + pb * y + p.x;
@@ -92,11 +88,10 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
         Inherit::OnlyTranslation => local_matrix(rig.exact_angles, &mut inst.trig[i], &pose),
         Inherit::DragonBones(f) => {
             let psx = inst.applied[parent.index()].scale_x;
-            let held = inst.db_rotation.get(parent.index()).copied();
             let (w, r) = dragonbones::dragonbones_child_world(
                 &p,
                 psx,
-                held.unwrap_or(f64::NAN),
+                inst.db_held(parent.index()),
                 &pose,
                 f,
                 sx,
@@ -105,9 +100,7 @@ pub fn update_bone_world_with(rig: &Rig, inst: &mut Instance, bone: BoneId, pose
                 inst.y,
             );
             inst.world[i] = w;
-            if let Some(h) = inst.db_rotation.get_mut(i) {
-                *h = r;
-            }
+            inst.set_db_held(i, r);
             return;
         }
         Inherit::NoRotationOrReflection => {
@@ -359,8 +352,7 @@ pub fn update_applied_transform(rig: &Rig, inst: &mut Instance, bone: BoneId) {
     let p = inst.world[parent.index()];
     if let Some(f) = dragonbones::flags(inst.inherit[i]) {
         let psx = inst.applied[parent.index()].scale_x;
-        let held = inst.db_rotation.get(parent.index()).copied();
-        let held = held.unwrap_or(f64::NAN);
+        let held = inst.db_held(parent.index());
         inst.applied[i] =
             dragonbones::dragonbones_applied(&p, psx, held, &w, f, sx, sy, inst.x, inst.y);
         return;

@@ -144,9 +144,8 @@ fn posed(inst: &Instance, bone: BoneId) -> Posed {
     let m = world_db(inst, bone);
     let local = inst.applied[bone.index()];
     let mut g = decompose(m, (local.scale_x, local.scale_y));
-    let held = inst.db_rotation.get(bone.index()).copied();
-
-    if let Some(h) = held.filter(|h| h.is_finite()) {
+    let h = inst.db_held(bone.index());
+    if h.is_finite() {
         // The runtime solves from the rotation it holds for the bone; where that is half a
         // turn from the decomposition the x scale changes sign; the skew keeps the y axis.
         if (h - g.rotation).cos() < 0.0 {
@@ -164,9 +163,7 @@ fn store(rig: &Rig, inst: &mut Instance, bone: BoneId, g: &Decomposed) {
     let w = from_db(compose(g), inst.scale_x, inst.scale_y, inst.x, inst.y);
     if w.a.is_finite() && w.b.is_finite() && w.c.is_finite() && w.d.is_finite() {
         inst.world[bone.index()] = w;
-        if let Some(h) = inst.db_rotation.get_mut(bone.index()) {
-            *h = g.rotation;
-        }
+        inst.set_db_held(bone.index(), g.rotation);
         update_applied_transform(rig, inst, bone);
     }
 }
@@ -199,12 +196,9 @@ pub(crate) fn solve_ik_dragonbones(
         .copied()
         .flatten()
         .filter(|_| holds_still(rig, inst, root));
-
     if let Some((w, r)) = held {
         inst.world[root.index()] = w;
-        if let Some(h) = inst.db_rotation.get_mut(root.index()) {
-            *h = r;
-        }
+        inst.set_db_held(root.index(), r);
         if let [_, child] = *bones {
             // The child is recomputed from its local pose under that parent.
             update_bone_world(rig, inst, child);
@@ -231,11 +225,7 @@ pub(crate) fn solve_ik_dragonbones(
         ),
         _ => {}
     }
-    let r = inst
-        .db_rotation
-        .get(root.index())
-        .copied()
-        .unwrap_or(f64::NAN);
+    let r = inst.db_held(root.index());
     if let Some(p) = inst.db_hold.prev.get_mut(id.index()) {
         *p = Some((inst.world[root.index()], r));
     }

@@ -254,6 +254,22 @@ impl DbHold {
 }
 
 impl Instance {
+    /// The DragonBones world rotation held for bone index `i` ([`Instance::db_rotation`]),
+    /// NaN where the runtime decomposes the matrix or the rig keeps none.
+    #[inline]
+    pub(crate) fn db_held(&self, i: usize) -> f64 {
+        self.db_rotation.get(i).copied().unwrap_or(f64::NAN)
+    }
+
+    /// Records `r` as bone index `i`'s held DragonBones world rotation (NaN: decomposed);
+    /// nothing for a rig that keeps none.
+    #[inline]
+    pub(crate) fn set_db_held(&mut self, i: usize, r: f64) {
+        if let Some(h) = self.db_rotation.get_mut(i) {
+            *h = r;
+        }
+    }
+
     /// Creates an instance in the setup pose with the default skin.
     pub fn new(rig: &Rig) -> Self {
         let nb = rig.bones.len();

@@ -32,6 +32,7 @@
 //! `crates/sinew-formats/tests/all/dragonbones_fade.rs` (fades, chains, play counts,
 //! backwards play, layers and groups).
 
+use super::db_layers::DbLayers;
 use super::entry::{NONE, link};
 use super::{AnimationState, apply::AttachmentState, apply::apply_attachment};
 use crate::anim::curve::STEPPED;
@@ -186,16 +187,18 @@ impl AnimationState {
         };
         self.db_layers.begin_state();
         for tl in &clip_data(rig, clip).timelines {
+            if let Some(&b) = bone_of(&tl.kind) {
+                add_layered_bone(
+                    &mut self.db_layers,
+                    (rig, inst),
+                    tl,
+                    b,
+                    (local, weight, layer),
+                    false,
+                );
+                continue;
+            }
             let alpha = match tl.kind {
-                _ if is_bone(&tl.kind) => {
-                    if let Some(&b) = bone_of(&tl.kind) {
-                        let w = self.db_layers.weight(rig, inst, b, weight, layer);
-                        if w != 0.0 {
-                            add_bone(rig, inst, tl, local, w, false);
-                        }
-                    }
-                    continue;
-                }
                 // A fading-out state no longer drives slots (`displayControl`).
                 K::Event { .. } => continue,
                 _ if fading_out => continue,
@@ -264,10 +267,14 @@ impl AnimationState {
         self.db_layers.begin_state();
         for tl in &clip_data(rig, clip).timelines {
             if let Some(&b) = bone_of(&tl.kind) {
-                let w = self.db_layers.weight(rig, inst, b, weight, layer);
-                if w != 0.0 {
-                    add_bone(rig, inst, tl, local, w, true);
-                }
+                add_layered_bone(
+                    &mut self.db_layers,
+                    (rig, inst),
+                    tl,
+                    b,
+                    (local, weight, layer),
+                    true,
+                );
             }
         }
         let f = &mut self.entries[from];
@@ -357,9 +364,20 @@ fn bone_of(k: &K) -> Option<&BoneId> {
     }
 }
 
-/// Whether a timeline drives a bone's local transform.
-fn is_bone(k: &K) -> bool {
-    bone_of(k).is_some()
+/// Adds bone timeline `tl` (of bone `b`) at clip time `time` with the weight `layers` leave
+/// a state of weight `weight` on layer `layer` (`db_layers.rs`); `wrap` as for [`add_bone`].
+fn add_layered_bone(
+    layers: &mut DbLayers,
+    (rig, inst): (&Rig, &mut Instance),
+    tl: &Timeline,
+    b: BoneId,
+    (time, weight, layer): (f64, f64, i32),
+    wrap: bool,
+) {
+    let w = layers.weight(rig, inst, b, weight, layer);
+    if w != 0.0 {
+        add_bone(rig, inst, tl, time, w, wrap);
+    }
 }
 
 /// Adds a bone timeline's offset at `time` times `weight`; `wrap`: rotation and shear
