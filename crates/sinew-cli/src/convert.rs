@@ -1,18 +1,19 @@
-//! `sinew convert IN OUT`: Spine JSON <-> Spine binary `.skel`, and DragonBones 5.x ->
-//! Spine 4.2 (JSON or `.skel`). The input format is told from the content, the output's
+//! `sinew convert IN OUT`: Spine JSON <-> Spine binary `.skel`, Spine 4.2 -> 4.3
+//! (`--spine 4.3`), and DragonBones 5.x -> Spine 4.2 (JSON or `.skel`). The input format is told from the content, the output's
 //! from `--format` or OUT's extension (`.skel` binary, anything else JSON). Prints what was
 //! written and every item that could not be converted exactly (see `docs/CONVERT.md`).
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use sinew::raw::RawRig;
+use sinew::types::SpineRuntime;
 use sinew_formats::budget::Budgets;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// What `convert` converts, for the error on any other input.
-const CONVERTS: &str = "convert converts Spine JSON <-> Spine .skel and DragonBones 5.x -> \
-                        Spine 4.2 (JSON or .skel); Inochi2D puppets and other files are not \
+const CONVERTS: &str = "convert converts Spine JSON <-> Spine .skel, Spine 4.2 -> 4.3 and \
+                        DragonBones 5.x -> Spine 4.2 (JSON or .skel); Inochi2D puppets and other files are not \
                         converted";
 
 /// `sinew convert` options.
@@ -36,6 +37,21 @@ pub struct ConvertArgs {
     /// JSON output on one line (default: indented).
     #[arg(long)]
     pub compact: bool,
+    /// Spine version to write (default: the input's; DragonBones input: 4.2). `4.3` upgrades
+    /// a 4.2 skeleton (see docs/CONVERT.md); 4.3 skeletons are not written as 4.2.
+    #[arg(long, value_enum)]
+    pub spine: Option<SpineVersion>,
+}
+
+/// Spine versions `convert` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SpineVersion {
+    /// Spine 4.2.
+    #[value(name = "4.2")]
+    V42,
+    /// Spine 4.3.
+    #[value(name = "4.3")]
+    V43,
 }
 
 /// Output formats.
@@ -48,10 +64,12 @@ pub enum OutFormat {
 }
 
 impl OutFormat {
-    fn name(self) -> &'static str {
-        match self {
-            OutFormat::Json => "Spine 4.2 JSON",
-            OutFormat::Skel => "Spine 4.2 binary",
+    fn name(self, v43: bool) -> &'static str {
+        match (self, v43) {
+            (OutFormat::Json, false) => "Spine 4.2 JSON",
+            (OutFormat::Skel, false) => "Spine 4.2 binary",
+            (OutFormat::Json, true) => "Spine 4.3 JSON",
+            (OutFormat::Skel, true) => "Spine 4.3 binary",
         }
     }
 }
@@ -71,7 +89,7 @@ pub fn convert(a: &ConvertArgs, budgets: &Budgets) -> Result<String> {
     });
     let mut inexact = Vec::new();
     let found = sinew_formats::detect(&bytes);
-    let (rig, from): (RawRig, &str) = if found == sinew_formats::Format::DragonBones {
+    let (mut rig, from): (RawRig, &str) = if found == sinew_formats::Format::DragonBones {
         // `--tex`, else the `_tex.json` beside the skeleton.
         let load = crate::guard::LoadArgs {
             atlas: a.tex.as_deref().map(Some),
@@ -111,18 +129,32 @@ pub fn convert(a: &ConvertArgs, budgets: &Budgets) -> Result<String> {
             .map_err(crate::guard::load_error)?;
         (raw, from)
     };
+    let mut changed = Vec::new();
+    let v43 = match (a.spine, rig.runtime) {
+        (Some(SpineVersion::V43), SpineRuntime::V42) => {
+            let up = sinew_formats::spine::upgrade_to_spine43(&rig);
+            changed = up.notes;
+            rig = up.rig;
+            true
+        }
+        (Some(SpineVersion::V42), SpineRuntime::V43) => bail!(
+            "{input}: a Spine 4.3 skeleton cannot be written as 4.2 (--spine 4.2); sinew \
+             upgrades 4.2 to 4.3, not back"
+        ),
+        (_, runtime) => runtime == SpineRuntime::V43,
+    };
     let data = match format {
         OutFormat::Json => {
             sinew_formats::spine::write_spine_json(&rig, !a.compact).map(String::into_bytes)
         }
         OutFormat::Skel => sinew_formats::spine::write_spine_binary(&rig),
     }
-    .map_err(|e| anyhow::anyhow!("{out}: cannot write {}: {e}", format.name()))?;
+    .map_err(|e| anyhow::anyhow!("{out}: cannot write {}: {e}", format.name(v43)))?;
     std::fs::write(&a.output, &data).with_context(|| format!("{out}: cannot write"))?;
     let mut report = format!(
         "wrote {out} ({}, {} bytes) from {input} ({from}): {} bones, {} slots, {} skins, {} \
          animations",
-        format.name(),
+        format.name(v43),
         data.len(),
         rig.bones.len(),
         rig.slots.len(),
@@ -132,6 +164,17 @@ pub fn convert(a: &ConvertArgs, budgets: &Budgets) -> Result<String> {
     if !inexact.is_empty() {
         let _ = write!(report, "\nnot converted exactly ({}):", inexact.len());
         for line in &inexact {
+            let _ = write!(report, "\n  - {line}");
+        }
+    }
+    if !changed.is_empty() {
+        let _ = write!(
+            report,
+            "\nupgraded to 4.3 ({} notes: what was dropped or rewritten, and 4.2 behaviour the \
+             4.3 runtime runs differently that this skeleton uses):",
+            changed.len()
+        );
+        for line in &changed {
             let _ = write!(report, "\n  - {line}");
         }
     }

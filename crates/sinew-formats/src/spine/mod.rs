@@ -20,8 +20,10 @@ pub mod binary;
 mod constraints43;
 mod eased;
 mod skeleton;
+mod upgrade43;
 mod write_json;
 mod write_json_anims;
+mod write_json_constraints;
 mod write_json_skins;
 
 use crate::budget::Budgets;
@@ -31,6 +33,7 @@ pub use binary::{WriteError, write_spine_binary};
 use serde_json::Value;
 use sinew::raw::RawRig;
 use std::path::Path;
+pub use upgrade43::{Upgraded, upgrade_to_spine43};
 pub use write_json::{spine_json_value, write_spine_json};
 
 /// Caps on what a file may declare (ids are 16-bit; triangle indices are u16).

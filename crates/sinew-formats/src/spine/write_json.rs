@@ -120,7 +120,7 @@ fn color8(c: Color) -> String {
 /// An x with `1 / x == target` (for fps and mass, which the rig holds inverted), searched
 /// a few ulps around `1 / target`; not every f64 is the inverse of one, so the nearest
 /// otherwise.
-fn inverse_exact(target: f64) -> f64 {
+pub(crate) fn inverse_exact(target: f64) -> f64 {
     let x = 1.0 / target;
     if 1.0 / x.round() == target {
         return x.round();
@@ -207,10 +207,16 @@ fn write_root(rig: &RawRig) -> W<Value> {
     if !rig.hash.is_empty() {
         sk.set("hash", rig.hash.as_str());
     }
-    let version = if rig.version.starts_with("4.2") {
+    let v43 = rig.runtime == SpineRuntime::V43;
+    let (major_minor, fallback) = if v43 {
+        ("4.3", "4.3.0")
+    } else {
+        ("4.2", "4.2.0")
+    };
+    let version = if rig.version.starts_with(major_minor) {
         rig.version.as_str()
     } else {
-        "4.2.0"
+        fallback
     };
     sk.set("spine", version);
     for (k, v) in ["x", "y", "width", "height"].iter().zip(rig.bounds) {
@@ -220,15 +226,23 @@ fn write_root(rig: &RawRig) -> W<Value> {
     root.set("skeleton", sk.build());
     root.set("bones", bones(rig)?);
     root.set("slots", slots(rig)?);
-    let (ik, transform, path, physics) = constraints(rig)?;
-    for (k, v) in [
-        ("ik", ik),
-        ("transform", transform),
-        ("path", path),
-        ("physics", physics),
-    ] {
-        if !v.is_empty() {
-            root.set(k, v);
+    if v43 {
+        // 4.3: one list in update order, each item with its `type`.
+        let list = super::write_json_constraints::constraints43(rig)?;
+        if !list.is_empty() {
+            root.set("constraints", list);
+        }
+    } else {
+        let (ik, transform, path, physics) = super::write_json_constraints::constraints42(rig)?;
+        for (k, v) in [
+            ("ik", ik),
+            ("transform", transform),
+            ("path", path),
+            ("physics", physics),
+        ] {
+            if !v.is_empty() {
+                root.set(k, v);
+            }
         }
     }
     root.set("skins", super::write_json_skins::skins(rig)?);
@@ -302,130 +316,6 @@ fn slots(rig: &RawRig) -> W<Vec<Value>> {
         out.push(m.build());
     }
     Ok(out)
-}
-
-/// Name, order, skin flag and bones, shared by the constraint kinds.
-fn constraint_head(m: &mut Obj, name: &str, order: u32, skin: bool, bones: &[String]) {
-    m.set("name", name);
-    m.set("order", order);
-    m.flag("skin", skin, false);
-    if !bones.is_empty() {
-        m.set("bones", bones.to_vec());
-    }
-}
-
-type Lists = (Vec<Value>, Vec<Value>, Vec<Value>, Vec<Value>);
-
-fn constraints(rig: &RawRig) -> W<Lists> {
-    let mut ik = Vec::new();
-    for c in &rig.ik {
-        let what = format!("IK constraint `{}`", c.name);
-        let mut m = Obj::new(&what);
-        constraint_head(&mut m, &c.name, c.order, c.skin_required, &c.bones);
-        m.set("target", c.target.as_str());
-        m.num("mix", c.mix, 1.0)?;
-        m.num("softness", c.softness, 0.0)?;
-        m.flag("bendPositive", c.bend_positive, true);
-        m.flag("compress", c.compress, false);
-        m.flag("stretch", c.stretch, false);
-        m.flag("uniform", c.uniform, false);
-        ik.push(m.build());
-    }
-    let mut transform = Vec::new();
-    for c in &rig.transforms {
-        let what = format!("transform constraint `{}`", c.name);
-        let mut m = Obj::new(&what);
-        constraint_head(&mut m, &c.name, c.order, c.skin_required, &c.bones);
-        m.set("target", c.target.as_str());
-        m.flag("local", c.local, false);
-        m.flag("relative", c.relative, false);
-        m.num("rotation", c.offset_rotation, 0.0)?;
-        m.num("x", c.offset_x, 0.0)?;
-        m.num("y", c.offset_y, 0.0)?;
-        m.num("scaleX", c.offset_scale_x, 0.0)?;
-        m.num("scaleY", c.offset_scale_y, 0.0)?;
-        m.num("shearY", c.offset_shear_y, 0.0)?;
-        m.num("mixRotate", c.mix_rotate, 1.0)?;
-        m.num("mixX", c.mix_x, 1.0)?;
-        m.num("mixY", c.mix_y, c.mix_x)?;
-        m.num("mixScaleX", c.mix_scale_x, 1.0)?;
-        m.num("mixScaleY", c.mix_scale_y, c.mix_scale_x)?;
-        m.num("mixShearY", c.mix_shear_y, 1.0)?;
-        transform.push(m.build());
-    }
-    let mut path = Vec::new();
-    for c in &rig.paths {
-        let what = format!("path constraint `{}`", c.name);
-        let mut m = Obj::new(&what);
-        constraint_head(&mut m, &c.name, c.order, c.skin_required, &c.bones);
-        m.set("target", c.target.as_str());
-        if c.position_mode == PositionMode::Fixed {
-            m.set("positionMode", "fixed");
-        }
-        let spacing = match c.spacing_mode {
-            SpacingMode::Length => None,
-            SpacingMode::Fixed => Some("fixed"),
-            SpacingMode::Percent => Some("percent"),
-            SpacingMode::Proportional => Some("proportional"),
-        };
-        if let Some(s) = spacing {
-            m.set("spacingMode", s);
-        }
-        let rotate = match c.rotate_mode {
-            RotateMode::Tangent => None,
-            RotateMode::Chain => Some("chain"),
-            RotateMode::ChainScale => Some("chainScale"),
-        };
-        if let Some(r) = rotate {
-            m.set("rotateMode", r);
-        }
-        m.num("rotation", c.offset_rotation, 0.0)?;
-        m.num("position", c.position, 0.0)?;
-        m.num("spacing", c.spacing, 0.0)?;
-        m.num("mixRotate", c.mix_rotate, 1.0)?;
-        m.num("mixX", c.mix_x, 1.0)?;
-        m.num("mixY", c.mix_y, c.mix_x)?;
-        path.push(m.build());
-    }
-    let mut physics = Vec::new();
-    for c in &rig.physics {
-        let what = format!("physics constraint `{}`", c.name);
-        let mut m = Obj::new(&what);
-        constraint_head(&mut m, &c.name, c.order, c.skin_required, &[]);
-        m.set("bone", c.bone.as_str());
-        m.num("x", c.x, 0.0)?;
-        m.num("y", c.y, 0.0)?;
-        m.num("rotate", c.rotate, 0.0)?;
-        m.num("scaleX", c.scale_x, 0.0)?;
-        m.num("shearX", c.shear_x, 0.0)?;
-        m.num("limit", c.limit, 5000.0)?;
-        if !(c.step > 0.0 && c.step.is_finite()) {
-            return fail(&what, format!("step {} s is not 1/fps", c.step));
-        }
-        m.num("fps", inverse_exact(c.step), 60.0)?;
-        m.num("inertia", c.inertia, 1.0)?;
-        m.num("strength", c.strength, 100.0)?;
-        m.num("damping", c.damping, 1.0)?;
-        if c.mass_inverse == 0.0 || !c.mass_inverse.is_finite() {
-            return fail(
-                &what,
-                format!("mass inverse {} has no mass", c.mass_inverse),
-            );
-        }
-        m.num("mass", inverse_exact(c.mass_inverse), 1.0)?;
-        m.num("wind", c.wind, 0.0)?;
-        m.num("gravity", c.gravity, 0.0)?;
-        m.num("mix", c.mix, 1.0)?;
-        m.flag("inertiaGlobal", c.inertia_global, false);
-        m.flag("strengthGlobal", c.strength_global, false);
-        m.flag("dampingGlobal", c.damping_global, false);
-        m.flag("massGlobal", c.mass_global, false);
-        m.flag("windGlobal", c.wind_global, false);
-        m.flag("gravityGlobal", c.gravity_global, false);
-        m.flag("mixGlobal", c.mix_global, false);
-        physics.push(m.build());
-    }
-    Ok((ik, transform, path, physics))
 }
 
 fn events(rig: &RawRig) -> W<Value> {

@@ -7,6 +7,7 @@
 use super::write_json::{Obj, W, fail, hex6, hex8, inherit_name, num, num32};
 use serde_json::{Map, Value};
 use sinew::raw::*;
+use sinew::types::SpineRuntime;
 use std::collections::HashMap;
 
 /// The `animations` object.
@@ -55,6 +56,7 @@ fn put(what: &str, parent: &mut Map<String, Value>, key: &str, keys: Vec<Value>)
 }
 
 fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -> W<Value> {
+    let v43 = rig.runtime == SpineRuntime::V43;
     let mut root = Map::new();
     for (n, t) in clip.timelines.iter().enumerate() {
         let what = format!(
@@ -104,7 +106,8 @@ fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -
                     m.num("mixX", x, 1.0)?;
                     m.num("mixY", y, x)?;
                     m.num("mixScaleX", sx, 1.0)?;
-                    m.num("mixScaleY", sy, sx)?;
+                    // 4.3 keys default mixScaleY to 1, 4.2 keys to their mixScaleX.
+                    m.num("mixScaleY", sy, if v43 { 1.0 } else { sx })?;
                     m.num("mixShearY", shy, 1.0)
                 })?;
                 put(&what, at(&mut root, &["transform"])?, c, keys)?;
@@ -144,7 +147,9 @@ fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -
                 let keys = if *property == P::Reset {
                     stepped(&what, &t.keys, |_, _| Ok(()))?
                 } else {
-                    keys(&what, &t.keys, 1, value_key(0.0))?
+                    // 4.3 mix keys default to 1 (4.2: 0).
+                    let default = if v43 && *property == P::Mix { 1.0 } else { 0.0 };
+                    keys(&what, &t.keys, 1, value_key(default))?
                 };
                 let c = constraint.as_deref().unwrap_or("");
                 put(&what, at(&mut root, &["physics", c])?, name, keys)?;

@@ -6,10 +6,11 @@
 use super::write_json::{Obj, W, fail, hex8, num, num32};
 use serde_json::{Map, Value};
 use sinew::raw::*;
-use sinew::types::Color;
+use sinew::types::{Color, SpineRuntime};
 
 /// The `skins` list.
 pub(crate) fn skins(rig: &RawRig) -> W<Vec<Value>> {
+    let v43 = rig.runtime == SpineRuntime::V43;
     let mut out = Vec::with_capacity(rig.skins.len());
     for s in &rig.skins {
         let what = format!("skin `{}`", s.name);
@@ -32,7 +33,7 @@ pub(crate) fn skins(rig: &RawRig) -> W<Vec<Value>> {
                 "skin `{}`, slot `{}`, attachment `{}`",
                 s.name, e.slot, e.key
             );
-            let a = attachment(&what, e)?;
+            let a = attachment(&what, e, v43)?;
             let slot = slots
                 .entry(e.slot.clone())
                 .or_insert_with(|| Value::Object(Map::new()));
@@ -118,7 +119,7 @@ fn path(m: &mut Obj, path: &str, name: &str) {
     }
 }
 
-fn attachment(what: &str, e: &RawSkinEntry) -> W<Value> {
+fn attachment(what: &str, e: &RawSkinEntry, v43: bool) -> W<Value> {
     let mut m = Obj::new(what);
     let name = e.attachment.name.as_str();
     if name != e.key {
@@ -190,7 +191,8 @@ fn attachment(what: &str, e: &RawSkinEntry) -> W<Value> {
             m.set("type", "linkedmesh");
             path(&mut m, p, name);
             color(&mut m, *c);
-            m.set("parent", parent.as_str());
+            // 4.3 renamed `parent` to `source`.
+            m.set(if v43 { "source" } else { "parent" }, parent.as_str());
             if let Some(skin) = skin {
                 m.set("skin", skin.as_str());
             }

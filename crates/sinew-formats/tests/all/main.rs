@@ -49,5 +49,6 @@ mod mutations;
 mod setup_pose;
 mod skel;
 mod spine43;
+mod spine43_upgrade;
 mod spine_write;
 mod vertices_setup;

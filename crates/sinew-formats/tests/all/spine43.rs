@@ -14,7 +14,7 @@ use sinew_formats::{LoadError, LoadOptions};
 use std::path::PathBuf;
 
 /// Every `*/*.json` rig under `<fixtures>/spine43` (goldens excluded).
-fn converted(test: &str) -> Option<Vec<PathBuf>> {
+pub(crate) fn converted(test: &str) -> Option<Vec<PathBuf>> {
     let dir = sinew_testutil::require_spine43_fixtures(test)?;
     let mut out = Vec::new();
     for sub in std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()) {

@@ -246,6 +246,14 @@ pub fn write_spine_binary(rig: &RawRig) -> Result<Vec<u8>, WriteError> {
 }
 
 fn write_all(rig: &RawRig) -> W<Vec<u8>> {
+    if rig.runtime == sinew::types::SpineRuntime::V43 {
+        // Its 4.2 layout would lose 4.3's property mappings and semantics.
+        return Err(Box::new(WriteError {
+            what: "skeleton".into(),
+            message: "a Spine 4.3 rig cannot be written as Spine 4.2 binary (write it as JSON)"
+                .into(),
+        }));
+    }
     let names = Names::new(rig);
     let nonessential = needs_nonessential(rig);
     let mut head = Out::new();

@@ -1,0 +1,171 @@
+//! Spine 4.2 -> 4.3 (`upgrade_to_spine43` and the 4.3 JSON writer): every shared 4.2 export
+//! upgraded by sinew is the rig its converted twin in `<fixtures>/spine43/` loads as (that
+//! twin was made by the converter verified against both official runtimes, and its poses
+//! are checked against spine-core 4.3.13 by sinew-cli's `golden_spine43_manifest`); sinew's
+//! 4.3 JSON reads back as the same rig, for upgraded exports and for the converted files.
+#![allow(clippy::unwrap_used)]
+
+use super::spine43::converted;
+use sinew::raw::RawRig;
+use sinew::types::SpineRuntime;
+use sinew_formats::spine::{
+    load_spine_json, parse_spine_json, upgrade_to_spine43, write_spine_json,
+};
+
+/// The rig's Debug text without where it came from.
+fn model(rig: &RawRig) -> String {
+    let mut r = rig.clone();
+    r.source.clear();
+    format!("{r:?}")
+}
+
+/// Asserts two rigs have the same model, showing where they first differ.
+fn same(a: &RawRig, b: &RawRig, what: &str) {
+    let (a, b) = (model(a), model(b));
+    if a != b {
+        let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let from = at.saturating_sub(300);
+        panic!(
+            "{what}: models differ at byte {at}:\n  left: ...{}\n right: ...{}",
+            &a[from..(at + 200).min(a.len())],
+            &b[from..(at + 200).min(b.len())]
+        );
+    }
+}
+
+/// The 4.2 export a converted fixture was made from.
+fn original(f: &std::path::Path) -> std::path::PathBuf {
+    let rel = f
+        .strip_prefix(f.parent().unwrap().parent().unwrap())
+        .unwrap();
+    sinew_testutil::require_spine_fixtures("orig")
+        .unwrap()
+        .join(rel)
+}
+
+#[test]
+fn upgraded_exports_are_their_converted_twins() {
+    let Some(files) = converted("upgraded_exports_are_their_converted_twins") else {
+        return;
+    };
+    for f in files {
+        let what = f.display().to_string();
+        let twin = load_spine_json(&f).unwrap();
+        let old = load_spine_json(&original(&f)).unwrap();
+        assert_eq!(old.runtime, SpineRuntime::V42, "{what}");
+        let up = upgrade_to_spine43(&old);
+        assert_eq!(up.rig.runtime, SpineRuntime::V43, "{what}");
+        same(&up.rig, &twin, &what);
+        // Physics rigs are noted (4.3 interpolates their poses); the others use none of the
+        // changed behaviours except where noted by the oracle's README.
+        assert_eq!(
+            up.notes.iter().any(|n| n.contains("physics constraints")),
+            !old.physics.is_empty(),
+            "{what}: {:?}",
+            up.notes
+        );
+        // Written as 4.3 JSON and read back: the same rig.
+        let text = write_spine_json(&up.rig, false).unwrap();
+        assert!(text.contains("\"spine\":\"4.3.0\""), "{what}");
+        assert!(!text.contains("\"order\""), "{what}: 4.3 has no `order`");
+        let back = parse_spine_json(&text, "back").unwrap();
+        same(&back, &up.rig, &format!("{what}: written and read back"));
+        // The converted file itself round-trips through the writer too.
+        let again = parse_spine_json(&write_spine_json(&twin, true).unwrap(), "again").unwrap();
+        same(
+            &again,
+            &twin,
+            &format!("{what}: the twin written and read back"),
+        );
+    }
+}
+
+#[test]
+fn constraints_4_2_never_updates_are_dropped_with_their_timelines() {
+    let text = r#"{"skeleton":{"spine":"4.2.40"},
+        "bones":[{"name":"root"},{"name":"a","parent":"root"},{"name":"b","parent":"root"}],
+        "ik":[{"name":"late","order":5,"bones":["a"],"target":"b"},
+              {"name":"first","order":1,"bones":["a"],"target":"b"}],
+        "transform":[{"name":"zero","order":0,"bones":["b"],"target":"a"},
+                     {"name":"dup","order":1,"bones":["b"],"target":"a"}],
+        "skins":[{"name":"default"},{"name":"s","ik":["late"],"transform":["dup","zero"]}],
+        "animations":{"x":{"ik":{"late":[{"mix":0.5}],"first":[{"mix":0.5}]},
+                           "transform":{"dup":[{"mixRotate":0.5}]}}}}"#;
+    let up = upgrade_to_spine43(&parse_spine_json(text, "t.json").unwrap());
+    let rig = &up.rig;
+    // Update order 0: `zero`, 1: `first` (IK before transform); `late` (5 >= 4) and `dup`
+    // (a second 1) are never reached by 4.2.
+    assert_eq!(rig.ik.len(), 1);
+    assert_eq!((rig.ik[0].name.as_str(), rig.ik[0].order), ("first", 1));
+    assert_eq!(rig.transforms.len(), 1);
+    assert_eq!(
+        (rig.transforms[0].name.as_str(), rig.transforms[0].order),
+        ("zero", 0)
+    );
+    let skin = rig.skins.iter().find(|s| s.name == "s").unwrap();
+    assert!(skin.ik.is_empty());
+    assert_eq!(skin.transforms, ["zero"]);
+    assert_eq!(
+        rig.clips[0].timelines.len(),
+        1,
+        "only `first`'s timeline is left"
+    );
+    let dropped: Vec<&String> = up
+        .notes
+        .iter()
+        .filter(|n| n.starts_with("dropped"))
+        .collect();
+    assert_eq!(dropped.len(), 2, "{:?}", up.notes);
+    assert!(
+        dropped
+            .iter()
+            .any(|n| n.contains("`late`") && n.contains("order 5"))
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|n| n.contains("`dup`") && n.contains("order 1"))
+    );
+    // The 4.3 JSON lists them in update order and loads back as the same rig.
+    let json = write_spine_json(rig, false).unwrap();
+    let zero = json.find("\"zero\"").unwrap();
+    let first = json.find("\"first\"").unwrap();
+    assert!(zero < first, "{json}");
+    let back = parse_spine_json(&json, "back").unwrap();
+    same(&back, rig, "back");
+}
+
+#[test]
+fn behaviour_changes_are_noted() {
+    let text = r#"{"skeleton":{"spine":"4.2.40"},
+        "bones":[{"name":"root"},{"name":"p","parent":"root","shearX":5},
+                 {"name":"c","parent":"p"},{"name":"s","parent":"root","scaleX":2}],
+        "slots":[{"name":"path","bone":"root","attachment":"path"}],
+        "ik":[{"name":"arm","order":0,"bones":["p","c"],"target":"s"}],
+        "transform":[{"name":"loc","order":1,"bones":["s"],"target":"root","local":true,"mixScaleX":0.5},
+                     {"name":"wor","order":2,"bones":["c"],"target":"root","relative":true,"mixShearY":0.5,"shearY":3}],
+        "path":[{"name":"pa","order":3,"bones":["c"],"target":"path","spacing":-2}],
+        "skins":[{"name":"default","attachments":{"path":{"path":{"type":"path","lengths":[1],
+            "vertexCount":3,"vertices":[0,0,1,1,2,2]}}}}]}"#;
+    let up = upgrade_to_spine43(&parse_spine_json(text, "t.json").unwrap());
+    let has = |a: &str, b: &str| up.notes.iter().any(|n| n.contains(a) && n.contains(b));
+    assert!(has("`arm`", "shear"), "{:?}", up.notes);
+    assert!(has("`loc`", "local and absolute"), "{:?}", up.notes);
+    assert!(has("`wor`", "wraps"), "{:?}", up.notes);
+    assert!(has("`wor`", "shearY offset"), "{:?}", up.notes);
+    assert!(has("`pa`", "negative length spacing"), "{:?}", up.notes);
+    assert_eq!(up.notes.len(), 5, "{:?}", up.notes);
+}
+
+#[test]
+fn a_4_3_rig_is_not_written_in_4_2_layouts() {
+    let up = upgrade_to_spine43(
+        &parse_spine_json(
+            r#"{"skeleton":{"spine":"4.2.1"},"bones":[{"name":"root"}]}"#,
+            "t",
+        )
+        .unwrap(),
+    );
+    let e = sinew_formats::spine::write_spine_binary(&up.rig).unwrap_err();
+    assert!(e.to_string().contains("4.3"), "{e}");
+}
