@@ -209,7 +209,10 @@ mod tests {
         crowd.set_build_draw_lists(true);
         crowd.update(0.1);
         let mut by_hand = crowd.into_characters();
-        let on_pool: Vec<_> = by_hand.iter().map(|c| c.draw.positions.clone()).collect();
+        let on_pool: Vec<_> = by_hand
+            .iter()
+            .map(|c| c.last_draw_list().positions.clone())
+            .collect();
         for (c, p) in by_hand.iter_mut().zip(on_pool) {
             assert_eq!(c.draw_list().positions, p);
         }

@@ -760,6 +760,14 @@ impl Character {
         &self.draw
     }
 
+    /// The list the last [`Character::draw_list`] call built (by this host, or by a
+    /// [`Pool`] or [`Crowd`] with draw lists on, on its threads), without building it again:
+    /// for a renderer that draws lists a pool built. Empty before the first build; not
+    /// rebuilt by [`Character::update`] alone.
+    pub fn last_draw_list(&self) -> &DrawList {
+        &self.draw
+    }
+
     /// Computes the world vertices (x, y pairs, the rig's own y convention) of every region
     /// and mesh shown, in draw order (slots of inactive bones and hidden parts skipped), the
     /// way a renderer does slot by slot: each slot's vertices are written to the **start** of

@@ -1,0 +1,169 @@
+//! The material every sinew batch draws with: one atlas page and one blend mode, rendered by
+//! Bevy's `Material2d` pipeline (so the batches sort with sprites and other 2D meshes by z,
+//! and honour render layers and cameras) with sinew's own shader (`sinew.wgsl`: two-colour
+//! tint, Inochi2D screen tint, premultiplied output) and the blend mode as fixed-function
+//! blend state picked when the pipeline is specialised.
+//!
+//! Blend states are the premultiplied formulas of sinew-render (`blend.rs`, `advanced.rs`):
+//! normal, additive, multiply, screen and Inochi2D's factor modes (AddGlow, Inverse,
+//! DestinationIn, ClipToLower, SliceFromLower) exactly; Darken and Lighten as min/max,
+//! LinearDodge as additive and Subtract as reverse subtraction (exact on opaque pixels);
+//! the separable modes that need the destination in the shader (Overlay, ColorDodge,
+//! ColorBurn, HardLight, SoftLight, Difference, Exclusion) draw as normal.
+
+use bevy::asset::{embedded_asset, embedded_path};
+use bevy::mesh::{MeshVertexAttribute, MeshVertexBufferLayoutRef, VertexFormat};
+use bevy::prelude::*;
+use bevy::render::render_resource::{
+    AsBindGroup, BlendComponent, BlendFactor, BlendOperation, BlendState, RenderPipelineDescriptor,
+    SpecializedMeshPipelineError,
+};
+use bevy::shader::ShaderRef;
+use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
+use sinew::BlendMode;
+
+/// The dark colour of a vertex: rgb Spine's tint black (w = 0) or an Inochi2D screen tint
+/// (w = 1).
+pub const ATTRIBUTE_DARK: MeshVertexAttribute =
+    MeshVertexAttribute::new("SinewDark", 0x51_4e_57_01, VertexFormat::Float32x4);
+
+/// One atlas page drawn with one blend mode (see the module docs). Made by the plugin per
+/// rig, page and blend mode; shared by every character of the rig.
+///
+/// Owner: bevy_sinew's drawing (`draw.rs` picks one per batch).
+#[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
+#[bind_group_data(SinewMaterialKey)]
+pub struct SinewMaterial {
+    /// The page, premultiplied RGBA8 (not sRGB-decoded).
+    #[texture(0)]
+    #[sampler(1)]
+    pub page: Handle<Image>,
+    /// How the batch composites onto what is below.
+    pub blend: BlendMode,
+}
+
+/// The pipeline key of a [`SinewMaterial`]: its blend mode.
+///
+/// Owner: bevy_sinew's drawing.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SinewMaterialKey {
+    /// `BlendMode` as its index in [`BLEND_MODES`].
+    pub blend: u8,
+}
+
+/// Every blend mode, in the order [`SinewMaterialKey::blend`] numbers them.
+pub const BLEND_MODES: [BlendMode; 20] = [
+    BlendMode::Normal,
+    BlendMode::Additive,
+    BlendMode::Multiply,
+    BlendMode::Screen,
+    BlendMode::Overlay,
+    BlendMode::Darken,
+    BlendMode::Lighten,
+    BlendMode::ColorDodge,
+    BlendMode::LinearDodge,
+    BlendMode::AddGlow,
+    BlendMode::ColorBurn,
+    BlendMode::HardLight,
+    BlendMode::SoftLight,
+    BlendMode::Difference,
+    BlendMode::Exclusion,
+    BlendMode::Subtract,
+    BlendMode::Inverse,
+    BlendMode::DestinationIn,
+    BlendMode::ClipToLower,
+    BlendMode::SliceFromLower,
+];
+
+impl From<&SinewMaterial> for SinewMaterialKey {
+    fn from(m: &SinewMaterial) -> Self {
+        let blend = BLEND_MODES.iter().position(|b| *b == m.blend).unwrap_or(0);
+        SinewMaterialKey { blend: blend as u8 }
+    }
+}
+
+/// The fixed-function blend state of a mode, on premultiplied colour (module docs).
+pub fn blend_state(mode: BlendMode) -> BlendState {
+    use BlendFactor::{
+        Dst, DstAlpha, One, OneMinusDst, OneMinusSrc, OneMinusSrcAlpha, SrcAlpha, Zero,
+    };
+    let c = |src, dst| BlendComponent {
+        src_factor: src,
+        dst_factor: dst,
+        operation: BlendOperation::Add,
+    };
+    let op = |operation| BlendComponent {
+        src_factor: One,
+        dst_factor: One,
+        operation,
+    };
+    // Source-over alpha, which most modes share.
+    let over = c(One, OneMinusSrcAlpha);
+    let (color, alpha) = match mode {
+        BlendMode::Additive | BlendMode::LinearDodge => (c(One, One), c(One, One)),
+        BlendMode::Multiply => (c(Dst, OneMinusSrcAlpha), over),
+        BlendMode::Screen => (c(One, OneMinusSrc), over),
+        BlendMode::AddGlow => (c(One, One), over),
+        BlendMode::Inverse => (c(OneMinusDst, OneMinusSrcAlpha), over),
+        BlendMode::DestinationIn => (c(Zero, SrcAlpha), c(Zero, SrcAlpha)),
+        BlendMode::ClipToLower => (c(DstAlpha, OneMinusSrcAlpha), c(DstAlpha, OneMinusSrcAlpha)),
+        BlendMode::SliceFromLower => (c(Zero, OneMinusSrcAlpha), c(Zero, OneMinusSrcAlpha)),
+        BlendMode::Darken => (op(BlendOperation::Min), over),
+        BlendMode::Lighten => (op(BlendOperation::Max), over),
+        BlendMode::Subtract => (op(BlendOperation::ReverseSubtract), over),
+        _ => (over, over),
+    };
+    BlendState { color, alpha }
+}
+
+impl Material2d for SinewMaterial {
+    fn vertex_shader() -> ShaderRef {
+        shader_ref()
+    }
+
+    fn fragment_shader() -> ShaderRef {
+        shader_ref()
+    }
+
+    fn alpha_mode(&self) -> AlphaMode2d {
+        // The transparent (sorted) phase: batches draw back to front in z.
+        AlphaMode2d::Blend
+    }
+
+    fn specialize(
+        descriptor: &mut RenderPipelineDescriptor,
+        layout: &MeshVertexBufferLayoutRef,
+        key: Material2dKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        let buffer = layout.0.get_layout(&[
+            Mesh::ATTRIBUTE_POSITION.at_shader_location(0),
+            Mesh::ATTRIBUTE_UV_0.at_shader_location(1),
+            Mesh::ATTRIBUTE_COLOR.at_shader_location(2),
+            ATTRIBUTE_DARK.at_shader_location(3),
+        ])?;
+        descriptor.vertex.buffers = vec![buffer];
+        let mode = BLEND_MODES
+            .get(usize::from(key.bind_group_data.blend))
+            .copied()
+            .unwrap_or_default();
+        if let Some(fragment) = descriptor.fragment.as_mut() {
+            for target in fragment.targets.iter_mut().flatten() {
+                target.blend = Some(blend_state(mode));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn shader_ref() -> ShaderRef {
+    ShaderRef::Path(
+        bevy::asset::AssetPath::from_path_buf(embedded_path!("sinew.wgsl")).with_source("embedded"),
+    )
+}
+
+/// Registers the material and its shader.
+pub(crate) fn build(app: &mut App) {
+    embedded_asset!(app, "sinew.wgsl");
+    app.add_plugins(Material2dPlugin::<SinewMaterial>::default());
+}

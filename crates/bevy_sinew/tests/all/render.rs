@@ -1,0 +1,227 @@
+//! The render comparison: a Bevy app draws a character into an image (headless, read back
+//! from the GPU) and sinew's CPU renderer draws the same character's same pose through the
+//! same view; the two must agree (coverage IoU >= 0.98, PSNR >= 30 dB over the pixels either
+//! one covers). The images are written to `target/bevy-render/` for a look.
+
+use crate::common::{fixture_dir, headless_app, repo_root, until_ready};
+use bevy::asset::RenderAssetUsages;
+use bevy::camera::{CompositingSpace, RenderTarget, ScalingMode};
+use bevy::prelude::*;
+use bevy::render::gpu_readback::{Readback, ReadbackComplete};
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
+use bevy_sinew::sinew::Character;
+use bevy_sinew::{SinewCharacter, SinewRig};
+use sinew_render::{Canvas, CharacterRenderer, View};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+const SIZE: u32 = 256;
+
+/// The last image read back from the GPU.
+#[derive(Resource, Clone, Default)]
+struct Captured(Arc<Mutex<Option<Vec<u8>>>>);
+
+/// What the two renders gave.
+struct Outcome {
+    iou: f64,
+    psnr: f64,
+    batches: usize,
+}
+
+/// Renders `file` (in `dir`) posed by `pose` in Bevy and on the CPU; returns the metrics.
+fn render_both(
+    name: &str,
+    dir: &Path,
+    file: &str,
+    pose: impl FnOnce(&mut Character) + Send + Sync + 'static,
+) -> Outcome {
+    let mut app = headless_app(dir);
+    let rig: Handle<SinewRig> = app.world().resource::<AssetServer>().load(file.to_owned());
+    let entity = app
+        .world_mut()
+        .spawn(SinewCharacter::new(rig.clone()).with(pose))
+        .id();
+    until_ready(&mut app, entity, 2000);
+    // The pose stays: virtual time stands still from here on.
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    app.update();
+    let [x0, y0, x1, y1] = app
+        .world_mut()
+        .get_mut::<SinewCharacter>(entity)
+        .and_then(|mut c| c.character().and_then(|c| c.fit_view(SIZE, SIZE, 0.05)))
+        .expect("the character shows something");
+
+    let mut image = Image::new_fill(
+        Extent3d {
+            width: SIZE,
+            height: SIZE,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        &[0, 0, 0, 0],
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    image.texture_descriptor.usage = TextureUsages::TEXTURE_BINDING
+        | TextureUsages::COPY_DST
+        | TextureUsages::COPY_SRC
+        | TextureUsages::RENDER_ATTACHMENT;
+    let target = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+    let captured = Captured::default();
+    app.insert_resource(captured.clone());
+    app.world_mut().spawn((
+        Camera2d,
+        Camera {
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+        RenderTarget::Image(target.clone().into()),
+        // Blend 8-bit sRGB values, as sinew's CPU renderer does.
+        CompositingSpace::Srgb,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::Fixed {
+                width: (x1 - x0) as f32,
+                height: (y1 - y0) as f32,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_xyz(((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32, 0.0),
+    ));
+    app.world_mut().spawn(Readback::texture(target)).observe(
+        |ev: On<ReadbackComplete>, captured: Res<Captured>| {
+            *captured.0.lock().unwrap() = Some(ev.data.clone());
+        },
+    );
+    // Pipelines compile in the background: give them frames, then keep the last image.
+    for _ in 0..60 {
+        app.update();
+    }
+    let gpu = captured
+        .0
+        .lock()
+        .unwrap()
+        .take()
+        .expect("an image was read back");
+    assert_eq!(
+        gpu.len(),
+        (SIZE * SIZE * 4) as usize,
+        "{name}: unpadded RGBA8 rows"
+    );
+
+    let textures = {
+        let rigs = app.world().resource::<Assets<SinewRig>>();
+        sinew_render::asset_textures(&rigs.get(&rig).expect("loaded").asset).expect("textures")
+    };
+    let mut canvas = Canvas::new(
+        SIZE,
+        SIZE,
+        bevy_sinew::sinew::Color::new(0.0, 0.0, 0.0, 0.0),
+    );
+    let view = View { x0, y0, x1, y1 };
+    let batches = app
+        .world()
+        .get::<bevy_sinew::SinewBatches>(entity)
+        .map_or(0, bevy_sinew::SinewBatches::drawn);
+    let mut c = app.world_mut().get_mut::<SinewCharacter>(entity).unwrap();
+    CharacterRenderer::new().draw(c.character().unwrap(), &textures, &view, &mut canvas);
+    let cpu: Vec<u8> = canvas
+        .pixels
+        .iter()
+        .flat_map(|p| p.map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8))
+        .collect();
+
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bevy-render");
+    let _ = std::fs::create_dir_all(&out);
+    for (which, px) in [("bevy", &gpu), ("cpu", &cpu)] {
+        if let Ok(png) = sinew_render::encode::encode_png(SIZE, SIZE, px) {
+            let _ = std::fs::write(out.join(format!("{name}-{which}.png")), png);
+        }
+    }
+    let (iou, psnr) = compare(&gpu, &cpu);
+    println!("{name}: IoU {iou:.4}, PSNR {psnr:.2} dB, {batches} batches");
+    Outcome { iou, psnr, batches }
+}
+
+/// Coverage IoU (alpha >= 128) and PSNR over premultiplied RGBA of the pixels either image
+/// covers at all.
+fn compare(a: &[u8], b: &[u8]) -> (f64, f64) {
+    let (mut inter, mut union, mut n, mut sq) = (0u64, 0u64, 0u64, 0f64);
+    for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+        let (pa, qa) = (p[3] >= 128, q[3] >= 128);
+        inter += u64::from(pa && qa);
+        union += u64::from(pa || qa);
+        if p[3] > 0 || q[3] > 0 {
+            n += 4;
+            for k in 0..4 {
+                let d = f64::from(p[k]) - f64::from(q[k]);
+                sq += d * d;
+            }
+        }
+    }
+    let iou = if union == 0 {
+        0.0
+    } else {
+        inter as f64 / union as f64
+    };
+    let mse = if n == 0 { 0.0 } else { sq / n as f64 };
+    let psnr = if mse == 0.0 {
+        f64::INFINITY
+    } else {
+        10.0 * (255.0f64 * 255.0 / mse).log10()
+    };
+    (iou, psnr)
+}
+
+fn check(name: &str, o: &Outcome) {
+    assert!(o.batches > 0, "{name}: nothing was batched");
+    assert!(o.iou >= 0.98, "{name}: IoU {:.4} < 0.98", o.iou);
+    assert!(o.psnr >= 30.0, "{name}: PSNR {:.2} dB < 30", o.psnr);
+}
+
+#[test]
+fn stickbot_matches_the_cpu_render() {
+    // In the repository: a clipping mask, an additive slot, a weighted mesh, two pages.
+    let dir = repo_root().join("examples/stickbot");
+    let o = render_both("stickbot", &dir, "stickbot.json", |c| {
+        c.set_animation(0, "walk", true).expect("walk");
+        c.update(0.3);
+    });
+    check("stickbot", &o);
+}
+
+#[test]
+fn face_puppet_matches_the_cpu_render() {
+    let dir = repo_root().join("examples/face");
+    let o = render_both("face", &dir, "face.inp", |c| {
+        c.play_param_animation("idle", true).expect("idle");
+        c.update(0.5);
+    });
+    check("face", &o);
+}
+
+#[test]
+fn spineboy_matches_the_cpu_render() {
+    let Some(dir) = fixture_dir("spineboy_matches_the_cpu_render", "spine/spineboy") else {
+        return;
+    };
+    let o = render_both("spineboy", &dir, "spineboy-pro.json", |c| {
+        c.set_animation(0, "walk", true).expect("walk");
+        c.update(0.4);
+    });
+    check("spineboy", &o);
+}
+
+#[test]
+fn dragonbones_matches_the_cpu_render() {
+    let Some(dir) = fixture_dir(
+        "dragonbones_matches_the_cpu_render",
+        "dragonbones/dragon_boy",
+    ) else {
+        return;
+    };
+    let o = render_both("dragon_boy", &dir, "dragon_boy_ske.json", |c| {
+        c.play(0, "walk").expect("walk");
+        c.update(0.3);
+    });
+    check("dragon_boy", &o);
+}
