@@ -736,3 +736,53 @@ fn viewer_draws_a_dragonbones_rig_as_the_cpu_does() {
         "PSNR {psnr:.1} dB < 25 where the CPU render is opaque"
     );
 }
+
+/// The viewer opens a Spine 4.3 file (the shared spineboy-pro conversion, with the 4.2
+/// export's atlas) and draws it as it draws the 4.2 original: `run` at 0.3 s, the same view,
+/// the same picture (the 4.3 goldens give both the same pose).
+#[test]
+fn viewer_draws_a_spine_43_file_as_its_42_original() {
+    let test = "viewer_draws_a_spine_43_file_as_its_42_original";
+    let (Some(new), Some(old)) = (
+        sinew_testutil::require_spine43_fixtures(test),
+        sinew_testutil::require_spine_fixtures(test),
+    ) else {
+        return;
+    };
+    let atlas = old.join("spineboy/spineboy.atlas");
+    let atlas = atlas.to_str().expect("utf-8 path");
+    let new = new.join("spineboy/spineboy-pro.json");
+    let old = old.join("spineboy/spineboy-pro.json");
+    let args = ["--anim", "run", "--time", "0.3", "--atlas", atlas];
+    let Some(a) = shot_of(new.to_str().expect("utf-8 path"), &args, "spineboy43") else {
+        if view(&[]).is_none() {
+            unavailable("no DISPLAY and no xvfb-run");
+        }
+        return;
+    };
+    let b = shot_of(old.to_str().expect("utf-8 path"), &args, "spineboy42")
+        .expect("the 4.2 original opens where the 4.3 file did");
+    assert_eq!(a.canvas, b.canvas);
+    let [cx, cy, cw, ch] = a.canvas;
+    let bg = [255u8, 0, 255];
+    let (mut inter, mut union, mut se, mut n) = (0u64, 0u64, 0.0f64, 0u64);
+    // Below the HUD line, whose text names the file.
+    for y in 32..ch {
+        for x in 0..cw {
+            let (p, q) = (a.px(cx + x, cy + y), b.px(cx + x, cy + y));
+            let shown = |c: [u8; 4]| (0..3).any(|k| c[k].abs_diff(bg[k]) > 24);
+            inter += u64::from(shown(p) && shown(q));
+            union += u64::from(shown(p) || shown(q));
+            se += (0..3)
+                .map(|k| (f64::from(p[k]) - f64::from(q[k])).powi(2))
+                .sum::<f64>();
+            n += 3;
+        }
+    }
+    let iou = inter as f64 / union.max(1) as f64;
+    let psnr = 10.0 * (255.0f64 * 255.0 / (se / n.max(1) as f64).max(1e-9)).log10();
+    eprintln!("sinew view, spineboy 4.3 vs 4.2: IoU {iou:.4}, PSNR {psnr:.1} dB");
+    assert!(union > 5000, "spineboy is drawn ({union} px)");
+    assert!(iou >= 0.99, "IoU {iou:.4} < 0.99");
+    assert!(psnr >= 40.0, "PSNR {psnr:.1} dB < 40");
+}
