@@ -295,7 +295,13 @@ impl<M: Member> Pool<M> {
     /// alone); returns the threads it has. A worker the system refuses to start is left
     /// out (fewer threads, the same results).
     pub fn start(&mut self, threads: usize) -> usize {
-        let want = threads.clamp(1, MAX_THREADS) - 1;
+        // wasm32 has no threads to start (a web page's module runs on its one thread): the
+        // caller alone, the same results.
+        let want = if cfg!(target_family = "wasm") {
+            0
+        } else {
+            threads.clamp(1, MAX_THREADS) - 1
+        };
         while self.workers.len() < want {
             let (shared, index) = (self.shared.clone(), self.workers.len());
             let seen = self.shared.frame().epoch;

@@ -366,6 +366,8 @@ pub(crate) enum Source<'a> {
 /// (`affine_avx.rs`) when the CPU has it, else [`affine_plain`]; bit-identical either way.
 #[inline]
 pub(crate) fn affine(m: [f64; 6], src: Source<'_>, out: &mut [f32]) -> bool {
+    // Written only by the AVX path (x86_64).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let (mut done, mut bad) = (0, false);
     #[cfg(target_arch = "x86_64")]
     {

@@ -138,6 +138,8 @@ macro_rules! by_count {
         }
     };
 }
+// Only the AVX kernel (x86_64) names it from outside this file.
+#[cfg(target_arch = "x86_64")]
 pub(super) use by_count;
 
 /// One pass over the buffer with up to [`PASS_PAIRS`] pairs, specialised by count so the
