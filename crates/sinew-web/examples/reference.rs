@@ -8,7 +8,10 @@
 //! view, size, PNG) and the PNGs; with the shared fixtures missing only sinew's own
 //! examples are written. It prints the native frame cost of spineboy as one JSON line.
 
-use sinew_render::{Canvas, CharacterRenderer, View, asset_textures, encode::encode_png};
+use sinew_render::{
+    Canvas, CharacterRenderer, MaskedRenderer, View, asset_textures, encode::encode_png,
+};
+use sinew_web::frame::BLEND_MODES;
 use sinew_web::{Host, Loaded, Player};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -160,6 +163,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         refs.push(serde_json::json!({
             "name": case.name, "src": case.file, "animation": anim, "time": case.time,
             "view": view, "size": SIZE, "png": png,
+        }));
+    }
+    // Every blend mode: stickbot's commands all drawn in one mode over an opaque
+    // background (the page sets the same override on its renderer), so each mode blends
+    // with the background and with the parts below.
+    let stickbot = root_of("examples/stickbot/stickbot.json").ok_or("no stickbot")?;
+    let mut p = load(&stickbot)?;
+    p.play(Some("walk"), true)?;
+    let view = fit(
+        p.clip_bounds().ok_or("draws nothing")?,
+        f64::from(SIZE),
+        f64::from(SIZE),
+    );
+    p.seek(0.4);
+    let textures = asset_textures(p.asset())?;
+    let background = [0.25f32, 0.5, 0.75, 1.0];
+    let v = View {
+        x0: view[0],
+        y0: view[1],
+        x1: view[2],
+        y1: view[3],
+    };
+    for (n, mode) in BLEND_MODES.iter().enumerate().skip(1) {
+        let (list, setup) = p.character_mut().draw_list_and_setup();
+        let mut list = list.clone();
+        for c in &mut list.commands {
+            c.blend = *mode;
+        }
+        let [r, g, b, a] = background;
+        let mut canvas = Canvas::new(SIZE, SIZE, sinew::Color::new(r, g, b, a));
+        MaskedRenderer::new().render_grouped(
+            &list,
+            &textures,
+            &setup.slot_masks,
+            &setup.group_masks,
+            &v,
+            &mut canvas,
+        );
+        let name = format!("blend-{n}-{mode:?}").to_lowercase();
+        let png = format!("{name}.png");
+        std::fs::write(out.join(&png), encode_png(SIZE, SIZE, &canvas.to_rgba8())?)?;
+        refs.push(serde_json::json!({
+            "name": name, "src": "examples/stickbot/stickbot.json", "animation": "walk",
+            "time": 0.4, "view": view, "size": SIZE, "png": png, "blend": n,
+            "background": background,
         }));
     }
     std::fs::write(out.join("refs.json"), serde_json::to_string_pretty(&refs)?)?;

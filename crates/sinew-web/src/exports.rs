@@ -306,6 +306,18 @@ pub extern "C" fn sinew_web_bounds(id: u32) -> i32 {
     })
 }
 
+/// Player `id` draws every part in blend mode `mode` (the renderer's numbering,
+/// `frame::BLEND_MODES`); any other number: each part's own mode again.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_web_blend_override(id: u32, mode: u32) {
+    with(|h| {
+        if let Some(p) = h.player(id) {
+            let m = crate::frame::BLEND_MODES.get(mode as usize).copied();
+            p.set_blend_override(m);
+        }
+    });
+}
+
 /// Builds player `id`'s frame; returns its op count. Its buffers: `sinew_web_frame_ptr`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_web_frame(id: u32) -> u32 {

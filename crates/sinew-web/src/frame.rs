@@ -75,6 +75,33 @@ pub struct Frame {
     slot_command: Vec<u32>,
 }
 
+/// Every blend mode, in the renderer's numbering ([`blend_number`]).
+pub const BLEND_MODES: [BlendMode; 20] = {
+    use BlendMode as B;
+    [
+        B::Normal,
+        B::Additive,
+        B::Multiply,
+        B::Screen,
+        B::Overlay,
+        B::Darken,
+        B::Lighten,
+        B::ColorDodge,
+        B::LinearDodge,
+        B::AddGlow,
+        B::ColorBurn,
+        B::HardLight,
+        B::SoftLight,
+        B::Difference,
+        B::Exclusion,
+        B::Subtract,
+        B::Inverse,
+        B::DestinationIn,
+        B::ClipToLower,
+        B::SliceFromLower,
+    ]
+};
+
 /// The number `sinew::BlendMode` has in the renderer (its declaration order).
 pub fn blend_number(mode: BlendMode) -> u32 {
     use BlendMode as B;
@@ -118,8 +145,9 @@ impl Frame {
         &self.ops[k * OP_WORDS..(k + 1) * OP_WORDS]
     }
 
-    /// Rebuilds the frame from `list` with the masks and composites of `setup`.
-    pub fn build(&mut self, list: &DrawList, setup: &DrawSetup) {
+    /// Rebuilds the frame from `list` with the masks and composites of `setup`; with
+    /// `blend`, every command is drawn in that mode instead of its own (a preview).
+    pub fn build(&mut self, list: &DrawList, setup: &DrawSetup, blend: Option<BlendMode>) {
         self.vertices.clear();
         self.indices.clear();
         self.ops.clear();
@@ -165,7 +193,7 @@ impl Frame {
                 stencil = add_mask_bits(stencil, m);
             }
             let (first, count, _) = self.ranges[k];
-            let blend = blend_number(c.blend);
+            let blend = blend_number(blend.unwrap_or(c.blend));
             self.push_draw(first, count, c.page, blend, stencil);
             if let Some(g) = g.filter(|g| (g.first + g.count) as usize == k + 1) {
                 self.end_clip(&mut clip);

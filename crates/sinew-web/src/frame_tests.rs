@@ -210,3 +210,13 @@ fn crossfade_mixes_and_queue_follows() {
     assert!(p.queue("moonwalk", 0.0, true).is_err());
     assert!(p.crossfade("moonwalk", 0.2, true).is_err());
 }
+
+#[test]
+fn blend_numbers_are_the_table_order() {
+    for (i, m) in BLEND_MODES.iter().enumerate() {
+        assert_eq!(blend_number(*m), i as u32, "{m:?}");
+    }
+    // The modes the shader blends against the backdrop: the separable ones but AddGlow.
+    let shader: Vec<u32> = (0..20).filter(|&n| reads_backdrop(n)).collect();
+    assert_eq!(shader, [4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15]);
+}

@@ -40,6 +40,8 @@ pub struct Player {
     held: Vec<(usize, [f64; 2])>,
     frame: Frame,
     events: Vec<String>,
+    /// Every part drawn in this mode instead of its own (a preview), when set.
+    blend: Option<sinew::BlendMode>,
 }
 
 impl Player {
@@ -78,6 +80,7 @@ impl Player {
             held: Vec::new(),
             frame: Frame::default(),
             events: Vec::new(),
+            blend: None,
         };
         p.character.update(0.0);
         p
@@ -396,6 +399,12 @@ impl Player {
         (b[0] <= b[2] && b[1] <= b[3]).then_some(b)
     }
 
+    /// Draws every part in `mode` instead of its own (`None`: their own modes), to
+    /// preview a blend mode.
+    pub fn set_blend_override(&mut self, mode: Option<sinew::BlendMode>) {
+        self.blend = mode;
+    }
+
     /// The frame [`Player::build_frame`] built last.
     pub fn frame(&self) -> &Frame {
         &self.frame
@@ -404,7 +413,7 @@ impl Player {
     /// Builds the GPU-ready frame of what the character shows now.
     pub fn build_frame(&mut self) -> &Frame {
         let (list, setup) = self.character.draw_list_and_setup();
-        self.frame.build(list, setup);
+        self.frame.build(list, setup, self.blend);
         &self.frame
     }
 }

@@ -7,7 +7,8 @@
 //   <sinew-player src="stickbot.json" animation="walk"></sinew-player>
 //
 // Script access: `el.ready` (a promise of the Character), `el.character`, `el.renderer`,
-// `el.view` ([x0, y0, x1, y1] world, y up; default fitted), `el.playing`, `el.seek(t)`,
+// `el.view` ([x0, y0, x1, y1] world, y up; default fitted), `el.background` (straight RGBA
+// 0..1), `el.playing`, `el.seek(t)`,
 // `el.stats` (load, first picture and per-frame milliseconds). Events: `load`, `error`
 // (detail: the message), `sinew-event` (detail: a key event's name).
 
@@ -61,6 +62,8 @@ class SinewPlayer extends HTMLElement {
     this.character = null;
     this.renderer = null;
     this.view = null;
+    /** Straight RGBA 0..1 behind the character (default: transparent). */
+    this.background = [0, 0, 0, 0];
     this.playing = true;
     this.stats = { loadMs: 0, firstPictureMs: 0, frameMs: 0 };
     this.loadId = 0;
@@ -270,7 +273,7 @@ class SinewPlayer extends HTMLElement {
     if (!this.fixedSize) this.resize();
     const { width: w, height: h } = this.canvas;
     const view = this.view || c.view || (c.view = fit(c.bounds(), w, h));
-    this.renderer.draw([{ character: c, view }]);
+    this.renderer.draw([{ character: c, view }], this.background);
     const d = c.duration();
     const t = d > 0 ? c.time % d : 0;
     this.$('.time').value = t;

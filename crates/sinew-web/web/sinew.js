@@ -225,6 +225,15 @@ export class Character {
     this.s.x.sinew_web_pause(this.id, v ? 1 : 0);
   }
 
+  /**
+   * Draws every part in one blend mode (the numbering of src/frame.rs: 0 normal, 1
+   * additive, 2 multiply, 3 screen, 4 overlay ... 19 slice-from-lower) to preview it;
+   * null: each part's own mode.
+   */
+  set blendOverride(mode) {
+    this.s.x.sinew_web_blend_override(this.id, mode == null ? 0xffffffff : mode);
+  }
+
   /** Shows these skins together ([] : the default). */
   setSkins(names) {
     this.s.stageText(names.join('\n'));

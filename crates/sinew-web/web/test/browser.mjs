@@ -41,9 +41,11 @@ await page.evaluate(() => {
     document.body.replaceChildren(el);
     await new Promise((r) => setTimeout(r, 0));
     const c = await el.ready;
-    if (ref.size) {
+    if (ref.size && c) {
       el.pause();
       el.view = ref.view;
+      el.background = ref.background || [0, 0, 0, 0];
+      c.blendOverride = ref.blend ?? null;
       el.canvas.width = el.canvas.height = ref.size;
       el.seek(ref.time);
     }
