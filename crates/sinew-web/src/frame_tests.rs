@@ -163,7 +163,11 @@ fn loads_report_what_is_wrong() {
     let p = host.player(id).expect("player");
     assert!(p.play(Some("moonwalk"), true).unwrap_err().contains("walk"));
     assert!(p.set_skins(&["nope"]).is_err());
-    assert!(p.set_param("nope", 0.0, 0.0).is_err());
+    assert!(
+        p.set_param("nope", 0.0, 0.0)
+            .unwrap_err()
+            .contains("no parameters")
+    );
     assert!(p.bone_world("nope").is_none());
     assert!(host.player(id + 7).is_none());
 }

@@ -308,10 +308,14 @@ impl Player {
                     .iter()
                     .map(|p| p.name.as_str())
                     .collect();
-                format!(
-                    "no parameter `{name}`; the parameters are: {}",
-                    names.join(", ")
-                )
+                if names.is_empty() {
+                    format!("no parameter `{name}`: this rig has no parameters")
+                } else {
+                    format!(
+                        "no parameter `{name}`; the parameters are: {}",
+                        names.join(", ")
+                    )
+                }
             })?;
         let is_2d = self.character.params()[i].is_2d;
         let v = [x, if is_2d { y } else { 0.0 }];

@@ -166,6 +166,49 @@ const dropped = await page.evaluate(async () => {
 });
 check(Array.isArray(dropped) && dropped.includes('walk'), `dropped files load (${dropped})`);
 
+// The JS API beyond the element: events, crossfade, queue, bones, hit tests, IK targets,
+// skins, errors, two characters on one canvas.
+const api = await page.evaluate(async () => {
+  const web = await window.sinewInit();
+  const bot = await web.load('examples/stickbot/stickbot.json');
+  const steps = [];
+  bot.onEvent = (e) => steps.push(e);
+  bot.play('walk');
+  for (let i = 0; i < 60; i++) bot.update(1 / 60);
+  const head0 = bot.bone('head');
+  bot.crossfade('turn', 0.3);
+  bot.queue('walk', 0);
+  for (let i = 0; i < 12; i++) bot.update(1 / 60);
+  const head1 = bot.bone('head');
+  const errors = [];
+  for (const f of [() => bot.play('moonwalk'), () => bot.setSkins(['nope']), () => bot.setParam('nope', 1),
+    () => bot.setIkTarget('nope', 0, 0), () => bot.crossfade('nope', 0.2)]) {
+    try { f(); errors.push(null); } catch (e) { errors.push(e.message); }
+  }
+  const ik = bot.info.ik[0];
+  let aimed = null;
+  if (ik) { bot.setIkTarget(ik, 100, 100); bot.update(1 / 60); aimed = ik; }
+  const face = await web.load('examples/face/face.inp');
+  face.setParam('ParamAngle', 30, -10);
+  face.update(1 / 60);
+  const canvas = document.createElement('canvas');
+  canvas.width = 300;
+  canvas.height = 200;
+  const r = web.renderer(canvas);
+  r.draw([{ character: bot, view: [-300, -50, 300, 350] }, { character: face, view: [-900, -600, 600, 400] }]);
+  const result = { steps: steps.length, first: steps[0], head0, head1, errors, aimed,
+    noBone: bot.bone('nope'), calls: r.drawCalls, anims: bot.animations };
+  bot.free();
+  face.free();
+  return result;
+});
+check(api.steps > 0 && api.first === 'footstep', `key events reach onEvent (${api.steps} footsteps in 1 s of walk)`);
+check(api.head0 && Number.isFinite(api.head0.x) && api.noBone === null, 'bone() gives world transforms, null for no bone');
+check(api.head1 && (api.head1.x !== api.head0.x || api.head1.y !== api.head0.y), 'crossfade and queue move the pose');
+check(api.errors.every((e) => typeof e === 'string' && e.length > 0), `bad names throw: ${api.errors.join(' | ')}`);
+check(api.errors[0].includes('walk'), 'an unknown animation lists the animations');
+check(api.calls >= 2, `two characters on one canvas: ${api.calls} draw calls`);
+
 // 3. Bad files show their error in the page.
 for (const [src, want] of [['examples/stickbot/stickbot.png', 'PNG'], ['examples/stickbot/stickbot.atlas', 'atlas'],
   ['examples/no-such-file.json', 'could not be fetched'], ['bad.json', 'bad.json']]) {
