@@ -37,7 +37,7 @@ pub enum LoadError {
         message: String,
     },
     /// The file was written by a Spine version sinew does not read.
-    #[error("{file}: unsupported Spine version {version} (sinew reads 4.2, and 4.3 JSON)")]
+    #[error("{file}: unsupported Spine version {version} (sinew reads 4.2 and 4.3)")]
     Version {
         /// File name.
         file: String,

@@ -55,13 +55,17 @@ fn run_case(
     golden_dir: &Path,
     skeleton_root: &Path,
     case: &Case,
+    ext: Option<&str>,
 ) -> Result<compare::Report, String> {
     let want_path = golden_dir.join(&case.golden);
     let want: Value = std::fs::read_to_string(&want_path)
         .map_err(|e| e.to_string())
         .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
         .map_err(|e| format!("golden {}: {e}", want_path.display()))?;
-    let skel = skeleton_root.join(&case.skeleton);
+    let mut skel = skeleton_root.join(&case.skeleton);
+    if let Some(ext) = ext {
+        skel.set_extension(ext);
+    }
     let got = catch_unwind(AssertUnwindSafe(|| {
         sinew_cli::dump::dump_with_args(&skel, &case.args)
     }))
@@ -115,27 +119,39 @@ fn golden_spine43_manifest() {
     run_manifest_with(&dir.join("golden"), &dir, SPINE43_KNOWN_GAPS);
 }
 
-/// `sinew convert --spine 4.3` of every 4.2 export the 4.3 goldens were made from, posed by
-/// sinew, matches the official 4.3 runtime's goldens (`scripts/spine43/check_convert.py`
-/// checks the same files in spine-core 4.3.13 itself).
+/// `sinew convert --spine 4.3` of every 4.2 export the 4.3 goldens were made from, as JSON,
+/// posed by sinew, matches the official 4.3 runtime's goldens
+/// (`scripts/spine43/check_convert.py` checks the same files in spine-core 4.3.13 itself).
 #[test]
 fn golden_spine43_manifest_of_sinew_conversions() {
-    let test = "golden_spine43_manifest_of_sinew_conversions";
+    convert_and_run_manifest43("golden_spine43_manifest_of_sinew_conversions", "json");
+}
+
+/// The same as 4.3 binary `.skel` files written by sinew (read back by sinew's 4.3 `.skel`
+/// reader; `check_convert.py --skel` poses them in spine-core 4.3.13).
+#[test]
+fn golden_spine43_manifest_of_sinew_skel_conversions() {
+    convert_and_run_manifest43("golden_spine43_manifest_of_sinew_skel_conversions", "skel");
+}
+
+fn convert_and_run_manifest43(test: &str, ext: &str) {
     let (Some(dir43), Some(dir42)) = (
         sinew_testutil::require_spine43_fixtures(test),
         sinew_testutil::require_spine_fixtures(test),
     ) else {
         return;
     };
-    let out = crate::common::harness::scratch("sinew-converted-43");
+    let out = crate::common::harness::scratch(&format!("sinew-converted-43-{ext}"));
     let mut done = std::collections::BTreeSet::new();
     for case in read_manifest(&dir43.join("golden")) {
         if !done.insert(case.skeleton.clone()) {
             continue;
         }
-        let dst = out.join(&case.skeleton);
+        let mut dst = out.join(&case.skeleton);
+        dst.set_extension(ext);
         std::fs::create_dir_all(dst.parent().expect("folder")).expect("mkdir");
-        let o = crate::common::harness::sinew(&[
+        // Large exports take seconds in an unoptimised build on a busy machine.
+        let (o, _) = crate::common::harness::sinew_peak_long(&[
             "convert",
             dir42.join(&case.skeleton).to_str().expect("utf-8"),
             dst.to_str().expect("utf-8"),
@@ -149,10 +165,15 @@ fn golden_spine43_manifest_of_sinew_conversions() {
             String::from_utf8_lossy(&o.stderr)
         );
         let report = String::from_utf8_lossy(&o.stdout);
-        assert!(report.contains("Spine 4.3 JSON"), "{report}");
+        let format = if ext == "skel" {
+            "Spine 4.3 binary"
+        } else {
+            "Spine 4.3 JSON"
+        };
+        assert!(report.contains(format), "{report}");
     }
     assert!(done.len() >= 20, "{done:?}");
-    run_manifest_with(&dir43.join("golden"), &out, SPINE43_KNOWN_GAPS);
+    run_manifest_ext(&dir43.join("golden"), &out, SPINE43_KNOWN_GAPS, Some(ext));
 }
 
 /// 4.3 goldens sinew does not match yet, each with its cause.
@@ -184,6 +205,16 @@ fn run_manifest(golden_dir: &Path, skeleton_root: &Path) {
 
 /// [`run_manifest`] with known gaps: `(case, cause)` pairs whose failure is expected.
 fn run_manifest_with(golden_dir: &Path, skeleton_root: &Path, gaps: &[(&str, &str)]) {
+    run_manifest_ext(golden_dir, skeleton_root, gaps, None);
+}
+
+/// [`run_manifest_with`] on the skeletons with their extension replaced by `ext`.
+fn run_manifest_ext(
+    golden_dir: &Path,
+    skeleton_root: &Path,
+    gaps: &[(&str, &str)],
+    ext: Option<&str>,
+) {
     let filter = std::env::var("GOLDEN_CASE").unwrap_or_default();
     let verbose = std::env::var("GOLDEN_VERBOSE").is_ok_and(|v| !v.is_empty() && v != "0");
     let cases: Vec<Case> = read_manifest(golden_dir)
@@ -202,7 +233,7 @@ fn run_manifest_with(golden_dir: &Path, skeleton_root: &Path, gaps: &[(&str, &st
     let mut failing = Vec::new();
     for case in &cases {
         let t0 = Instant::now();
-        let result = run_case(golden_dir, skeleton_root, case);
+        let result = run_case(golden_dir, skeleton_root, case, ext);
         let ms = t0.elapsed().as_millis();
         let name = case.golden.trim_end_matches(".json");
         match result {

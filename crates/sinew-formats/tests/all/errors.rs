@@ -67,7 +67,7 @@ fn syntax_and_version() {
     .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "old.json: unsupported Spine version 3.8.99 (sinew reads 4.2, and 4.3 JSON)"
+        "old.json: unsupported Spine version 3.8.99 (sinew reads 4.2 and 4.3)"
     );
     // A missing version is accepted.
     parse_spine_json(

@@ -695,13 +695,13 @@ fn errors_name_the_file_the_byte_and_the_section() {
         .unwrap_err()
         .to_string();
     assert!(msg.contains("bones") && msg.contains("exceed"), "{msg}");
-    // Another version is refused by name.
+    // Another version is refused by name (4.3 is read: spine43_upgrade.rs).
     let mut data3 = data.clone();
-    data3[11] = b'3';
+    data3[11] = b'4';
     let msg = parse_spine_binary(&data3, "t.skel")
         .unwrap_err()
         .to_string();
-    assert!(msg.contains("unsupported Spine version 4.3.22"), "{msg}");
+    assert!(msg.contains("unsupported Spine version 4.4.22"), "{msg}");
 }
 
 /// Loads, and when the load succeeds builds and plays a few frames of every clip.

@@ -11,6 +11,7 @@
 //! timeline against the JSON twin) and the golden suite.
 
 use super::attachments::{Shape, Shapes};
+use super::constraints43::{Kind, name_of, unified};
 use super::reader::R;
 use super::{Reader, inherit};
 use sinew::raw::*;
@@ -21,7 +22,9 @@ pub(super) fn read_animations(
     rig: &mut RawRig,
     shapes: &Shapes,
     event_audio: &[bool],
+    nonessential: bool,
 ) -> R<()> {
+    let unified = unified(rig);
     r.context(format_args!("animations"));
     let n = r.count("animations", 11, usize::MAX)?;
     for i in 0..n {
@@ -33,6 +36,8 @@ pub(super) fn read_animations(
             event_audio,
             name: &name,
             timeline: 0,
+            unified: &unified,
+            nonessential,
             clip: RawClip {
                 name: name.clone(),
                 timelines: Vec::new(),
@@ -55,6 +60,10 @@ struct Anim<'a> {
     /// Timelines begun so far (named in errors).
     timeline: usize,
     clip: RawClip,
+    /// The 4.3 constraint list (what its indices mean).
+    unified: &'a [(Kind, usize)],
+    /// The file carries nonessential data (4.3 animations end with an editor colour).
+    nonessential: bool,
 }
 
 /// How many values a curve timeline's keys hold and how each is stored.
@@ -122,9 +131,52 @@ impl Anim<'_> {
         self.read_bones(r)?;
         self.read_constraints(r)?;
         self.read_physics(r)?;
+        if r.v43 {
+            r.context(format_args!("animation `{}`, slider timelines", self.name));
+            if r.count("slider timelines", 2, usize::MAX)? > 0 {
+                // No slider constraint was read (they are refused), so none can be keyed.
+                return r.err("slider timelines (Spine 4.3) are not supported yet");
+            }
+        }
         self.read_attachments(r)?;
         self.read_draw_order(r)?;
-        self.read_events(r)
+        if r.v43 {
+            r.context(format_args!(
+                "animation `{}`, draw order folders",
+                self.name
+            ));
+            if r.count("draw order folder timelines", 2, usize::MAX)? > 0 {
+                return r.err("drawOrderFolder timelines (Spine 4.3) are not supported yet");
+            }
+        }
+        self.read_events(r)?;
+        if r.v43 && self.nonessential {
+            r.i32()?; // editor colour
+        }
+        Ok(())
+    }
+
+    /// A constraint index: into the kind's own list (4.2), or into the 4.3 constraint list,
+    /// where it must name a constraint of `kind`.
+    fn constraint(&self, r: &mut Reader, kind: Kind, what: &str) -> R<usize> {
+        if !r.v43 {
+            let len = match kind {
+                Kind::Ik => self.rig.ik.len(),
+                Kind::Transform => self.rig.transforms.len(),
+                Kind::Path => self.rig.paths.len(),
+                Kind::Physics => self.rig.physics.len(),
+            };
+            return r.index(what, len);
+        }
+        let at = r.pos();
+        let (k, i) = self.unified[r.index("constraint", self.unified.len())?];
+        if k != kind {
+            return r.err_at(
+                at,
+                format!("constraint `{}` is not a {what}", name_of(self.rig, (k, i))),
+            );
+        }
+        Ok(i)
     }
 
     fn read_slots(&mut self, r: &mut Reader) -> R<()> {
@@ -207,7 +259,7 @@ impl Anim<'_> {
         r.context(format_args!("animation `{}`, IK timelines", self.name));
         let n = r.count("IK timelines", 4, usize::MAX)?;
         for _ in 0..n {
-            let index = r.index("IK constraint", self.rig.ik.len())?;
+            let index = self.constraint(r, Kind::Ik, "IK constraint")?;
             let name = &self.rig.ik[index].name;
             self.begin(r, format_args!("IK constraint `{name}`"));
             let keys = ik_keys(r)?;
@@ -219,7 +271,7 @@ impl Anim<'_> {
         ));
         let n = r.count("transform timelines", 4, usize::MAX)?;
         for _ in 0..n {
-            let index = r.index("transform constraint", self.rig.transforms.len())?;
+            let index = self.constraint(r, Kind::Transform, "transform constraint")?;
             let name = &self.rig.transforms[index].name;
             self.begin(r, format_args!("transform constraint `{name}`"));
             let keys = curve_keys(r, Values::Floats(6))?;
@@ -228,7 +280,7 @@ impl Anim<'_> {
         r.context(format_args!("animation `{}`, path timelines", self.name));
         let n = r.count("path constraints", 2, usize::MAX)?;
         for _ in 0..n {
-            let index = r.index("path constraint", self.rig.paths.len())?;
+            let index = self.constraint(r, Kind::Path, "path constraint")?;
             let name = &self.rig.paths[index].name;
             let nn = r.count("path timelines", 3, usize::MAX)?;
             for _ in 0..nn {
@@ -262,6 +314,16 @@ impl Anim<'_> {
             // 0 addresses the constraints whose `*_global` flag is set, i the constraint i - 1.
             let at = r.pos();
             let index = r.varint()? as usize;
+            let index = match index.checked_sub(1) {
+                // 4.3 counts in the one constraint list.
+                Some(i) if r.v43 => match self.unified.get(i) {
+                    Some(&(Kind::Physics, p)) => p + 1,
+                    _ => {
+                        return r.err_at(at, format!("constraint {i} is not a physics constraint"));
+                    }
+                },
+                _ => index,
+            };
             let constraint = match index.checked_sub(1) {
                 None => None,
                 Some(i) => match self.rig.physics.get(i) {

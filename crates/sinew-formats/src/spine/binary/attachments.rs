@@ -98,16 +98,33 @@ pub(super) fn read_skins(r: &mut Reader, rig: &mut RawRig, nonessential: bool) -
             ..Default::default()
         };
         skin.bones = names(r, rig.bones.len(), "bone", |i| &rig.bones[i].name)?;
-        skin.ik = names(r, rig.ik.len(), "IK constraint", |i| &rig.ik[i].name)?;
-        skin.transforms = names(r, rig.transforms.len(), "transform constraint", |i| {
-            &rig.transforms[i].name
-        })?;
-        skin.paths = names(r, rig.paths.len(), "path constraint", |i| {
-            &rig.paths[i].name
-        })?;
-        skin.physics = names(r, rig.physics.len(), "physics constraint", |i| {
-            &rig.physics[i].name
-        })?;
+        if r.v43 {
+            // One list of indices into the 4.3 constraint list.
+            use super::constraints43::{Kind, name_of, unified};
+            let list = unified(rig);
+            let n = r.count("constraints", 1, list.len())?;
+            for _ in 0..n {
+                let c = list[r.index("constraint", list.len())?];
+                let name = name_of(rig, c).to_owned();
+                match c.0 {
+                    Kind::Ik => skin.ik.push(name),
+                    Kind::Transform => skin.transforms.push(name),
+                    Kind::Path => skin.paths.push(name),
+                    Kind::Physics => skin.physics.push(name),
+                }
+            }
+        } else {
+            skin.ik = names(r, rig.ik.len(), "IK constraint", |i| &rig.ik[i].name)?;
+            skin.transforms = names(r, rig.transforms.len(), "transform constraint", |i| {
+                &rig.transforms[i].name
+            })?;
+            skin.paths = names(r, rig.paths.len(), "path constraint", |i| {
+                &rig.paths[i].name
+            })?;
+            skin.physics = names(r, rig.physics.len(), "physics constraint", |i| {
+                &rig.physics[i].name
+            })?;
+        }
         let slot_count = r.count("slots", 2, MAX_SLOTS)?;
         read_skin_slots(
             r,
@@ -164,7 +181,7 @@ fn read_skin_slots(
                 skin.name
             ));
             let offset = r.pos();
-            let (attachment, shape, link) = read_attachment(r, rig, &key, nonessential)?;
+            let (attachment, shape, link) = read_attachment(r, rig, slot, &key, nonessential)?;
             let shape = match link {
                 Some((parent_skin, parent)) => {
                     linked.push(Linked {
@@ -268,6 +285,7 @@ type Link = Option<(usize, String)>;
 fn read_attachment(
     r: &mut Reader,
     rig: &RawRig,
+    slot: usize,
     key: &str,
     nonessential: bool,
 ) -> R<(RawAttachment, Shape, Link)> {
@@ -346,6 +364,20 @@ fn read_attachment(
                 );
             };
             let triangles = indices(r, tris * 3, count)?;
+            if r.v43 {
+                // The slots whose timelines this mesh takes (linked meshes in other slots).
+                let n = r.count("timeline slots", 1, rig.slots.len())?;
+                for _ in 0..n {
+                    let at = r.pos();
+                    if r.index("slot", rig.slots.len())? != slot {
+                        return r.err_at(
+                            at,
+                            "a mesh whose timelines apply to other slots (Spine 4.3) is not \
+                             supported yet",
+                        );
+                    }
+                }
+            }
             let (edges, width, height) = if nonessential {
                 let n = r.count("edge indices", 1, MAX_VERTICES * 4)?;
                 (indices(r, n, count * 2)?, r.f64()?, r.f64()?)
@@ -372,6 +404,20 @@ fn read_attachment(
             let color = color(r, 32)?;
             let sequence = sequence(r, f & 64 != 0)?;
             let inherit_timelines = f & 128 != 0;
+            if r.v43 {
+                let at = r.pos();
+                let source_slot = r.index("slot", rig.slots.len())?;
+                if source_slot != slot {
+                    return r.err_at(
+                        at,
+                        format!(
+                            "a linked mesh whose source is in another slot (`{}`, Spine 4.3) is \
+                             not supported yet",
+                            rig.slots[source_slot].name
+                        ),
+                    );
+                }
+            }
             let parent_skin = r.varint()? as usize;
             let parent = r.name_ref("linked mesh parent")?;
             let (width, height) = if nonessential {
@@ -437,6 +483,13 @@ fn read_attachment(
         6 => {
             // COMPAT(spine): an end slot index past the slots means no end slot.
             let end = rig.slots.get(r.varint()? as usize).map(|s| s.name.clone());
+            if r.v43 && f & 96 != 0 {
+                let flag = if f & 32 != 0 { "convex" } else { "inverse" };
+                return r.err_at(
+                    at,
+                    format!("clipping `{flag}` (Spine 4.3) is not supported yet"),
+                );
+            }
             let vertices = read_vertices(r, f & 16 != 0, bone_count)?;
             editor_color(r)?;
             let floats = deform_floats(&vertices);
@@ -530,6 +583,15 @@ fn read_vertices(r: &mut Reader, weighted: bool, bone_count: usize) -> R<Vertice
             values: r.floats(count * 2)?,
         });
     }
+    // 4.3 writes the length of the bone list (counts and indices) first.
+    let declared = if r.v43 {
+        Some((
+            r.pos(),
+            r.count("bone list", 1, count * (MAX_INFLUENCES + 1))?,
+        ))
+    } else {
+        None
+    };
     let mut bones = Vec::new();
     let mut values = Vec::new();
     for _ in 0..count {
@@ -541,6 +603,17 @@ fn read_vertices(r: &mut Reader, weighted: bool, bone_count: usize) -> R<Vertice
             values.push(r.f32()?);
             values.push(r.f32()?);
         }
+    }
+    if let Some((at, n)) = declared
+        && n != bones.len()
+    {
+        return r.err_at(
+            at,
+            format!(
+                "bone list length {n} does not match the {} entries read",
+                bones.len()
+            ),
+        );
     }
     Ok(Vertices {
         count: count as u32,

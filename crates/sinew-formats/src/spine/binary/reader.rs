@@ -31,6 +31,8 @@ pub(crate) struct Reader<'a> {
     /// The string table (attachment names, paths, event strings referenced by index).
     pub strings: Vec<String>,
     what: String,
+    /// The file is Spine 4.3 (set from the header; the sections whose layout changed read it).
+    pub v43: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -41,6 +43,7 @@ impl<'a> Reader<'a> {
             pos: 0,
             strings: Vec::new(),
             what: String::from("header"),
+            v43: false,
         }
     }
 

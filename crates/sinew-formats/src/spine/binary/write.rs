@@ -1,5 +1,5 @@
-//! The Spine 4.2 binary writer: a [`RawRig`] into `.skel` bytes, the exact mirror of the
-//! reader in this module (the same header, string table, varints, sections and flag bits),
+//! The Spine binary writer: a [`RawRig`] into `.skel` bytes in the rig's version (4.2, or
+//! 4.3's layout for a 4.3 rig), the exact mirror of the reader in this module (the same header, string table, varints, sections and flag bits),
 //! so that reading the bytes back gives the same rig.
 //!
 //! Values the format stores as 32-bit floats are rounded to f32 (a rig read from a `.skel`
@@ -8,8 +8,10 @@
 //! colours) is written only when the rig has some. What the format cannot hold is refused
 //! with a [`WriteError`] naming the item (a DragonBones inherit mode, a second root bone, a
 //! reference to an unknown bone, a non-finite number, ...); the writer never panics.
-//! Verified by `tests/skel_write.rs` (every official `.skel` read, written and read again is
-//! the same rig; every JSON export written as `.skel` poses like the JSON).
+//! Verified by `tests/all/spine_write.rs` (every official `.skel` read, written and read again
+//! is the same rig; every JSON export written as `.skel` poses like the JSON) and, for 4.3,
+//! `tests/all/spine43_upgrade.rs` and sinew-cli's `golden_spine43_manifest_of_sinew_skel_conversions`
+//! (spine-core 4.3.13 reads the files too: `scripts/spine43/check_convert.py --skel`).
 
 use super::hash_hex;
 use super::{write_anims, write_skins};
@@ -48,6 +50,8 @@ pub(crate) struct Out {
     strings: Vec<String>,
     index: HashMap<String, u32>,
     what: String,
+    /// Writing Spine 4.3 (the sections whose layout changed read it).
+    pub v43: bool,
 }
 
 /// A varint: 7 bits a byte, low bits first.
@@ -96,6 +100,7 @@ impl Out {
             strings: Vec::new(),
             index: HashMap::new(),
             what: String::from("header"),
+            v43: false,
         }
     }
 
@@ -208,6 +213,9 @@ pub(crate) struct Names<'a> {
     pub paths: HashMap<&'a str, usize>,
     pub physics: HashMap<&'a str, usize>,
     pub events: HashMap<&'a str, usize>,
+    /// Per kind (IK, transform, path, physics) and index in its list, the constraint's
+    /// index in the 4.3 constraint list.
+    pub unified: [Vec<usize>; 4],
 }
 
 fn index_of<'a, T>(items: &'a [T], name: impl Fn(&'a T) -> &'a str) -> HashMap<&'a str, usize> {
@@ -228,6 +236,27 @@ impl<'a> Names<'a> {
             paths: index_of(&rig.paths, |c| c.name.as_str()),
             physics: index_of(&rig.physics, |c| c.name.as_str()),
             events: index_of(&rig.events, |e| e.name.as_str()),
+            unified: {
+                let mut u: [Vec<usize>; 4] = [
+                    vec![0; rig.ik.len()],
+                    vec![0; rig.transforms.len()],
+                    vec![0; rig.paths.len()],
+                    vec![0; rig.physics.len()],
+                ];
+                for (pos, (kind, i)) in super::constraints43::unified(rig).into_iter().enumerate() {
+                    u[kind as usize][i] = pos;
+                }
+                u
+            },
+        }
+    }
+
+    /// The index a file of the writer's version gives constraint `i` of `kind`.
+    pub fn constraint(&self, o: &Out, kind: super::constraints43::Kind, i: usize) -> usize {
+        if o.v43 {
+            self.unified[kind as usize][i]
+        } else {
+            i
         }
     }
 }
@@ -240,31 +269,28 @@ pub(crate) fn lookup(o: &Out, map: &HashMap<&str, usize>, what: &str, name: &str
     }
 }
 
-/// Writes `rig` as a Spine 4.2 binary export.
+/// Writes `rig` as a Spine binary export of its version ([`RawRig::runtime`]: 4.2 or 4.3).
 pub fn write_spine_binary(rig: &RawRig) -> Result<Vec<u8>, WriteError> {
     write_all(&crate::spine::eased::without_eased(rig)).map_err(|e| *e)
 }
 
 fn write_all(rig: &RawRig) -> W<Vec<u8>> {
-    if rig.runtime == sinew::types::SpineRuntime::V43 {
-        // Its 4.2 layout would lose 4.3's property mappings and semantics.
-        return Err(Box::new(WriteError {
-            what: "skeleton".into(),
-            message: "a Spine 4.3 rig cannot be written as Spine 4.2 binary (write it as JSON)"
-                .into(),
-        }));
-    }
     let names = Names::new(rig);
     let nonessential = needs_nonessential(rig);
     let mut head = Out::new();
     write_header(&mut head, rig, nonessential)?;
     let mut o = Out::new();
+    o.v43 = rig.runtime == sinew::types::SpineRuntime::V43;
     write_bones(&mut o, rig, &names, nonessential)?;
     write_slots(&mut o, rig, &names, nonessential)?;
-    write_constraints(&mut o, rig, &names)?;
+    if o.v43 {
+        super::constraints43::write_constraints(&mut o, rig, &names)?;
+    } else {
+        write_constraints(&mut o, rig, &names)?;
+    }
     let skins = write_skins::write_skins(&mut o, rig, &names, nonessential)?;
     write_events(&mut o, rig)?;
-    write_anims::write_animations(&mut o, rig, &names, &skins)?;
+    write_anims::write_animations(&mut o, rig, &names, &skins, nonessential)?;
     let mut bytes = head.buf;
     put_varint(&mut bytes, o.strings.len() as u32);
     for s in &o.strings {
@@ -329,10 +355,16 @@ fn write_header(o: &mut Out, rig: &RawRig, nonessential: bool) -> W<()> {
     let (low, high) = parse_hash(&rig.hash);
     o.i32(low);
     o.i32(high);
-    let version = if rig.version.starts_with("4.2") {
+    let v43 = rig.runtime == sinew::types::SpineRuntime::V43;
+    let (major_minor, fallback) = if v43 {
+        ("4.3", "4.3.0")
+    } else {
+        ("4.2", "4.2.0")
+    };
+    let version = if rig.version.starts_with(major_minor) {
         rig.version.as_str()
     } else {
-        "4.2.0"
+        fallback
     };
     o.string(Some(version));
     for v in rig.bounds {
@@ -381,16 +413,27 @@ fn write_bones(o: &mut Out, rig: &RawRig, names: &Names, nonessential: bool) -> 
             }
         }
         for v in [
-            b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y, b.length,
+            b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y,
         ] {
             o.f64(v)?;
         }
+        // 4.3 swapped the length and the inherit mode.
         let code = inherit_code(o, b.inherit)?;
-        o.u8(code);
+        if o.v43 {
+            o.u8(code);
+            o.f64(b.length)?;
+        } else {
+            o.f64(b.length)?;
+            o.u8(code);
+        }
         o.bool(b.skin_required);
         if nonessential {
             o.i32(0x9b9b9bff_u32 as i32); // editor colour
             o.string(None); // icon
+            if o.v43 {
+                o.f32(0.0)?; // icon size
+                o.f32(0.0)?; // icon rotation
+            }
             o.bool(true); // visible
         }
     }
@@ -439,7 +482,7 @@ fn write_slots(o: &mut Out, rig: &RawRig, names: &Names, nonessential: bool) -> 
     Ok(())
 }
 
-fn bone_list(o: &mut Out, names: &Names, bones: &[String]) -> W<()> {
+pub(crate) fn bone_list(o: &mut Out, names: &Names, bones: &[String]) -> W<()> {
     o.count(bones.len())?;
     for b in bones {
         let i = lookup(o, &names.bones, "bone", b)?;

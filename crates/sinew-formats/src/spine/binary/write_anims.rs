@@ -6,6 +6,7 @@
 //! values and the curve of the key before it; the Bezier count is the number of Bezier
 //! curves (one per value) the official reader allocates for.
 
+use super::constraints43::Kind;
 use super::write::{Names, Out, W, byte, inherit_code, lookup};
 use super::write_skins::{Skins, deform_floats};
 use sinew::raw::*;
@@ -53,18 +54,31 @@ impl<K: std::hash::Hash + Eq + Clone, T> Groups<K, T> {
 }
 
 /// Writes every clip.
-pub(crate) fn write_animations(o: &mut Out, rig: &RawRig, names: &Names, skins: &Skins) -> W<()> {
+pub(crate) fn write_animations(
+    o: &mut Out,
+    rig: &RawRig,
+    names: &Names,
+    skins: &Skins,
+    nonessential: bool,
+) -> W<()> {
     o.context(format_args!("animations"));
     o.count(rig.clips.len())?;
     for clip in &rig.clips {
         o.context(format_args!("animation `{}`", clip.name));
         o.string(Some(&clip.name));
-        write_clip(o, rig, names, skins, clip)?;
+        write_clip(o, rig, names, skins, clip, nonessential)?;
     }
     Ok(())
 }
 
-fn write_clip(o: &mut Out, rig: &RawRig, names: &Names, skins: &Skins, clip: &RawClip) -> W<()> {
+fn write_clip(
+    o: &mut Out,
+    rig: &RawRig,
+    names: &Names,
+    skins: &Skins,
+    clip: &RawClip,
+    nonessential: bool,
+) -> W<()> {
     let mut slots = Groups::new();
     let mut bones = Groups::new();
     let mut ik = Vec::new();
@@ -93,16 +107,24 @@ fn write_clip(o: &mut Out, rig: &RawRig, names: &Names, skins: &Skins, clip: &Ra
             RawTarget::Bone { bone, .. } => {
                 bones.push(lookup(o, &names.bones, "bone", bone)?, t);
             }
-            RawTarget::Ik(c) => ik.push((lookup(o, &names.ik, "IK constraint", c)?, t)),
+            RawTarget::Ik(c) => {
+                let i = lookup(o, &names.ik, "IK constraint", c)?;
+                ik.push((names.constraint(o, Kind::Ik, i), t));
+            }
             RawTarget::Transform(c) => {
-                transforms.push((lookup(o, &names.transforms, "transform constraint", c)?, t))
+                let i = lookup(o, &names.transforms, "transform constraint", c)?;
+                transforms.push((names.constraint(o, Kind::Transform, i), t));
             }
             RawTarget::PathPosition(c) | RawTarget::PathSpacing(c) | RawTarget::PathMix(c) => {
-                paths.push(lookup(o, &names.paths, "path constraint", c)?, t);
+                let i = lookup(o, &names.paths, "path constraint", c)?;
+                paths.push(names.constraint(o, Kind::Path, i), t);
             }
             RawTarget::Physics { constraint, .. } => {
                 let i = match constraint {
-                    Some(c) => lookup(o, &names.physics, "physics constraint", c)? + 1,
+                    Some(c) => {
+                        let i = lookup(o, &names.physics, "physics constraint", c)?;
+                        names.constraint(o, Kind::Physics, i) + 1
+                    }
                     None => 0,
                 };
                 physics.push(i, t);
@@ -259,6 +281,9 @@ fn write_clip(o: &mut Out, rig: &RawRig, names: &Names, skins: &Skins, clip: &Ra
             curve_keys(o, ty, &t.keys, Values::Floats(1))?;
         }
     }
+    if o.v43 {
+        o.varint(0); // slider timelines
+    }
     write_attachment_timelines(o, names, skins, &attachments)?;
     // Draw order.
     o.context(format_args!("animation `{}`, draw order", clip.name));
@@ -266,11 +291,17 @@ fn write_clip(o: &mut Out, rig: &RawRig, names: &Names, skins: &Skins, clip: &Ra
         Some(t) => draw_order_keys(o, rig, names, &t.keys)?,
         None => o.varint(0),
     }
+    if o.v43 {
+        o.varint(0); // draw order folder timelines
+    }
     // Events.
     o.context(format_args!("animation `{}`, events", clip.name));
     match events {
         Some(t) => event_keys(o, rig, names, &t.keys)?,
         None => o.varint(0),
+    }
+    if o.v43 && nonessential {
+        o.i32(-1); // editor colour
     }
     Ok(())
 }

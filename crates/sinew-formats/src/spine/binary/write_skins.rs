@@ -111,16 +111,39 @@ pub(crate) fn write_skins<'a>(
         if nonessential {
             o.i32(-1); // editor colour
         }
-        for (list, map, what) in [
-            (&s.bones, &names.bones, "bone"),
-            (&s.ik, &names.ik, "IK constraint"),
-            (&s.transforms, &names.transforms, "transform constraint"),
-            (&s.paths, &names.paths, "path constraint"),
-            (&s.physics, &names.physics, "physics constraint"),
-        ] {
-            o.count(list.len())?;
+        use super::constraints43::Kind;
+        let lists = [
+            (&s.ik, &names.ik, "IK constraint", Kind::Ik),
+            (
+                &s.transforms,
+                &names.transforms,
+                "transform constraint",
+                Kind::Transform,
+            ),
+            (&s.paths, &names.paths, "path constraint", Kind::Path),
+            (
+                &s.physics,
+                &names.physics,
+                "physics constraint",
+                Kind::Physics,
+            ),
+        ];
+        o.count(s.bones.len())?;
+        for n in &s.bones {
+            let k = lookup(o, &names.bones, "bone", n)?;
+            o.count(k)?;
+        }
+        if o.v43 {
+            // One list of indices into the 4.3 constraint list.
+            o.count(lists.iter().map(|l| l.0.len()).sum())?;
+        }
+        for (list, map, what, kind) in lists {
+            if !o.v43 {
+                o.count(list.len())?;
+            }
             for n in list {
                 let k = lookup(o, map, what, n)?;
+                let k = names.constraint(o, kind, k);
                 o.count(k)?;
             }
         }
@@ -294,6 +317,9 @@ fn write_attachment(
             for _ in triangles.len()..tris * 3 {
                 o.varint(0); // degenerate padding
             }
+            if o.v43 {
+                o.varint(0); // timeline slots: only its own
+            }
             if nonessential {
                 o.count(edges.len())?;
                 for &ed in edges {
@@ -324,6 +350,11 @@ fn write_attachment(
                 | if *inherit_timelines { 128 } else { 0 };
             head(o, f)?;
             common(o, f, path, *color, sequence)?;
+            if o.v43 {
+                // The source's slot: a linked mesh's own (sinew links within a slot).
+                let si = lookup(o, &names.slots, "slot", &e.slot)?;
+                o.count(si)?;
+            }
             let skin_name = skin.as_deref().unwrap_or("default");
             let Some(&si) = skins.index.get(skin_name) else {
                 return o.err(format!("linked mesh: unknown parent skin `{skin_name}`"));
@@ -398,6 +429,10 @@ fn weighted_flag(v: &Vertices, bit: u8) -> u8 {
 /// weight).
 fn write_vertices(o: &mut Out, v: &Vertices, bone_count: usize) -> W<()> {
     o.varint(v.count);
+    if o.v43 && v.is_weighted() {
+        // 4.3 writes the length of the bone list (counts and indices) first.
+        o.count(v.bones.len())?;
+    }
     if !v.is_weighted() {
         if v.values.len() != v.count as usize * 2 {
             return o.err(format!(

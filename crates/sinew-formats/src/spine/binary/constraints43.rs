@@ -1,0 +1,545 @@
+//! The Spine 4.3 `.skel` constraint list, read and written: one list in update order, each
+//! item a name, a type byte (IK 0, path 1, transform 2, physics 3, slider 4) and that
+//! type's fields with 4.3's flag layouts (layout learnt from spine-core 4.3.13's
+//! `SkeletonBinary`; written here from scratch). Skins and timelines refer to a constraint
+//! by its index in this list ([`unified`]). Sliders are refused like the JSON loader does.
+
+use super::bone_list as read_bone_list;
+use super::reader::{R, Reader};
+use super::write::{Names, Out, W, bone_list, lookup};
+use crate::spine::limits::*;
+use sinew::raw::*;
+use sinew::types::*;
+
+/// A constraint kind, in 4.2's tie-break order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Ik = 0,
+    Transform,
+    Path,
+    Physics,
+}
+
+/// Every constraint as (kind, index in its list), in update order (`order`, ties in kind
+/// order then list order): the 4.3 list, and what its indices mean.
+pub(crate) fn unified(rig: &RawRig) -> Vec<(Kind, usize)> {
+    let mut all: Vec<(u32, Kind, usize)> = Vec::new();
+    all.extend(
+        rig.ik
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.order, Kind::Ik, i)),
+    );
+    all.extend((rig.transforms.iter().enumerate()).map(|(i, c)| (c.order, Kind::Transform, i)));
+    all.extend(
+        rig.paths
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.order, Kind::Path, i)),
+    );
+    all.extend((rig.physics.iter().enumerate()).map(|(i, c)| (c.order, Kind::Physics, i)));
+    all.sort_by_key(|&(order, kind, i)| (order, kind as u8, i));
+    all.into_iter().map(|(_, k, i)| (k, i)).collect()
+}
+
+/// The name of constraint `(kind, i)`.
+pub(crate) fn name_of(rig: &RawRig, (kind, i): (Kind, usize)) -> &str {
+    match kind {
+        Kind::Ik => &rig.ik[i].name,
+        Kind::Transform => &rig.transforms[i].name,
+        Kind::Path => &rig.paths[i].name,
+        Kind::Physics => &rig.physics[i].name,
+    }
+}
+
+/// A 4.3 property code (rotate 0, x 1, y 2, scaleX 3, scaleY 4, shearY 5).
+fn property(r: &mut Reader) -> R<TransformProperty> {
+    use TransformProperty as P;
+    let at = r.pos();
+    Ok(match r.u8()? {
+        0 => P::Rotate,
+        1 => P::X,
+        2 => P::Y,
+        3 => P::ScaleX,
+        4 => P::ScaleY,
+        5 => P::ShearY,
+        v => return r.err_at(at, format!("unknown transform property {v}")),
+    })
+}
+
+fn property_code(p: TransformProperty) -> u8 {
+    use TransformProperty as P;
+    match p {
+        P::Rotate => 0,
+        P::X => 1,
+        P::Y => 2,
+        P::ScaleX => 3,
+        P::ScaleY => 4,
+        P::ShearY => 5,
+    }
+}
+
+/// Reads the 4.3 constraint list; each constraint's `order` is its index.
+pub(super) fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
+    r.context(format_args!("constraints"));
+    let n = r.count("constraints", 4, MAX_CONSTRAINTS)?;
+    for i in 0..n {
+        r.context(format_args!("constraint {i}"));
+        let name = r.name("constraint name")?;
+        r.context(format_args!("constraint {i} `{name}`"));
+        // Fits: the count is capped at MAX_CONSTRAINTS.
+        let order = i as u32;
+        let at = r.pos();
+        match r.u8()? {
+            0 => read_ik(r, rig, name, order)?,
+            1 => read_path(r, rig, name, order)?,
+            2 => read_transform(r, rig, name, order)?,
+            3 => read_physics(r, rig, name, order)?,
+            4 => {
+                return r.err_at(at, "slider constraints (Spine 4.3) are not supported yet");
+            }
+            t => return r.err_at(at, format!("unknown constraint type {t}")),
+        }
+    }
+    Ok(())
+}
+
+fn read_ik(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
+    let at = r.pos();
+    let bones = read_bone_list(r, rig)?;
+    if bones.is_empty() || bones.len() > 2 {
+        return r.err_at(at, format!("IK needs 1 or 2 bones, found {}", bones.len()));
+    }
+    let target = r.index("bone", rig.bones.len())?;
+    let f = r.u8()?;
+    let mode = if f & 2 != 0 {
+        scale_y_mode(r)?
+    } else {
+        ScaleYMode::None
+    };
+    let mix = match (f & 32 != 0, f & 64 != 0) {
+        (true, true) => r.f64()?,
+        (true, false) => 1.0,
+        (false, _) => 0.0,
+    };
+    let softness = if f & 128 != 0 { r.f64()? } else { 0.0 };
+    rig.ik.push(RawIk {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        bones,
+        target: rig.bones[target].name.clone(),
+        mix,
+        softness,
+        bend_positive: f & 4 == 0,
+        compress: f & 8 != 0,
+        stretch: f & 16 != 0,
+        uniform: mode == ScaleYMode::Uniform,
+        volume: mode == ScaleYMode::Volume,
+        solver: sinew::IkSolver::Spine43,
+    });
+    Ok(())
+}
+
+fn scale_y_mode(r: &mut Reader) -> R<ScaleYMode> {
+    let at = r.pos();
+    Ok(match r.u8()? {
+        0 => ScaleYMode::None,
+        1 => ScaleYMode::Uniform,
+        2 => ScaleYMode::Volume,
+        v => return r.err_at(at, format!("unknown scaleY mode {v}")),
+    })
+}
+
+fn read_transform(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
+    let bones = read_bone_list(r, rig)?;
+    let source = r.index("bone", rig.bones.len())?;
+    let f = r.u8()?;
+    let mut properties = Vec::new();
+    for _ in 0..(f >> 5) {
+        let property = property(r)?;
+        let offset = r.f64()?;
+        let tn = r.u8()?;
+        let mut to = Vec::new();
+        for _ in 0..tn {
+            to.push(TransformTo {
+                property: self::property(r)?,
+                offset: r.f64()?,
+                max: r.f64()?,
+                scale: r.f64()?,
+            });
+        }
+        // 4.3 keeps a source only when it drives something.
+        if !to.is_empty() {
+            properties.push(TransformFrom {
+                property,
+                offset,
+                to,
+            });
+        }
+    }
+    let g = r.u8()?;
+    let opt = |r: &mut Reader, bit: u8| -> R<f64> { if g & bit != 0 { r.f64() } else { Ok(0.0) } };
+    let offsets = [
+        opt(r, 1)?,
+        opt(r, 2)?,
+        opt(r, 4)?,
+        opt(r, 8)?,
+        opt(r, 16)?,
+        opt(r, 32)?,
+    ];
+    let h = r.u8()?;
+    let mix = |r: &mut Reader, bit: u8| -> R<f64> { if h & bit != 0 { r.f64() } else { Ok(0.0) } };
+    let mixes = [
+        mix(r, 1)?,
+        mix(r, 2)?,
+        mix(r, 4)?,
+        mix(r, 8)?,
+        mix(r, 16)?,
+        mix(r, 32)?,
+    ];
+    rig.transforms.push(RawTransform {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        bones,
+        target: rig.bones[source].name.clone(),
+        local: f & 2 != 0,
+        relative: f & 8 != 0,
+        offset_rotation: offsets[0],
+        offset_x: offsets[1],
+        offset_y: offsets[2],
+        offset_scale_x: offsets[3],
+        offset_scale_y: offsets[4],
+        offset_shear_y: offsets[5],
+        mix_rotate: mixes[0],
+        mix_x: mixes[1],
+        mix_y: mixes[2],
+        mix_scale_x: mixes[3],
+        mix_scale_y: mixes[4],
+        mix_shear_y: mixes[5],
+        properties,
+        local_target: f & 4 != 0,
+        clamp: f & 16 != 0,
+    });
+    Ok(())
+}
+
+fn read_path(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
+    let bones = read_bone_list(r, rig)?;
+    let slot = r.index("slot", rig.slots.len())?;
+    let at = r.pos();
+    let f = r.u8()?;
+    let position_mode = if (f >> 1) & 1 != 0 {
+        PositionMode::Percent
+    } else {
+        PositionMode::Fixed
+    };
+    let spacing_mode = match (f >> 2) & 3 {
+        0 => SpacingMode::Length,
+        1 => SpacingMode::Fixed,
+        2 => SpacingMode::Percent,
+        _ => SpacingMode::Proportional,
+    };
+    let rotate_mode = match (f >> 4) & 3 {
+        0 => RotateMode::Tangent,
+        1 => RotateMode::Chain,
+        2 => RotateMode::ChainScale,
+        v => return r.err_at(at, format!("unknown rotate mode {v}")),
+    };
+    let offset_rotation = if f & 128 != 0 { r.f64()? } else { 0.0 };
+    rig.paths.push(RawPath {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        bones,
+        target: rig.slots[slot].name.clone(),
+        position_mode,
+        spacing_mode,
+        rotate_mode,
+        offset_rotation,
+        position: r.f64()?,
+        spacing: r.f64()?,
+        mix_rotate: r.f64()?,
+        mix_x: r.f64()?,
+        mix_y: r.f64()?,
+    });
+    Ok(())
+}
+
+fn read_physics(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
+    let bone = r.index("bone", rig.bones.len())?;
+    let f = r.u8()?;
+    let opt = |r: &mut Reader, bit: u8, default: f64| -> R<f64> {
+        if f & bit != 0 { r.f64() } else { Ok(default) }
+    };
+    let x = opt(r, 2, 0.0)?;
+    let y = opt(r, 4, 0.0)?;
+    let rotate = opt(r, 8, 0.0)?;
+    // The scaleY mode rides on scaleX: below -2 volume, below 0 uniform.
+    let (scale_x, scale_y) = match opt(r, 16, 0.0)? {
+        v if v < -2.0 => (-2.0 - v, ScaleYMode::Volume),
+        v if v < 0.0 => (-1.0 - v, ScaleYMode::Uniform),
+        v => (v, ScaleYMode::None),
+    };
+    let shear_x = opt(r, 32, 0.0)?;
+    let limit = opt(r, 64, 5000.0)?;
+    let at = r.pos();
+    let fps = r.u8()?;
+    if fps == 0 {
+        return r.err_at(at, "fps must be positive, found 0");
+    }
+    let inertia = r.f64()?;
+    let strength = r.f64()?;
+    let damping = r.f64()?;
+    let mass_inverse = opt(r, 128, 1.0)?;
+    let wind = r.f64()?;
+    let gravity = r.f64()?;
+    let g = r.u8()?;
+    let mix = if g & 128 != 0 { r.f64()? } else { 1.0 };
+    rig.physics.push(RawPhysics {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        bone: rig.bones[bone].name.clone(),
+        x,
+        y,
+        rotate,
+        scale_x,
+        shear_x,
+        scale_y,
+        limit,
+        step: 1.0 / f64::from(fps),
+        inertia,
+        strength,
+        damping,
+        mass_inverse,
+        wind,
+        gravity,
+        mix,
+        inertia_global: g & 1 != 0,
+        strength_global: g & 2 != 0,
+        damping_global: g & 4 != 0,
+        mass_global: g & 8 != 0,
+        wind_global: g & 16 != 0,
+        gravity_global: g & 32 != 0,
+        mix_global: g & 64 != 0,
+    });
+    Ok(())
+}
+
+/// Writes the 4.3 constraint list (in [`unified`] order).
+pub(super) fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<()> {
+    o.context(format_args!("constraints"));
+    let list = unified(rig);
+    o.count(list.len())?;
+    for (i, (kind, k)) in list.into_iter().enumerate() {
+        o.context(format_args!("constraint {i} `{}`", name_of(rig, (kind, k))));
+        match kind {
+            Kind::Ik => write_ik(o, names, &rig.ik[k])?,
+            Kind::Transform => write_transform(o, names, &rig.transforms[k])?,
+            Kind::Path => write_path(o, names, &rig.paths[k])?,
+            Kind::Physics => write_physics(o, names, &rig.physics[k])?,
+        }
+    }
+    Ok(())
+}
+
+/// A flag byte from `(bit, on)` pairs.
+fn flags<const N: usize>(bits: [(u8, bool); N]) -> u8 {
+    bits.into_iter()
+        .fold(0, |f, (bit, on)| if on { f | bit } else { f })
+}
+
+fn write_ik(o: &mut Out, names: &Names, c: &RawIk) -> W<()> {
+    if c.bones.is_empty() || c.bones.len() > 2 {
+        return o.err(format!("IK needs 1 or 2 bones, has {}", c.bones.len()));
+    }
+    o.string(Some(&c.name));
+    o.u8(0);
+    bone_list(o, names, &c.bones)?;
+    let t = lookup(o, &names.bones, "target bone", &c.target)?;
+    o.count(t)?;
+    let mode = if c.volume { 2 } else { u8::from(c.uniform) };
+    let f = flags([
+        (1, c.skin_required),
+        (2, mode != 0),
+        (4, !c.bend_positive),
+        (8, c.compress),
+        (16, c.stretch),
+        (32, c.mix != 0.0),
+        (64, c.mix != 0.0 && c.mix != 1.0),
+        (128, c.softness != 0.0),
+    ]);
+    o.u8(f);
+    if mode != 0 {
+        o.u8(mode);
+    }
+    if f & 64 != 0 {
+        o.f64(c.mix)?;
+    }
+    if f & 128 != 0 {
+        o.f64(c.softness)?;
+    }
+    Ok(())
+}
+
+fn write_transform(o: &mut Out, names: &Names, c: &RawTransform) -> W<()> {
+    o.string(Some(&c.name));
+    o.u8(2);
+    bone_list(o, names, &c.bones)?;
+    let t = lookup(o, &names.bones, "source bone", &c.target)?;
+    o.count(t)?;
+    let props: Vec<&TransformFrom> = c.properties.iter().filter(|p| !p.to.is_empty()).collect();
+    if props.len() > 7 {
+        return o.err(format!(
+            "{} source properties (the format holds 7)",
+            props.len()
+        ));
+    }
+    let f = flags([
+        (1, c.skin_required),
+        (2, c.local),
+        (4, c.local_target),
+        (8, c.relative),
+        (16, c.clamp),
+    ]) | (props.len() as u8) << 5;
+    o.u8(f);
+    for p in props {
+        o.u8(property_code(p.property));
+        o.f64(p.offset)?;
+        if p.to.len() > 127 {
+            return o.err("a source property driving more than 127 properties");
+        }
+        o.u8(p.to.len() as u8);
+        for t in &p.to {
+            o.u8(property_code(t.property));
+            o.f64(t.offset)?;
+            o.f64(t.max)?;
+            o.f64(t.scale)?;
+        }
+    }
+    let offsets = [
+        c.offset_rotation,
+        c.offset_x,
+        c.offset_y,
+        c.offset_scale_x,
+        c.offset_scale_y,
+        c.offset_shear_y,
+    ];
+    let mixes = [
+        c.mix_rotate,
+        c.mix_x,
+        c.mix_y,
+        c.mix_scale_x,
+        c.mix_scale_y,
+        c.mix_shear_y,
+    ];
+    for values in [offsets, mixes] {
+        let g = (0..6).fold(0u8, |g, k| g | (u8::from(values[k] != 0.0) << k));
+        o.u8(g);
+        for v in values.into_iter().filter(|v| *v != 0.0) {
+            o.f64(v)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_path(o: &mut Out, names: &Names, c: &RawPath) -> W<()> {
+    o.string(Some(&c.name));
+    o.u8(1);
+    bone_list(o, names, &c.bones)?;
+    let s = lookup(o, &names.slots, "slot", &c.target)?;
+    o.count(s)?;
+    let spacing: u8 = match c.spacing_mode {
+        SpacingMode::Length => 0,
+        SpacingMode::Fixed => 1,
+        SpacingMode::Percent => 2,
+        SpacingMode::Proportional => 3,
+    };
+    let rotate: u8 = match c.rotate_mode {
+        RotateMode::Tangent => 0,
+        RotateMode::Chain => 1,
+        RotateMode::ChainScale => 2,
+    };
+    let f = flags([
+        (1, c.skin_required),
+        (2, c.position_mode == PositionMode::Percent),
+        (128, c.offset_rotation != 0.0),
+    ]) | spacing << 2
+        | rotate << 4;
+    o.u8(f);
+    if f & 128 != 0 {
+        o.f64(c.offset_rotation)?;
+    }
+    for v in [c.position, c.spacing, c.mix_rotate, c.mix_x, c.mix_y] {
+        o.f64(v)?;
+    }
+    Ok(())
+}
+
+fn write_physics(o: &mut Out, names: &Names, c: &RawPhysics) -> W<()> {
+    o.string(Some(&c.name));
+    o.u8(3);
+    let b = lookup(o, &names.bones, "bone", &c.bone)?;
+    o.count(b)?;
+    // The scaleY mode rides on scaleX (uniform: -1 - x, volume: -2 - x).
+    if c.scale_y != ScaleYMode::None && c.scale_x < 0.0 {
+        return o.err("a negative scaleX with a scaleY mode cannot be written");
+    }
+    let scale_x = match c.scale_y {
+        ScaleYMode::None => c.scale_x,
+        ScaleYMode::Uniform => -1.0 - c.scale_x,
+        ScaleYMode::Volume => -2.0 - c.scale_x,
+    };
+    let drives = [c.x, c.y, c.rotate, scale_x, c.shear_x];
+    let mut f = u8::from(c.skin_required);
+    for (k, v) in drives.iter().enumerate() {
+        if *v != 0.0 {
+            f |= 2 << k;
+        }
+    }
+    f |= flags([(64, c.limit != 5000.0), (128, c.mass_inverse != 1.0)]);
+    o.u8(f);
+    for v in drives.into_iter().filter(|v| *v != 0.0) {
+        o.f64(v)?;
+    }
+    if f & 64 != 0 {
+        o.f64(c.limit)?;
+    }
+    let fps = if c.step > 0.0 {
+        (1.0 / c.step).round()
+    } else {
+        0.0
+    };
+    if !(1.0..=255.0).contains(&fps) {
+        return o.err(format!(
+            "step {} s is not 1/fps for an fps in 1..=255",
+            c.step
+        ));
+    }
+    o.u8(fps as u8);
+    for v in [c.inertia, c.strength, c.damping] {
+        o.f64(v)?;
+    }
+    if f & 128 != 0 {
+        o.f64(c.mass_inverse)?;
+    }
+    o.f64(c.wind)?;
+    o.f64(c.gravity)?;
+    let g = flags([
+        (1, c.inertia_global),
+        (2, c.strength_global),
+        (4, c.damping_global),
+        (8, c.mass_global),
+        (16, c.wind_global),
+        (32, c.gravity_global),
+        (64, c.mix_global),
+        (128, c.mix != 1.0),
+    ]);
+    o.u8(g);
+    if g & 128 != 0 {
+        o.f64(c.mix)?;
+    }
+    Ok(())
+}
