@@ -12,6 +12,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::frame::Placement;
 use crate::host::{Host, Loaded};
 use std::cell::RefCell;
 
@@ -327,12 +328,42 @@ pub extern "C" fn sinew_web_frame(id: u32) -> u32 {
     })
 }
 
+/// A new character sharing player `id`'s rig and pages; its id, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_web_spawn(id: u32) -> i32 {
+    with(|h| h.spawn(id).map_or(-1, |n| n as i32))
+}
+
+/// Builds one frame of several players: the stage holds 16 bytes per player (id `u32`,
+/// scale, dx, dy `f32`, little-endian). Returns its op count; its buffers:
+/// `sinew_web_frame_ptr(u32::MAX, which)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_web_group() -> u32 {
+    with(|h| {
+        let word = |c: &[u8], k: usize| u32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+        let items: Vec<(u32, Placement)> = h
+            .stage
+            .chunks_exact(16)
+            .map(|c| {
+                let at = Placement {
+                    scale: f32::from_bits(word(c, 4)),
+                    dx: f32::from_bits(word(c, 8)),
+                    dy: f32::from_bits(word(c, 12)),
+                };
+                (word(c, 0), at)
+            })
+            .collect();
+        h.group_frame(&items).op_count() as u32
+    })
+}
+
 /// The address of player `id`'s last frame's buffer `which` (0 vertices, 1 indices, 2
-/// ops); its length in elements (f32 or u32) in `numbers[0]`.
+/// ops; `id` `u32::MAX`: the group frame's); its length in elements (f32 or u32) in
+/// `numbers[0]`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_web_frame_ptr(id: u32, which: u32) -> *const u8 {
     with(|h| {
-        let (ptr, len) = match h.player(id).map(|p| p.frame()) {
+        let (ptr, len) = match h.frame_of(id) {
             Some(f) => match which {
                 0 => (f.vertices.as_ptr().cast::<u8>(), f.vertices.len()),
                 1 => (f.indices.as_ptr().cast::<u8>(), f.indices.len()),

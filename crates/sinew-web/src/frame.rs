@@ -73,6 +73,41 @@ pub struct Frame {
     ranges: Vec<(u32, u32, u32)>,
     /// Per slot: the command showing it (`u32::MAX`: none), for mask sources.
     slot_command: Vec<u32>,
+    /// Where the character being appended goes.
+    place: Placement,
+}
+
+/// Where a character is drawn in a shared frame: world `(x, y)` becomes
+/// `(x * scale + dx, y * scale + dy)`.
+///
+/// Owner: the web host (`sinew-web`): set by the page per character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// Uniform scale.
+    pub scale: f32,
+    /// Offset in x.
+    pub dx: f32,
+    /// Offset in y.
+    pub dy: f32,
+}
+
+impl Placement {
+    /// Where the character is.
+    pub const IDENTITY: Placement = Placement {
+        scale: 1.0,
+        dx: 0.0,
+        dy: 0.0,
+    };
+
+    fn apply(&self, x: f32, y: f32) -> [f32; 2] {
+        [x * self.scale + self.dx, y * self.scale + self.dy]
+    }
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement::IDENTITY
+    }
 }
 
 /// Every blend mode, in the renderer's numbering ([`blend_number`]).
@@ -148,9 +183,29 @@ impl Frame {
     /// Rebuilds the frame from `list` with the masks and composites of `setup`; with
     /// `blend`, every command is drawn in that mode instead of its own (a preview).
     pub fn build(&mut self, list: &DrawList, setup: &DrawSetup, blend: Option<BlendMode>) {
+        self.clear();
+        self.append(list, setup, blend, Placement::IDENTITY);
+    }
+
+    /// Empties the frame (keeping its buffers).
+    pub fn clear(&mut self) {
         self.vertices.clear();
         self.indices.clear();
         self.ops.clear();
+    }
+
+    /// Adds another character's list after what the frame holds, its positions placed by
+    /// `at`: characters of one rig drawn in one go, a draw merging with the previous
+    /// character's last when the page, blend mode and stencil state agree (a rig without
+    /// clipping or masks: one draw call for the whole crowd).
+    pub fn append(
+        &mut self,
+        list: &DrawList,
+        setup: &DrawSetup,
+        blend: Option<BlendMode>,
+        at: Placement,
+    ) {
+        self.place = at;
         self.ranges.clear();
         self.slot_command.clear();
         for (k, c) in list.commands.iter().enumerate() {
@@ -234,7 +289,8 @@ impl Frame {
         let pos = list.command_positions(c);
         let uvs = list.command_uvs(c);
         for (p, uv) in pos.chunks_exact(2).zip(uvs.chunks_exact(2)) {
-            self.vertices.extend_from_slice(&[p[0], p[1], uv[0], uv[1]]);
+            let [x, y] = self.place.apply(p[0], p[1]);
+            self.vertices.extend_from_slice(&[x, y, uv[0], uv[1]]);
             self.vertices.extend_from_slice(&light);
             self.vertices.extend_from_slice(&dark);
         }
@@ -253,7 +309,8 @@ impl Frame {
         let poly = list.clip_polygon(clip);
         let base = (self.vertices.len() / FLOATS_PER_VERTEX) as u32;
         for p in poly.chunks_exact(2) {
-            self.vertices.extend_from_slice(&[p[0], p[1], 0.0, 0.0]);
+            let [x, y] = self.place.apply(p[0], p[1]);
+            self.vertices.extend_from_slice(&[x, y, 0.0, 0.0]);
             self.vertices.extend_from_slice(&[0.0; 8]);
         }
         let n = (poly.len() / 2) as u32;

@@ -224,3 +224,52 @@ fn blend_numbers_are_the_table_order() {
     let shader: Vec<u32> = (0..20).filter(|&n| reads_backdrop(n)).collect();
     assert_eq!(shader, [4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15]);
 }
+
+#[test]
+fn a_crowd_shares_one_frame() {
+    let dir = examples().join("stickbot");
+    let (mut host, id) = player(&dir, "stickbot.json");
+    let twin = host.spawn(id).expect("spawn");
+    assert!(host.spawn(id + 9).is_none());
+    for (k, i) in [id, twin].into_iter().enumerate() {
+        let p = host.player(i).expect("player");
+        p.play(Some("walk"), true).expect("walk");
+        p.seek(0.1 * k as f64);
+    }
+    let one = host.player(id).expect("player").build_frame().clone();
+    let n = host
+        .player(id)
+        .expect("player")
+        .character_mut()
+        .draw_list()
+        .indices
+        .len();
+    let m = host
+        .player(twin)
+        .expect("twin")
+        .character_mut()
+        .draw_list()
+        .indices
+        .len();
+    let at = Placement {
+        scale: 0.5,
+        dx: 100.0,
+        dy: -20.0,
+    };
+    let both = host
+        .group_frame(&[(id, Placement::IDENTITY), (twin, at), (77, at)])
+        .clone();
+    check_ops(&both, n + m);
+    // The first character's vertices are its own frame's; the second's are placed.
+    assert_eq!(&both.vertices[..one.vertices.len()], &one.vertices[..]);
+    let twin_frame = host.player(twin).expect("twin").build_frame().clone();
+    let placed = &both.vertices[one.vertices.len()..];
+    for (a, b) in placed
+        .chunks_exact(FLOATS_PER_VERTEX)
+        .zip(twin_frame.vertices.chunks_exact(FLOATS_PER_VERTEX))
+    {
+        assert_eq!(a[0], b[0] * 0.5 + 100.0);
+        assert_eq!(a[1], b[1] * 0.5 - 20.0);
+        assert_eq!(&a[2..], &b[2..]);
+    }
+}

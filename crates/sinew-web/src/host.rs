@@ -8,6 +8,7 @@
 //! 404 is handed over as missing, which a `Beside` companion may be) and asks again. No
 //! companion is ever read from anywhere but what the page handed over.
 
+use crate::frame::{Frame, Placement};
 use crate::player::Player;
 use sinew_formats::{Companion, LoadOptions};
 use std::collections::HashMap;
@@ -38,6 +39,8 @@ pub struct Host {
     /// Files handed over by name; `None`: fetched and not found.
     files: HashMap<String, Option<Vec<u8>>>,
     players: Vec<Option<Player>>,
+    /// The shared frame of [`Host::group_frame`].
+    pub group: Frame,
 }
 
 impl Host {
@@ -100,6 +103,36 @@ impl Host {
     /// Takes player `id` out of the host (to drive it from Rust).
     pub fn take(&mut self, id: u32) -> Option<Player> {
         self.players.get_mut(id as usize).and_then(Option::take)
+    }
+
+    /// A new player sharing player `id`'s asset ([`Player::spawn`]); its id.
+    pub fn spawn(&mut self, id: u32) -> Option<u32> {
+        let p = self.player(id)?.spawn();
+        self.players.push(Some(p));
+        Some(self.players.len() as u32 - 1)
+    }
+
+    /// Builds one frame of several players, each placed ([`Frame::append`]); unknown ids
+    /// are left out.
+    pub fn group_frame(&mut self, items: &[(u32, Placement)]) -> &Frame {
+        self.group.clear();
+        for &(id, at) in items {
+            if let Some(p) = self.players.get_mut(id as usize).and_then(Option::as_mut) {
+                p.append_to(&mut self.group, at);
+            }
+        }
+        &self.group
+    }
+
+    /// The frame player `id` built last (`u32::MAX`: the group frame).
+    pub fn frame_of(&self, id: u32) -> Option<&Frame> {
+        if id == u32::MAX {
+            return Some(&self.group);
+        }
+        self.players
+            .get(id as usize)
+            .and_then(Option::as_ref)
+            .map(Player::frame)
     }
 
     /// Frees player `id`.

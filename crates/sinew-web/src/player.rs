@@ -22,7 +22,8 @@ pub const SEEK_STEP: f64 = 1.0 / 60.0;
 ///
 /// Owner: the web host (`sinew-web`): one per `<sinew-player>` or JS `Character`.
 pub struct Player {
-    asset: Asset,
+    /// Shared by the players [`Player::spawn`] made (one rig, one set of pages).
+    asset: Arc<Asset>,
     character: Character,
     /// The rig's clips, then the puppet's parameter animations.
     clips: Vec<String>,
@@ -47,6 +48,16 @@ pub struct Player {
 impl Player {
     /// A player of `asset`, showing its setup pose (nothing plays yet).
     pub fn new(asset: Asset) -> Player {
+        Player::shared(Arc::new(asset))
+    }
+
+    /// Another player of the same asset (the rig and the texture pages shared), showing
+    /// its setup pose: many characters of one rig, drawn together by [`Frame::append`].
+    pub fn spawn(&self) -> Player {
+        Player::shared(self.asset.clone())
+    }
+
+    fn shared(asset: Arc<Asset>) -> Player {
         let character = asset.character();
         let rig = character.rig().clone();
         let clips = rig
@@ -407,6 +418,13 @@ impl Player {
     /// preview a blend mode.
     pub fn set_blend_override(&mut self, mode: Option<sinew::BlendMode>) {
         self.blend = mode;
+    }
+
+    /// Adds what the character shows now to `frame`, placed by `at` (a crowd's shared
+    /// frame; see [`Frame::append`]).
+    pub fn append_to(&mut self, frame: &mut Frame, at: crate::frame::Placement) {
+        let (list, setup) = self.character.draw_list_and_setup();
+        frame.append(list, setup, self.blend, at);
     }
 
     /// The frame [`Player::build_frame`] built last.

@@ -1,3 +1,5 @@
+import { frameViews } from './sinew.js';
+
 // renderer.js: draws sinew frames (src/frame.rs: one vertex buffer, one index buffer and a
 // few ops per character) with WebGL2, as sinew-render draws the draw list: premultiplied
 // alpha, Spine tint black and Inochi2D screen tints, every blend mode (the fixed-function
@@ -167,11 +169,12 @@ export class Renderer {
     return t;
   }
 
+  // The GL textures of a character's pages (shared by the twins `spawn` made).
   pagesOf(c) {
-    let t = this.textures.get(c);
+    let t = this.textures.get(c.pages);
     if (!t) {
       t = c.pages.map((p) => (p ? this.texture(p) : this.white));
-      this.textures.set(c, t);
+      this.textures.set(c.pages, t);
     }
     return t;
   }
@@ -225,12 +228,8 @@ export class Renderer {
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.fbo);
   }
 
-  /**
-   * Clears the canvas to `background` (straight RGBA 0..1; default transparent) and draws
-   * each item: a Character, or {character, view: [x0, y0, x1, y1]} (world units, y up;
-   * default: the canvas fitted to the character's animation bounds).
-   */
-  draw(items, background = [0, 0, 0, 0]) {
+  // Binds the default framebuffer and clears it (premultiplied background).
+  begin(background) {
     const gl = this.gl;
     const { width: w, height: h } = gl.canvas;
     this.drawCalls = 0;
@@ -247,17 +246,50 @@ export class Renderer {
     gl.clear(gl.COLOR_BUFFER_BIT | gl.STENCIL_BUFFER_BIT);
     gl.enable(gl.STENCIL_TEST);
     gl.enable(gl.BLEND);
+    return [w, h];
+  }
+
+  /**
+   * Clears the canvas to `background` (straight RGBA 0..1; default transparent) and draws
+   * each item: a Character, or {character, view: [x0, y0, x1, y1]} (world units, y up;
+   * default: the canvas fitted to the character's animation bounds).
+   */
+  draw(items, background = [0, 0, 0, 0]) {
+    const [w, h] = this.begin(background);
     for (const item of items) {
       const c = item.character || item;
       const view = item.view || c.view || (c.view = fit(c.bounds(), w, h));
-      if (view) this.drawCharacter(c, view);
+      if (view) this.drawFrame(this.pagesOf(c), c.frame(), view);
     }
   }
 
-  drawCharacter(c, [x0, y0, x1, y1]) {
+  /**
+   * Clears the canvas and draws characters of one rig (the first and its `spawn`ed twins)
+   * from one shared frame: each placed by its `place` ({x, y, scale}: world (px, py)
+   * drawn at (px * scale + x, py * scale + y)), seen through `view` (world, y up). Draws
+   * of consecutive characters merge: a rig without clipping or masks is one draw call.
+   */
+  drawCrowd(characters, view, background = [0, 0, 0, 0]) {
+    this.begin(background);
+    if (!characters.length) return;
+    const s = characters[0].s;
+    const rec = new ArrayBuffer(16 * characters.length);
+    const u = new Uint32Array(rec);
+    const f = new Float32Array(rec);
+    characters.forEach((c, i) => {
+      const p = c.place || { x: 0, y: 0, scale: 1 };
+      u[i * 4] = c.id;
+      f[i * 4 + 1] = p.scale ?? 1;
+      f[i * 4 + 2] = p.x || 0;
+      f[i * 4 + 3] = p.y || 0;
+    });
+    s.stage(new Uint8Array(rec));
+    const ops = s.x.sinew_web_group();
+    this.drawFrame(this.pagesOf(characters[0]), frameViews(s, 0xffffffff, ops), view);
+  }
+
+  drawFrame(pages, f, [x0, y0, x1, y1]) {
     const gl = this.gl;
-    const pages = this.pagesOf(c);
-    const f = c.frame();
     gl.bufferData(gl.ARRAY_BUFFER, f.vertices, gl.DYNAMIC_DRAW);
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, f.indices, gl.DYNAMIC_DRAW);
     const sx = 2 / (x1 - x0);

@@ -121,6 +121,16 @@ export class Sinew {
   }
 }
 
+// The buffers of frame `id` (u32 max: the group frame) as views into wasm memory.
+export function frameViews(s, id, opCount) {
+  const x = s.x;
+  const view = (which, T) => {
+    const p = x.sinew_web_frame_ptr(id, which);
+    return new T(x.memory.buffer, p, s.numbers()[0]);
+  };
+  return { vertices: view(0, Float32Array), indices: view(1, Uint32Array), ops: view(2, Uint32Array), opCount };
+}
+
 function toBytes(b) {
   if (b == null) return null;
   return b instanceof Uint8Array ? b : new Uint8Array(b);
@@ -279,21 +289,23 @@ export class Character {
 
   // This frame's buffers (views into wasm memory, valid until the next call).
   frame() {
-    const x = this.s.x;
-    const ops = x.sinew_web_frame(this.id);
-    const view = (which, T) => {
-      const p = x.sinew_web_frame_ptr(this.id, which);
-      return new T(x.memory.buffer, p, this.s.numbers()[0]);
-    };
-    const vertices = view(0, Float32Array);
-    const indices = view(1, Uint32Array);
-    const opWords = view(2, Uint32Array);
-    return { vertices, indices, ops: opWords, opCount: ops };
+    return frameViews(this.s, this.id, this.s.x.sinew_web_frame(this.id));
   }
 
-  /** Frees the character. */
+  /**
+   * Another character of the same rig, sharing its texture pages: a crowd, drawn in one
+   * go by `renderer.drawCrowd`.
+   */
+  spawn() {
+    const id = this.s.x.sinew_web_spawn(this.id);
+    if (id < 0) throw new Error('this character was freed');
+    const c = new Character(this.s, id);
+    c.pages = this.pages;
+    return c;
+  }
+
+  /** Frees the character (its pages stay while a spawned twin uses them). */
   free() {
     this.s.x.sinew_web_free(this.id);
-    this.pages.forEach((p) => p && p.close());
   }
 }

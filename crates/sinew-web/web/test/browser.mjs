@@ -209,6 +209,48 @@ check(api.errors.every((e) => typeof e === 'string' && e.length > 0), `bad names
 check(api.errors[0].includes('walk'), 'an unknown animation lists the animations');
 check(api.calls >= 2, `two characters on one canvas: ${api.calls} draw calls`);
 
+// A crowd: 20 spineboys of one load (spawned twins sharing the rig and pages) in one
+// shared frame; one of them alone draws exactly as `draw` draws it.
+if (refs.some((r) => r.name === 'spineboy-run')) {
+  const crowd = await page.evaluate(async () => {
+    const web = await window.sinewInit();
+    const boy = await web.load('fixtures/spine/spineboy/spineboy-pro.json');
+    const all = [boy];
+    for (let i = 1; i < 20; i++) all.push(boy.spawn());
+    all.forEach((c, i) => {
+      c.play('run');
+      c.update(0.03 * i);
+      c.place = { x: (i % 5) * 260 - 520, y: Math.floor(i / 5) * 300 - 450, scale: 0.4 };
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 400;
+    const r = web.renderer(canvas, { preserveDrawingBuffer: true });
+    const read = () => {
+      const gl = r.gl;
+      const px = new Uint8Array(400 * 400 * 4);
+      gl.readPixels(0, 0, 400, 400, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return px;
+    };
+    const view = [-700, -500, 700, 900];
+    r.drawCrowd(all, view);
+    const calls = r.drawCalls;
+    let covered = 0;
+    const px = read();
+    for (let i = 3; i < px.length; i += 4) if (px[i] > 25) covered++;
+    boy.place = null;
+    r.drawCrowd([boy], [-400, -50, 400, 750]);
+    const a = read();
+    r.draw([{ character: boy, view: [-400, -50, 400, 750] }]);
+    const b = read();
+    let differ = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+    return { calls, covered, differ };
+  });
+  check(crowd.calls <= 2 && crowd.covered > 5000,
+    `20 spineboys in ${crowd.calls} draw call(s), ${crowd.covered} pixels covered`);
+  check(crowd.differ === 0, `a crowd of one draws as draw() does (${crowd.differ} bytes differ)`);
+}
+
 // 3. Bad files show their error in the page.
 for (const [src, want] of [['examples/stickbot/stickbot.png', 'PNG'], ['examples/stickbot/stickbot.atlas', 'atlas'],
   ['examples/no-such-file.json', 'could not be fetched'], ['bad.json', 'bad.json']]) {
