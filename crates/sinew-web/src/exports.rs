@@ -13,7 +13,7 @@
 #![allow(unsafe_code)]
 
 use crate::frame::Placement;
-use crate::host::{Host, Loaded};
+use crate::host::{Host, Loaded, Request};
 use std::cell::RefCell;
 
 thread_local! {
@@ -64,17 +64,22 @@ pub extern "C" fn sinew_web_clear_files() {
     with(Host::clear_files);
 }
 
-/// Loads: the stage holds `main name \n atlas name \n armature` (empty: default). Returns
-/// the player id (>= 0); -1: failed, the output holds the message; -2: the output holds
-/// the names of the companions to fetch first, one a line. The output's length is in
-/// `numbers[0]`.
+/// Loads: the stage holds `main name \n atlas \n armature \n extras \n physics3` (empty
+/// or missing: default). Returns the player id (>= 0); -1: failed, the output holds the
+/// message; -2: the output holds the names of the companions to fetch first, one a line.
+/// The output's length is in `numbers[0]`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_web_load() -> i32 {
     with(|h| {
         let lines = h.staged_lines();
         let get = |i: usize| lines.get(i).map(String::as_str).filter(|s| !s.is_empty());
-        let (main, atlas, armature) = (get(0).unwrap_or(""), get(1), get(2));
-        let (code, text) = match h.load(main, atlas, armature) {
+        let request = Request {
+            atlas: get(1),
+            armature: get(2),
+            extras: get(3),
+            physics3: get(4),
+        };
+        let (code, text) = match h.load_with(get(0).unwrap_or(""), &request) {
             Loaded::Player(id) => (id as i32, String::new()),
             Loaded::Needs(names) => (-2, names.join("\n")),
             Loaded::Failed(e) => (-1, e),

@@ -273,3 +273,39 @@ fn a_crowd_shares_one_frame() {
         assert_eq!(&a[2..], &b[2..]);
     }
 }
+
+#[test]
+fn extras_load_by_name() {
+    let dir = examples().join("stickbot");
+    let mut host = Host::default();
+    for n in [
+        "stickbot.json",
+        "stickbot.atlas",
+        "stickbot.png",
+        "stickbot_2.png",
+    ] {
+        host.add_file(n, std::fs::read(dir.join(n)).ok());
+    }
+    let request = crate::host::Request {
+        extras: Some("stickbot.extras.json"),
+        ..Default::default()
+    };
+    // Named but not handed over yet: the page is asked for it.
+    match host.load_with("stickbot.json", &request) {
+        Loaded::Needs(names) => assert_eq!(names, ["stickbot.extras.json"]),
+        other => panic!("{other:?}"),
+    }
+    host.add_file(
+        "stickbot.extras.json",
+        std::fs::read(dir.join("stickbot.extras.json")).ok(),
+    );
+    let Loaded::Player(id) = host.load_with("stickbot.json", &request) else {
+        panic!("stickbot with extras");
+    };
+    assert!(host.player(id).expect("player").asset().jiggle.is_some());
+    // Without the request, no extras.
+    let Loaded::Player(id) = host.load("stickbot.json", None, None) else {
+        panic!("stickbot");
+    };
+    assert!(host.player(id).expect("player").asset().jiggle.is_none());
+}

@@ -14,6 +14,22 @@ use sinew_formats::{Companion, LoadOptions};
 use std::collections::HashMap;
 use std::io::{Error, ErrorKind};
 
+/// The companions of a load beyond the main file, by name relative to it (`None`: the
+/// default: the atlas beside the main file, no extras, no physics3, the first armature).
+///
+/// Owner: the web host (`sinew-web`), per load.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// A Spine `.atlas` or a DragonBones `_tex.json`.
+    pub atlas: Option<&'a str>,
+    /// The DragonBones armature.
+    pub armature: Option<&'a str>,
+    /// A rig-extras JSON file (jiggle bones, delayed follows; `docs/EXTRAS.md`).
+    pub extras: Option<&'a str>,
+    /// A Cubism `physics3.json` for a puppet.
+    pub physics3: Option<&'a str>,
+}
+
 /// The outcome of [`Host::load`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loaded {
@@ -57,6 +73,17 @@ impl Host {
     /// Loads the main file `name` (handed over before) with an optional atlas name (a
     /// Spine `.atlas` or a DragonBones `_tex.json`) and DragonBones armature.
     pub fn load(&mut self, name: &str, atlas: Option<&str>, armature: Option<&str>) -> Loaded {
+        let request = Request {
+            atlas,
+            armature,
+            ..Request::default()
+        };
+        self.load_with(name, &request)
+    }
+
+    /// Loads the main file `name` (handed over before) with the companions `request`
+    /// names.
+    pub fn load_with(&mut self, name: &str, request: &Request<'_>) -> Loaded {
         let Some(Some(main)) = self.files.get(name) else {
             return Loaded::Failed(format!("{name}: the file could not be fetched"));
         };
@@ -77,9 +104,12 @@ impl Host {
                 }
             }
         };
+        let named = |n: Option<&str>| n.map(|a| Companion::Named(a.to_owned()));
         let options = LoadOptions {
-            atlas: atlas.map_or(Companion::Beside, |a| Companion::Named(a.to_owned())),
-            armature: armature.map(str::to_owned),
+            atlas: named(request.atlas).unwrap_or(Companion::Beside),
+            extras: named(request.extras).unwrap_or(Companion::Without),
+            physics3: named(request.physics3).unwrap_or(Companion::Without),
+            armature: request.armature.map(str::to_owned),
             ..LoadOptions::default()
         };
         let result = sinew_formats::load_bytes(name, main, &fetch, &options);

@@ -19,5 +19,5 @@ pub mod host;
 pub mod player;
 
 pub use frame::Frame;
-pub use host::{Host, Loaded};
+pub use host::{Host, Loaded, Request};
 pub use player::Player;

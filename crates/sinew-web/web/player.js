@@ -1,4 +1,5 @@
-// player.js: <sinew-player src=... atlas=... animation=... skin=... armature=...>, a
+// player.js: <sinew-player src=... atlas=... animation=... skin=... armature=... extras=...
+// physics3=...>, a
 // character on a page with the controls people expect: play/pause, a scrub bar, speed,
 // animation and skin lists, parameter sliders for puppets, files dropped on it, and the
 // loader's error shown in place when a file does not load.
@@ -38,7 +39,7 @@ button, select { font: inherit; }
 
 class SinewPlayer extends HTMLElement {
   static get observedAttributes() {
-    return ['src', 'atlas', 'animation', 'skin', 'armature'];
+    return ['src', 'atlas', 'animation', 'skin', 'armature', 'extras', 'physics3'];
   }
 
   constructor() {
@@ -113,6 +114,8 @@ class SinewPlayer extends HTMLElement {
     const opts = {
       atlas: this.getAttribute('atlas') || undefined,
       armature: this.getAttribute('armature') || undefined,
+      extras: this.getAttribute('extras') || undefined,
+      physics3: this.getAttribute('physics3') || undefined,
     };
     this.start((s) => s.load(src, opts));
   }
@@ -126,7 +129,9 @@ class SinewPlayer extends HTMLElement {
     const main = pick(/\.(inp|inx)$/i) || pick(/_ske\.json$/i) || pick(/\.skel$/i)
       || pick(/^(?!.*(_tex|\.extras|\.physics3)\.json$).*\.json$/i) || names[0];
     if (!main) return;
-    this.start((s) => s.loadFiles(main, files));
+    const extras = pick(/\.extras\.json$/i);
+    const physics3 = pick(/\.physics3\.json$/i);
+    this.start((s) => s.loadFiles(main, files, { extras, physics3 }));
   }
 
   start(loader) {

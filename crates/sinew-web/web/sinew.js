@@ -64,9 +64,10 @@ export class Sinew {
 
   /**
    * Loads a character from a URL. Its companions (atlas, page images, _tex.json) are
-   * fetched relative to it as the loader names them. Options: `atlas` (a URL relative to
-   * the main file), `armature` (DragonBones), `files` (a Map of name -> bytes already in
-   * hand, skipping their fetch).
+   * fetched relative to it as the loader names them. Options (names relative to the main
+   * file): `atlas`, `armature` (DragonBones), `extras` (a rig-extras JSON: jiggle bones,
+   * delayed follows), `physics3` (a Cubism physics3.json for a puppet), `files` (a Map of
+   * name -> bytes already in hand, skipping their fetch).
    */
   async load(url, opts = {}) {
     const base = new URL(url, location.href);
@@ -98,7 +99,7 @@ export class Sinew {
       // several players interleave at their fetches and share the module.
       this.x.sinew_web_clear_files();
       for (const [n, b] of have) this.file(n, b);
-      this.stageText(`${name}\n${opts.atlas || ''}\n${opts.armature || ''}`);
+      this.stageText([name, opts.atlas, opts.armature, opts.extras, opts.physics3].map((v) => v || '').join('\n'));
       const id = this.x.sinew_web_load();
       const text = id < 0 ? this.out() : '';
       this.x.sinew_web_clear_files();
