@@ -296,8 +296,10 @@ export class Renderer {
     const sy = 2 / (y1 - y0);
     gl.uniform4f(this.u.view, sx, sy, -1 - x0 * sx, -1 - y0 * sy);
     gl.uniform1i(this.u.full, 0);
-    const ops = new Uint32Array(f.ops); // a copy: nothing below calls into wasm, but cheap
-    const fl = new Float32Array(ops.buffer);
+    // Views into wasm memory: nothing below calls into the module, so it cannot grow
+    // (and move) while they are read.
+    const ops = f.ops;
+    const fl = new Float32Array(ops.buffer, ops.byteOffset, ops.length);
     for (let k = 0; k < f.opCount; k++) {
       const o = k * OP_WORDS;
       switch (ops[o]) {
