@@ -70,9 +70,7 @@ pub(crate) fn read_animations(
                     | "events"
             ) {
                 if ctx.names.v43 && key == "drawOrderFolder" {
-                    return at.key(key).err(JsonIssue::Other(
-                        "drawOrderFolder timelines (Spine 4.3) are not supported yet".into(),
-                    ));
+                    continue;
                 }
                 return at
                     .key(key)
@@ -84,6 +82,7 @@ pub(crate) fn read_animations(
         read_constraint_timelines(&ctx, m, &mut clip, &at)?;
         read_attachment_timelines(&ctx, m, &mut clip, &at)?;
         read_draw_order(&ctx, m, &mut clip, &at)?;
+        read_draw_order_folders(&ctx, m, &mut clip, &at)?;
         read_events(&ctx, m, &mut clip, &at)?;
         rig.clips.push(clip);
     }
@@ -542,42 +541,97 @@ fn read_draw_order(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
     // Scratch for the permutation check, sized by the slots that exist.
     let mut taken = vec![false; ctx.slot_count];
     let keys = read_keys(v, &at, Interp::Stepped, |m, at, _| {
-        let Some(list) = array_opt(m, "offsets", at)? else {
-            return Ok(RawKeyData::DrawOrder(None));
-        };
-        let at = at.key("offsets");
-        taken.iter_mut().for_each(|t| *t = false);
-        let mut next_original = 0usize;
-        let mut out = Vec::with_capacity(list.len().min(ctx.slot_count));
-        for (i, ov) in list.iter().enumerate() {
-            let at = at.index(i);
-            let om = as_obj(ov, &at)?;
-            let slot = str_req(om, "slot", &at)?;
-            let at = at.named(slot);
-            let index = find(&ctx.names.slots, slot, "slot", &at.key("slot"))?;
-            if index < next_original {
-                return at.err(format!(
-                    "slot `{slot}` is out of order (offsets list slots in setup order once each)"
-                ));
-            }
-            let offset = match member(om, "offset") {
-                Some(v) => as_i32(v, &at.key("offset"))?,
-                None => 0,
-            };
-            let target = index as i64 + i64::from(offset);
-            if target < 0 || target >= ctx.slot_count as i64 || taken[target as usize] {
-                return at.key("offset").err(format!(
-                    "offset {offset} moves slot `{slot}` to an invalid or taken position {target}"
-                ));
-            }
-            taken[target as usize] = true;
-            next_original = index + 1;
-            out.push((slot.to_owned(), offset));
-        }
-        Ok(RawKeyData::DrawOrder(Some(out)))
+        draw_order_offsets(m, at, &mut taken, |slot, at| {
+            find(&ctx.names.slots, slot, "slot", at)
+        })
     })?;
     push(clip, RawTarget::DrawOrder, keys);
     Ok(())
+}
+
+/// Spine 4.3 `drawOrderFolder`: a list of folders, each its `slots` and stepped `keys` whose
+/// offsets count among the folder's slots.
+fn read_draw_order_folders(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {
+    let Some(list) = array_opt(m, "drawOrderFolder", at)? else {
+        return Ok(());
+    };
+    let at = at.key("drawOrderFolder");
+    for (i, f) in list.iter().enumerate() {
+        let at = at.index(i);
+        let fm = as_obj(f, &at)?;
+        let mut slots: Vec<String> = Vec::new();
+        if let Some(names) = array_opt(fm, "slots", &at)? {
+            let at = at.key("slots");
+            check_len(names.len(), ctx.slot_count, "folder slots", &at)?;
+            for (k, n) in names.iter().enumerate() {
+                let at = at.index(k);
+                let name = as_str(n, &at)?;
+                find(&ctx.names.slots, name, "slot", &at)?;
+                if slots.iter().any(|s| s == name) {
+                    return at.err(format!("slot `{name}` is listed twice in the folder"));
+                }
+                slots.push(name.to_owned());
+            }
+        }
+        let mut taken = vec![false; slots.len()];
+        let keys = match member(fm, "keys") {
+            Some(v) => read_keys(v, &at.key("keys"), Interp::Stepped, |m, at, _| {
+                draw_order_offsets(m, at, &mut taken, |slot, at| {
+                    match slots.iter().position(|s| s == slot) {
+                        Some(p) => Ok(p),
+                        None => at.err(format!("slot `{slot}` is not in the folder")),
+                    }
+                })
+            })?,
+            None => Vec::new(),
+        };
+        push(clip, RawTarget::DrawOrderFolder { slots }, keys);
+    }
+    Ok(())
+}
+
+/// A draw order key's `offsets` (absent: the setup order): slots in increasing `index_of`
+/// order, each moved by its offset to a free position among `taken.len()`.
+fn draw_order_offsets(
+    m: &Obj,
+    at: &Loc,
+    taken: &mut [bool],
+    index_of: impl Fn(&str, &Loc) -> R<usize>,
+) -> R<RawKeyData> {
+    let Some(list) = array_opt(m, "offsets", at)? else {
+        return Ok(RawKeyData::DrawOrder(None));
+    };
+    let at = at.key("offsets");
+    let count = taken.len();
+    taken.iter_mut().for_each(|t| *t = false);
+    let mut next_original = 0usize;
+    let mut out = Vec::with_capacity(list.len().min(count));
+    for (i, ov) in list.iter().enumerate() {
+        let at = at.index(i);
+        let om = as_obj(ov, &at)?;
+        let slot = str_req(om, "slot", &at)?;
+        let at = at.named(slot);
+        let index = index_of(slot, &at.key("slot"))?;
+        if index < next_original {
+            return at.err(format!(
+                "slot `{slot}` is out of order (offsets list slots in setup order once each)"
+            ));
+        }
+        let offset = match member(om, "offset") {
+            Some(v) => as_i32(v, &at.key("offset"))?,
+            None => 0,
+        };
+        let target = index as i64 + i64::from(offset);
+        if target < 0 || target >= count as i64 || taken[target as usize] {
+            return at.key("offset").err(format!(
+                "offset {offset} moves slot `{slot}` to an invalid or taken position {target}"
+            ));
+        }
+        taken[target as usize] = true;
+        next_original = index + 1;
+        out.push((slot.to_owned(), offset));
+    }
+    Ok(RawKeyData::DrawOrder(Some(out)))
 }
 
 fn read_events(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -> R<()> {

@@ -206,34 +206,28 @@ fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -
                 put(&what, at(&mut root, &path)?, "sequence", keys)?;
             }
             RawTarget::DrawOrder => {
-                let keys = stepped(&what, &t.keys, |m, k| {
-                    let RawKeyData::DrawOrder(offsets) = &k.data else {
-                        return fail(m.what, "a draw-order key without offsets");
-                    };
-                    if let Some(list) = offsets {
-                        let mut sorted = Vec::with_capacity(list.len());
-                        for (slot, off) in list {
-                            let Some(&i) = slot_index.get(slot.as_str()) else {
-                                return fail(m.what, format!("unknown slot `{slot}`"));
-                            };
-                            sorted.push((i, slot, *off));
-                        }
-                        // The loader wants the slots in setup order.
-                        sorted.sort_by_key(|e| e.0);
-                        let v: Vec<Value> = sorted
-                            .into_iter()
-                            .map(|(_, slot, off)| {
-                                let mut o = Map::new();
-                                o.insert("slot".into(), slot.as_str().into());
-                                o.insert("offset".into(), off.into());
-                                Value::Object(o)
-                            })
-                            .collect();
-                        m.set("offsets", v);
-                    }
-                    Ok(())
-                })?;
+                let index = |slot: &str| slot_index.get(slot).copied();
+                let keys = stepped(&what, &t.keys, |m, k| draw_order_key(m, k, &index))?;
                 put(&what, &mut root, "drawOrder", keys)?;
+            }
+            RawTarget::DrawOrderFolder { slots } => {
+                if !v43 {
+                    return fail(
+                        &what,
+                        "draw order folders are Spine 4.3 (write the rig as 4.3)",
+                    );
+                }
+                let index = |slot: &str| slots.iter().position(|s| s == slot);
+                let keys = stepped(&what, &t.keys, |m, k| draw_order_key(m, k, &index))?;
+                let mut folder = Map::new();
+                folder.insert("slots".into(), slots.clone().into());
+                folder.insert("keys".into(), Value::Array(keys));
+                let list = root
+                    .entry("drawOrderFolder")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(list) = list {
+                    list.push(Value::Object(folder));
+                }
             }
             RawTarget::Event => {
                 let keys = stepped(&what, &t.keys, |m, k| {
@@ -276,6 +270,34 @@ fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -
         }
     }
     Ok(Value::Object(root))
+}
+
+/// A draw order key's `offsets`, slots in the order `index` gives them (the loader's order).
+fn draw_order_key(m: &mut Obj, k: &RawKey, index: &dyn Fn(&str) -> Option<usize>) -> W<()> {
+    let RawKeyData::DrawOrder(offsets) = &k.data else {
+        return fail(m.what, "a draw-order key without offsets");
+    };
+    if let Some(list) = offsets {
+        let mut sorted = Vec::with_capacity(list.len());
+        for (slot, off) in list {
+            let Some(i) = index(slot) else {
+                return fail(m.what, format!("unknown slot `{slot}`"));
+            };
+            sorted.push((i, slot, *off));
+        }
+        sorted.sort_by_key(|e| e.0);
+        let v: Vec<Value> = sorted
+            .into_iter()
+            .map(|(_, slot, off)| {
+                let mut o = Map::new();
+                o.insert("slot".into(), slot.as_str().into());
+                o.insert("offset".into(), off.into());
+                Value::Object(o)
+            })
+            .collect();
+        m.set("offsets", v);
+    }
+    Ok(())
 }
 
 fn values<const N: usize>(what: &str, k: &RawKey) -> W<[f64; N]> {

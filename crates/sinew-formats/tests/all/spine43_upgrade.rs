@@ -273,3 +273,68 @@ fn spine_43_skel_refuses_what_sinew_does_not_pose_and_damaged_files() {
         "{e}"
     );
 }
+
+/// Draw order folders (`testdata/spine43/folder-lab.json`, posed like spine-core 4.3.13 by
+/// sinew-cli's `golden_spine43_own`) survive 4.3 JSON and `.skel` both ways, and a folder
+/// naming a slot twice or keying a slot outside it is refused by JSON path.
+#[test]
+fn draw_order_folders_round_trip_and_bad_ones_are_refused() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/spine43/folder-lab.json");
+    let rig = load_spine_json(&path).unwrap();
+    type Offsets = Option<Vec<(String, i32)>>;
+    let folders = |r: &RawRig| -> Vec<(Vec<String>, Vec<Offsets>)> {
+        r.clips[0]
+            .timelines
+            .iter()
+            .filter_map(|t| match &t.target {
+                sinew::raw::RawTarget::DrawOrderFolder { slots } => Some((
+                    slots.clone(),
+                    t.keys
+                        .iter()
+                        .map(|k| match &k.data {
+                            sinew::raw::RawKeyData::DrawOrder(o) => {
+                                o.clone().filter(|o| !o.is_empty())
+                            }
+                            _ => panic!("a folder key without offsets"),
+                        })
+                        .collect(),
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let want = folders(&rig);
+    assert_eq!(want.len(), 2);
+    assert_eq!(want[0].0, ["s1", "s3", "s5"]);
+    let json = parse_spine_json(&write_spine_json(&rig, false).unwrap(), "j").unwrap();
+    same(&json, &rig, "folder-lab JSON");
+    let bytes = sinew_formats::spine::write_spine_binary(&rig).unwrap();
+    let skel = sinew_formats::spine::binary::parse_spine_binary(&bytes, "f.skel").unwrap();
+    assert_eq!(folders(&skel), want);
+    assert!(sinew_formats::spine::write_spine_binary(&skel).unwrap() == bytes);
+    // A 4.2 rig cannot hold a folder.
+    let mut old = rig.clone();
+    old.runtime = SpineRuntime::V42;
+    assert!(
+        write_spine_json(&old, false)
+            .unwrap_err()
+            .to_string()
+            .contains("4.3")
+    );
+    // Bad folders: errors by path.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bad = text.replacen(r#"[ "s4", "s2" ]"#, r#"[ "s4", "s4" ]"#, 1);
+    let e = parse_spine_json(&bad, "bad.json").unwrap_err().to_string();
+    assert!(e.contains("drawOrderFolder") && e.contains("twice"), "{e}");
+    let bad = text.replacen(
+        r#"{ "slot": "s4", "offset": 1 }"#,
+        r#"{ "slot": "s5", "offset": 1 }"#,
+        1,
+    );
+    let e = parse_spine_json(&bad, "bad.json").unwrap_err().to_string();
+    assert!(
+        e.contains("drawOrderFolder") && e.contains("not in the folder"),
+        "{e}"
+    );
+}

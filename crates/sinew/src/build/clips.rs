@@ -138,6 +138,7 @@ mod prop {
     pub const PHYSICS: u8 = 20; // + property index 0..=6 (inertia .. mix)
     pub const PHYSICS_RESET: u8 = 27;
     pub const SEQUENCE: u8 = 28;
+    pub const DRAW_ORDER_FOLDER: u8 = 29; // + the folder's first slot
 }
 
 /// The Spine property keys a timeline drives (up to 3).
@@ -176,6 +177,9 @@ fn property_keys(kind: &TimelineKind) -> ([(u8, u32, u32); 3], usize) {
             1,
         ),
         K::DrawOrder { .. } => one(DRAW_ORDER, 0),
+        K::DrawOrderFolder { slots, .. } => {
+            one(DRAW_ORDER_FOLDER, slots.first().map_or(0, |x| s(*x)))
+        }
         K::Event { .. } => one(EVENT, 0),
         K::Ik { constraint, .. } => one(IK, u32::from(constraint.0)),
         K::Transform(c) => one(TRANSFORM, u32::from(c.0)),
@@ -206,7 +210,8 @@ fn category(t: &RawTarget) -> u8 {
         RawTarget::Physics { .. } => 5,
         RawTarget::Deform { .. } | RawTarget::Sequence { .. } => 6,
         RawTarget::DrawOrder => 7,
-        RawTarget::Event => 8,
+        RawTarget::DrawOrderFolder { .. } => 8,
+        RawTarget::Event => 9,
     }
 }
 
@@ -294,6 +299,7 @@ fn build_timeline(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
             attachment,
         } => special::sequence(cx, rt, skin, slot, attachment),
         RawTarget::DrawOrder => special::draw_order(cx, rt),
+        RawTarget::DrawOrderFolder { slots } => special::draw_order_folder(cx, rt, slots),
         RawTarget::Event => special::events(cx, rt),
         _ => values::build(cx, rt),
     }

@@ -174,6 +174,12 @@ pub enum RawTarget {
     },
     /// Draw-order keys ([`RawKeyData::DrawOrder`]).
     DrawOrder,
+    /// Spine 4.3 draw order folder: keys ([`RawKeyData::DrawOrder`], offsets counted among
+    /// the folder's slots) that reorder only `slots` among the draw positions they hold.
+    DrawOrderFolder {
+        /// The folder's slots, in the order of its setup (a key without offsets).
+        slots: Vec<String>,
+    },
     /// Event keys ([`RawKeyData::Event`]).
     Event,
 }

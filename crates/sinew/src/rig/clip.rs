@@ -182,6 +182,14 @@ pub enum TimelineKind {
         /// Orders per key.
         orders: Vec<Option<Vec<SlotId>>>,
     },
+    /// Spine 4.3 draw order folder, stepped: the draw positions holding any of `slots` get
+    /// them in each key's order (`None`: the order of `slots`); other slots stay put.
+    DrawOrderFolder {
+        /// The folder's slots.
+        slots: Vec<SlotId>,
+        /// Per key, the folder's slots in draw order, or `None`.
+        orders: Vec<Option<Vec<SlotId>>>,
+    },
     /// Events fired as time passes their keys.
     Event {
         /// Event keys (their times are also the timeline frames).
@@ -227,8 +235,16 @@ impl TimelineKind {
             Rgb2(_) | Transform(_) => 7,
             Rgba2(_) => 8,
             Inherit { .. } | Attachment { .. } | Deform { .. } | Sequence { .. } => 1,
-            DrawOrder { .. } | Event { .. } | PhysicsReset(_) => 1,
+            DrawOrder { .. } | DrawOrderFolder { .. } | Event { .. } | PhysicsReset(_) => 1,
         }
+    }
+
+    /// A draw order or draw order folder timeline (mixed as Spine mixes draw order).
+    pub fn is_draw_order(&self) -> bool {
+        matches!(
+            self,
+            TimelineKind::DrawOrder { .. } | TimelineKind::DrawOrderFolder { .. }
+        )
     }
 }
 

@@ -141,13 +141,7 @@ impl Anim<'_> {
         self.read_attachments(r)?;
         self.read_draw_order(r)?;
         if r.v43 {
-            r.context(format_args!(
-                "animation `{}`, draw order folders",
-                self.name
-            ));
-            if r.count("draw order folder timelines", 2, usize::MAX)? > 0 {
-                return r.err("drawOrderFolder timelines (Spine 4.3) are not supported yet");
-            }
+            self.read_draw_order_folders(r)?;
         }
         self.read_events(r)?;
         if r.v43 && self.nonessential {
@@ -497,6 +491,61 @@ impl Anim<'_> {
         Ok(())
     }
 
+    /// Spine 4.3 draw order folders: per folder its slots, then stepped keys whose offsets
+    /// count among the folder's slots.
+    fn read_draw_order_folders(&mut self, r: &mut Reader) -> R<()> {
+        r.context(format_args!(
+            "animation `{}`, draw order folders",
+            self.name
+        ));
+        let n = r.count("draw order folders", 2, usize::MAX)?;
+        let slot_count = self.rig.slots.len();
+        for _ in 0..n {
+            self.begin(r, format_args!("draw order folder"));
+            let m = r.count("folder slots", 1, slot_count)?;
+            let mut slots: Vec<String> = Vec::with_capacity(m);
+            for _ in 0..m {
+                let at = r.pos();
+                let name = &self.rig.slots[r.index("slot", slot_count)?].name;
+                if slots.contains(name) {
+                    return r.err_at(at, format!("slot `{name}` is listed twice in the folder"));
+                }
+                slots.push(name.clone());
+            }
+            let mut taken = vec![0usize; m];
+            let mut key = 0usize;
+            let frames = r_count_keys(r)?;
+            let keys = stepped_keys(r, frames, |r| {
+                let n = r.count("draw order offsets", 2, m)?;
+                key += 1;
+                let mut next_original = 0usize;
+                let mut out = Vec::new();
+                for _ in 0..n {
+                    let at = r.pos();
+                    let index = r.index("folder slot", m)?;
+                    if index < next_original {
+                        return r.err_at(at, "folder slots out of order in a key");
+                    }
+                    // COMPAT(spine): a negative offset is an unsigned varint (two's complement).
+                    let offset = r.varint()? as i32;
+                    let target = index as i64 + i64::from(offset);
+                    if target < 0 || target >= m as i64 || taken[target as usize] == key {
+                        return r.err_at(
+                            at,
+                            format!("offset {offset} moves a folder slot to an invalid or taken position {target}"),
+                        );
+                    }
+                    taken[target as usize] = key;
+                    next_original = index + 1;
+                    out.push((slots[index].clone(), offset));
+                }
+                Ok(RawKeyData::DrawOrder(Some(out)))
+            })?;
+            self.push(RawTarget::DrawOrderFolder { slots }, keys);
+        }
+        Ok(())
+    }
+
     fn read_events(&mut self, r: &mut Reader) -> R<()> {
         r.context(format_args!("animation `{}`, events", self.name));
         let frames = r.count("event keys", 11, usize::MAX)?;
@@ -663,6 +712,11 @@ fn ik_keys(r: &mut Reader) -> R<Vec<RawKey>> {
         });
     }
     Ok(keys)
+}
+
+/// The key count of a stepped timeline (each key at least a time and a count).
+fn r_count_keys(r: &mut Reader) -> R<usize> {
+    r.count("keys", 5, usize::MAX)
 }
 
 /// Deform keys of an attachment with `floats` deform values: the time, then per key a

@@ -87,6 +87,7 @@ fn write_clip(
     let mut physics = Groups::new();
     let mut attachments: Groups<usize, (&str, &str, &RawTimeline)> = Groups::new();
     let mut draw_order = None;
+    let mut folders: Vec<&RawTimeline> = Vec::new();
     let mut events = None;
     let mut count = 0usize;
     for (n, t) in clip.timelines.iter().enumerate() {
@@ -143,6 +144,12 @@ fn write_clip(
                     return o.err(format!("unknown skin `{skin}`"));
                 };
                 attachments.push(si, (slot.as_str(), attachment.as_str(), t));
+            }
+            RawTarget::DrawOrderFolder { .. } => {
+                if !o.v43 {
+                    return o.err("draw order folders are Spine 4.3 (write the rig as 4.3)");
+                }
+                folders.push(t);
             }
             RawTarget::DrawOrder => {
                 if draw_order.replace(t).is_some() {
@@ -292,7 +299,23 @@ fn write_clip(
         None => o.varint(0),
     }
     if o.v43 {
-        o.varint(0); // draw order folder timelines
+        o.context(format_args!(
+            "animation `{}`, draw order folders",
+            clip.name
+        ));
+        o.count(folders.len())?;
+        for t in folders {
+            let RawTarget::DrawOrderFolder { slots } = &t.target else {
+                continue;
+            };
+            o.count(slots.len())?;
+            for s in slots {
+                let i = lookup(o, &names.slots, "slot", s)?;
+                o.count(i)?;
+            }
+            let in_folder = |slot: &str| slots.iter().position(|s| s == slot);
+            offsets_keys(o, slots.len(), &in_folder, &t.keys)?;
+        }
     }
     // Events.
     o.context(format_args!("animation `{}`, events", clip.name));
@@ -566,7 +589,18 @@ fn deform_keys(o: &mut Out, keys: &[RawKey], floats: usize) -> W<()> {
 }
 
 fn draw_order_keys(o: &mut Out, rig: &RawRig, names: &Names, keys: &[RawKey]) -> W<()> {
-    let n = rig.slots.len();
+    let index = |slot: &str| names.slots.get(slot).copied();
+    offsets_keys(o, rig.slots.len(), &index, keys)
+}
+
+/// Stepped draw order keys over `n` slots, `index` numbering a slot among them: per key the
+/// moved slots in increasing index, each with its offset.
+fn offsets_keys(
+    o: &mut Out,
+    n: usize,
+    index: &dyn Fn(&str) -> Option<usize>,
+    keys: &[RawKey],
+) -> W<()> {
     let mut taken = vec![usize::MAX; n];
     let mut key_no = 0usize;
     stepped(o, keys, |o, k| {
@@ -576,7 +610,13 @@ fn draw_order_keys(o: &mut Out, rig: &RawRig, names: &Names, keys: &[RawKey]) ->
         };
         let mut list: Vec<(usize, i32)> = Vec::new();
         for (slot, off) in offsets.iter().flatten() {
-            list.push((lookup(o, &names.slots, "slot", slot)?, *off));
+            let Some(i) = index(slot) else {
+                return o.err(format!(
+                    "draw-order key at {}: unknown slot `{slot}`",
+                    k.time
+                ));
+            };
+            list.push((i, *off));
         }
         // The format lists slots in setup order, each once.
         list.sort_by_key(|&(i, _)| i);
@@ -590,9 +630,9 @@ fn draw_order_keys(o: &mut Out, rig: &RawRig, names: &Names, keys: &[RawKey]) ->
                 || taken[target as usize] == key_no
             {
                 return o.err(format!(
-                    "draw-order key at {}: slot `{}` listed twice or moved to an invalid or \
+                    "draw-order key at {}: slot {i} listed twice or moved to an invalid or \
                      taken position {target}",
-                    k.time, rig.slots[i].name
+                    k.time
                 ));
             }
             taken[target as usize] = key_no;

@@ -289,7 +289,7 @@ impl AnimationState {
                     .unwrap_or(FIRST);
                 let (tb, alpha) = match mode {
                     SUBSEQUENT => {
-                        if !draw_order && matches!(tl.kind, TimelineKind::DrawOrder { .. }) {
+                        if !draw_order && tl.kind.is_draw_order() {
                             continue;
                         }
                         (blend, alpha_mix)
@@ -335,10 +335,7 @@ impl AnimationState {
                         attachments && alpha >= alpha_attachment_threshold,
                     ),
                     _ => {
-                        if draw_order
-                            && matches!(tl.kind, TimelineKind::DrawOrder { .. })
-                            && tb == MixBlend::Setup
-                        {
+                        if draw_order && tl.kind.is_draw_order() && tb == MixBlend::Setup {
                             direction = MixDirection::In;
                         }
                         let ev = if events { Some(&mut self.fired) } else { None };

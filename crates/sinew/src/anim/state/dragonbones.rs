@@ -210,7 +210,7 @@ impl AnimationState {
                 K::Deform { .. } => deform_alpha,
                 _ => 1.0,
             };
-            let blend = if matches!(tl.kind, K::DrawOrder { .. }) {
+            let blend = if tl.kind.is_draw_order() {
                 MixBlend::First
             } else {
                 MixBlend::Replace

@@ -44,6 +44,46 @@ pub(super) fn draw_order(
     }
 }
 
+/// Puts `order` into the draw positions that hold any of `slots` (Spine 4.3
+/// `DrawOrderFolderTimeline`: the folder's slots are reordered among their own positions).
+fn fill_folder(inst: &mut Instance, slots: &[SlotId], order: &[SlotId]) {
+    let mut next = order.iter();
+    for s in inst.draw_order.iter_mut() {
+        if slots.contains(s) {
+            match next.next() {
+                Some(&o) => *s = o,
+                None => return,
+            }
+        }
+    }
+}
+
+/// A Spine 4.3 draw order folder, with the cases of [`draw_order`].
+pub(super) fn draw_order_folder(
+    inst: &mut Instance,
+    tl: &Timeline,
+    slots: &[SlotId],
+    orders: &[Option<Vec<SlotId>>],
+    a: Args,
+) {
+    let setup = a.direction == MixDirection::Out || super::before_first(tl, a.time);
+    if setup {
+        let reset = if a.direction == MixDirection::Out {
+            a.blend == MixBlend::Setup
+        } else {
+            matches!(a.blend, MixBlend::Setup | MixBlend::First)
+        };
+        if reset {
+            fill_folder(inst, slots, slots);
+        }
+        return;
+    }
+    match orders.get(tl.search(a.time, 1)) {
+        Some(Some(order)) if order.len() == slots.len() => fill_folder(inst, slots, order),
+        _ => fill_folder(inst, slots, slots),
+    }
+}
+
 /// Pushes the events of keys in (`last_time`, `time`] (Spine `EventTimeline.apply`).
 pub(super) fn events(
     times: &[f32],

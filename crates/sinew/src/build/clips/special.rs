@@ -233,15 +233,78 @@ pub(super) fn draw_order(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<Built> {
 /// Turns (slot, offset) pairs into the draw order they describe (Spine `readAnimation`):
 /// moved slots go to index + offset, the others keep their relative order in the gaps.
 fn permutation(cx: &Ctx<'_>, n: usize, offsets: &[(String, i32)]) -> Result<Vec<SlotId>, String> {
+    permutation_of(n, offsets, |name| cx.rig.slot(name).map(|s| s.index()))
+}
+
+/// A Spine 4.3 draw order folder: per key the folder's slots in their new order (offsets
+/// count among the folder's slots), or `None` for the folder's own order.
+pub(super) fn draw_order_folder(
+    cx: &mut Ctx<'_>,
+    rt: &RawTimeline,
+    names: &[String],
+) -> Option<Built> {
+    let mut slots = Vec::with_capacity(names.len());
+    for name in names {
+        let Some(s) = cx.rig.slot(name) else {
+            cx.problem(
+                ProblemKind::UnknownName,
+                format!("draw order folder: unknown slot `{name}`"),
+            );
+            return None;
+        };
+        if slots.contains(&s) {
+            cx.problem(
+                ProblemKind::DuplicateName,
+                format!("draw order folder: slot `{name}` listed twice"),
+            );
+            return None;
+        }
+        slots.push(s);
+    }
+    let mut orders = Vec::with_capacity(rt.keys.len());
+    for (k, key) in rt.keys.iter().enumerate() {
+        let RawKeyData::DrawOrder(offsets) = &key.data else {
+            cx.problem(
+                ProblemKind::Value,
+                format!("draw order folder key {k} has no offsets"),
+            );
+            return None;
+        };
+        match offsets {
+            None => orders.push(None),
+            Some(offsets) => {
+                let in_folder = |name: &str| names.iter().position(|n| n == name);
+                match permutation_of(slots.len(), offsets, in_folder) {
+                    Ok(p) => orders.push(Some(p.iter().map(|i| slots[i.index()]).collect())),
+                    Err(msg) => {
+                        cx.problem(
+                            ProblemKind::Value,
+                            format!("draw order folder key {k}: {msg}"),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    Some((
+        TimelineKind::DrawOrderFolder { slots, orders },
+        times(rt),
+        Curves::new(rt.keys.len()),
+    ))
+}
+
+/// [`permutation`] over `n` items, `index_of` naming an item's index.
+fn permutation_of(
+    n: usize,
+    offsets: &[(String, i32)],
+    index_of: impl Fn(&str) -> Option<usize>,
+) -> Result<Vec<SlotId>, String> {
     let mut order: Vec<Option<usize>> = vec![None; n];
     let mut unchanged = Vec::with_capacity(n);
     let mut original = 0usize;
     for (name, offset) in offsets {
-        let slot = cx
-            .rig
-            .slot(name)
-            .ok_or_else(|| format!("unknown slot `{name}`"))?
-            .index();
+        let slot = index_of(name).ok_or_else(|| format!("unknown slot `{name}`"))?;
         if slot < original {
             return Err(format!("slot `{name}` is out of setup order"));
         }

@@ -132,6 +132,7 @@ pub(super) fn describe(t: &RawTarget) -> String {
             attachment,
         } => format!("sequence `{skin}/{slot}/{attachment}`"),
         RawTarget::DrawOrder => "draw order timeline".into(),
+        RawTarget::DrawOrderFolder { slots } => format!("draw order folder {slots:?}"),
         RawTarget::Event => "event timeline".into(),
     }
 }
@@ -282,6 +283,7 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
         RawTarget::Deform { .. }
         | RawTarget::Sequence { .. }
         | RawTarget::DrawOrder
+        | RawTarget::DrawOrderFolder { .. }
         | RawTarget::Event => {
             return None;
         }
