@@ -177,9 +177,7 @@ fn property_keys(kind: &TimelineKind) -> ([(u8, u32, u32); 3], usize) {
             1,
         ),
         K::DrawOrder { .. } => one(DRAW_ORDER, 0),
-        K::DrawOrderFolder { slots, .. } => {
-            one(DRAW_ORDER_FOLDER, slots.first().map_or(0, |x| s(*x)))
-        }
+        K::DrawOrderFolder(f) => one(DRAW_ORDER_FOLDER, f.slots.first().map_or(0, |x| s(*x))),
         K::Event { .. } => one(EVENT, 0),
         K::Ik { constraint, .. } => one(IK, u32::from(constraint.0)),
         K::Transform(c) => one(TRANSFORM, u32::from(c.0)),

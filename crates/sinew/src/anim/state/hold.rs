@@ -86,7 +86,7 @@ impl AnimationState {
                     tl.kind,
                     TimelineKind::Attachment { .. }
                         | TimelineKind::DrawOrder { .. }
-                        | TimelineKind::DrawOrderFolder { .. }
+                        | TimelineKind::DrawOrderFolder(_)
                         | TimelineKind::Event { .. }
                 );
                 let Some(t) = to.filter(|&t| {

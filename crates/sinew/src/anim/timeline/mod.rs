@@ -71,9 +71,7 @@ pub fn apply_timeline(
         K::Deform { .. } => attach::deform(rig, inst, tl, a),
         K::Sequence { .. } => attach::sequence(rig, inst, tl, a),
         K::DrawOrder { orders } => discrete::draw_order(inst, tl, orders, a),
-        K::DrawOrderFolder { slots, orders } => {
-            discrete::draw_order_folder(inst, tl, slots, orders, a)
-        }
+        K::DrawOrderFolder(f) => discrete::draw_order_folder(inst, tl, &f.slots, &f.orders, a),
         K::Event { keys } => {
             if let Some(out) = events {
                 discrete::events(&tl.frames, keys, clip, last_time, time, out);

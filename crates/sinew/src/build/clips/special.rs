@@ -288,7 +288,10 @@ pub(super) fn draw_order_folder(
         }
     }
     Some((
-        TimelineKind::DrawOrderFolder { slots, orders },
+        TimelineKind::DrawOrderFolder(Box::new(crate::rig::clip::DrawOrderFolder {
+            slots,
+            orders,
+        })),
         times(rt),
         Curves::new(rt.keys.len()),
     ))
