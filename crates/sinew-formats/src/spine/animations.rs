@@ -69,7 +69,9 @@ pub(crate) fn read_animations(
                     | "drawOrder"
                     | "events"
             ) {
-                if ctx.names.v43 && key == "drawOrderFolder" {
+                // 4.3: draw order folders (read below) and the editor's animation colour
+                // (nonessential, not kept).
+                if ctx.names.v43 && (key == "drawOrderFolder" || key == "color") {
                     continue;
                 }
                 return at

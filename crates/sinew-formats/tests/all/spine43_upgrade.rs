@@ -338,3 +338,30 @@ fn draw_order_folders_round_trip_and_bad_ones_are_refused() {
         "{e}"
     );
 }
+
+/// Editor-only 4.3 data (animation colours, bone icons, skin colours) loads and is not kept;
+/// an animation colour in a 4.2 file is still an unknown section.
+#[test]
+fn editor_data_of_43_files_loads() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/spine43/folder-lab.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["animations"]["shuffle"]["color"] = "ff0000ff".into();
+    v["bones"][1]["icon"] = "arrow".into();
+    v["bones"][1]["iconSize"] = 2.into();
+    v["bones"][1]["iconRotation"] = 90.into();
+    v["skins"][0]["color"] = "00ff00ff".into();
+    let plain = load_spine_json(&path).unwrap();
+    let rig = parse_spine_json(&v.to_string(), "editor.json").unwrap();
+    same(&rig, &plain, "editor data");
+    v["skeleton"]["spine"] = "4.2.40".into();
+    v["animations"]["shuffle"]
+        .as_object_mut()
+        .unwrap()
+        .remove("drawOrderFolder");
+    let e = parse_spine_json(&v.to_string(), "old.json")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("color"), "{e}");
+}
