@@ -30,4 +30,9 @@ RUSTC_WORKSPACE_WRAPPER="$clippy_driver" \
     CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" \
     cargo test --release --locked
 
+# The windowed path once (winit, X11, a swapchain on lavapipe): the crowd example under Xvfb
+# for 120 frames; it prints its window title on the way out.
+out="$(timeout 300 xvfb-run -a "${CARGO_TARGET_DIR:-target}/release/examples/crowd" --count 200 --frames 120)"
+grep -qF "sinew: crowd" <<<"$out" || { echo "crowd under Xvfb: $out"; exit 1; }
+
 echo "bevy_sinew CI: $(( $(date +%s) - start )) s"

@@ -3,7 +3,8 @@
 //!
 //!     cargo run --release --example crowd [-- --count N]
 //!
-//! `--bench FRAMES` runs without a window and prints the CPU time per character of the
+//! `--frames N` closes the window after N frames, printing the last title (CI runs it under
+//! Xvfb). `--bench FRAMES` runs without a window and prints the CPU time per character of the
 //! plugin's update (`SinewSystems::Update`: every character updated and its draw list built)
 //! and of its drawing (`SinewSystems::Draw`: batches written into meshes), to set beside
 //! `sinew bench examples/stickbot/stickbot.json --anim walk --instances N --frames FRAMES
@@ -14,16 +15,21 @@ mod common;
 use bevy::app::PluginsState;
 use bevy::camera::CompositingSpace;
 use bevy::prelude::*;
-use bevy_sinew::{SinewCharacter, SinewRig, SinewSettings, SinewSystems};
+use bevy_sinew::{SinewCharacter, SinewRig, SinewSettings, SinewStats, SinewSystems};
 use std::time::{Duration, Instant};
 
 #[derive(Resource, Default)]
 struct Clock {
-    mark: Option<Instant>,
     update: Duration,
     draw: Duration,
     frames: u32,
     fps_mark: Option<Instant>,
+}
+
+/// Wall time since the first call.
+fn now() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 fn main() {
@@ -35,23 +41,40 @@ fn main() {
             .and_then(|v| v.parse::<usize>().ok())
     };
     let count = value("--count").unwrap_or(1000);
+    let hidden = args.iter().any(|a| a == "--hidden");
     let threads = value("--threads");
     match value("--bench") {
-        Some(frames) => bench(count, frames, threads),
+        Some(frames) => bench(count, frames, threads, hidden),
         None => {
             let mut app = common::app("sinew: crowd");
-            configure(&mut app, count, threads);
+            configure(&mut app, count, threads, false);
             app.add_systems(Startup, |mut commands: Commands| {
                 commands.spawn((Camera2d, CompositingSpace::Srgb));
             })
-            .add_systems(Update, show_fps)
-            .run();
+            .add_systems(Update, show_fps);
+            if let Some(n) = value("--frames") {
+                app.add_systems(
+                    Last,
+                    move |mut seen: Local<usize>,
+                          windows: Query<&Window>,
+                          mut exit: MessageWriter<AppExit>| {
+                        *seen += 1;
+                        if *seen == n {
+                            for w in &windows {
+                                println!("{}", w.title);
+                            }
+                            exit.write(AppExit::Success);
+                        }
+                    },
+                );
+            }
+            app.run();
         }
     }
 }
 
 /// The crowd, and clocks around the plugin's update and draw sets.
-fn configure(app: &mut App, count: usize, threads: Option<usize>) {
+fn configure(app: &mut App, count: usize, threads: Option<usize>, hidden: bool) {
     let mut settings = SinewSettings::default();
     if let Some(t) = threads {
         settings.threads = t;
@@ -61,36 +84,21 @@ fn configure(app: &mut App, count: usize, threads: Option<usize>) {
         .add_systems(
             Startup,
             move |mut commands: Commands, assets: Res<AssetServer>| {
-                spawn_crowd(&mut commands, &assets, count);
+                spawn_crowd(&mut commands, &assets, count, hidden);
             },
         )
         .add_systems(
             PostUpdate,
-            (
-                (|mut c: ResMut<Clock>| c.mark = Some(Instant::now())).before(SinewSystems::Update),
-                (|mut c: ResMut<Clock>| {
-                    let now = Instant::now();
-                    let mark = c.mark.unwrap_or(now);
-                    c.update += now - mark;
-                    c.mark = Some(now);
-                })
-                .after(SinewSystems::Update)
-                .before(SinewSystems::Bones),
-                (|mut c: ResMut<Clock>| c.mark = Some(Instant::now()))
-                    .after(SinewSystems::Bones)
-                    .before(SinewSystems::Draw),
-                (|mut c: ResMut<Clock>| {
-                    let now = Instant::now();
-                    let mark = c.mark.unwrap_or(now);
-                    c.draw += now - mark;
-                    c.frames += 1;
-                })
-                .after(SinewSystems::Draw),
-            ),
+            (|mut c: ResMut<Clock>, stats: Res<SinewStats>| {
+                c.update += stats.update;
+                c.draw += stats.draw;
+                c.frames += 1;
+            })
+            .after(SinewSystems::Draw),
         );
 }
 
-fn spawn_crowd(commands: &mut Commands, assets: &AssetServer, count: usize) {
+fn spawn_crowd(commands: &mut Commands, assets: &AssetServer, count: usize, hidden: bool) {
     let rig: Handle<SinewRig> = assets.load("stickbot/stickbot.json");
     let columns = (count as f32).sqrt().ceil().max(1.0) as usize;
     for i in 0..count {
@@ -108,6 +116,11 @@ fn spawn_crowd(commands: &mut Commands, assets: &AssetServer, count: usize) {
                 row * 0.01,
             )
             .with_scale(Vec3::splat(0.12)),
+            if hidden {
+                Visibility::Hidden
+            } else {
+                Visibility::Inherited
+            },
         ));
     }
 }
@@ -138,7 +151,7 @@ fn show_fps(mut clock: ResMut<Clock>, mut windows: Query<&mut Window>, q: Query<
 
 /// `--bench`: no window; `frames` measured frames after the crowd is ready and 60 warm-up
 /// frames.
-fn bench(count: usize, frames: usize, threads: Option<usize>) {
+fn bench(count: usize, frames: usize, threads: Option<usize>, hidden: bool) {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -152,10 +165,19 @@ fn bench(count: usize, frames: usize, threads: Option<usize>) {
                 close_when_requested: false,
                 ..default()
             })
-            .disable::<bevy::winit::WinitPlugin>(),
+            .disable::<bevy::winit::WinitPlugin>()
+            .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
     )
     .add_plugins(bevy_sinew::SinewPlugin);
-    configure(&mut app, count, threads);
+    configure(&mut app, count, threads, hidden);
+    // The frame time `sinew bench` steps by (60 fps), whatever the frames really take.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_secs_f64(1.0 / 60.0),
+    ));
+    // One thread for PostUpdate: nothing of the app's runs beside the plugin's systems.
+    app.edit_schedule(PostUpdate, |s| {
+        s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    });
     while app.plugins_state() == PluginsState::Adding {
         bevy::tasks::tick_global_task_pools_on_main_thread();
     }
@@ -184,15 +206,46 @@ fn bench(count: usize, frames: usize, threads: Option<usize>) {
         "stickbot `walk`: {count} characters x {frames} frames (+60 warm-up) in Bevy, sinew pool of {threads} threads"
     );
     println!(
-        "update {:.2} us per character-frame (SinewSystems::Update, wall)",
+        "update {:.2} us per character-frame (update_characters: pool, draw lists, events; wall)",
         per(clock.update)
     );
     println!(
-        "draw   {:.2} us per character-frame (SinewSystems::Draw, wall)",
+        "draw   {:.2} us per character-frame (draw_characters: batches into meshes; wall)",
         per(clock.draw)
     );
     println!(
         "frame  {:.2} ms (the whole app.update, wall)",
         wall.as_secs_f64() * 1e3 / frames as f64
+    );
+    // The same characters in a bare sinew Crowd in this process (what `sinew bench
+    // --threads` runs), for the overhead of the plugin's update.
+    let rig = {
+        let mut q = app.world_mut().query::<&SinewCharacter>();
+        let c = q.iter(app.world()).next().expect("a character");
+        app.world()
+            .resource::<Assets<SinewRig>>()
+            .get(c.rig())
+            .expect("loaded")
+            .clone()
+    };
+    let mut crowd = bevy_sinew::sinew::character::Crowd::new(threads);
+    for i in 0..count {
+        let mut c = rig.character();
+        c.update(0.0);
+        let _ = c.set_animation(0, "walk", true);
+        c.update(i as f64 * 0.007);
+        crowd.push(c);
+    }
+    crowd.set_build_draw_lists(true);
+    for _ in 0..60 {
+        crowd.update(1.0 / 60.0);
+    }
+    let t0 = now();
+    for _ in 0..frames {
+        crowd.update(1.0 / 60.0);
+    }
+    println!(
+        "crowd  {:.2} us per character-frame (the same characters in a bare sinew Crowd, wall)",
+        per(now() - t0)
     );
 }

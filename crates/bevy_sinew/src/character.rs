@@ -149,6 +149,23 @@ impl Default for SinewSettings {
     }
 }
 
+/// What the plugin's systems did in the last frame (for a HUD, and the overhead figures of
+/// docs/PERFORMANCE.md).
+///
+/// Owner: [`update_characters`] and [`crate::draw::draw_characters`] write it each frame.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct SinewStats {
+    /// Characters updated.
+    pub characters: usize,
+    /// Wall time of [`update_characters`] (every character updated on the pool, draw lists
+    /// built, events written).
+    pub update: std::time::Duration,
+    /// Batches (draw calls) written into meshes.
+    pub batches: usize,
+    /// Wall time of [`crate::draw::draw_characters`] (batches built and written into meshes).
+    pub draw: std::time::Duration,
+}
+
 /// sinew's thread pool, with the characters lent to it during an update.
 ///
 /// Owner: the plugin; only [`update_characters`] uses it.
@@ -206,7 +223,9 @@ pub fn update_characters(
     mut pool: ResMut<SinewPool>,
     characters: Query<(Entity, &SinewCharacter, &InheritedVisibility)>,
     mut events: MessageWriter<SinewEvent>,
+    mut stats: ResMut<SinewStats>,
 ) {
+    let start = std::time::Instant::now();
     let dt = time.delta_secs_f64();
     {
         let mut members = pool.pool.members_mut();
@@ -221,6 +240,7 @@ pub fn update_characters(
         }
     }
     pool.pool.set_build_draw_lists(true);
+    stats.characters = pool.pool.members().len();
     if let Err(e) = pool.pool.update(dt, settings.threads) {
         error!("sinew: {e}");
     }
@@ -253,6 +273,7 @@ pub fn update_characters(
             }
         });
     }
+    stats.update = start.elapsed();
 }
 
 /// What a rebuilt character keeps of the old one (hot reload), by name.

@@ -20,7 +20,7 @@
 //! group whose parts do not overlap), its screen tint and blend mode are left out.
 
 use crate::asset::SinewRig;
-use crate::character::SinewCharacter;
+use crate::character::{SinewCharacter, SinewStats};
 use crate::material::{ATTRIBUTE_DARK, SinewMaterial, SinewMaterialKey};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::{NoFrustumCulling, RenderLayers};
@@ -325,7 +325,10 @@ pub fn draw_characters(
         ),
         With<SinewBatch>,
     >,
+    mut stats: ResMut<SinewStats>,
 ) {
+    let start = std::time::Instant::now();
+    stats.batches = 0;
     for (entity, character, batches, visible, layers) in &mut characters {
         let Some(mut batches) = batches else {
             commands.entity(entity).insert(SinewBatches::default());
@@ -390,12 +393,14 @@ pub fn draw_characters(
             }
         }
         let used = batches.batcher.batches().len();
+        stats.batches += used;
         for (child, _) in batches.children.iter().skip(used) {
             if let Ok((mut vis, _, _)) = children.get_mut(*child) {
                 vis.set_if_neq(Visibility::Hidden);
             }
         }
     }
+    stats.draw = start.elapsed();
 }
 
 fn material_for(

@@ -58,7 +58,7 @@ pub mod material;
 
 pub use asset::{SinewLoadFailed, SinewRig, SinewRigLoader, SinewRigSettings};
 pub use bones::{SinewBoneFollower, SinewBoneTargets};
-pub use character::{SinewCharacter, SinewEvent, SinewSettings};
+pub use character::{SinewCharacter, SinewEvent, SinewSettings, SinewStats};
 pub use draw::SinewBatches;
 pub use material::SinewMaterial;
 /// sinew itself, for the `Character` API and its types.
@@ -96,6 +96,7 @@ impl Plugin for SinewPlugin {
             .add_message::<SinewLoadFailed>()
             .add_message::<SinewEvent>()
             .init_resource::<SinewSettings>()
+            .init_resource::<SinewStats>()
             .init_resource::<character::SinewPool>()
             .init_resource::<draw::MaterialCache>()
             .configure_sets(
