@@ -11,23 +11,28 @@
 //! renderer fills.
 //!
 //! [`draw_characters`] writes each visible character's batches into meshes of child entities
-//! ([`SinewBatch`], `Mesh2d` + [`SinewMaterial`]) that it keeps between frames, the k-th
-//! batch at `z = k * Z_STEP` above the character so they sort in draw order among
-//! themselves and with sprites by their z; children take the character's `RenderLayers`.
+//! ([`SinewBatch`], `Mesh2d` + [`SinewMaterial`]) that it keeps between frames, each batch
+//! at `z = layer * Z_STEP` above the character (layers count up in draw order) so they sort
+//! in draw order among themselves and with sprites by their z; children take the
+//! character's `RenderLayers`.
 //!
-//! Not drawn like sinew-render: Inochi2D masks are not applied, and a composite group's
-//! layer is not made: its tint and opacity multiply each command's colour (the same for a
-//! group whose parts do not overlap), its screen tint and blend mode are left out.
+//! Inochi2D masks: a masked command's sources are batched first ([`MaskMode::Source`],
+//! depth only), then the command ([`MaskMode::Inside`] or `Outside`), all on one z layer;
+//! see `material.rs` for the depth test. Not drawn like sinew-render: the mask is hard-edged
+//! (sinew-render scales by the sources' coverage), a command with both Mask and DodgeMask
+//! sources uses only the Mask ones, and a composite group's layer is not made: its tint and
+//! opacity multiply each command's colour (the same for a group whose parts do not
+//! overlap), its screen tint and blend mode are left out.
 
 use crate::asset::SinewRig;
 use crate::character::{SinewCharacter, SinewStats};
-use crate::material::{ATTRIBUTE_DARK, SinewMaterial, SinewMaterialKey};
+use crate::material::{ATTRIBUTE_DARK, MaskMode, SinewMaterial, SinewMaterialKey};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::{NoFrustumCulling, RenderLayers};
 use bevy::mesh::{Indices, PrimitiveTopology, VertexAttributeValues};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use sinew::draw::{DrawCommand, DrawList};
+use sinew::draw::{DrawCommand, DrawList, DrawSetup};
 use sinew::{BlendMode, Color as SinewColor};
 use sinew_render::clip::{ClipCache, clip_convex};
 
@@ -44,6 +49,11 @@ pub struct Batch {
     pub page: u32,
     /// Blend mode.
     pub blend: BlendMode,
+    /// Its role in an Inochi2D mask.
+    pub mask: MaskMode,
+    /// Its z layer: `layer * Z_STEP` above the character (a mask's sources and its part
+    /// share one).
+    pub layer: u32,
     /// Positions, world units, y up (z = 0).
     pub positions: Vec<[f32; 3]>,
     /// Texture coordinates on the page (v down).
@@ -57,9 +67,11 @@ pub struct Batch {
 }
 
 impl Batch {
-    fn clear(&mut self, page: u32, blend: BlendMode) {
+    fn clear(&mut self, page: u32, blend: BlendMode, mask: MaskMode, layer: u32) {
         self.page = page;
         self.blend = blend;
+        self.mask = mask;
+        self.layer = layer;
         self.positions.clear();
         self.uvs.clear();
         self.light.clear();
@@ -102,9 +114,11 @@ impl Batcher {
         &self.batches[..self.used]
     }
 
-    /// Batches `list` (commands in order; a new batch where the page or blend mode changes).
-    pub fn build(&mut self, list: &DrawList) {
+    /// Batches `list` (commands in order; a new batch where the page or blend mode changes),
+    /// with the masks of `setup` (a masked command: its sources, then itself, on one layer).
+    pub fn build(&mut self, list: &DrawList, setup: &DrawSetup) {
         self.used = 0;
+        let mut layer = 0u32;
         for (k, cmd) in list.commands.iter().enumerate() {
             let mut color = cmd.color;
             if let Some(g) = list
@@ -123,21 +137,44 @@ impl Batcher {
                 continue;
             }
             let (light, dark) = shading(color, cmd);
-            let same = self.used > 0 && {
-                let b = &self.batches[self.used - 1];
-                b.page == cmd.page && b.blend == cmd.blend
-            };
-            if !same {
-                if self.used == self.batches.len() {
-                    self.batches.push(Batch::default());
+            let spec = setup
+                .slot_masks
+                .get(cmd.slot.index())
+                .filter(|m| !m.sources.is_empty());
+            let Some(spec) = spec else {
+                if !self.continues(cmd.page, cmd.blend, MaskMode::None, layer) {
+                    layer += 1;
+                    self.open(cmd.page, cmd.blend, MaskMode::None, layer);
                 }
-                self.batches[self.used].clear(cmd.page, cmd.blend);
-                self.used += 1;
+                self.push(list, cmd, light, dark);
+                continue;
+            };
+            // COMPAT(inochi2d): inside the union of the Mask sources, outside the union of
+            // the DodgeMask ones; with both kinds only the Mask sources are used here.
+            let inside = spec.sources.iter().any(|&(_, dodge)| !dodge);
+            layer += 1;
+            let mut any = false;
+            for &(src, dodge) in &spec.sources {
+                if dodge == inside {
+                    continue;
+                }
+                let Some(source) = list.commands.iter().find(|c| c.slot == src) else {
+                    continue;
+                };
+                if !any || !self.continues(source.page, BlendMode::Normal, MaskMode::Source, layer)
+                {
+                    self.open(source.page, BlendMode::Normal, MaskMode::Source, layer);
+                }
+                any = true;
+                self.push(list, source, [1.0; 4], [0.0, 0.0, 0.0, spec.threshold]);
             }
-            match cmd.clip {
-                None => self.push_plain(list, cmd, light, dark),
-                Some(c) => self.push_clipped(list, cmd, c, light, dark),
-            }
+            let mode = if inside {
+                MaskMode::Inside
+            } else {
+                MaskMode::Outside
+            };
+            self.open(cmd.page, cmd.blend, mode, layer);
+            self.push(list, cmd, light, dark);
         }
         // A clip that hid all of its batch's commands leaves an empty batch: drop it.
         let mut kept = 0;
@@ -148,6 +185,35 @@ impl Batcher {
             }
         }
         self.used = kept;
+    }
+
+    /// Whether the last batch takes a command of this page, blend, mask role and layer.
+    fn continues(&self, page: u32, blend: BlendMode, mask: MaskMode, layer: u32) -> bool {
+        self.used > 0 && {
+            let b = &self.batches[self.used - 1];
+            b.page == page
+                && b.blend == blend
+                && b.mask == mask
+                && b.layer == layer
+                && matches!(mask, MaskMode::None | MaskMode::Source)
+        }
+    }
+
+    /// Starts a batch.
+    fn open(&mut self, page: u32, blend: BlendMode, mask: MaskMode, layer: u32) {
+        if self.used == self.batches.len() {
+            self.batches.push(Batch::default());
+        }
+        self.batches[self.used].clear(page, blend, mask, layer);
+        self.used += 1;
+    }
+
+    /// Adds a command's triangles (clipped by its clip, if any) to the last batch.
+    fn push(&mut self, list: &DrawList, cmd: &DrawCommand, light: [f32; 4], dark: [f32; 4]) {
+        match cmd.clip {
+            None => self.push_plain(list, cmd, light, dark),
+            Some(c) => self.push_clipped(list, cmd, c, light, dark),
+        }
     }
 
     fn push_plain(&mut self, list: &DrawList, cmd: &DrawCommand, light: [f32; 4], dark: [f32; 4]) {
@@ -299,7 +365,7 @@ impl SinewBatches {
 ///
 /// Owner: [`draw_characters`] (a resource the plugin adds).
 #[derive(Resource, Default, Debug)]
-pub struct MaterialCache(HashMap<(AssetId<Image>, u8), Handle<SinewMaterial>>);
+pub struct MaterialCache(HashMap<(AssetId<Image>, u8, u8), Handle<SinewMaterial>>);
 
 /// Writes every visible character's batches into its batch entities' meshes (see the
 /// module docs).
@@ -342,7 +408,7 @@ pub fn draw_characters(
         };
         let batches = &mut *batches;
         if character
-            .read(|c| batches.batcher.build(c.last_draw_list()))
+            .read(|c| batches.batcher.build(c.last_draw_list(), c.draw_setup()))
             .is_none()
         {
             batches.batcher.used = 0;
@@ -351,8 +417,8 @@ pub fn draw_characters(
             let Some(page) = rig.page(batch.page) else {
                 continue;
             };
-            let material = material_for(&mut cache, &mut materials, page, batch.blend);
-            let z = k as f32 * Z_STEP;
+            let material = material_for(&mut cache, &mut materials, page, batch.blend, batch.mask);
+            let z = batch.layer as f32 * Z_STEP;
             if k == batches.children.len() {
                 let mut mesh = Mesh::new(
                     PrimitiveTopology::TriangleList,
@@ -408,20 +474,18 @@ fn material_for(
     materials: &mut Assets<SinewMaterial>,
     page: &Handle<Image>,
     blend: BlendMode,
+    mask: MaskMode,
 ) -> Handle<SinewMaterial> {
-    let key = SinewMaterialKey::from(&SinewMaterial {
+    let material = SinewMaterial {
         page: page.clone(),
         blend,
-    });
+        mask,
+    };
+    let key = SinewMaterialKey::from(&material);
     cache
         .0
-        .entry((page.id(), key.blend))
-        .or_insert_with(|| {
-            materials.add(SinewMaterial {
-                page: page.clone(),
-                blend,
-            })
-        })
+        .entry((page.id(), key.blend, key.mask))
+        .or_insert_with(|| materials.add(material))
         .clone()
 }
 
@@ -548,7 +612,7 @@ mod tests {
         quad(&mut list, 3, 6.0, 1, BlendMode::Additive, None);
         quad(&mut list, 4, 8.0, 1, BlendMode::Additive, None);
         let mut b = Batcher::new();
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         let runs: Vec<_> = b
             .batches()
             .iter()
@@ -569,7 +633,7 @@ mod tests {
         assert_eq!(first.dark[5], [0.1, 0.2, 0.3, 0.0]);
         // Rebuilt with fewer commands, the batcher reuses its batches.
         list.commands.truncate(1);
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         assert_eq!(b.batches().len(), 1);
         assert_eq!(b.batches()[0].positions.len(), 4);
     }
@@ -587,7 +651,7 @@ mod tests {
         });
         quad(&mut list, 0, 0.0, 0, BlendMode::Normal, Some(0));
         let mut b = Batcher::new();
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         let batch = &b.batches()[0];
         assert!(
             (area(batch) - 0.5).abs() < 1e-5,
@@ -602,7 +666,7 @@ mod tests {
         // A degenerate clip hides what it clips (as sinew-render does).
         list.clip_vertices.clear();
         list.clip_vertices.extend([0.0; 8]);
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         assert!(b.batches().is_empty());
     }
 
@@ -620,7 +684,7 @@ mod tests {
             screen: SinewColor::new(0.0, 0.0, 0.0, 1.0),
         });
         let mut b = Batcher::new();
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         let batch = &b.batches()[0];
         assert_eq!(
             batch.dark[0],
@@ -630,7 +694,47 @@ mod tests {
         assert_eq!(batch.light[0][3], 0.25, "the group's opacity multiplies");
         // A transparent command is left out.
         list.commands[0].color.a = 0.0;
-        b.build(&list);
+        b.build(&list, &DrawSetup::default());
         assert!(b.batches().is_empty());
+    }
+
+    #[test]
+    fn a_masked_command_follows_its_sources_on_their_layer() {
+        let mut list = DrawList::default();
+        quad(&mut list, 0, 0.0, 0, BlendMode::Normal, None);
+        quad(&mut list, 1, 0.5, 1, BlendMode::Multiply, None);
+        quad(&mut list, 2, 3.0, 1, BlendMode::Multiply, None);
+        let mut setup = DrawSetup {
+            slot_masks: vec![sinew::draw::SlotMask::default(); 3],
+            ..DrawSetup::default()
+        };
+        setup.slot_masks[1] = sinew::draw::SlotMask {
+            sources: vec![(SlotId(0), false)],
+            threshold: 0.25,
+        };
+        let mut b = Batcher::new();
+        b.build(&list, &setup);
+        let roles: Vec<_> = b
+            .batches()
+            .iter()
+            .map(|x| (x.page, x.blend, x.mask, x.layer))
+            .collect();
+        assert_eq!(
+            roles,
+            [
+                (0, BlendMode::Normal, MaskMode::None, 1),
+                (0, BlendMode::Normal, MaskMode::Source, 2),
+                (1, BlendMode::Multiply, MaskMode::Inside, 2),
+                (1, BlendMode::Multiply, MaskMode::None, 3),
+            ]
+        );
+        // The source carries the threshold and its own geometry.
+        let source = &b.batches()[1];
+        assert_eq!(source.dark[0], [0.0, 0.0, 0.0, 0.25]);
+        assert_eq!(source.positions[0], [0.0, 0.0, 0.0]);
+        // Dodge sources only: outside.
+        setup.slot_masks[1].sources[0].1 = true;
+        b.build(&list, &setup);
+        assert_eq!(b.batches()[2].mask, MaskMode::Outside);
     }
 }

@@ -60,7 +60,7 @@ pub use asset::{SinewLoadFailed, SinewRig, SinewRigLoader, SinewRigSettings};
 pub use bones::{SinewBoneFollower, SinewBoneTargets};
 pub use character::{SinewCharacter, SinewEvent, SinewSettings, SinewStats};
 pub use draw::SinewBatches;
-pub use material::SinewMaterial;
+pub use material::{MaskMode, SinewMaterial};
 /// sinew itself, for the `Character` API and its types.
 pub use sinew;
 

@@ -10,13 +10,20 @@
 //! LinearDodge as additive and Subtract as reverse subtraction (exact on opaque pixels);
 //! the separable modes that need the destination in the shader (Overlay, ColorDodge,
 //! ColorBurn, HardLight, SoftLight, Difference, Exclusion) draw as normal.
+//!
+//! Inochi2D masks use the 2D pass's depth buffer (it has no stencil): a mask's sources are
+//! drawn first with colour writes off, writing depth where their texels are more opaque than
+//! the mask's threshold ([`MaskMode::Source`]); the masked part is drawn at the same z with
+//! the depth test `Equal` (inside the sources) or `NotEqual` (dodge: outside them). The part
+//! sorts just after its sources through the material's depth bias, which only moves the
+//! sort key. The mask is hard-edged where sinew-render's is the sources' coverage.
 
 use bevy::asset::{embedded_asset, embedded_path};
 use bevy::mesh::{MeshVertexAttribute, MeshVertexBufferLayoutRef, VertexFormat};
 use bevy::prelude::*;
 use bevy::render::render_resource::{
-    AsBindGroup, BlendComponent, BlendFactor, BlendOperation, BlendState, RenderPipelineDescriptor,
-    SpecializedMeshPipelineError,
+    AsBindGroup, BlendComponent, BlendFactor, BlendOperation, BlendState, ColorWrites,
+    CompareFunction, RenderPipelineDescriptor, SpecializedMeshPipelineError,
 };
 use bevy::shader::ShaderRef;
 use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
@@ -40,6 +47,36 @@ pub struct SinewMaterial {
     pub page: Handle<Image>,
     /// How the batch composites onto what is below.
     pub blend: BlendMode,
+    /// Whether it is a mask's source or a masked part.
+    pub mask: MaskMode,
+}
+
+/// A batch's role in an Inochi2D mask (see the module docs).
+///
+/// Owner: bevy_sinew's drawing (`draw.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MaskMode {
+    /// Not masked.
+    #[default]
+    None,
+    /// A mask's source: depth written where its texel alpha exceeds the threshold (the
+    /// vertices' `dark.w`), no colour.
+    Source,
+    /// Drawn only where its sources wrote (Inochi2D Mask).
+    Inside,
+    /// Drawn only where its sources did not write (Inochi2D DodgeMask).
+    Outside,
+}
+
+impl MaskMode {
+    fn index(self) -> u8 {
+        match self {
+            MaskMode::None => 0,
+            MaskMode::Source => 1,
+            MaskMode::Inside => 2,
+            MaskMode::Outside => 3,
+        }
+    }
 }
 
 /// The pipeline key of a [`SinewMaterial`]: its blend mode.
@@ -50,6 +87,8 @@ pub struct SinewMaterial {
 pub struct SinewMaterialKey {
     /// `BlendMode` as its index in [`BLEND_MODES`].
     pub blend: u8,
+    /// [`MaskMode`]: 0 none, 1 source, 2 inside, 3 outside.
+    pub mask: u8,
 }
 
 /// Every blend mode, in the order [`SinewMaterialKey::blend`] numbers them.
@@ -79,7 +118,10 @@ pub const BLEND_MODES: [BlendMode; 20] = [
 impl From<&SinewMaterial> for SinewMaterialKey {
     fn from(m: &SinewMaterial) -> Self {
         let blend = BLEND_MODES.iter().position(|b| *b == m.blend).unwrap_or(0);
-        SinewMaterialKey { blend: blend as u8 }
+        SinewMaterialKey {
+            blend: blend as u8,
+            mask: m.mask.index(),
+        }
     }
 }
 
@@ -131,6 +173,14 @@ impl Material2d for SinewMaterial {
         AlphaMode2d::Blend
     }
 
+    fn depth_bias(&self) -> f32 {
+        // A masked part sorts after its sources, drawn at the same z (sort key only).
+        match self.mask {
+            MaskMode::Inside | MaskMode::Outside => crate::draw::Z_STEP * 0.5,
+            _ => 0.0,
+        }
+    }
+
     fn specialize(
         descriptor: &mut RenderPipelineDescriptor,
         layout: &MeshVertexBufferLayoutRef,
@@ -147,9 +197,29 @@ impl Material2d for SinewMaterial {
             .get(usize::from(key.bind_group_data.blend))
             .copied()
             .unwrap_or_default();
+        let mask = key.bind_group_data.mask;
         if let Some(fragment) = descriptor.fragment.as_mut() {
             for target in fragment.targets.iter_mut().flatten() {
-                target.blend = Some(blend_state(mode));
+                if mask == 1 {
+                    target.blend = None;
+                    target.write_mask = ColorWrites::empty();
+                } else {
+                    target.blend = Some(blend_state(mode));
+                }
+            }
+            if mask == 1 {
+                fragment.shader_defs.push("SINEW_MASK_SOURCE".into());
+            }
+        }
+        if let Some(depth) = descriptor.depth_stencil.as_mut() {
+            match mask {
+                1 => {
+                    depth.depth_write_enabled = Some(true);
+                    depth.depth_compare = Some(CompareFunction::GreaterEqual);
+                }
+                2 => depth.depth_compare = Some(CompareFunction::Equal),
+                3 => depth.depth_compare = Some(CompareFunction::NotEqual),
+                _ => {}
             }
         }
         Ok(())

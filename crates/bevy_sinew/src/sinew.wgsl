@@ -7,7 +7,8 @@
 // CPU renderer samples); the result is premultiplied and blended by the fixed-function
 // state the blend mode picks (material.rs). With `CompositingSpace::Srgb` on the camera
 // (SRGB_OUTPUT) the view stores those values and blends them as sinew's CPU renderer does;
-// otherwise the colour is converted to linear light for Bevy's linear targets.
+// otherwise the colour is converted to linear light for Bevy's linear targets. A mask's
+// source (SINEW_MASK_SOURCE) writes only depth, where the texel alpha exceeds `dark.w`.
 #import bevy_sprite::{
     mesh2d_functions as mesh_functions,
 }
@@ -48,6 +49,13 @@ fn vertex(v: Vertex) -> VertexOutput {
 @fragment
 fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let t = textureSample(page, page_sampler, in.uv);
+#ifdef SINEW_MASK_SOURCE
+    // A mask's source: only its depth, where the texel is more opaque than the threshold.
+    if t.a <= in.dark.w {
+        discard;
+    }
+    return vec4<f32>(0.0);
+#else
     let la = in.light.a;
     let l = in.light.rgb * la;
     let a = t.a * la;
@@ -68,5 +76,6 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     }
     let straight = clamp(rgb / a, vec3<f32>(0.0), vec3<f32>(1.0));
     return vec4<f32>(srgb_to_linear(straight) * a, a);
+#endif
 #endif
 }

@@ -225,3 +225,17 @@ fn dragonbones_matches_the_cpu_render() {
     });
     check("dragon_boy", &o);
 }
+
+#[test]
+fn face_puppet_with_closed_eyes_matches_the_cpu_render() {
+    // Closed eyes: the irises, masked by the eye whites, collapse with them onto the lids;
+    // unmasked they would show over the lids.
+    let dir = repo_root().join("examples/face");
+    let o = render_both("face-closed", &dir, "face.inp", |c| {
+        c.set_param("ParamEyeLOpen", 0.35).expect("left eye");
+        c.set_param("ParamEyeROpen", 0.35).expect("right eye");
+        c.set_param("ParamAngle", [20.0, -10.0]).expect("angle");
+        c.update(0.1);
+    });
+    check("face-closed", &o);
+}
