@@ -44,22 +44,18 @@ pub(crate) fn constraints42(rig: &RawRig) -> W<Lists> {
 /// The 4.3 list: every constraint in update order (`order`, ties in the 4.2 kind order),
 /// each with its `type`.
 pub(crate) fn constraints43(rig: &RawRig) -> W<Vec<Value>> {
-    let mut items: Vec<(u32, usize, Value)> = Vec::new();
-    for c in &rig.ik {
-        items.push((c.order, 0, typed("ik", ik(c, true)?)));
-    }
-    for c in &rig.transforms {
-        items.push((c.order, 1, typed("transform", transform43(c)?)));
-    }
-    for c in &rig.paths {
-        items.push((c.order, 2, typed("path", path(c, true)?)));
-    }
-    for c in &rig.physics {
-        items.push((c.order, 3, typed("physics", physics(c, true)?)));
-    }
-    // Stable: within one order and kind, the list order.
-    items.sort_by_key(|(order, kind, _)| (*order, *kind));
-    Ok(items.into_iter().map(|(_, _, v)| v).collect())
+    use super::binary::constraints43::{Kind, unified};
+    unified(rig)
+        .into_iter()
+        .map(|(kind, i)| {
+            Ok(match kind {
+                Kind::Ik => typed("ik", ik(&rig.ik[i], true)?),
+                Kind::Transform => typed("transform", transform43(&rig.transforms[i])?),
+                Kind::Path => typed("path", path(&rig.paths[i], true)?),
+                Kind::Physics => typed("physics", physics(&rig.physics[i], true)?),
+            })
+        })
+        .collect()
 }
 
 /// `v` with `type` first, as the editor writes it.

@@ -453,39 +453,8 @@ impl Anim<'_> {
         let mut key = 0usize;
         let slots = &self.rig.slots;
         let keys = stepped_keys(r, frames, |r| {
-            let n = r.count("draw order offsets", 2, slot_count)?;
             key += 1;
-            let mut next_original = 0usize;
-            let mut out = Vec::new();
-            for _ in 0..n {
-                let at = r.pos();
-                let index = r.index("slot", slot_count)?;
-                let name = &slots[index].name;
-                if index < next_original {
-                    return r.err_at(
-                        at,
-                        format!(
-                            "slot `{name}` is out of order (offsets list slots in setup order once each)"
-                        ),
-                    );
-                }
-                // COMPAT(spine): the offset is written as an unsigned varint holding the
-                // 32-bit two's complement of a negative offset.
-                let offset = r.varint()? as i32;
-                let target = index as i64 + i64::from(offset);
-                if target < 0 || target >= slot_count as i64 || taken[target as usize] == key {
-                    return r.err_at(
-                        at,
-                        format!(
-                            "offset {offset} moves slot `{name}` to an invalid or taken position {target}"
-                        ),
-                    );
-                }
-                taken[target as usize] = key;
-                next_original = index + 1;
-                out.push((name.clone(), offset));
-            }
-            Ok(RawKeyData::DrawOrder(Some(out)))
+            offsets_key(r, slot_count, |i| &slots[i].name, &mut taken, key)
         })?;
         self.push(RawTarget::DrawOrder, keys);
         Ok(())
@@ -514,32 +483,10 @@ impl Anim<'_> {
             }
             let mut taken = vec![0usize; m];
             let mut key = 0usize;
-            let frames = r_count_keys(r)?;
+            let frames = r.count("draw order folder keys", 5, usize::MAX)?;
             let keys = stepped_keys(r, frames, |r| {
-                let n = r.count("draw order offsets", 2, m)?;
                 key += 1;
-                let mut next_original = 0usize;
-                let mut out = Vec::new();
-                for _ in 0..n {
-                    let at = r.pos();
-                    let index = r.index("folder slot", m)?;
-                    if index < next_original {
-                        return r.err_at(at, "folder slots out of order in a key");
-                    }
-                    // COMPAT(spine): a negative offset is an unsigned varint (two's complement).
-                    let offset = r.varint()? as i32;
-                    let target = index as i64 + i64::from(offset);
-                    if target < 0 || target >= m as i64 || taken[target as usize] == key {
-                        return r.err_at(
-                            at,
-                            format!("offset {offset} moves a folder slot to an invalid or taken position {target}"),
-                        );
-                    }
-                    taken[target as usize] = key;
-                    next_original = index + 1;
-                    out.push((slots[index].clone(), offset));
-                }
-                Ok(RawKeyData::DrawOrder(Some(out)))
+                offsets_key(r, m, |i| &slots[i], &mut taken, key)
             })?;
             self.push(RawTarget::DrawOrderFolder { slots }, keys);
         }
@@ -714,9 +661,49 @@ fn ik_keys(r: &mut Reader) -> R<Vec<RawKey>> {
     Ok(keys)
 }
 
-/// The key count of a stepped timeline (each key at least a time and a count).
-fn r_count_keys(r: &mut Reader) -> R<usize> {
-    r.count("keys", 5, usize::MAX)
+/// One draw order key over `count` slots (all of them, or a 4.3 folder's), `name` naming
+/// slot `i`: the moved slots in increasing index, each with its offset to a position not yet
+/// `taken` by key number `key` (no clearing between keys: a file with many keys over many
+/// slots costs no more than its offsets).
+fn offsets_key<'n>(
+    r: &mut Reader,
+    count: usize,
+    name: impl Fn(usize) -> &'n str,
+    taken: &mut [usize],
+    key: usize,
+) -> R<RawKeyData> {
+    let n = r.count("draw order offsets", 2, count)?;
+    let mut next_original = 0usize;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let at = r.pos();
+        let index = r.index("slot", count)?;
+        let slot = name(index);
+        if index < next_original {
+            return r.err_at(
+                at,
+                format!(
+                    "slot `{slot}` is out of order (offsets list slots in setup order once each)"
+                ),
+            );
+        }
+        // COMPAT(spine): the offset is written as an unsigned varint holding the 32-bit
+        // two's complement of a negative offset.
+        let offset = r.varint()? as i32;
+        let target = index as i64 + i64::from(offset);
+        if target < 0 || target >= count as i64 || taken[target as usize] == key {
+            return r.err_at(
+                at,
+                format!(
+                    "offset {offset} moves slot `{slot}` to an invalid or taken position {target}"
+                ),
+            );
+        }
+        taken[target as usize] = key;
+        next_original = index + 1;
+        out.push((slot.to_owned(), offset));
+    }
+    Ok(RawKeyData::DrawOrder(Some(out)))
 }
 
 /// Deform keys of an attachment with `floats` deform values: the time, then per key a

@@ -6,7 +6,7 @@
 
 use super::bone_list as read_bone_list;
 use super::reader::{R, Reader};
-use super::write::{Names, Out, W, bone_list, lookup};
+use super::write::{Names, Out, W, bone_list, lookup, write_physics_body};
 use crate::spine::limits::*;
 use sinew::raw::*;
 use sinew::types::*;
@@ -94,7 +94,7 @@ pub(super) fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             0 => read_ik(r, rig, name, order)?,
             1 => read_path(r, rig, name, order)?,
             2 => read_transform(r, rig, name, order)?,
-            3 => read_physics(r, rig, name, order)?,
+            3 => super::read_physics(r, rig, name, order)?,
             4 => {
                 return r.err_at(at, "slider constraints (Spine 4.3) are not supported yet");
             }
@@ -267,67 +267,6 @@ fn read_path(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()
     Ok(())
 }
 
-fn read_physics(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
-    let bone = r.index("bone", rig.bones.len())?;
-    let f = r.u8()?;
-    let opt = |r: &mut Reader, bit: u8, default: f64| -> R<f64> {
-        if f & bit != 0 { r.f64() } else { Ok(default) }
-    };
-    let x = opt(r, 2, 0.0)?;
-    let y = opt(r, 4, 0.0)?;
-    let rotate = opt(r, 8, 0.0)?;
-    // The scaleY mode rides on scaleX: below -2 volume, below 0 uniform.
-    let (scale_x, scale_y) = match opt(r, 16, 0.0)? {
-        v if v < -2.0 => (-2.0 - v, ScaleYMode::Volume),
-        v if v < 0.0 => (-1.0 - v, ScaleYMode::Uniform),
-        v => (v, ScaleYMode::None),
-    };
-    let shear_x = opt(r, 32, 0.0)?;
-    let limit = opt(r, 64, 5000.0)?;
-    let at = r.pos();
-    let fps = r.u8()?;
-    if fps == 0 {
-        return r.err_at(at, "fps must be positive, found 0");
-    }
-    let inertia = r.f64()?;
-    let strength = r.f64()?;
-    let damping = r.f64()?;
-    let mass_inverse = opt(r, 128, 1.0)?;
-    let wind = r.f64()?;
-    let gravity = r.f64()?;
-    let g = r.u8()?;
-    let mix = if g & 128 != 0 { r.f64()? } else { 1.0 };
-    rig.physics.push(RawPhysics {
-        name,
-        order,
-        skin_required: f & 1 != 0,
-        bone: rig.bones[bone].name.clone(),
-        x,
-        y,
-        rotate,
-        scale_x,
-        shear_x,
-        scale_y,
-        limit,
-        step: 1.0 / f64::from(fps),
-        inertia,
-        strength,
-        damping,
-        mass_inverse,
-        wind,
-        gravity,
-        mix,
-        inertia_global: g & 1 != 0,
-        strength_global: g & 2 != 0,
-        damping_global: g & 4 != 0,
-        mass_global: g & 8 != 0,
-        wind_global: g & 16 != 0,
-        gravity_global: g & 32 != 0,
-        mix_global: g & 64 != 0,
-    });
-    Ok(())
-}
-
 /// Writes the 4.3 constraint list (in [`unified`] order).
 pub(super) fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<()> {
     o.context(format_args!("constraints"));
@@ -339,7 +278,12 @@ pub(super) fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<(
             Kind::Ik => write_ik(o, names, &rig.ik[k])?,
             Kind::Transform => write_transform(o, names, &rig.transforms[k])?,
             Kind::Path => write_path(o, names, &rig.paths[k])?,
-            Kind::Physics => write_physics(o, names, &rig.physics[k])?,
+            Kind::Physics => {
+                let c = &rig.physics[k];
+                o.string(Some(&c.name));
+                o.u8(3);
+                write_physics_body(o, names, c)?;
+            }
         }
     }
     Ok(())
@@ -474,72 +418,6 @@ fn write_path(o: &mut Out, names: &Names, c: &RawPath) -> W<()> {
     }
     for v in [c.position, c.spacing, c.mix_rotate, c.mix_x, c.mix_y] {
         o.f64(v)?;
-    }
-    Ok(())
-}
-
-fn write_physics(o: &mut Out, names: &Names, c: &RawPhysics) -> W<()> {
-    o.string(Some(&c.name));
-    o.u8(3);
-    let b = lookup(o, &names.bones, "bone", &c.bone)?;
-    o.count(b)?;
-    // The scaleY mode rides on scaleX (uniform: -1 - x, volume: -2 - x).
-    if c.scale_y != ScaleYMode::None && c.scale_x < 0.0 {
-        return o.err("a negative scaleX with a scaleY mode cannot be written");
-    }
-    let scale_x = match c.scale_y {
-        ScaleYMode::None => c.scale_x,
-        ScaleYMode::Uniform => -1.0 - c.scale_x,
-        ScaleYMode::Volume => -2.0 - c.scale_x,
-    };
-    let drives = [c.x, c.y, c.rotate, scale_x, c.shear_x];
-    let mut f = u8::from(c.skin_required);
-    for (k, v) in drives.iter().enumerate() {
-        if *v != 0.0 {
-            f |= 2 << k;
-        }
-    }
-    f |= flags([(64, c.limit != 5000.0), (128, c.mass_inverse != 1.0)]);
-    o.u8(f);
-    for v in drives.into_iter().filter(|v| *v != 0.0) {
-        o.f64(v)?;
-    }
-    if f & 64 != 0 {
-        o.f64(c.limit)?;
-    }
-    let fps = if c.step > 0.0 {
-        (1.0 / c.step).round()
-    } else {
-        0.0
-    };
-    if !(1.0..=255.0).contains(&fps) {
-        return o.err(format!(
-            "step {} s is not 1/fps for an fps in 1..=255",
-            c.step
-        ));
-    }
-    o.u8(fps as u8);
-    for v in [c.inertia, c.strength, c.damping] {
-        o.f64(v)?;
-    }
-    if f & 128 != 0 {
-        o.f64(c.mass_inverse)?;
-    }
-    o.f64(c.wind)?;
-    o.f64(c.gravity)?;
-    let g = flags([
-        (1, c.inertia_global),
-        (2, c.strength_global),
-        (4, c.damping_global),
-        (8, c.mass_global),
-        (16, c.wind_global),
-        (32, c.gravity_global),
-        (64, c.mix_global),
-        (128, c.mix != 1.0),
-    ]);
-    o.u8(g);
-    if g & 128 != 0 {
-        o.f64(c.mix)?;
     }
     Ok(())
 }

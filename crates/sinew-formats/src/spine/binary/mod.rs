@@ -443,60 +443,72 @@ fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
         let name = r.name("physics constraint name")?;
         r.context(format_args!("physics constraint {i} `{name}`"));
         let order = order(r)?;
-        let bone = r.index("bone", rig.bones.len())?;
-        let f = r.u8()?;
-        let opt = |r: &mut Reader, bit: u8, default: f64| -> R<f64> {
-            if f & bit != 0 { r.f64() } else { Ok(default) }
-        };
-        let x = opt(r, 2, 0.0)?;
-        let y = opt(r, 4, 0.0)?;
-        let rotate = opt(r, 8, 0.0)?;
-        let scale_x = opt(r, 16, 0.0)?;
-        let shear_x = opt(r, 32, 0.0)?;
-        let limit = opt(r, 64, 5000.0)?;
-        let at = r.pos();
-        let fps = r.u8()?;
-        if fps == 0 {
-            return r.err_at(at, "fps must be positive, found 0");
-        }
-        let inertia = r.f64()?;
-        let strength = r.f64()?;
-        let damping = r.f64()?;
-        // The file holds the inverse of the mass.
-        let mass_inverse = opt(r, 128, 1.0)?;
-        let wind = r.f64()?;
-        let gravity = r.f64()?;
-        let g = r.u8()?;
-        let mix = if g & 128 != 0 { r.f64()? } else { 1.0 };
-        rig.physics.push(RawPhysics {
-            name,
-            order,
-            skin_required: f & 1 != 0,
-            bone: rig.bones[bone].name.clone(),
-            x,
-            y,
-            rotate,
-            scale_x,
-            shear_x,
-            scale_y: Default::default(),
-            limit,
-            step: 1.0 / f64::from(fps),
-            inertia,
-            strength,
-            damping,
-            mass_inverse,
-            wind,
-            gravity,
-            mix,
-            inertia_global: g & 1 != 0,
-            strength_global: g & 2 != 0,
-            damping_global: g & 4 != 0,
-            mass_global: g & 8 != 0,
-            wind_global: g & 16 != 0,
-            gravity_global: g & 32 != 0,
-            mix_global: g & 64 != 0,
-        });
+        read_physics(r, rig, name, order)?;
     }
+    Ok(())
+}
+
+/// A physics constraint after its name and order (the same in 4.2 and 4.3, but for 4.3's
+/// scaleY mode riding on scaleX).
+pub(crate) fn read_physics(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()> {
+    let bone = r.index("bone", rig.bones.len())?;
+    let f = r.u8()?;
+    let opt = |r: &mut Reader, bit: u8, default: f64| -> R<f64> {
+        if f & bit != 0 { r.f64() } else { Ok(default) }
+    };
+    let x = opt(r, 2, 0.0)?;
+    let y = opt(r, 4, 0.0)?;
+    let rotate = opt(r, 8, 0.0)?;
+    // 4.3: the scaleY mode rides on scaleX, below -2 volume, below 0 uniform.
+    let (scale_x, scale_y) = match opt(r, 16, 0.0)? {
+        v if r.v43 && v < -2.0 => (-2.0 - v, ScaleYMode::Volume),
+        v if r.v43 && v < 0.0 => (-1.0 - v, ScaleYMode::Uniform),
+        v => (v, ScaleYMode::None),
+    };
+    let shear_x = opt(r, 32, 0.0)?;
+    let limit = opt(r, 64, 5000.0)?;
+    let at = r.pos();
+    let fps = r.u8()?;
+    if fps == 0 {
+        return r.err_at(at, "fps must be positive, found 0");
+    }
+    let inertia = r.f64()?;
+    let strength = r.f64()?;
+    let damping = r.f64()?;
+    // The file holds the inverse of the mass.
+    let mass_inverse = opt(r, 128, 1.0)?;
+    let wind = r.f64()?;
+    let gravity = r.f64()?;
+    let g = r.u8()?;
+    let mix = if g & 128 != 0 { r.f64()? } else { 1.0 };
+    rig.physics.push(RawPhysics {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        bone: rig.bones[bone].name.clone(),
+        x,
+        y,
+        rotate,
+        scale_x,
+        shear_x,
+        scale_y,
+        limit,
+        step: 1.0 / f64::from(fps),
+        inertia,
+        strength,
+        damping,
+        mass_inverse,
+        wind,
+        gravity,
+        mix,
+        inertia_global: g & 1 != 0,
+        strength_global: g & 2 != 0,
+        damping_global: g & 4 != 0,
+        mass_global: g & 8 != 0,
+        wind_global: g & 16 != 0,
+        gravity_global: g & 32 != 0,
+        mix_global: g & 64 != 0,
+    });
     Ok(())
 }
 

@@ -616,9 +616,24 @@ fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<()> {
 fn write_physics(o: &mut Out, names: &Names, c: &RawPhysics) -> W<()> {
     o.string(Some(&c.name));
     o.varint(c.order);
+    write_physics_body(o, names, c)
+}
+
+/// A physics constraint after its name and order (4.2) or type (4.3): the same layout, but
+/// for 4.3's scaleY mode riding on scaleX (uniform: -1 - x, volume: -2 - x).
+pub(crate) fn write_physics_body(o: &mut Out, names: &Names, c: &RawPhysics) -> W<()> {
     let b = lookup(o, &names.bones, "bone", &c.bone)?;
     o.count(b)?;
-    let drives = [c.x, c.y, c.rotate, c.scale_x, c.shear_x];
+    let scale_x = match (c.scale_y, o.v43) {
+        (ScaleYMode::None, _) => c.scale_x,
+        (_, false) => return o.err("a scaleY mode (Spine 4.3) has no Spine 4.2 binary form"),
+        (_, true) if c.scale_x < 0.0 => {
+            return o.err("a negative scaleX with a scaleY mode cannot be written");
+        }
+        (ScaleYMode::Uniform, true) => -1.0 - c.scale_x,
+        (ScaleYMode::Volume, true) => -2.0 - c.scale_x,
+    };
+    let drives = [c.x, c.y, c.rotate, scale_x, c.shear_x];
     let mut f = u8::from(c.skin_required);
     for (k, v) in drives.iter().enumerate() {
         if *v != 0.0 {

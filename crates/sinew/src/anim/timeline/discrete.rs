@@ -18,26 +18,45 @@ fn setup_order(inst: &mut Instance) {
     }
 }
 
+/// What a draw order (or folder) timeline does at `a`: nothing, the setup order, or a key's
+/// order (Spine `DrawOrderTimeline.apply`: mixing out resets only from setup, before the
+/// first key setup and first reset, a key without an order is the setup order).
+enum Step<'o> {
+    Keep,
+    Setup,
+    Order(&'o [SlotId]),
+}
+
+fn step<'o>(tl: &Timeline, orders: &'o [Option<Vec<SlotId>>], a: Args) -> Step<'o> {
+    if a.direction == MixDirection::Out {
+        return if a.blend == MixBlend::Setup {
+            Step::Setup
+        } else {
+            Step::Keep
+        };
+    }
+    if super::before_first(tl, a.time) {
+        return if matches!(a.blend, MixBlend::Setup | MixBlend::First) {
+            Step::Setup
+        } else {
+            Step::Keep
+        };
+    }
+    match orders.get(tl.search(a.time, 1)) {
+        Some(Some(order)) => Step::Order(order),
+        _ => Step::Setup,
+    }
+}
+
 pub(super) fn draw_order(
     inst: &mut Instance,
     tl: &Timeline,
     orders: &[Option<Vec<SlotId>>],
     a: Args,
 ) {
-    if a.direction == MixDirection::Out {
-        if a.blend == MixBlend::Setup {
-            setup_order(inst);
-        }
-        return;
-    }
-    if super::before_first(tl, a.time) {
-        if matches!(a.blend, MixBlend::Setup | MixBlend::First) {
-            setup_order(inst);
-        }
-        return;
-    }
-    match orders.get(tl.search(a.time, 1)) {
-        Some(Some(order)) if order.len() == inst.draw_order.len() => {
+    match step(tl, orders, a) {
+        Step::Keep => {}
+        Step::Order(order) if order.len() == inst.draw_order.len() => {
             inst.draw_order.copy_from_slice(order)
         }
         _ => setup_order(inst),
@@ -58,7 +77,8 @@ fn fill_folder(inst: &mut Instance, slots: &[SlotId], order: &[SlotId]) {
     }
 }
 
-/// A Spine 4.3 draw order folder, with the cases of [`draw_order`].
+/// A Spine 4.3 draw order folder, with the cases of [`draw_order`]; the folder's setup is the
+/// order of `slots`.
 pub(super) fn draw_order_folder(
     inst: &mut Instance,
     tl: &Timeline,
@@ -66,20 +86,9 @@ pub(super) fn draw_order_folder(
     orders: &[Option<Vec<SlotId>>],
     a: Args,
 ) {
-    let setup = a.direction == MixDirection::Out || super::before_first(tl, a.time);
-    if setup {
-        let reset = if a.direction == MixDirection::Out {
-            a.blend == MixBlend::Setup
-        } else {
-            matches!(a.blend, MixBlend::Setup | MixBlend::First)
-        };
-        if reset {
-            fill_folder(inst, slots, slots);
-        }
-        return;
-    }
-    match orders.get(tl.search(a.time, 1)) {
-        Some(Some(order)) if order.len() == slots.len() => fill_folder(inst, slots, order),
+    match step(tl, orders, a) {
+        Step::Keep => {}
+        Step::Order(order) if order.len() == slots.len() => fill_folder(inst, slots, order),
         _ => fill_folder(inst, slots, slots),
     }
 }
