@@ -365,3 +365,25 @@ fn editor_data_of_43_files_loads() {
         .to_string();
     assert!(e.contains("color"), "{e}");
 }
+
+/// A physics scaleY mode is Spine 4.3: a 4.2 rig carrying one is refused by both 4.2
+/// writers rather than written without it.
+#[test]
+fn a_scale_y_mode_is_not_written_as_4_2() {
+    let text = r#"{"skeleton":{"spine":"4.2.40"},"bones":[{"name":"root"},{"name":"b","parent":"root"}],
+        "physics":[{"name":"p","order":0,"bone":"b","scaleX":0.5}]}"#;
+    let mut rig = parse_spine_json(text, "p.json").unwrap();
+    rig.physics[0].scale_y = sinew::types::ScaleYMode::Uniform;
+    let e = sinew_formats::spine::write_spine_binary(&rig)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("scaleY") && e.contains("`p`"), "{e}");
+    let e = write_spine_json(&rig, false).unwrap_err().to_string();
+    assert!(e.contains("scaleY") && e.contains("`p`"), "{e}");
+    // As 4.3 it is written and read back with its mode.
+    let up = upgrade_to_spine43(&rig);
+    let bytes = sinew_formats::spine::write_spine_binary(&up.rig).unwrap();
+    let back = sinew_formats::spine::binary::parse_spine_binary(&bytes, "p.skel").unwrap();
+    assert_eq!(back.physics[0].scale_y, sinew::types::ScaleYMode::Uniform);
+    assert_eq!(back.physics[0].scale_x, 0.5);
+}
