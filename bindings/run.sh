@@ -2,7 +2,8 @@
 # Builds the C ABI (crates/sinew-capi) and runs its host programs against the cdylib:
 # the C test of every function under valgrind (zero errors, zero leaks), the C++17 render
 # sample (its PNG compared with `sinew render`, the Rust CPU renderer, and its pose with
-# `sinew dump`, the Rust facade) and the C# binding with its Unity-style components under
+# `sinew dump`, the Rust facade) and the C# binding (every header function, checked against
+# the header by bindings/csharp/check_header.py) with its tests and Unity-style sample under
 # mono (bindings/c/controls_test.c: the calls of ABI 104). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
 # mono, python3 and binutils (nm) with apt-get when missing. Run by .ci/run; works from any
 # directory. The shared fixtures ($SINEW_FIXTURES, else ../shared/fixtures) are required
@@ -92,6 +93,22 @@ with open(sys.argv[3], "w") as f:
 print(f"C++: {len(bones)} bones equal the Rust facade's exactly")
 PY
 
-# C#: the P/Invoke wrapper and the Unity-style components under mono.
+# C#: every header function has a [DllImport] whose arguments match its declaration; as a
+# control, a header with one function more must fail the check.
+python3 bindings/csharp/check_header.py "$PWD"
+sed 's/^enum SinewStatus sinew_pool_shutdown(void);/&\nenum SinewStatus sinew_added_later(uint32_t x);/' include/sinew.h > "$out/added.h"
+if python3 bindings/csharp/check_header.py "$PWD" --header "$out/added.h" > "$out/added.txt"; then
+    echo "check_header.py passed a header with a function the C# binding lacks"; exit 1
+fi
+grep -q "sinew_added_later is in include/sinew.h but has no \[DllImport\]" "$out/added.txt"
+# The binding, its tests and the Unity-style sample under mono, traced (the trace lists the
+# imports called), then: every import called by the tests, every struct laid out as C lays
+# out the header's.
 mcs -nologo -warnaserror -out:"$out/sinew_cs.exe" bindings/csharp/*.cs
-LD_LIBRARY_PATH="$lib" mono "$out/sinew_cs.exe" "$skel" "$atlas" "$anim" "$frames" "$out/expected.txt" "$PWD"
+mono "$out/sinew_cs.exe" --layout > "$out/cs_layout.txt"
+cs_rc=0
+LD_LIBRARY_PATH="$lib" mono --trace=T:Sinew.Native "$out/sinew_cs.exe" "$PWD" "$out/scratch" \
+    "$skel" "$atlas" "$anim" "$frames" "$out/expected.txt" > "$out/cs.txt" 2>&1 || cs_rc=$?
+grep -v '^\[0x' "$out/cs.txt" | grep -v '^Parameter name: name$' || true
+[ "$cs_rc" -eq 0 ] || { echo "C# tests failed ($cs_rc)"; exit 1; }
+python3 bindings/csharp/check_header.py "$PWD" --called "$out/cs.txt" --layout "$out/cs_layout.txt"

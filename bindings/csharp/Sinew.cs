@@ -1,106 +1,16 @@
-// Sinew.cs: P/Invoke wrapper of include/sinew.h (blittable structs, SafeHandles that destroy
-// the native handle when collected or disposed). Drop it into a Unity project's Scripts
-// folder with the native library under Plugins/ (see docs/ENGINES.md).
+// Sinew.cs: the idiomatic layer's base: SafeHandles that destroy the native handle when
+// disposed or collected, SinewException (a failed call's status and sinew_last_error's
+// text), the per-thread UTF-8 scratch that lets per-frame calls taking names run without
+// allocating, the library-wide calls (Library) and Rig. Drop bindings/csharp/*.cs (less the
+// tests) into a Unity project's Scripts folder with the native library under Plugins/
+// (see docs/ENGINES.md).
 using System;
+using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 
 namespace Sinew
 {
-    public enum Status
-    {
-        Ok = 0, NullArgument = 1, InvalidHandle = 2, WrongHandleType = 3, InvalidUtf8 = 4,
-        BufferTooSmall = 5, NotFound = 6, InvalidArgument = 7, Io = 8, LoadFailed = 9,
-        CageFailed = 10, Panic = 11, Unsupported = 12,
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct StringView
-    {
-        public IntPtr Ptr;
-        public UIntPtr Len;
-        public override string ToString()
-        {
-            int n = (int)Len;
-            var bytes = new byte[n];
-            if (n > 0) Marshal.Copy(Ptr, bytes, 0, n);
-            return Encoding.UTF8.GetString(bytes);
-        }
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct WorldTransform { public double A, B, C, D, X, Y; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct BonePose { public double X, Y, Rotation, ScaleX, ScaleY, ShearX, ShearY; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct RigInfo
-    {
-        public uint Bones, Slots, Animations, ParamAnimations, Skins, Params, IkConstraints, Pages, IsPuppet;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct PageInfo { public StringView Name; public uint Width, Height, PremultipliedAlpha; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct Batch
-    {
-        public int Page; public uint Blend, PremultipliedAlpha, DarkKind;
-        public int Clip, Group, MaskSlot; public uint FirstSlot;
-        public uint VertexStart, VertexCount, IndexStart, IndexCount, FirstCommand, CommandCount;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct RenderData
-    {
-        public IntPtr Batches; public UIntPtr BatchCount; public UIntPtr CommandCount;
-        public IntPtr Positions, Uvs, Colors, DarkColors; public UIntPtr VertexCount;
-        public IntPtr Indices; public UIntPtr IndexCount;
-        public IntPtr Clips; public UIntPtr ClipCount; public IntPtr ClipVertices;
-        public IntPtr Groups; public UIntPtr GroupCount;
-
-        public Batch GetBatch(int i) =>
-            Marshal.PtrToStructure<Batch>(Batches + i * Marshal.SizeOf<Batch>());
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct IkState { public double Mix, Softness; public int BendDirection; public uint Compress, Stretch; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct TransformMix { public double Rotate, X, Y, ScaleX, ScaleY, ShearY; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct PathMix { public double Position, Spacing, MixRotate, MixX, MixY; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct PhysicsParams { public double Inertia, Strength, Damping, MassInverse, Wind, Gravity, Mix; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct TrackInfo
-    {
-        public uint Playing; public StringView Animation;
-        public double TrackTime, AnimationTime, Duration;
-        public uint Looping; public int PlayTimes; public uint Complete;
-        public bool IsPlaying => Playing != 0;
-        public bool IsLooping => Looping != 0;
-        public bool IsComplete => Complete != 0;
-        public string AnimationName => Animation.ToString();
-    }
-
-    public enum JigglePreset { SoftTissue = 0, HairTip = 1, Ribbon = 2, Earring = 3, Tail = 4, Vrm = 5 }
-
-    public enum JiggleLod { Full = 0, Coarse = 1, Frozen = 2 }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct Str { public IntPtr Ptr; public UIntPtr Len; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct JiggleChainDesc { public Str Name; public IntPtr Bones; public UIntPtr BoneCount; public uint Preset; }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct CageInfo { public uint Bound, Points, CageVertices, SparseK; public double TruncationMaxL1; }
-
     public sealed class RigHandle : SafeHandle
     {
         public RigHandle() : base(IntPtr.Zero, true) { }
@@ -122,109 +32,260 @@ namespace Sinew
         protected override bool ReleaseHandle() => Native.sinew_cage_destroy(handle) == Status.Ok;
     }
 
-    public static class Native
-    {
-        const string Lib = "sinew_capi";
-
-        [DllImport(Lib)] public static extern Status sinew_last_error(byte[] buf, UIntPtr cap, out UIntPtr len);
-        [DllImport(Lib)] public static extern Status sinew_rig_load_spine(byte[] skel, UIntPtr skelLen, byte[] atlas, UIntPtr atlasLen, byte[] extras, UIntPtr extrasLen, out RigHandle rig);
-        [DllImport(Lib)] public static extern Status sinew_rig_load_spine_memory(byte[] skel, UIntPtr skelLen, byte[] atlas, UIntPtr atlasLen, byte[] extras, UIntPtr extrasLen, out RigHandle rig);
-        [DllImport(Lib)] public static extern Status sinew_rig_destroy(IntPtr rig);
-        [DllImport(Lib)] public static extern Status sinew_rig_info(RigHandle rig, out RigInfo info);
-        [DllImport(Lib)] public static extern Status sinew_rig_page(RigHandle rig, uint index, out PageInfo page);
-        [DllImport(Lib)] public static extern Status sinew_rig_name(RigHandle rig, uint kind, uint index, out StringView name);
-        [DllImport(Lib)] public static extern Status sinew_character_create(RigHandle rig, out CharacterHandle c);
-        [DllImport(Lib)] public static extern Status sinew_character_destroy(IntPtr c);
-        [DllImport(Lib)] public static extern Status sinew_character_update(CharacterHandle c, double dt);
-        [DllImport(Lib)] public static extern Status sinew_update_many(IntPtr[] characters, UIntPtr count, double dt, uint threads);
-        [DllImport(Lib)] public static extern Status sinew_character_set_animation(CharacterHandle c, uint track, byte[] name, UIntPtr len, [MarshalAs(UnmanagedType.U1)] bool loop);
-        [DllImport(Lib)] public static extern Status sinew_character_bone_worlds(CharacterHandle c, [Out] WorldTransform[] buf, UIntPtr cap, out UIntPtr len);
-        [DllImport(Lib)] public static extern Status sinew_character_bone_world(CharacterHandle c, byte[] name, UIntPtr len, out WorldTransform w);
-        [DllImport(Lib)] public static extern Status sinew_character_render(CharacterHandle c, out RenderData data);
-        [DllImport(Lib)] public static extern Status sinew_pool_shutdown();
-        [DllImport(Lib)] public static extern Status sinew_character_ik(CharacterHandle c, byte[] name, UIntPtr len, out IkState v);
-        [DllImport(Lib)] public static extern Status sinew_character_set_ik(CharacterHandle c, byte[] name, UIntPtr len, ref IkState v);
-        [DllImport(Lib)] public static extern Status sinew_character_transform_mix(CharacterHandle c, byte[] name, UIntPtr len, out TransformMix v);
-        [DllImport(Lib)] public static extern Status sinew_character_set_transform_mix(CharacterHandle c, byte[] name, UIntPtr len, ref TransformMix v);
-        [DllImport(Lib)] public static extern Status sinew_character_path_mix(CharacterHandle c, byte[] name, UIntPtr len, out PathMix v);
-        [DllImport(Lib)] public static extern Status sinew_character_set_path_mix(CharacterHandle c, byte[] name, UIntPtr len, ref PathMix v);
-        [DllImport(Lib)] public static extern Status sinew_character_physics_params(CharacterHandle c, byte[] name, UIntPtr len, out PhysicsParams v);
-        [DllImport(Lib)] public static extern Status sinew_character_set_physics_params(CharacterHandle c, byte[] name, UIntPtr len, ref PhysicsParams v);
-        [DllImport(Lib)] public static extern Status sinew_character_play(CharacterHandle c, uint track, byte[] name, UIntPtr len, double fadeIn, int playTimes);
-        [DllImport(Lib)] public static extern Status sinew_character_animation_duration(CharacterHandle c, byte[] name, UIntPtr len, out double seconds);
-        [DllImport(Lib)] public static extern Status sinew_character_track(CharacterHandle c, uint track, out TrackInfo info);
-        [DllImport(Lib)] public static extern Status sinew_character_set_attachment(CharacterHandle c, byte[] slot, UIntPtr slotLen, byte[] name, UIntPtr nameLen);
-        [DllImport(Lib)] public static extern Status sinew_character_attachment(CharacterHandle c, byte[] slot, UIntPtr slotLen, out StringView name);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_count(CharacterHandle c, out uint count);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_name(CharacterHandle c, uint index, out StringView name);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_strength(CharacterHandle c, byte[] chain, UIntPtr len, out double strength);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_strength(CharacterHandle c, byte[] chain, UIntPtr len, double strength, double fadeSeconds);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_lod(CharacterHandle c, uint lod);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_lod(CharacterHandle c, out uint lod);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view_distance(CharacterHandle c, double distance);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_enabled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] bool enabled);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chains(CharacterHandle c, [In] JiggleChainDesc[] chains, UIntPtr count);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chain_enabled(CharacterHandle c, byte[] chain, UIntPtr len, [MarshalAs(UnmanagedType.U1)] bool enabled);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_enabled(CharacterHandle c, byte[] chain, UIntPtr len, [MarshalAs(UnmanagedType.U1)] out bool enabled);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_chain_every(CharacterHandle c, byte[] chain, UIntPtr len, uint every);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_chain_every(CharacterHandle c, byte[] chain, UIntPtr len, out uint every);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_effective_strength(CharacterHandle c, byte[] chain, UIntPtr len, out double strength);
-        [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view(CharacterHandle c, [In] double[] rect);
-        [DllImport(Lib)] public static extern Status sinew_character_jiggle_culled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] out bool culled);
-        [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);
-        [DllImport(Lib)] public static extern Status sinew_cage_destroy(IntPtr cage);
-        /// <summary>`sparseK` for the bind functions: per point the fewest weights within the error set by sinew_cage_set_sparse_error.</summary>
-        public const uint SparseByError = 0xFFFFFFFF;
-        /// <summary>`sparseK` for the bind functions: each point interpolated from four grid nodes within the error set by sinew_cage_set_sparse_error.</summary>
-        public const uint GridByError = 0xFFFFFFFE;
-        [DllImport(Lib)] public static extern Status sinew_cage_set_sparse_error(CageHandle cage, double maxError, double motion);
-        [DllImport(Lib)] public static extern Status sinew_cage_bind_polygons(CageHandle cage, float[] loopXy, uint[] loopSizes, UIntPtr loopCount, float[] points, UIntPtr pointCount, uint sparseK);
-        [DllImport(Lib)] public static extern Status sinew_cage_deform(CageHandle cage, float[] cageXy, UIntPtr cageFloats, [Out] float[] output, UIntPtr cap, out UIntPtr len);
-        [DllImport(Lib)] public static extern Status sinew_cage_info(CageHandle cage, out CageInfo info);
-
-        public static string LastError()
-        {
-            var buf = new byte[4096];
-            sinew_last_error(buf, (UIntPtr)buf.Length, out var len);
-            return Encoding.UTF8.GetString(buf, 0, Math.Min((int)len, buf.Length));
-        }
-
-        public static void Check(Status s, string what)
-        {
-            if (s != Status.Ok) throw new SinewException(what + ": " + s + ": " + LastError(), s);
-        }
-
-        public static byte[] Utf8(string s) => s == null ? null : Encoding.UTF8.GetBytes(s);
-        public static UIntPtr Len(byte[] b) => (UIntPtr)(b == null ? 0 : b.Length);
-    }
-
+    /// A failed call: its status and sinew's message (which names the file, JSON path and
+    /// name, or lists the valid names for an unknown one).
     public sealed class SinewException : Exception
     {
         public Status Status { get; }
-        public SinewException(string message, Status status) : base(message) { Status = status; }
+        /// sinew_last_error's text alone (Message is "call: Status: text").
+        public string NativeMessage { get; }
+        public SinewException(string call, Status status, string nativeMessage)
+            : base(call + ": " + status + ": " + nativeMessage)
+        {
+            Status = status;
+            NativeMessage = nativeMessage;
+        }
     }
 
-    /// A loaded rig, shared by characters.
+    /// UTF-8 encoding into per-thread scratch buffers (two slots, for the calls taking two
+    /// names): encoding a name for a call allocates nothing once the buffer is big enough.
+    /// The bytes are valid until the slot's next use on this thread.
+    public static class Utf8
+    {
+        [ThreadStatic] static byte[] slot0, slot1;
+
+        /// Encodes `s` into scratch slot `slot` (0 or 1); null and "" are length 0 with a
+        /// null buffer (the C side's "none" / "every chain").
+        public static int Encode(string s, int slot, out byte[] buf)
+        {
+            if (string.IsNullOrEmpty(s)) { buf = null; return 0; }
+            int n = Encoding.UTF8.GetByteCount(s);
+            buf = slot == 0 ? slot0 : slot1;
+            if (buf == null || buf.Length < n)
+            {
+                buf = new byte[Math.Max(n, 64)];
+                if (slot == 0) slot0 = buf; else slot1 = buf;
+            }
+            Encoding.UTF8.GetBytes(s, 0, s.Length, buf, 0);
+            return n;
+        }
+
+        /// A fresh array (for strings the library keeps a pointer to during a longer call).
+        public static byte[] Bytes(string s) => s == null ? null : Encoding.UTF8.GetBytes(s);
+        public static UIntPtr Len(byte[] b) => (UIntPtr)(b == null ? 0 : b.Length);
+    }
+
+    /// Calls that belong to no handle.
+    public static class Library
+    {
+        [ThreadStatic] static IntPtr[] handles;
+
+        /// sinew_last_error of this thread ("" when no call failed).
+        public static string LastError()
+        {
+            // Ask for the length first: messages listing a rig's names can be long.
+            var st = Native.sinew_last_error(null, UIntPtr.Zero, out var len);
+            if (st != Status.BufferTooSmall && st != Status.Ok) return "";
+            var buf = new byte[(int)len + 1];
+            if (Native.sinew_last_error(buf, (UIntPtr)buf.Length, out len) != Status.Ok) return "";
+            return Encoding.UTF8.GetString(buf, 0, (int)len);
+        }
+
+        /// Throws SinewException for any status but Ok.
+        public static void Check(Status s, string call)
+        {
+            if (s != Status.Ok) throw new SinewException(call, s, LastError());
+        }
+
+        /// sinew_status_name: a short English name of a status ("unknown status" for others).
+        public static string StatusName(Status s) => Marshal.PtrToStringAnsi(Native.sinew_status_name((uint)s));
+
+        /// The ABI version of the loaded library (Native.AbiVersion is this binding's).
+        public static uint AbiVersion
+        {
+            get { Check(Native.sinew_abi_version(out var v), "sinew_abi_version"); return v; }
+        }
+
+        /// Updates the first `count` characters by `dt` on `threads` threads (0: every core),
+        /// deterministically (the same bits as Update() one by one). No allocation after the
+        /// first call with this many characters.
+        public static void UpdateMany(Character[] characters, int count, double dt, uint threads)
+        {
+            if (count < 0 || count > characters.Length) throw new ArgumentOutOfRangeException(nameof(count));
+            if (handles == null || handles.Length < count) handles = new IntPtr[Math.Max(count, 16)];
+            int added = 0;
+            try
+            {
+                // AddRef keeps a character disposed on another thread alive for the call.
+                for (; added < count; added++)
+                {
+                    bool ok = false;
+                    characters[added].Handle.DangerousAddRef(ref ok);
+                    handles[added] = characters[added].Handle.DangerousGetHandle();
+                }
+                Check(Native.sinew_update_many(handles, (UIntPtr)count, dt, threads), "sinew_update_many");
+            }
+            finally
+            {
+                for (int i = 0; i < added; i++) characters[i].Handle.DangerousRelease();
+            }
+        }
+
+        /// Updates every character of the array (see the overload).
+        public static void UpdateMany(Character[] characters, double dt, uint threads) =>
+            UpdateMany(characters, characters.Length, dt, threads);
+
+        /// Joins the update pool's threads (OnApplicationQuit, before a domain reload).
+        public static void PoolShutdown() => Check(Native.sinew_pool_shutdown(), "sinew_pool_shutdown");
+    }
+
+    /// A loaded rig (Spine, Inochi2D or DragonBones), shared read-only by its characters.
     public sealed class Rig : IDisposable
     {
         public RigHandle Handle { get; }
         public RigInfo Info { get; }
 
-        public Rig(string skeletonPath, string atlasPath, string extrasPath = null)
+        Rig(RigHandle h)
         {
-            var s = Native.Utf8(skeletonPath); var a = Native.Utf8(atlasPath); var e = Native.Utf8(extrasPath);
-            Native.Check(Native.sinew_rig_load_spine(s, Native.Len(s), a, Native.Len(a), e, Native.Len(e), out var h), "load " + skeletonPath);
             Handle = h;
-            Native.Check(Native.sinew_rig_info(h, out var info), "info");
+            Library.Check(Native.sinew_rig_info(h, out var info), "sinew_rig_info");
             Info = info;
         }
 
-        public string Name(uint kind, uint index)
+        static Rig Load(Status st, RigHandle h, string what)
         {
-            Native.Check(Native.sinew_rig_name(Handle, kind, index, out var v), "name");
+            if (st != Status.Ok) { h?.Dispose(); Library.Check(st, what); }
+            return new Rig(h);
+        }
+
+        /// A Spine 4.2 skeleton (JSON or .skel) with its atlas ("" or null: untextured) and extras.
+        public static Rig LoadSpine(string skeletonPath, string atlasPath = null, string extrasPath = null)
+        {
+            var s = Utf8.Bytes(skeletonPath); var a = Utf8.Bytes(atlasPath); var e = Utf8.Bytes(extrasPath);
+            var st = Native.sinew_rig_load_spine(s, Utf8.Len(s), a, Utf8.Len(a), e, Utf8.Len(e), out var h);
+            return Load(st, h, "sinew_rig_load_spine " + skeletonPath);
+        }
+
+        /// A Spine skeleton from bytes (JSON text or .skel), atlas and extras text.
+        public static Rig LoadSpineMemory(byte[] skeleton, string atlasText = null, string extrasText = null)
+        {
+            var a = Utf8.Bytes(atlasText); var e = Utf8.Bytes(extrasText);
+            var st = Native.sinew_rig_load_spine_memory(skeleton, Utf8.Len(skeleton), a, Utf8.Len(a), e, Utf8.Len(e), out var h);
+            return Load(st, h, "sinew_rig_load_spine_memory");
+        }
+
+        /// An Inochi2D puppet (.inp/.inx) with an optional Cubism physics3.json and extras.
+        public static Rig LoadInochi2D(string path, string physics3Path = null, string extrasPath = null)
+        {
+            var p = Utf8.Bytes(path); var ph = Utf8.Bytes(physics3Path); var e = Utf8.Bytes(extrasPath);
+            var st = Native.sinew_rig_load_inochi2d(p, Utf8.Len(p), ph, Utf8.Len(ph), e, Utf8.Len(e), out var h);
+            return Load(st, h, "sinew_rig_load_inochi2d " + path);
+        }
+
+        public static Rig LoadInochi2DMemory(byte[] puppet, string physics3Text = null, string extrasText = null)
+        {
+            var ph = Utf8.Bytes(physics3Text); var e = Utf8.Bytes(extrasText);
+            var st = Native.sinew_rig_load_inochi2d_memory(puppet, Utf8.Len(puppet), ph, Utf8.Len(ph), e, Utf8.Len(e), out var h);
+            return Load(st, h, "sinew_rig_load_inochi2d_memory");
+        }
+
+        /// A DragonBones 5.x armature (null or "": the file's default) from its _ske.json and _tex.json.
+        public static Rig LoadDragonBones(string skePath, string texPath = null, string armature = null)
+        {
+            var s = Utf8.Bytes(skePath); var t = Utf8.Bytes(texPath); var a = Utf8.Bytes(armature);
+            var st = Native.sinew_rig_load_dragonbones(s, Utf8.Len(s), t, Utf8.Len(t), a, Utf8.Len(a), out var h);
+            return Load(st, h, "sinew_rig_load_dragonbones " + skePath);
+        }
+
+        public static Rig LoadDragonBonesMemory(string skeText, string texText = null, string armature = null)
+        {
+            var s = Utf8.Bytes(skeText); var t = Utf8.Bytes(texText); var a = Utf8.Bytes(armature);
+            var st = Native.sinew_rig_load_dragonbones_memory(s, Utf8.Len(s), t, Utf8.Len(t), a, Utf8.Len(a), out var h);
+            return Load(st, h, "sinew_rig_load_dragonbones_memory");
+        }
+
+        /// Any format from memory, told apart by content: `name` names the main file (and finds
+        /// its companions in `files`, by name: "hero.atlas", "hero.extras.json", ...).
+        public static Rig LoadMemory(string name, byte[] data, IDictionary<string, byte[]> files = null, string armature = null)
+        {
+            var pins = new List<GCHandle>();
+            try
+            {
+                var list = new CompanionFile[files == null ? 0 : files.Count];
+                int i = 0;
+                if (files != null)
+                {
+                    foreach (var kv in files)
+                    {
+                        var n = Utf8.Bytes(kv.Key);
+                        list[i++] = new CompanionFile { Name = Pin(n, pins), NameLen = Utf8.Len(n), Data = Pin(kv.Value, pins), Len = Utf8.Len(kv.Value) };
+                    }
+                }
+                var nb = Utf8.Bytes(name); var a = Utf8.Bytes(armature);
+                var st = Native.sinew_rig_load_memory(nb, Utf8.Len(nb), data, Utf8.Len(data), list, (UIntPtr)list.Length, a, Utf8.Len(a), out var h);
+                return Load(st, h, "sinew_rig_load_memory " + name);
+            }
+            finally
+            {
+                foreach (var p in pins) p.Free();
+            }
+        }
+
+        internal static IntPtr Pin(byte[] b, List<GCHandle> pins)
+        {
+            if (b == null || b.Length == 0) return IntPtr.Zero;
+            var h = GCHandle.Alloc(b, GCHandleType.Pinned);
+            pins.Add(h);
+            return h.AddrOfPinnedObject();
+        }
+
+        /// Texture page `index` (0..Info.Pages): its image name and size.
+        public PageInfo Page(uint index)
+        {
+            Library.Check(Native.sinew_rig_page(Handle, index, out var p), "sinew_rig_page");
+            return p;
+        }
+
+        /// Parameter `index` (0..Info.Params) with its range (puppets).
+        public ParamInfo Param(uint index)
+        {
+            Library.Check(Native.sinew_rig_param(Handle, index, out var p), "sinew_rig_param");
+            return p;
+        }
+
+        public string Name(NameKind kind, uint index)
+        {
+            Library.Check(Native.sinew_rig_name(Handle, (uint)kind, index, out var v), "sinew_rig_name");
             return v.ToString();
         }
 
+        /// Every name of a kind, in the rig's order.
+        public string[] Names(NameKind kind)
+        {
+            uint n;
+            switch (kind)
+            {
+                case NameKind.Bone: n = Info.Bones; break;
+                case NameKind.Slot: n = Info.Slots; break;
+                case NameKind.Animation: n = Info.Animations; break;
+                case NameKind.Skin: n = Info.Skins; break;
+                case NameKind.Ik: n = Info.IkConstraints; break;
+                default: n = Info.ParamAnimations; break;
+            }
+            var names = new string[n];
+            for (uint i = 0; i < n; i++) names[i] = Name(kind, i);
+            return names;
+        }
+
+        /// A bone's index (into Character.BoneWorlds' output).
+        public int FindBone(string name)
+        {
+            int n = Utf8.Encode(name, 0, out var b);
+            Library.Check(Native.sinew_rig_find_bone(Handle, b, (UIntPtr)n, out var i), "sinew_rig_find_bone " + name);
+            return (int)i;
+        }
+
+        /// Destroys the handle; characters made from it keep working.
         public void Dispose() => Handle.Dispose();
     }
 }

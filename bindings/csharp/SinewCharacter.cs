@@ -1,7 +1,7 @@
-// SinewCharacter.cs: a Unity-style component driving one sinew character: Start() loads and
-// creates, Update() advances and submits the batched draw calls, OnDestroy() frees the native
-// handle. Outside Unity (CI runs it under mono) a tiny MonoBehaviour/Time stand-in is used.
-using System;
+// SinewCharacter.cs: Unity-style components: SinewCharacter drives one character (Start()
+// loads and creates, Update() advances and reads the batched draw calls, OnDestroy() frees
+// the native handle); MvcDeformer binds points to a cage once and deforms them each Update().
+// Outside Unity (CI runs them under mono) a tiny MonoBehaviour/Time stand-in is used.
 using System.Collections.Generic;
 using Sinew;
 
@@ -14,6 +14,7 @@ public class SinewCharacter : MonoBehaviour
 {
     public string skeletonPath;
     public string atlasPath;
+    public string extrasPath;
     public string animationName = "run";
     public bool loop = true;
     /// A fixed step in seconds instead of Time.deltaTime (0: use Time.deltaTime).
@@ -23,46 +24,37 @@ public class SinewCharacter : MonoBehaviour
     static readonly Dictionary<string, Rig> Rigs = new Dictionary<string, Rig>();
 
     public Rig Rig { get; private set; }
-    public CharacterHandle Handle { get; private set; }
+    public Character Character { get; private set; }
     public int LastDrawCalls { get; private set; }
+    /// Vertex positions of the last frame (x, y pairs; in Unity the Mesh's vertices).
+    public float[] Positions = new float[0];
 
     public void Start()
     {
-        string key = skeletonPath + "|" + atlasPath;
-        if (!Rigs.TryGetValue(key, out var rig)) Rigs[key] = rig = new Rig(skeletonPath, atlasPath);
+        string key = skeletonPath + "|" + atlasPath + "|" + extrasPath;
+        if (!Rigs.TryGetValue(key, out var rig)) Rigs[key] = rig = Rig.LoadSpine(skeletonPath, atlasPath, extrasPath);
         Rig = rig;
-        Native.Check(Native.sinew_character_create(rig.Handle, out var h), "create");
-        Handle = h;
-        var name = Native.Utf8(animationName);
-        Native.Check(Native.sinew_character_set_animation(Handle, 0, name, Native.Len(name), loop), "set_animation");
+        Character = new Character(rig);
+        Character.SetAnimation(0, animationName, loop);
     }
 
     public void Update()
     {
-        Native.Check(Native.sinew_character_update(Handle, fixedStep > 0 ? fixedStep : Time.deltaTime), "update");
-        Native.Check(Native.sinew_character_render(Handle, out var rd), "render");
-        // In Unity: one Mesh with a submesh per batch (or Graphics.DrawMesh per batch), the
-        // material chosen by page and blend mode. Here: count the draw calls.
+        Character.Update(fixedStep > 0 ? fixedStep : Time.deltaTime);
+        var rd = Character.Render();
+        // In Unity: one Mesh with a sub-mesh per batch, the material chosen by page and blend
+        // mode. Here: count the draw calls and copy the positions (arrays reused, grown rarely).
         int calls = 0;
-        for (int i = 0; i < (int)rd.BatchCount; i++)
-        {
-            var b = rd.GetBatch(i);
-            if (b.IndexCount > 0) calls++;
-        }
+        for (int i = 0; i < rd.BatchTotal; i++) if (rd.GetBatch(i).IndexCount > 0) calls++;
         LastDrawCalls = calls;
-    }
-
-    public WorldTransform[] BoneWorlds()
-    {
-        var w = new WorldTransform[Rig.Info.Bones];
-        Native.Check(Native.sinew_character_bone_worlds(Handle, w, (UIntPtr)w.Length, out _), "bone_worlds");
-        return w;
+        if (Positions.Length < 2 * rd.VertexTotal) Positions = new float[4 * rd.VertexTotal];
+        rd.CopyPositions(Positions);
     }
 
     public void OnDestroy()
     {
-        Handle?.Dispose();
-        Handle = null;
+        Character?.Dispose();
+        Character = null;
     }
 }
 
@@ -73,22 +65,17 @@ public class MvcDeformer : MonoBehaviour
     public float[] points;     // x, y pairs inside it
     public float[] movedCage;  // set by game code each frame
     public float[] deformed;
-    CageHandle handle;
+    Cage handle;
 
     public void Start()
     {
-        Native.Check(Native.sinew_cage_create(out handle), "cage_create");
-        Native.Check(Native.sinew_cage_bind_polygons(handle, cage, new[] { (uint)(cage.Length / 2) }, (UIntPtr)1,
-            points, (UIntPtr)(points.Length / 2), 0), "cage_bind");
+        handle = new Cage();
+        handle.BindPolygons(cage, new[] { (uint)(cage.Length / 2) }, points);
         deformed = new float[points.Length];
         movedCage = (float[])cage.Clone();
     }
 
-    public void Update()
-    {
-        Native.Check(Native.sinew_cage_deform(handle, movedCage, (UIntPtr)movedCage.Length, deformed,
-            (UIntPtr)deformed.Length, out _), "cage_deform");
-    }
+    public void Update() => handle.Deform(movedCage, deformed);
 
     public void OnDestroy()
     {
