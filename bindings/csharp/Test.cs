@@ -70,6 +70,7 @@ public static class SinewTest
         string root = args[0], scratch = args[1];
         TestRig.Run(root, scratch);
         TestCharacter.Run(root);
+        TestCharacter.Threads(root);
         TestCharacter.AgainstRust(args[2], args[3], args[4], int.Parse(args[5], CultureInfo.InvariantCulture), args[6]);
         TestControls.Run(root);
         TestJiggle.Run(root);

@@ -103,6 +103,17 @@ public static class TestCage
                         T.Expect(o2[8] != want[8] || o2[9] != want[9], "CageGroup reads the inputs in place");
                     }
                 }
+                // Bound on a loading thread, deformed here (the handle serialises its calls).
+                Cage worker = null;
+                var loader = new System.Threading.Thread(() => { worker = new Cage(); worker.BindPolygons(Loops, Sizes, Points); });
+                loader.Start();
+                loader.Join();
+                using (worker)
+                {
+                    var w = new float[8];
+                    worker.Deform(moved, w);
+                    T.Expect(MaxDiff(w, dense, 8) == 0, "a cage bound on another thread deforms the same");
+                }
                 loaded.Dispose();
                 T.ThrowsDisposed(() => loaded.Deform(moved, a), "a disposed cage");
             }

@@ -186,6 +186,40 @@ public static class TestCharacter
         }
     }
 
+    /// Characters driven by name from two threads at once (each thread its own UTF-8
+    /// scratch) pose as the same calls made on one thread.
+    public static void Threads(string root)
+    {
+        var dir = root + "/examples/stickbot/";
+        using (var rig = Rig.LoadSpine(dir + "stickbot.json"))
+        {
+            var poses = new WorldTransform[4][];
+            Action<int> drive = i =>
+            {
+                using (var c = new Character(rig))
+                {
+                    c.SetAnimation(0, i % 2 == 0 ? "walk" : "turn", true);
+                    for (int f = 0; f < 60; f++)
+                    {
+                        c.SetIkTarget("arm-front-ik", 40 + f, 100 - f);
+                        c.SetBoneLocal("head", new BonePose { Rotation = f, ScaleX = 1, ScaleY = 1 });
+                        c.Update(1.0 / 60.0);
+                    }
+                    poses[i] = new WorldTransform[rig.Info.Bones];
+                    c.BoneWorlds(poses[i]);
+                }
+            };
+            var threads = new[] { new System.Threading.Thread(() => drive(0)), new System.Threading.Thread(() => drive(1)) };
+            foreach (var t in threads) t.Start();
+            foreach (var t in threads) t.Join();
+            drive(2);
+            drive(3);
+            bool same = true;
+            for (int b = 0; b < poses[0].Length; b++) same &= poses[0][b].Equals(poses[2][b]) && poses[1][b].Equals(poses[3][b]);
+            T.Expect(same && !poses[0][4].Equals(poses[1][4]), "two threads driving characters by name pose as one thread does");
+        }
+    }
+
     /// The pose after `frames` frames at 60 fps equals the Rust facade's (sinew dump) exactly.
     public static void AgainstRust(string skeleton, string atlas, string anim, int frames, string expected)
     {
