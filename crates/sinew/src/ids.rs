@@ -33,6 +33,8 @@ id_type!(/// A path constraint of a rig.
     PathId(u16));
 id_type!(/// A physics constraint of a rig.
     PhysicsId(u16));
+id_type!(/// A slider constraint of a rig (Spine 4.3).
+    SliderId(u16));
 id_type!(/// A skin of a rig.
     SkinId(u16));
 id_type!(/// An attachment (of any skin) in the rig's flat attachment table.

@@ -714,6 +714,7 @@ fn read_armature(
             transforms: vec![],
             paths: vec![],
             physics: vec![],
+            sliders: vec![],
             attachments: vec![],
         };
         let ssp = p.key("slot");

@@ -71,7 +71,7 @@ pub(crate) fn read_animations(
             ) {
                 // 4.3: draw order folders (read below) and the editor's animation colour
                 // (nonessential, not kept).
-                if ctx.names.v43 && (key == "drawOrderFolder" || key == "color") {
+                if ctx.names.v43 && matches!(key.as_str(), "drawOrderFolder" | "color" | "slider") {
                     continue;
                 }
                 return at
@@ -367,6 +367,24 @@ fn read_constraint_timelines(ctx: &Ctx, m: &Obj, clip: &mut RawClip, at: &Loc) -
                     other => return at.err(format!("unknown path timeline `{other}`")),
                 };
                 push(clip, target, keys);
+            }
+        }
+    }
+    if let Some(sliders) = obj_opt(m, "slider", at)?.filter(|_| ctx.names.v43) {
+        let at = at.key("slider");
+        for (name, tm) in sliders {
+            let at = at.key(name).named(name);
+            find(&ctx.names.sliders, name, "slider", &at)?;
+            for (tl, v) in as_obj(tm, &at)? {
+                let at = at.key(tl);
+                // Keys default to 1 (4.3 `readTimeline1(..., 1, 1)`).
+                let target = match tl.as_str() {
+                    "time" => RawTarget::SliderTime(name.clone()),
+                    "mix" => RawTarget::SliderMix(name.clone()),
+                    // COMPAT(spine): the official loader skips unknown slider timelines.
+                    _ => continue,
+                };
+                push(clip, target, keys1(v, &at, 1.0)?);
             }
         }
     }

@@ -69,6 +69,7 @@ pub(crate) fn read_skins<'j>(
             )?,
             paths: name_list(m, "path", &names.paths, "path constraint", &at)?,
             physics: name_list(m, "physics", &names.physics, "physics constraint", &at)?,
+            sliders: name_list(m, "slider", &names.sliders, "slider", &at)?,
             attachments: Vec::new(),
         };
         if let Some(slots) = obj_opt(m, "attachments", &at)? {

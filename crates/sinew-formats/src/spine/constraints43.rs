@@ -8,8 +8,8 @@
 //!
 //! A transform constraint keeps its whole mapping ([`RawTransform::properties`]), posed by
 //! the transform stage with 4.3's arithmetic (`sinew::constraint` transform43); IK items get
-//! `IkSolver::Spine43` (4.3's thresholds, parent shear, `scaleY: volume`). A slider is
-//! refused with a typed error naming the constraint (not posed yet).
+//! `IkSolver::Spine43` (4.3's thresholds, parent shear, `scaleY: volume`); sliders are
+//! `RawSlider`s (their animation bound by name when the rig is built).
 //!
 //! Verified by `tests/all/spine43.rs` (every converted fixture loads as its 4.2 original; the
 //! 4.3 defaults; the refusals name file, path and constraint) and the 4.3 golden suites of
@@ -46,11 +46,7 @@ pub(crate) fn read_constraints<'j>(
             "transform" => transform_item(m, name, order, rig, names, &at)?,
             "path" => path_item(m, name, order, "slot", rig, names, &at)?,
             "physics" => physics_item(m, name, order, rig, names, &at)?,
-            "slider" => {
-                return at.key("type").err(JsonIssue::Other(
-                    "slider constraints (Spine 4.3) are not supported yet".into(),
-                ));
-            }
+            "slider" => slider_item(m, name, order, rig, names, &at)?,
             other => {
                 return at
                     .key("type")
@@ -58,6 +54,53 @@ pub(crate) fn read_constraints<'j>(
             }
         }
     }
+    Ok(())
+}
+
+/// A 4.3 slider: its animation (bound by name when the rig is built), `additive`, `loop`,
+/// `mix` (default 1) and either its own `time` or a driving `bone` with `property`, `from`,
+/// `to`, `scale` (default 1), `max` and `local` (spine-core 4.3.13 `SkeletonJson`).
+fn slider_item<'j>(
+    m: &'j Obj,
+    name: &'j str,
+    order: u32,
+    rig: &mut RawRig,
+    names: &mut Names<'j>,
+    at: &Loc,
+) -> R<()> {
+    add_name(&mut names.sliders, name, "slider", at)?;
+    let bone = match str_opt(m, "bone", at)? {
+        None => None,
+        Some(bone) => {
+            find(&names.bones, bone, "bone", &at.key("bone"))?;
+            let property = property_named(str_req(m, "property", at)?, &at.key("property"))?;
+            Some(RawSliderBone {
+                bone: bone.to_owned(),
+                property,
+                from: f64_or(m, "from", 0.0, at)?,
+                to: f64_or(m, "to", 0.0, at)?,
+                scale: f64_or(m, "scale", 1.0, at)?,
+                max: f64_or(m, "max", 0.0, at)?,
+                local: bool_or(m, "local", false, at)?,
+            })
+        }
+    };
+    rig.sliders.push(RawSlider {
+        name: name.to_owned(),
+        order,
+        skin_required: bool_or(m, "skin", false, at)?,
+        animation: str_req(m, "animation", at)?.to_owned(),
+        additive: bool_or(m, "additive", false, at)?,
+        looping: bool_or(m, "loop", false, at)?,
+        // 4.3 reads `time` only for a slider without a bone.
+        time: if bone.is_none() {
+            f64_or(m, "time", 0.0, at)?
+        } else {
+            0.0
+        },
+        mix: f64_or(m, "mix", 1.0, at)?,
+        bone,
+    });
     Ok(())
 }
 

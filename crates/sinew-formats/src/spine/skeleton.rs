@@ -20,6 +20,7 @@ pub(crate) struct Names<'j> {
     pub transforms: HashMap<&'j str, usize>,
     pub paths: HashMap<&'j str, usize>,
     pub physics: HashMap<&'j str, usize>,
+    pub sliders: HashMap<&'j str, usize>,
     pub skins: HashMap<&'j str, usize>,
     pub events: HashMap<&'j str, usize>,
     /// Whether each event definition has audio (event keys then carry volume/balance).

@@ -112,6 +112,17 @@ fn write_clip(rig: &RawRig, slot_index: &HashMap<&str, usize>, clip: &RawClip) -
                 })?;
                 put(&what, at(&mut root, &["transform"])?, c, keys)?;
             }
+            RawTarget::SliderTime(c) | RawTarget::SliderMix(c) => {
+                if !v43 {
+                    return fail(&what, "slider timelines exist only in Spine 4.3");
+                }
+                let name = match t.target {
+                    RawTarget::SliderTime(_) => "time",
+                    _ => "mix",
+                };
+                let keys = keys(&what, &t.keys, 1, value_key(1.0))?;
+                put(&what, at(&mut root, &["slider", c])?, name, keys)?;
+            }
             RawTarget::PathPosition(c) => {
                 let keys = keys(&what, &t.keys, 1, value_key(0.0))?;
                 put(&what, at(&mut root, &["path", c])?, "position", keys)?;

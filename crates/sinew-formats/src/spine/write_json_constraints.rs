@@ -38,6 +38,12 @@ pub(crate) fn constraints42(rig: &RawRig) -> W<Lists> {
     for c in &rig.physics {
         lists.3.push(physics(c, false)?);
     }
+    if let Some(s) = rig.sliders.first() {
+        return fail(
+            &format!("slider `{}`", s.name),
+            "slider constraints exist only in Spine 4.3",
+        );
+    }
     Ok(lists)
 }
 
@@ -53,6 +59,7 @@ pub(crate) fn constraints43(rig: &RawRig) -> W<Vec<Value>> {
                 Kind::Transform => typed("transform", transform43(&rig.transforms[i])?),
                 Kind::Path => typed("path", path(&rig.paths[i], true)?),
                 Kind::Physics => typed("physics", physics(&rig.physics[i], true)?),
+                Kind::Slider => typed("slider", slider(&rig.sliders[i])?),
             })
         })
         .collect()
@@ -308,5 +315,29 @@ fn physics(c: &RawPhysics, v43: bool) -> W<Value> {
     m.flag("windGlobal", c.wind_global, false);
     m.flag("gravityGlobal", c.gravity_global, false);
     m.flag("mixGlobal", c.mix_global, false);
+    Ok(m.build())
+}
+
+/// A 4.3 slider: `time` without a bone, else the bone, its property and mapping.
+fn slider(c: &RawSlider) -> W<Value> {
+    let what = format!("slider `{}`", c.name);
+    let mut m = Obj::new(&what);
+    head(&mut m, &c.name, None, c.skin_required, &[]);
+    m.set("animation", c.animation.as_str());
+    m.flag("additive", c.additive, false);
+    m.flag("loop", c.looping, false);
+    m.num("mix", c.mix, 1.0)?;
+    match &c.bone {
+        None => m.num("time", c.time, 0.0)?,
+        Some(b) => {
+            m.set("bone", b.bone.as_str());
+            m.set("property", property_name(b.property));
+            m.num("from", b.from, 0.0)?;
+            m.num("to", b.to, 0.0)?;
+            m.num("scale", b.scale, 1.0)?;
+            m.num("max", b.max, 0.0)?;
+            m.flag("local", b.local, false);
+        }
+    }
     Ok(m.build())
 }

@@ -22,6 +22,7 @@ pub(crate) fn skins(rig: &RawRig) -> W<Vec<Value>> {
             ("transform", &s.transforms),
             ("path", &s.paths),
             ("physics", &s.physics),
+            ("slider", &s.sliders),
         ] {
             if !list.is_empty() {
                 m.set(key, list.clone());

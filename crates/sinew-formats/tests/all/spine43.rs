@@ -42,6 +42,7 @@ fn order_names(rig: &sinew::Rig) -> Vec<String> {
             C::Transform(i) => rig.transforms[i.index()].name.clone(),
             C::Path(i) => rig.paths[i.index()].name.clone(),
             C::Physics(i) => rig.physics[i.index()].name.clone(),
+            C::Slider(i) => rig.sliders[i.index()].name.clone(),
         })
         .collect()
 }
@@ -328,16 +329,15 @@ fn any_property_mapping_is_read() {
 
 #[test]
 fn features_not_posed_yet_are_refused_by_path_and_name() {
+    // Sliders are read (spine43_sliders.rs); one driven by a bone that does not exist is
+    // refused by path.
     refused(
         |v| {
             v["constraints"][3] = serde_json::json!({"type": "slider", "name": "dial",
-                "animation": "wave", "time": 0.5})
+                "animation": "wave", "bone": "tail", "property": "x"})
         },
-        "$.constraints[3].type",
-        &[
-            "(`dial`)",
-            "slider constraints (Spine 4.3) are not supported yet",
-        ],
+        "$.constraints[3].bone",
+        &["(`dial`)", "unknown bone `tail`"],
     );
     refused(
         |v| v["constraints"][0]["type"] = "spring".into(),

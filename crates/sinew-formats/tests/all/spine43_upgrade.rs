@@ -20,7 +20,7 @@ fn model(rig: &RawRig) -> String {
 }
 
 /// Asserts two rigs have the same model, showing where they first differ.
-fn same(a: &RawRig, b: &RawRig, what: &str) {
+pub(super) fn same(a: &RawRig, b: &RawRig, what: &str) {
     let (a, b) = (model(a), model(b));
     if a != b {
         let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();

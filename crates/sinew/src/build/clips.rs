@@ -139,6 +139,8 @@ mod prop {
     pub const PHYSICS_RESET: u8 = 27;
     pub const SEQUENCE: u8 = 28;
     pub const DRAW_ORDER_FOLDER: u8 = 29; // + the folder's first slot
+    pub const SLIDER_TIME: u8 = 30;
+    pub const SLIDER_MIX: u8 = 31;
 }
 
 /// The Spine property keys a timeline drives (up to 3).
@@ -194,6 +196,8 @@ fn property_keys(kind: &TimelineKind) -> ([(u8, u32, u32); 3], usize) {
         }
         // COMPAT(spine): every reset timeline shares one property id.
         K::PhysicsReset(_) => one(PHYSICS_RESET, 0),
+        K::SliderTime(c) => one(SLIDER_TIME, u32::from(c.0)),
+        K::SliderMix(c) => one(SLIDER_MIX, u32::from(c.0)),
     }
 }
 
@@ -206,10 +210,11 @@ fn category(t: &RawTarget) -> u8 {
         RawTarget::Transform(_) => 3,
         RawTarget::PathPosition(_) | RawTarget::PathSpacing(_) | RawTarget::PathMix(_) => 4,
         RawTarget::Physics { .. } => 5,
-        RawTarget::Deform { .. } | RawTarget::Sequence { .. } => 6,
-        RawTarget::DrawOrder => 7,
-        RawTarget::DrawOrderFolder { .. } => 8,
-        RawTarget::Event => 9,
+        RawTarget::SliderTime(_) | RawTarget::SliderMix(_) => 6,
+        RawTarget::Deform { .. } | RawTarget::Sequence { .. } => 7,
+        RawTarget::DrawOrder => 8,
+        RawTarget::DrawOrderFolder { .. } => 9,
+        RawTarget::Event => 10,
     }
 }
 

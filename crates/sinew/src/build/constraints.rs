@@ -194,7 +194,72 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
             mix_global: c.mix_global,
         });
     }
+    for (i, c) in raw.sliders.iter().enumerate() {
+        let owner = format!("slider `{}`", c.name);
+        dup(
+            &mut rig.names.sliders,
+            &c.name,
+            SliderId(i as u16),
+            &owner,
+            problems,
+        );
+        let driver = c.bone.as_ref().map(|d| SliderDriver {
+            bone: bone_ref(rig, &d.bone, &owner, problems),
+            property: d.property,
+            from: d.from,
+            to: d.to,
+            scale: d.scale,
+            max: d.max,
+            local: d.local,
+        });
+        rig.sliders.push(SliderData {
+            name: c.name.clone(),
+            skin_required: c.skin_required,
+            // Bound once the clips are built (`bind_slider_clips`).
+            clip: crate::anim::EMPTY_CLIP,
+            clip_bones: Vec::new(),
+            additive: c.additive,
+            looping: c.looping,
+            setup: SliderPose {
+                time: c.time,
+                mix: c.mix,
+            },
+            driver,
+        });
+    }
     build_order(raw, rig, problems);
+}
+
+/// Binds each slider to its clip and lists the bones the clip's bone timelines key, in
+/// the order they first appear (Spine `Animation.bones`). Runs after the clips are built.
+pub(super) fn bind_slider_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
+    use crate::rig::clip::TimelineKind as K;
+    for (i, c) in raw.sliders.iter().enumerate() {
+        let Some(&clip) = rig.names.clips.get(&c.animation) else {
+            problems.push(BuildProblem::unknown(
+                format!("slider `{}`", c.name),
+                "animation",
+                &c.animation,
+            ));
+            continue;
+        };
+        let mut bones: Vec<BoneId> = Vec::new();
+        for t in &rig.clips[clip.index()].timelines {
+            let bone = match &t.kind {
+                K::Rotate(b) | K::Translate(b) | K::TranslateX(b) | K::TranslateY(b) => *b,
+                K::Scale(b) | K::ScaleX(b) | K::ScaleY(b) => *b,
+                K::Shear(b) | K::ShearX(b) | K::ShearY(b) => *b,
+                K::Inherit { bone, .. } => *bone,
+                _ => continue,
+            };
+            if !bones.contains(&bone) {
+                bones.push(bone);
+            }
+        }
+        let s = &mut rig.sliders[i];
+        s.clip = clip;
+        s.clip_bones = bones;
+    }
 }
 
 /// The parent of a bone, if the id is valid.
@@ -249,6 +314,13 @@ fn build_order(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
         (
             c.order,
             ConstraintRef::Physics(PhysicsId(i as u16)),
+            c.name.as_str(),
+        )
+    }));
+    all.extend(raw.sliders.iter().enumerate().map(|(i, c)| {
+        (
+            c.order,
+            ConstraintRef::Slider(SliderId(i as u16)),
             c.name.as_str(),
         )
     }));

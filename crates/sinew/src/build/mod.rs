@@ -117,6 +117,7 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
     skins::build_skins(raw, &mut rig, &mut problems);
     bones::build_events(raw, &mut rig, &mut problems);
     clips::build_clips(raw, &mut rig, &mut problems);
+    constraints::bind_slider_clips(raw, &mut rig, &mut problems);
     rig.slot_deform_timelines = deform_timeline_slots(&rig);
     rig.exact_angles = inputs.exact_angles;
     rig.vertex_math = inputs.vertex_math;
@@ -160,6 +161,7 @@ fn check_sizes(raw: &RawRig, problems: &mut Vec<BuildProblem>) {
         ("transform constraints", raw.transforms.len()),
         ("path constraints", raw.paths.len()),
         ("physics constraints", raw.physics.len()),
+        ("slider constraints", raw.sliders.len()),
         ("skins", raw.skins.len()),
         ("events", raw.events.len()),
     ];

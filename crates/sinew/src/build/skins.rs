@@ -77,6 +77,16 @@ pub(super) fn build_skins(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildP
                 n,
             );
         }
+        for n in &s.sliders {
+            add(
+                rig.names
+                    .sliders
+                    .get(n)
+                    .map(|&id| ConstraintRef::Slider(id)),
+                "slider",
+                n,
+            );
+        }
         rig.skins.push(SkinData {
             name: s.name.clone(),
             entries,

@@ -592,6 +592,8 @@ impl Character {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let rig = &*self.rig;
         let inst = &mut self.inst;
+        // Spine 4.3: what sliders keyed besides bones goes back to its pose first.
+        crate::instance::slider_pose::restore(inst);
         // Events of the previous update go; those queued by calls since (a new animation's
         // start, an interrupt) stay for this update's list.
         let seen = self.events_seen.min(self.state.events.len());

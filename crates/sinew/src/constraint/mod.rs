@@ -11,6 +11,7 @@ pub(crate) mod ik;
 pub(crate) mod ik_dragonbones;
 pub(crate) mod path;
 pub(crate) mod physics;
+pub(crate) mod slider;
 pub(crate) mod transform;
 pub(crate) mod transform43;
 

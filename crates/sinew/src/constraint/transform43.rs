@@ -109,45 +109,67 @@ fn wrap_once(r: f64) -> f64 {
 
 /// A source property with the constraint's offset for it (`localSource`: the source's
 /// applied pose; else its world matrix over the skeleton scale).
-fn source_value(inst: &Instance, data: &TransformData, p: P, (sx, sy): (f64, f64)) -> f64 {
-    let source = data.target.index();
-    if data.local {
-        let s = &inst.applied[source];
+fn source_value(inst: &Instance, data: &TransformData, p: P, scale: (f64, f64)) -> f64 {
+    let offsets = [
+        data.offset_rotation,
+        data.offset_x,
+        data.offset_y,
+        data.offset_scale_x,
+        data.offset_scale_y,
+        data.offset_shear_y,
+    ];
+    property_value(inst, data.target.index(), data.local, p, &offsets, scale)
+}
+
+/// A bone property as 4.3's `FromProperty.value` reads it: from the bone's applied local
+/// pose (`local`) or its world matrix over the skeleton scale, plus `offsets` (rotation,
+/// x, y, scaleX, scaleY, shearY). Shared by transform constraints and sliders.
+pub(crate) fn property_value(
+    inst: &Instance,
+    bone: usize,
+    local: bool,
+    p: P,
+    offsets: &[f64; 6],
+    (sx, sy): (f64, f64),
+) -> f64 {
+    let [o_rot, o_x, o_y, o_sx, o_sy, o_shy] = *offsets;
+    if local {
+        let s = &inst.applied[bone];
         return match p {
-            P::Rotate => s.rotation + data.offset_rotation,
-            P::X => s.x + data.offset_x,
-            P::Y => s.y + data.offset_y,
-            P::ScaleX => s.scale_x + data.offset_scale_x,
-            P::ScaleY => s.scale_y + data.offset_scale_y,
-            P::ShearY => s.shear_y + data.offset_shear_y,
+            P::Rotate => s.rotation + o_rot,
+            P::X => s.x + o_x,
+            P::Y => s.y + o_y,
+            P::ScaleX => s.scale_x + o_sx,
+            P::ScaleY => s.scale_y + o_sy,
+            P::ShearY => s.shear_y + o_shy,
         };
     }
-    let s = &inst.world[source];
+    let s = &inst.world[bone];
     match p {
         P::Rotate => {
             let offset = if (s.a * s.d - s.b * s.c) * sx * sy > 0.0 {
-                data.offset_rotation
+                o_rot
             } else {
-                -data.offset_rotation
+                -o_rot
             };
             let v = trig::atan2(s.c / sy, s.a / sx) * SPINE_RAD_DEG + offset;
             if v < 0.0 { v + 360.0 } else { v }
         }
-        P::X => (data.offset_x * s.a + data.offset_y * s.b + s.x) / sx,
-        P::Y => (data.offset_x * s.c + data.offset_y * s.d + s.y) / sy,
+        P::X => (o_x * s.a + o_y * s.b + s.x) / sx,
+        P::Y => (o_x * s.c + o_y * s.d + s.y) / sy,
         P::ScaleX => {
             let (a, c) = (s.a / sx, s.c / sy);
-            (a * a + c * c).sqrt() + data.offset_scale_x
+            (a * a + c * c).sqrt() + o_sx
         }
         P::ScaleY => {
             let (b, d) = (s.b / sx, s.d / sy);
-            (b * b + d * d).sqrt() + data.offset_scale_y
+            (b * b + d * d).sqrt() + o_sy
         }
         P::ShearY => {
             let (ix, iy) = (1.0 / sx, 1.0 / sy);
             (trig::atan2(s.d * iy, s.b * ix) - trig::atan2(s.c * iy, s.a * ix)) * SPINE_RAD_DEG
                 - 90.0
-                + data.offset_shear_y
+                + o_shy
         }
     }
 }

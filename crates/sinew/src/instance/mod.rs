@@ -13,13 +13,16 @@
 pub(crate) mod param_cache;
 pub mod params;
 pub(crate) mod plan;
+pub(crate) mod slider_pose;
 mod state;
 
 pub use state::{PathScratch, PhysicsState};
 
 use crate::ids::*;
 use crate::math::WorldTransform;
-use crate::rig::{AttachmentKind, ConstraintRef, LocalPose, PathMix, Rig, TransformMix};
+use crate::rig::{
+    AttachmentKind, ConstraintRef, LocalPose, PathMix, Rig, SliderPose, TransformMix,
+};
 use crate::types::{Color, Inherit};
 use plan::PlanOp;
 
@@ -191,6 +194,10 @@ pub struct Instance {
     pub path_active: Vec<bool>,
     /// Physics constraints active.
     pub physics_active: Vec<bool>,
+    /// Slider time and mix per slider (Spine 4.3).
+    pub sliders: Vec<SliderPose>,
+    /// Slider constraints active.
+    pub slider_active: Vec<bool>,
     /// The skin shown.
     pub skin: Option<ActiveSkin>,
     /// Update plan for the current skin (bones and constraints in Spine's order).
@@ -199,6 +206,8 @@ pub struct Instance {
     pub(crate) plan_sorted: Vec<bool>,
     /// Scratch buffers for path constraints.
     pub(crate) path_scratch: PathScratch,
+    /// Pose and applied values of what sliders key besides bones (Spine 4.3).
+    pub(crate) slider_poses: slider_pose::SliderPoses,
     /// Parameter values and the parameter stage's buffers.
     pub params: params::ParamState,
     /// Per bone: the last local rotation angles and their cosines and sines (a memo of a
@@ -338,10 +347,13 @@ impl Instance {
             transform_active: vec![true; rig.transforms.len()],
             path_active: vec![true; rig.paths.len()],
             physics_active: vec![true; rig.physics.len()],
+            sliders: rig.sliders.iter().map(|c| c.setup).collect(),
+            slider_active: vec![true; rig.sliders.len()],
             skin: None,
             plan: Vec::with_capacity(nb * 2 + rig.constraint_order.len()),
             plan_sorted: vec![false; nb],
             path_scratch: PathScratch::new(rig),
+            slider_poses: slider_pose::SliderPoses::new(rig),
             params: params::ParamState::new(rig),
             db_hold: DbHold::new(rig),
             db_rotation: if rig
@@ -410,6 +422,8 @@ impl Instance {
             && self.path_active.len() == rig.paths.len()
             && self.physics.len() == rig.physics.len()
             && self.physics_active.len() == rig.physics.len()
+            && self.sliders.len() == rig.sliders.len()
+            && self.slider_active.len() == rig.sliders.len()
             && self.params.fits(rig)
             && self.db_hold.fits(rig)
             && (self.db_rotation.is_empty() || self.db_rotation.len() == rig.bones.len())
@@ -600,6 +614,9 @@ impl Instance {
         }
         for (i, c) in rig.physics.iter().enumerate() {
             self.physics[i].params = c.setup;
+        }
+        for (i, c) in rig.sliders.iter().enumerate() {
+            self.sliders[i] = c.setup;
         }
     }
 

@@ -26,6 +26,8 @@ pub enum PlanOp {
     Path(PathId),
     /// Run a physics constraint.
     Physics(PhysicsId),
+    /// Run a slider (Spine 4.3): apply its clip onto the applied pose.
+    Slider(SliderId),
 }
 
 /// Recomputes which bones and constraints are active and the update plan (Spine
@@ -57,6 +59,7 @@ pub fn update_cache(rig: &Rig, inst: &mut Instance) {
             ConstraintRef::Transform(id) => sort_transform(rig, inst, id),
             ConstraintRef::Path(id) => sort_path(rig, inst, id),
             ConstraintRef::Physics(id) => sort_physics(rig, inst, id),
+            ConstraintRef::Slider(id) => sort_slider(rig, inst, id),
         }
     }
     for i in 0..nb {
@@ -168,6 +171,30 @@ fn sort_physics(rig: &Rig, inst: &mut Instance, id: PhysicsId) {
     inst.plan.push(PlanOp::Physics(id));
     sort_reset(rig, inst, bone);
     inst.plan_sorted[bone.index()] = true;
+}
+
+/// A slider (Spine `Slider.sort`): its driving bone first (for a world property), then the
+/// slider, then every bone its clip keys is posed again after it, with its children.
+fn sort_slider(rig: &Rig, inst: &mut Instance, id: SliderId) {
+    let data = &rig.sliders[id.index()];
+    // A slider has no source to deactivate it (4.3's `isSourceActive` is true); an inactive
+    // driving bone only skips the update.
+    let active = skin_allows(inst, data.skin_required, ConstraintRef::Slider(id));
+    inst.slider_active[id.index()] = active;
+    if !active {
+        return;
+    }
+    if let Some(d) = data.driver.filter(|d| !d.local) {
+        sort_bone(rig, inst, d.bone);
+    }
+    inst.plan.push(PlanOp::Slider(id));
+    for &b in &data.clip_bones {
+        // An inactive bone stays "sorted" so it is never appended.
+        if inst.bone_active[b.index()] {
+            inst.plan_sorted[b.index()] = false;
+        }
+        sort_reset(rig, inst, b);
+    }
 }
 
 /// After a constraint: resets the constrained bones' children, then marks the bones sorted.

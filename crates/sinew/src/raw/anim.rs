@@ -146,6 +146,10 @@ pub enum RawTarget {
     PathSpacing(String),
     /// Path constraint mixes: rotate, x, y.
     PathMix(String),
+    /// Spine 4.3 slider time (1 value).
+    SliderTime(String),
+    /// Spine 4.3 slider mix (1 value).
+    SliderMix(String),
     /// A physics property; `constraint: None` addresses every constraint whose matching
     /// `*_global` flag is set (for `Reset`: all constraints).
     Physics {

@@ -48,6 +48,8 @@ pub struct RawRig {
     pub paths: Vec<RawPath>,
     /// Physics constraints.
     pub physics: Vec<RawPhysics>,
+    /// Slider constraints (Spine 4.3).
+    pub sliders: Vec<RawSlider>,
     /// Skins; the one named `default` is the default skin.
     pub skins: Vec<RawSkin>,
     /// Event definitions.
@@ -286,6 +288,54 @@ pub struct RawPath {
     pub mix_y: f64,
 }
 
+/// A Spine 4.3 slider constraint: applies an animation onto the applied pose at a time
+/// that is its own (keyed by slider timelines) or read from a bone property.
+///
+/// Owner: the loaders produce it; the builder (`build`) reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawSlider {
+    /// Constraint name.
+    pub name: String,
+    /// Position in the global constraint order.
+    pub order: u32,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// The animation applied (a clip of the rig).
+    pub animation: String,
+    /// Adds the animation to the current pose instead of mixing toward it.
+    pub additive: bool,
+    /// Repeats the animation past its duration.
+    pub looping: bool,
+    /// Setup time, seconds (used when no bone drives the time).
+    pub time: f64,
+    /// Setup mix.
+    pub mix: f64,
+    /// The bone whose property drives the time, if any.
+    pub bone: Option<RawSliderBone>,
+}
+
+/// The bone property driving a [`RawSlider`]'s time:
+/// `time = to + (value(property) - from) * scale`.
+///
+/// Owner: as [`RawSlider`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawSliderBone {
+    /// Bone name.
+    pub bone: String,
+    /// The property read.
+    pub property: crate::types::TransformProperty,
+    /// The property value that maps to `to`.
+    pub from: f64,
+    /// The time at `from`.
+    pub to: f64,
+    /// Seconds per property unit.
+    pub scale: f64,
+    /// Editor-only range end (kept for writing).
+    pub max: f64,
+    /// Reads the bone's local pose instead of its world transform.
+    pub local: bool,
+}
+
 /// A Spine 4.2 physics constraint.
 ///
 /// Owner: the loaders produce it; the builder (`build`) reads it.
@@ -362,6 +412,8 @@ pub struct RawSkin {
     pub paths: Vec<String>,
     /// Skin-required physics constraints this skin activates.
     pub physics: Vec<String>,
+    /// Skin-required slider constraints activated.
+    pub sliders: Vec<String>,
     /// Attachments, in file order.
     pub attachments: Vec<RawSkinEntry>,
 }

@@ -216,6 +216,10 @@ pub enum TimelineKind {
     },
     /// Physics reset when a key is crossed; `None` resets every active constraint.
     PhysicsReset(Option<PhysicsId>),
+    /// Spine 4.3 slider time (absolute).
+    SliderTime(SliderId),
+    /// Spine 4.3 slider mix (absolute).
+    SliderMix(SliderId),
 }
 
 impl TimelineKind {
@@ -226,6 +230,7 @@ impl TimelineKind {
             Rotate(_) | TranslateX(_) | TranslateY(_) | ScaleX(_) | ScaleY(_) | ShearX(_)
             | ShearY(_) => 2,
             Alpha(_) | PathPosition(_) | PathSpacing(_) | Physics { .. } => 2,
+            SliderTime(_) | SliderMix(_) => 2,
             Translate(_) | Scale(_) | Shear(_) | Ik { .. } => 3,
             Rgb(_) | PathMix(_) => 4,
             Rgba(_) => 5,

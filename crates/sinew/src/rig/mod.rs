@@ -69,6 +69,8 @@ pub struct Rig {
     pub paths: Vec<PathData>,
     /// Physics constraints.
     pub physics: Vec<PhysicsData>,
+    /// Slider constraints (Spine 4.3).
+    pub sliders: Vec<SliderData>,
     /// Every constraint in update order (`order` 0..N-1).
     pub constraint_order: Vec<ConstraintRef>,
     /// Every attachment of every skin (linked meshes resolved to full meshes).
@@ -147,6 +149,8 @@ pub struct NameMaps {
     pub paths: HashMap<String, PathId>,
     /// Physics constraints by name.
     pub physics: HashMap<String, PhysicsId>,
+    /// Slider constraints by name.
+    pub sliders: HashMap<String, SliderId>,
     /// Attachment keys by name.
     pub attachment_keys: HashMap<String, NameId>,
 }
@@ -168,6 +172,7 @@ impl Rig {
             transforms: Default::default(),
             paths: Default::default(),
             physics: Default::default(),
+            sliders: Default::default(),
             constraint_order: Default::default(),
             attachments: Default::default(),
             attachment_keys: Default::default(),
@@ -322,6 +327,8 @@ pub enum ConstraintRef {
     Path(PathId),
     /// Physics.
     Physics(PhysicsId),
+    /// Slider (Spine 4.3).
+    Slider(SliderId),
 }
 
 /// An IK constraint.
@@ -430,6 +437,64 @@ pub struct PathMix {
     pub mix_x: f64,
     /// Y mix.
     pub mix_y: f64,
+}
+
+/// A Spine 4.3 slider constraint (`Slider`, `SliderData`): in the update order it applies
+/// `clip` onto the applied pose at its time with its mix (mixing from the current pose, or
+/// adding with `additive`); the clip's bones are posed again after it.
+///
+/// Owner: the builder (`build`) writes it; every stage reads it.
+#[derive(Debug, Clone)]
+pub struct SliderData {
+    /// Name.
+    pub name: String,
+    /// Active only when the current skin lists it.
+    pub skin_required: bool,
+    /// The clip applied.
+    pub clip: ClipId,
+    /// The bones the clip's bone timelines key, first appearance first (Spine
+    /// `Animation.bones`): posed again after the slider.
+    pub clip_bones: Vec<BoneId>,
+    /// Adds the clip to the current pose.
+    pub additive: bool,
+    /// Repeats the clip past its duration.
+    pub looping: bool,
+    /// Setup time and mix.
+    pub setup: SliderPose,
+    /// The bone property driving the time, if any.
+    pub driver: Option<SliderDriver>,
+}
+
+/// A slider's animatable values (Spine `SliderPose`).
+///
+/// Owner: as [`SliderData`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SliderPose {
+    /// Time in the clip, seconds.
+    pub time: f64,
+    /// Mix (0 leaves the pose alone).
+    pub mix: f64,
+}
+
+/// The bone property driving a slider's time: `time = to + (value - from) * scale`.
+///
+/// Owner: as [`SliderData`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SliderDriver {
+    /// Bone read.
+    pub bone: BoneId,
+    /// Property read.
+    pub property: crate::types::TransformProperty,
+    /// The property value that maps to `to`.
+    pub from: f64,
+    /// The time at `from`.
+    pub to: f64,
+    /// Seconds per property unit.
+    pub scale: f64,
+    /// Editor-only range end (kept for writing).
+    pub max: f64,
+    /// Reads the bone's applied local pose instead of its world transform.
+    pub local: bool,
 }
 
 /// A path constraint.

@@ -79,5 +79,6 @@ pub(crate) fn run_op(rig: &Rig, inst: &mut Instance, op: PlanOp, physics: Physic
         PlanOp::Physics(id) => {
             crate::constraint::physics::apply_physics_constraint(rig, inst, id, physics)
         }
+        PlanOp::Slider(id) => crate::constraint::slider::apply_slider(rig, inst, id),
     }
 }

@@ -132,11 +132,7 @@ impl Anim<'_> {
         self.read_constraints(r)?;
         self.read_physics(r)?;
         if r.v43 {
-            r.context(format_args!("animation `{}`, slider timelines", self.name));
-            if r.count("slider timelines", 2, usize::MAX)? > 0 {
-                // No slider constraint was read (they are refused), so none can be keyed.
-                return r.err("slider timelines (Spine 4.3) are not supported yet");
-            }
+            self.read_sliders(r)?;
         }
         self.read_attachments(r)?;
         self.read_draw_order(r)?;
@@ -150,6 +146,29 @@ impl Anim<'_> {
         Ok(())
     }
 
+    /// 4.3 slider timelines: per slider, its timelines (time 0, mix 1), one value each.
+    fn read_sliders(&mut self, r: &mut Reader) -> R<()> {
+        r.context(format_args!("animation `{}`, slider timelines", self.name));
+        let n = r.count("sliders", 2, usize::MAX)?;
+        for _ in 0..n {
+            let index = self.constraint(r, Kind::Slider, "slider")?;
+            let name = &self.rig.sliders[index].name;
+            let nn = r.count("slider timelines", 3, usize::MAX)?;
+            for _ in 0..nn {
+                self.begin(r, format_args!("slider `{name}`"));
+                let at = r.pos();
+                let target = match r.u8()? {
+                    0 => RawTarget::SliderTime(name.clone()),
+                    1 => RawTarget::SliderMix(name.clone()),
+                    t => return r.err_at(at, format!("unknown slider timeline type {t}")),
+                };
+                let keys = curve_keys(r, Values::Floats(1))?;
+                self.push(target, keys);
+            }
+        }
+        Ok(())
+    }
+
     /// A constraint index: into the kind's own list (4.2), or into the 4.3 constraint list,
     /// where it must name a constraint of `kind`.
     fn constraint(&self, r: &mut Reader, kind: Kind, what: &str) -> R<usize> {
@@ -159,6 +178,7 @@ impl Anim<'_> {
                 Kind::Transform => self.rig.transforms.len(),
                 Kind::Path => self.rig.paths.len(),
                 Kind::Physics => self.rig.physics.len(),
+                Kind::Slider => self.rig.sliders.len(),
             };
             return r.index(what, len);
         }

@@ -111,6 +111,7 @@ pub(super) fn read_skins(r: &mut Reader, rig: &mut RawRig, nonessential: bool) -
                     Kind::Transform => skin.transforms.push(name),
                     Kind::Path => skin.paths.push(name),
                     Kind::Physics => skin.physics.push(name),
+                    Kind::Slider => skin.sliders.push(name),
                 }
             }
         } else {

@@ -2,7 +2,7 @@
 //! item a name, a type byte (IK 0, path 1, transform 2, physics 3, slider 4) and that
 //! type's fields with 4.3's flag layouts (layout learnt from spine-core 4.3.13's
 //! `SkeletonBinary`; written here from scratch). Skins and timelines refer to a constraint
-//! by its index in this list ([`unified`]). Sliders are refused like the JSON loader does.
+//! by its index in this list ([`unified`]). A slider's animation index follows the animations ([`read_slider_animations`]).
 
 use super::bone_list as read_bone_list;
 use super::reader::{R, Reader};
@@ -18,6 +18,7 @@ pub(crate) enum Kind {
     Transform,
     Path,
     Physics,
+    Slider,
 }
 
 /// Every constraint as (kind, index in its list), in update order (`order`, ties in kind
@@ -38,6 +39,7 @@ pub(crate) fn unified(rig: &RawRig) -> Vec<(Kind, usize)> {
             .map(|(i, c)| (c.order, Kind::Path, i)),
     );
     all.extend((rig.physics.iter().enumerate()).map(|(i, c)| (c.order, Kind::Physics, i)));
+    all.extend((rig.sliders.iter().enumerate()).map(|(i, c)| (c.order, Kind::Slider, i)));
     all.sort_by_key(|&(order, kind, i)| (order, kind as u8, i));
     all.into_iter().map(|(_, k, i)| (k, i)).collect()
 }
@@ -49,6 +51,7 @@ pub(crate) fn name_of(rig: &RawRig, (kind, i): (Kind, usize)) -> &str {
         Kind::Transform => &rig.transforms[i].name,
         Kind::Path => &rig.paths[i].name,
         Kind::Physics => &rig.physics[i].name,
+        Kind::Slider => &rig.sliders[i].name,
     }
 }
 
@@ -80,7 +83,7 @@ fn property_code(p: TransformProperty) -> u8 {
 }
 
 /// Reads the 4.3 constraint list; each constraint's `order` is its index.
-pub(super) fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
+pub(super) fn read_constraints(r: &mut Reader, rig: &mut RawRig, nonessential: bool) -> R<()> {
     r.context(format_args!("constraints"));
     let n = r.count("constraints", 4, MAX_CONSTRAINTS)?;
     for i in 0..n {
@@ -95,11 +98,132 @@ pub(super) fn read_constraints(r: &mut Reader, rig: &mut RawRig) -> R<()> {
             1 => read_path(r, rig, name, order)?,
             2 => read_transform(r, rig, name, order)?,
             3 => super::read_physics(r, rig, name, order)?,
-            4 => {
-                return r.err_at(at, "slider constraints (Spine 4.3) are not supported yet");
-            }
+            4 => read_slider(r, rig, name, order, nonessential)?,
             t => return r.err_at(at, format!("unknown constraint type {t}")),
         }
+    }
+    Ok(())
+}
+
+/// A slider's flags (skin 1, loop 2, additive 4, a float 8: its time, or with a bone and
+/// nonessential data its `max`; mix 16, a mix float 32, bone 64, local 128), then with a
+/// bone: the bone, `from`, the property code, `to` and `scale`. The animation is bound
+/// after the animations are read.
+fn read_slider(
+    r: &mut Reader,
+    rig: &mut RawRig,
+    name: String,
+    order: u32,
+    nonessential: bool,
+) -> R<()> {
+    let f = r.u8()?;
+    let value = if f & 8 != 0 { r.f64()? } else { 0.0 };
+    // Without the mix flag the pose keeps 4.3's default mix, 0 (JSON's default is 1).
+    let mix = match (f & 16 != 0, f & 32 != 0) {
+        (true, true) => r.f64()?,
+        (true, false) => 1.0,
+        (false, _) => 0.0,
+    };
+    let bone = if f & 64 != 0 {
+        let bone = r.index("bone", rig.bones.len())?;
+        let from = r.f64()?;
+        let property = property(r)?;
+        Some(RawSliderBone {
+            bone: rig.bones[bone].name.clone(),
+            property,
+            from,
+            to: r.f64()?,
+            scale: r.f64()?,
+            max: if nonessential { value } else { 0.0 },
+            local: f & 128 != 0,
+        })
+    } else {
+        None
+    };
+    rig.sliders.push(RawSlider {
+        name,
+        order,
+        skin_required: f & 1 != 0,
+        animation: String::new(),
+        additive: f & 4 != 0,
+        looping: f & 2 != 0,
+        time: if bone.is_some() && nonessential {
+            0.0
+        } else {
+            value
+        },
+        mix,
+        bone,
+    });
+    Ok(())
+}
+
+/// After the animations: each slider's animation index, in constraint-list order.
+pub(super) fn read_slider_animations(r: &mut Reader, rig: &mut RawRig) -> R<()> {
+    r.context(format_args!("slider animations"));
+    for (kind, i) in unified(rig) {
+        if kind == Kind::Slider {
+            let clip = r.index("animation", rig.clips.len())?;
+            rig.sliders[i].animation = rig.clips[clip].name.clone();
+        }
+    }
+    Ok(())
+}
+
+/// Writes each slider's animation index after the animations.
+pub(super) fn write_slider_animations(o: &mut Out, rig: &RawRig) -> W<()> {
+    o.context(format_args!("slider animations"));
+    for (kind, i) in unified(rig) {
+        if kind == Kind::Slider {
+            let s = &rig.sliders[i];
+            match rig.clips.iter().position(|c| c.name == s.animation) {
+                Some(clip) => o.varint(clip as u32),
+                None => {
+                    return o.err(format!(
+                        "slider `{}`: unknown animation `{}`",
+                        s.name, s.animation
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_slider(o: &mut Out, names: &Names, c: &RawSlider, nonessential: bool) -> W<()> {
+    o.string(Some(&c.name));
+    o.u8(4);
+    let max = c.bone.as_ref().map_or(0.0, |b| b.max);
+    // With a bone the float is `max` (nonessential only); without, the setup time.
+    let value = match &c.bone {
+        Some(_) if nonessential && max != 0.0 => Some(max),
+        Some(_) => None,
+        None if c.time != 0.0 => Some(c.time),
+        None => None,
+    };
+    let bone = c.bone.as_ref();
+    o.u8(flags([
+        (1, c.skin_required),
+        (2, c.looping),
+        (4, c.additive),
+        (8, value.is_some()),
+        (16, c.mix != 0.0),
+        (32, c.mix != 0.0 && c.mix != 1.0),
+        (64, bone.is_some()),
+        (128, bone.is_some_and(|b| b.local)),
+    ]));
+    if let Some(v) = value {
+        o.f64(v)?;
+    }
+    if c.mix != 0.0 && c.mix != 1.0 {
+        o.f64(c.mix)?;
+    }
+    if let Some(b) = bone {
+        o.varint(lookup(o, &names.bones, "bone", &b.bone)? as u32);
+        o.f64(b.from)?;
+        o.u8(property_code(b.property));
+        o.f64(b.to)?;
+        o.f64(b.scale)?;
     }
     Ok(())
 }
@@ -268,7 +392,12 @@ fn read_path(r: &mut Reader, rig: &mut RawRig, name: String, order: u32) -> R<()
 }
 
 /// Writes the 4.3 constraint list (in [`unified`] order).
-pub(super) fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<()> {
+pub(super) fn write_constraints(
+    o: &mut Out,
+    rig: &RawRig,
+    names: &Names,
+    nonessential: bool,
+) -> W<()> {
     o.context(format_args!("constraints"));
     let list = unified(rig);
     o.count(list.len())?;
@@ -284,6 +413,7 @@ pub(super) fn write_constraints(o: &mut Out, rig: &RawRig, names: &Names) -> W<(
                 o.u8(3);
                 write_physics_body(o, names, c)?;
             }
+            Kind::Slider => write_slider(o, names, &rig.sliders[k], nonessential)?,
         }
     }
     Ok(())

@@ -113,13 +113,17 @@ fn read_body(r: &mut Reader, rig: &mut RawRig, nonessential: bool) -> R<()> {
     read_bones(r, rig, nonessential)?;
     read_slots(r, rig, nonessential)?;
     if r.v43 {
-        constraints43::read_constraints(r, rig)?;
+        constraints43::read_constraints(r, rig, nonessential)?;
     } else {
         read_constraints(r, rig)?;
     }
     let shapes = attachments::read_skins(r, rig, nonessential)?;
     let audio = read_events(r, rig)?;
-    animations::read_animations(r, rig, &shapes, &audio, nonessential)
+    animations::read_animations(r, rig, &shapes, &audio, nonessential)?;
+    if r.v43 {
+        constraints43::read_slider_animations(r, rig)?;
+    }
+    Ok(())
 }
 
 /// `high` and `low` as the official runtime prints them: each in hex, a minus sign for a

@@ -212,10 +212,11 @@ pub(crate) struct Names<'a> {
     pub transforms: HashMap<&'a str, usize>,
     pub paths: HashMap<&'a str, usize>,
     pub physics: HashMap<&'a str, usize>,
+    pub sliders: HashMap<&'a str, usize>,
     pub events: HashMap<&'a str, usize>,
-    /// Per kind (IK, transform, path, physics) and index in its list, the constraint's
+    /// Per kind (IK, transform, path, physics, slider) and index in its list, the constraint's
     /// index in the 4.3 constraint list.
-    pub unified: [Vec<usize>; 4],
+    pub unified: [Vec<usize>; 5],
 }
 
 fn index_of<'a, T>(items: &'a [T], name: impl Fn(&'a T) -> &'a str) -> HashMap<&'a str, usize> {
@@ -235,13 +236,15 @@ impl<'a> Names<'a> {
             transforms: index_of(&rig.transforms, |c| c.name.as_str()),
             paths: index_of(&rig.paths, |c| c.name.as_str()),
             physics: index_of(&rig.physics, |c| c.name.as_str()),
+            sliders: index_of(&rig.sliders, |c| c.name.as_str()),
             events: index_of(&rig.events, |e| e.name.as_str()),
             unified: {
-                let mut u: [Vec<usize>; 4] = [
+                let mut u: [Vec<usize>; 5] = [
                     vec![0; rig.ik.len()],
                     vec![0; rig.transforms.len()],
                     vec![0; rig.paths.len()],
                     vec![0; rig.physics.len()],
+                    vec![0; rig.sliders.len()],
                 ];
                 for (pos, (kind, i)) in super::constraints43::unified(rig).into_iter().enumerate() {
                     u[kind as usize][i] = pos;
@@ -284,13 +287,16 @@ fn write_all(rig: &RawRig) -> W<Vec<u8>> {
     write_bones(&mut o, rig, &names, nonessential)?;
     write_slots(&mut o, rig, &names, nonessential)?;
     if o.v43 {
-        super::constraints43::write_constraints(&mut o, rig, &names)?;
+        super::constraints43::write_constraints(&mut o, rig, &names, nonessential)?;
     } else {
         write_constraints(&mut o, rig, &names)?;
     }
     let skins = write_skins::write_skins(&mut o, rig, &names, nonessential)?;
     write_events(&mut o, rig)?;
     write_anims::write_animations(&mut o, rig, &names, &skins, nonessential)?;
+    if o.v43 {
+        super::constraints43::write_slider_animations(&mut o, rig)?;
+    }
     let mut bytes = head.buf;
     put_varint(&mut bytes, o.strings.len() as u32);
     for s in &o.strings {
@@ -303,6 +309,7 @@ fn write_all(rig: &RawRig) -> W<Vec<u8>> {
 /// Whether the rig holds nonessential data the reader keeps (so writing it matters).
 fn needs_nonessential(rig: &RawRig) -> bool {
     rig.slots.iter().any(|s| !s.visible)
+        || (rig.sliders.iter()).any(|s| s.bone.as_ref().is_some_and(|b| b.max != 0.0))
         || rig
             .skins
             .iter()

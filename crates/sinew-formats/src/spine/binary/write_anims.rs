@@ -85,6 +85,7 @@ fn write_clip(
     let mut transforms = Vec::new();
     let mut paths = Groups::new();
     let mut physics = Groups::new();
+    let mut sliders = Groups::new();
     let mut attachments: Groups<usize, (&str, &str, &RawTimeline)> = Groups::new();
     let mut draw_order = None;
     let mut folders: Vec<&RawTimeline> = Vec::new();
@@ -129,6 +130,15 @@ fn write_clip(
                     None => 0,
                 };
                 physics.push(i, t);
+            }
+            RawTarget::SliderTime(c) | RawTarget::SliderMix(c) => {
+                if !o.v43 {
+                    return o.err("slider timelines exist only in Spine 4.3");
+                }
+                let Some(i) = rig.sliders.iter().position(|s| &s.name == c) else {
+                    return o.err(format!("unknown slider `{c}`"));
+                };
+                sliders.push(names.constraint(o, Kind::Slider, i), t);
             }
             RawTarget::Deform {
                 skin,
@@ -289,7 +299,16 @@ fn write_clip(
         }
     }
     if o.v43 {
-        o.varint(0); // slider timelines
+        o.count(sliders.list.len())?;
+        for (i, list) in &sliders.list {
+            o.count(*i)?;
+            o.count(list.len())?;
+            for t in list {
+                ctx(o, &t.target);
+                let ty = u8::from(matches!(t.target, RawTarget::SliderMix(_)));
+                curve_keys(o, ty, &t.keys, Values::Floats(1))?;
+            }
+        }
     }
     write_attachment_timelines(o, names, skins, &attachments)?;
     // Draw order.

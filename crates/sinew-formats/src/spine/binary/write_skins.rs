@@ -61,7 +61,8 @@ fn scoped(s: &RawSkin) -> bool {
         && s.ik.is_empty()
         && s.transforms.is_empty()
         && s.paths.is_empty()
-        && s.physics.is_empty())
+        && s.physics.is_empty()
+        && s.sliders.is_empty())
 }
 
 /// Writes the default and the named skins.
@@ -112,7 +113,7 @@ pub(crate) fn write_skins<'a>(
             o.i32(-1); // editor colour
         }
         use super::constraints43::Kind;
-        let lists = [
+        let mut lists = vec![
             (&s.ik, &names.ik, "IK constraint", Kind::Ik),
             (
                 &s.transforms,
@@ -128,6 +129,11 @@ pub(crate) fn write_skins<'a>(
                 Kind::Physics,
             ),
         ];
+        if o.v43 {
+            lists.push((&s.sliders, &names.sliders, "slider", Kind::Slider));
+        } else if let Some(n) = s.sliders.first() {
+            return o.err(format!("slider `{n}`: sliders exist only in Spine 4.3"));
+        }
         o.count(s.bones.len())?;
         for n in &s.bones {
             let k = lookup(o, &names.bones, "bone", n)?;
@@ -137,7 +143,7 @@ pub(crate) fn write_skins<'a>(
             // One list of indices into the 4.3 constraint list.
             o.count(lists.iter().map(|l| l.0.len()).sum())?;
         }
-        for (list, map, what, kind) in lists {
+        for &(list, map, what, kind) in &lists {
             if !o.v43 {
                 o.count(list.len())?;
             }

@@ -6,7 +6,7 @@
 
 use super::{Args, absolute_value, absolute_value2, before_first, curve_value};
 use crate::anim::{IkFlags, MixBlend, MixDirection, Timeline};
-use crate::ids::{IkId, PathId, PhysicsId, TransformId};
+use crate::ids::{IkId, PathId, PhysicsId, SliderId, TransformId};
 use crate::instance::Instance;
 use crate::raw::PhysicsProperty;
 use crate::rig::{PhysicsData, PhysicsParams, Rig};
@@ -124,6 +124,23 @@ pub(super) fn path_position(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Pa
     if inst.path_active[k] {
         inst.paths[k].position =
             absolute_value(tl, a, inst.paths[k].position, rig.paths[k].setup.position);
+    }
+}
+
+/// Spine 4.3 `SliderTimeline`: the slider's time (absolute).
+pub(super) fn slider_time(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: SliderId, a: Args) {
+    let k = c.index();
+    if inst.slider_active[k] {
+        inst.sliders[k].time =
+            absolute_value(tl, a, inst.sliders[k].time, rig.sliders[k].setup.time);
+    }
+}
+
+/// Spine 4.3 `SliderMixTimeline`: the slider's mix (absolute).
+pub(super) fn slider_mix(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: SliderId, a: Args) {
+    let k = c.index();
+    if inst.slider_active[k] {
+        inst.sliders[k].mix = absolute_value(tl, a, inst.sliders[k].mix, rig.sliders[k].setup.mix);
     }
 }
 

@@ -82,6 +82,8 @@ pub fn apply_timeline(
         K::PathPosition(c) => constraint::path_position(rig, inst, tl, *c, a),
         K::PathSpacing(c) => constraint::path_spacing(rig, inst, tl, *c, a),
         K::PathMix(c) => constraint::path_mix(rig, inst, tl, *c, a),
+        K::SliderTime(c) => constraint::slider_time(rig, inst, tl, *c, a),
+        K::SliderMix(c) => constraint::slider_mix(rig, inst, tl, *c, a),
         K::Physics {
             constraint: c,
             property,

@@ -112,6 +112,7 @@ pub(super) fn describe(t: &RawTarget) -> String {
         RawTarget::PathPosition(n) | RawTarget::PathSpacing(n) | RawTarget::PathMix(n) => {
             format!("path constraint `{n}` timeline")
         }
+        RawTarget::SliderTime(n) | RawTarget::SliderMix(n) => format!("slider `{n}` timeline"),
         RawTarget::Physics {
             constraint,
             property,
@@ -256,6 +257,15 @@ fn resolve(cx: &mut Ctx<'_>, rt: &RawTimeline) -> Option<(TimelineKind, usize)> 
                 RawTarget::PathPosition(_) => (K::PathPosition(c), 1),
                 RawTarget::PathSpacing(_) => (K::PathSpacing(c), 1),
                 _ => (K::PathMix(c), 3),
+            }
+        }
+        RawTarget::SliderTime(name) | RawTarget::SliderMix(name) => {
+            let Some(&c) = cx.rig.names.sliders.get(name) else {
+                return missing(cx, "slider", name);
+            };
+            match rt.target {
+                RawTarget::SliderTime(_) => (K::SliderTime(c), 1),
+                _ => (K::SliderMix(c), 1),
             }
         }
         RawTarget::Physics {
