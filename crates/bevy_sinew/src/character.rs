@@ -138,6 +138,14 @@ pub struct SinewSettings {
     /// Update characters whose entity is hidden (default: true, so they keep their place
     /// in their animation; they are never drawn).
     pub update_hidden: bool,
+    /// The first render layer the off-screen passes of layered characters (composites,
+    /// blend modes that read the destination) are drawn on; the plugin takes the layers
+    /// from here up, so keep the app's own below it (default: 32).
+    pub first_render_layer: usize,
+    /// Draw composites and destination-reading blend modes in off-screen passes (default:
+    /// true); off, a composite's tint and opacity multiply its parts and those blend modes
+    /// draw with their nearest fixed-function state.
+    pub layers: bool,
 }
 
 impl Default for SinewSettings {
@@ -145,6 +153,8 @@ impl Default for SinewSettings {
         SinewSettings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
             update_hidden: true,
+            first_render_layer: 32,
+            layers: true,
         }
     }
 }

@@ -31,8 +31,10 @@
 //!   by Bevy's virtual time; [`SinewEvent`] messages;
 //! - [`bones`]: entities that follow bones ([`SinewBoneFollower`]) and bones that follow
 //!   entities ([`SinewBoneTargets`]);
-//! - [`draw`] and [`material`]: the draw list as batched `Mesh2d`es with sinew's shader and
-//!   blend modes, in Bevy's 2D pipeline.
+//! - [`batch`], [`draw`] and [`material`]: the draw list as batched `Mesh2d`es with sinew's
+//!   shader and blend modes, in Bevy's 2D pipeline;
+//! - [`layers`]: off-screen passes for composites and blend modes that read the
+//!   destination, following one view ([`SinewView`]).
 //!
 //! # Where it runs
 //!
@@ -51,15 +53,18 @@
 //! happens in linear light.
 
 pub mod asset;
+pub mod batch;
 pub mod bones;
 pub mod character;
 pub mod draw;
+pub mod layers;
 pub mod material;
 
 pub use asset::{SinewLoadFailed, SinewRig, SinewRigLoader, SinewRigSettings};
 pub use bones::{SinewBoneFollower, SinewBoneTargets};
 pub use character::{SinewCharacter, SinewEvent, SinewSettings, SinewStats};
 pub use draw::SinewBatches;
+pub use layers::{SinewLayerCamera, SinewView};
 pub use material::{MaskMode, SinewMaterial};
 /// sinew itself, for the `Character` API and its types.
 pub use sinew;
@@ -99,6 +104,7 @@ impl Plugin for SinewPlugin {
             .init_resource::<SinewStats>()
             .init_resource::<character::SinewPool>()
             .init_resource::<draw::MaterialCache>()
+            .init_resource::<layers::RenderLayerAlloc>()
             .configure_sets(
                 PostUpdate,
                 (

@@ -8,8 +8,14 @@
 //! normal, additive, multiply, screen and Inochi2D's factor modes (AddGlow, Inverse,
 //! DestinationIn, ClipToLower, SliceFromLower) exactly; Darken and Lighten as min/max,
 //! LinearDodge as additive and Subtract as reverse subtraction (exact on opaque pixels);
-//! the separable modes that need the destination in the shader (Overlay, ColorDodge,
-//! ColorBurn, HardLight, SoftLight, Difference, Exclusion) draw as normal.
+//! the separable modes (Overlay, Darken, Lighten, ColorDodge, LinearDodge, ColorBurn,
+//! HardLight, SoftLight, Difference, Exclusion, Subtract) exactly in the shader where the
+//! batch has a backdrop (a layered character, `batch.rs`): the blend state is then off and
+//! the shader writes the mode's result over the copy of the backdrop; without one (an
+//! unlayered character) Darken ... Subtract as above and the rest as normal.
+//!
+//! A layered character's screen quads ([`SinewMaterial::screen`]) sample a layer image
+//! instead of a page and cover the view.
 //!
 //! Inochi2D masks use the 2D pass's depth buffer (it has no stencil): a mask's sources are
 //! drawn first with colour writes off, writing depth where their texels are more opaque than
@@ -25,7 +31,7 @@ use bevy::render::render_resource::{
     AsBindGroup, BlendComponent, BlendFactor, BlendOperation, BlendState, ColorWrites,
     CompareFunction, RenderPipelineDescriptor, SpecializedMeshPipelineError,
 };
-use bevy::shader::ShaderRef;
+use bevy::shader::{ShaderDefVal, ShaderRef};
 use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
 use sinew::BlendMode;
 
@@ -45,10 +51,16 @@ pub struct SinewMaterial {
     #[texture(0)]
     #[sampler(1)]
     pub page: Handle<Image>,
+    /// The layer image read as the destination (a layered character's batch whose blend
+    /// mode needs it); `None`: blended by fixed-function state.
+    #[texture(2)]
+    pub backdrop: Option<Handle<Image>>,
     /// How the batch composites onto what is below.
     pub blend: BlendMode,
     /// Whether it is a mask's source or a masked part.
     pub mask: MaskMode,
+    /// A screen quad: `page` is a layer image, the positions clip-space corners.
+    pub screen: bool,
 }
 
 /// A batch's role in an Inochi2D mask (see the module docs).
@@ -89,6 +101,8 @@ pub struct SinewMaterialKey {
     pub blend: u8,
     /// [`MaskMode`]: 0 none, 1 source, 2 inside, 3 outside.
     pub mask: u8,
+    /// Bit 0: a screen quad; bit 1: blended in the shader over a backdrop.
+    pub flags: u8,
 }
 
 /// Every blend mode, in the order [`SinewMaterialKey::blend`] numbers them.
@@ -121,6 +135,7 @@ impl From<&SinewMaterial> for SinewMaterialKey {
         SinewMaterialKey {
             blend: blend as u8,
             mask: m.mask.index(),
+            flags: u8::from(m.screen) | (u8::from(m.backdrop.is_some()) << 1),
         }
     }
 }
@@ -176,7 +191,7 @@ impl Material2d for SinewMaterial {
     fn depth_bias(&self) -> f32 {
         // A masked part sorts after its sources, drawn at the same z (sort key only).
         match self.mask {
-            MaskMode::Inside | MaskMode::Outside => crate::draw::Z_STEP * 0.5,
+            MaskMode::Inside | MaskMode::Outside => crate::batch::Z_STEP * 0.5,
             _ => 0.0,
         }
     }
@@ -198,17 +213,35 @@ impl Material2d for SinewMaterial {
             .copied()
             .unwrap_or_default();
         let mask = key.bind_group_data.mask;
+        let screen = key.bind_group_data.flags & 1 != 0;
+        let backdrop = key.bind_group_data.flags & 2 != 0;
+        if screen {
+            descriptor.vertex.shader_defs.push("SINEW_SCREEN".into());
+        }
         if let Some(fragment) = descriptor.fragment.as_mut() {
             for target in fragment.targets.iter_mut().flatten() {
                 if mask == 1 {
                     target.blend = None;
                     target.write_mask = ColorWrites::empty();
+                } else if backdrop {
+                    // The shader's result already holds the backdrop: written over.
+                    target.blend = None;
                 } else {
                     target.blend = Some(blend_state(mode));
                 }
             }
             if mask == 1 {
                 fragment.shader_defs.push("SINEW_MASK_SOURCE".into());
+            }
+            if screen {
+                fragment.shader_defs.push("SINEW_SCREEN".into());
+            }
+            if backdrop {
+                fragment.shader_defs.push("SINEW_BACKDROP".into());
+                fragment.shader_defs.push(ShaderDefVal::UInt(
+                    "SINEW_MODE".into(),
+                    u32::from(key.bind_group_data.blend),
+                ));
             }
         }
         if let Some(depth) = descriptor.depth_stencil.as_mut() {

@@ -25,12 +25,17 @@ pub fn fixture_dir(test: &str, sub: &str) -> Option<PathBuf> {
     sinew_testutil::require_fixtures(test).map(|d| d.join(sub))
 }
 
-/// An app with Bevy's default plugins but no window, no logger and no pipelined rendering,
+/// An app with Bevy's default plugins but no window, no logger (unless `SINEW_TEST_LOG` is
+/// set) and no pipelined rendering,
 /// assets read from `root`, the time advancing by [`DT`] per update; the plugins finished.
 pub fn headless_app(root: &Path) -> App {
     let mut app = App::new();
+    let mut plugins = DefaultPlugins.build();
+    if std::env::var_os("SINEW_TEST_LOG").is_none() {
+        plugins = plugins.disable::<LogPlugin>();
+    }
     app.add_plugins(
-        DefaultPlugins
+        plugins
             .set(AssetPlugin {
                 file_path: root.to_string_lossy().into_owned(),
                 ..default()
@@ -42,7 +47,6 @@ pub fn headless_app(root: &Path) -> App {
                 ..default()
             })
             .disable::<WinitPlugin>()
-            .disable::<LogPlugin>()
             .disable::<PipelinedRenderingPlugin>(),
     )
     .add_plugins(SinewPlugin)

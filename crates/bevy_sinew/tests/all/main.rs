@@ -5,6 +5,7 @@
 mod common;
 mod events;
 mod hot_reload;
+mod layers;
 mod loading;
 mod render;
 mod schedule;

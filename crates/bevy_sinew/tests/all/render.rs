@@ -10,8 +10,8 @@ use bevy::prelude::*;
 use bevy::render::gpu_readback::{Readback, ReadbackComplete};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
 use bevy_sinew::sinew::Character;
-use bevy_sinew::{SinewCharacter, SinewRig};
-use sinew_render::{Canvas, CharacterRenderer, View};
+use bevy_sinew::{SinewCharacter, SinewRig, SinewSettings};
+use sinew_render::{Canvas, CharacterRenderer, MaskedRenderer, View};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -22,10 +22,17 @@ const SIZE: u32 = 256;
 struct Captured(Arc<Mutex<Option<Vec<u8>>>>);
 
 /// What the two renders gave.
-struct Outcome {
-    iou: f64,
-    psnr: f64,
-    batches: usize,
+pub struct Outcome {
+    pub iou: f64,
+    pub psnr: f64,
+    pub batches: usize,
+    /// Off-screen passes the character was drawn with.
+    pub passes: usize,
+    /// The images, RGBA8 premultiplied, SIZE x SIZE: Bevy's, the CPU's, and the CPU's
+    /// without slot masks.
+    pub gpu: Vec<u8>,
+    pub cpu: Vec<u8>,
+    pub cpu_unmasked: Vec<u8>,
 }
 
 /// Renders `file` (in `dir`) posed by `pose` in Bevy and on the CPU; returns the metrics.
@@ -35,7 +42,23 @@ fn render_both(
     file: &str,
     pose: impl FnOnce(&mut Character) + Send + Sync + 'static,
 ) -> Outcome {
+    render_both_with(name, dir, file, true, pose)
+}
+
+/// [`render_both`], with the plugin's off-screen passes on or off
+/// (`SinewSettings::layers`).
+pub fn render_both_with(
+    name: &str,
+    dir: &Path,
+    file: &str,
+    layers: bool,
+    pose: impl FnOnce(&mut Character) + Send + Sync + 'static,
+) -> Outcome {
     let mut app = headless_app(dir);
+    app.insert_resource(SinewSettings {
+        layers,
+        ..SinewSettings::default()
+    });
     let rig: Handle<SinewRig> = app.world().resource::<AssetServer>().load(file.to_owned());
     let entity = app
         .world_mut()
@@ -118,17 +141,37 @@ fn render_both(
         bevy_sinew::sinew::Color::new(0.0, 0.0, 0.0, 0.0),
     );
     let view = View { x0, y0, x1, y1 };
-    let batches = app
+    let (batches, passes) = app
         .world()
         .get::<bevy_sinew::SinewBatches>(entity)
-        .map_or(0, bevy_sinew::SinewBatches::drawn);
+        .map_or((0, 0), |b| (b.drawn(), b.passes()));
     let mut c = app.world_mut().get_mut::<SinewCharacter>(entity).unwrap();
-    CharacterRenderer::new().draw(c.character().unwrap(), &textures, &view, &mut canvas);
-    let cpu: Vec<u8> = canvas
-        .pixels
-        .iter()
-        .flat_map(|p| p.map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8))
-        .collect();
+    let character = c.character().unwrap();
+    CharacterRenderer::new().draw(character, &textures, &view, &mut canvas);
+    let bytes = |canvas: &Canvas| -> Vec<u8> {
+        canvas
+            .pixels
+            .iter()
+            .flat_map(|p| p.map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8))
+            .collect()
+    };
+    let cpu = bytes(&canvas);
+    // The same without slot masks: what an unmasked drawing would give.
+    let mut unmasked = Canvas::new(
+        SIZE,
+        SIZE,
+        bevy_sinew::sinew::Color::new(0.0, 0.0, 0.0, 0.0),
+    );
+    let (list, setup) = character.draw_list_and_setup();
+    MaskedRenderer::new().render_grouped(
+        list,
+        &textures,
+        &[],
+        &setup.group_masks,
+        &view,
+        &mut unmasked,
+    );
+    let cpu_unmasked = bytes(&unmasked);
 
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bevy-render");
     let _ = std::fs::create_dir_all(&out);
@@ -138,8 +181,49 @@ fn render_both(
         }
     }
     let (iou, psnr) = compare(&gpu, &cpu);
-    println!("{name}: IoU {iou:.4}, PSNR {psnr:.2} dB, {batches} batches");
-    Outcome { iou, psnr, batches }
+    println!("{name}: IoU {iou:.4}, PSNR {psnr:.2} dB, {batches} batches, {passes} passes");
+    Outcome {
+        iou,
+        psnr,
+        batches,
+        passes,
+        gpu,
+        cpu,
+        cpu_unmasked,
+    }
+}
+
+/// PSNR over premultiplied RGBA of the pixels where `region` is true, and how many there
+/// are.
+pub fn region_psnr(a: &[u8], b: &[u8], region: &[bool]) -> (f64, usize) {
+    let (mut n, mut sq) = (0usize, 0f64);
+    for ((p, q), _) in a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .zip(region)
+        .filter(|(_, r)| **r)
+    {
+        n += 1;
+        for k in 0..4 {
+            let d = f64::from(p[k]) - f64::from(q[k]);
+            sq += d * d;
+        }
+    }
+    let mse = sq / (4 * n.max(1)) as f64;
+    let psnr = if mse == 0.0 {
+        f64::INFINITY
+    } else {
+        10.0 * (255.0f64 * 255.0 / mse).log10()
+    };
+    (psnr, n)
+}
+
+/// The pixels where two images differ by more than `by` in some channel.
+pub fn differs(a: &[u8], b: &[u8], by: u8) -> Vec<bool> {
+    a.chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .map(|(p, q)| p.iter().zip(q).any(|(x, y)| x.abs_diff(*y) > by))
+        .collect()
 }
 
 /// Coverage IoU (alpha >= 128) and PSNR over premultiplied RGBA of the pixels either image
@@ -172,7 +256,7 @@ fn compare(a: &[u8], b: &[u8]) -> (f64, f64) {
     (iou, psnr)
 }
 
-fn check(name: &str, o: &Outcome) {
+pub fn check(name: &str, o: &Outcome) {
     assert!(o.batches > 0, "{name}: nothing was batched");
     assert!(o.iou >= 0.98, "{name}: IoU {:.4} < 0.98", o.iou);
     assert!(o.psnr >= 30.0, "{name}: PSNR {:.2} dB < 30", o.psnr);
