@@ -1080,6 +1080,43 @@ enum SinewStatus sinew_character_set_jiggle_view(struct SinewCharacter *characte
 // `sinew_character_set_jiggle_view`), into `*out`.
 enum SinewStatus sinew_character_jiggle_culled(struct SinewCharacter *character, bool *out);
 
+// How many cages the character runs (those of its rig's extras first, in file order, then
+// those bound by code), into `*out`.
+enum SinewStatus sinew_character_cage_count(struct SinewCharacter *character, uint32_t *out);
+
+// The index of the cage called `name` (declared in the rig's extras) into `*out`; an
+// unknown name is `SINEW_STATUS_NOT_FOUND`.
+enum SinewStatus sinew_character_find_cage(struct SinewCharacter *character,
+                                           const char *name,
+                                           size_t name_len,
+                                           uint32_t *out);
+
+// The name of cage `index` into `*out` (empty for a cage bound by code; valid while the
+// character lives).
+enum SinewStatus sinew_character_cage_name(struct SinewCharacter *character,
+                                           uint32_t index,
+                                           struct SinewStringView *out);
+
+// Cage `index`'s points as the last update left them (x, y pairs, the world frame of the
+// character's world vertices) into `points` (capacity `cap` floats; `*len` gets the count
+// needed: `SINEW_STATUS_BUFFER_TOO_SMALL` when short). `SINEW_STATUS_NOT_FOUND` while the
+// cage did not run (its slot does not show its mesh, or no update yet).
+enum SinewStatus sinew_character_cage_points(struct SinewCharacter *character,
+                                             uint32_t index,
+                                             float *points,
+                                             size_t cap,
+                                             size_t *len);
+
+// Writes the points of host-driven cage `index` (`"drive": "host"` in the extras, or
+// bound by code with an external source): `count` floats, x, y pairs in the setup pose's
+// world frame (the frame it was bound in), used from the next update on. A count other
+// than the cage's, or a non-finite value, is `SINEW_STATUS_INVALID_ARGUMENT` (nothing
+// written). Points of bone- or mesh-driven cages are theirs: writing them changes nothing.
+enum SinewStatus sinew_character_set_cage_points(struct SinewCharacter *character,
+                                                 uint32_t index,
+                                                 const float *points,
+                                                 size_t count);
+
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture
 // coordinates; length 0 loads untextured) and `armature` (length 0: the file's default

@@ -11,6 +11,7 @@ use crate::inochi2d::{DrawInfo, MaskMode, Puppet};
 use crate::load::{Companion, FileCompanions, Format, LoadOptions};
 use sinew::build::{BuildProblem, Element};
 use sinew::character::Character;
+use sinew::character::cage_rig::CageRig;
 use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
 use sinew::params::inochi_clip::ParamAnimation;
 use sinew::physics::follow::FollowRig;
@@ -40,6 +41,8 @@ pub struct Asset {
     pub jiggle: Option<Arc<JiggleRig>>,
     /// Delayed follows from [`LoadOptions::extras`] (`None` when the file has none).
     pub follow: Option<Arc<FollowRig>>,
+    /// Cages on meshes from [`LoadOptions::extras`] (`None` when the file has none).
+    pub cages: Option<Arc<CageRig>>,
     /// Texture pages per slot, masks, composites and the y convention.
     pub draw: Arc<DrawSetup>,
     /// A puppet's parameter animations (empty for Spine).
@@ -96,6 +99,7 @@ impl Asset {
             pages: Vec::new(),
             jiggle: None,
             follow: None,
+            cages: None,
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
                 ..DrawSetup::default()
@@ -115,13 +119,14 @@ impl Asset {
         // Built by the loader for this very rig, so neither can be refused.
         let _ = c.set_jiggle(self.jiggle.clone());
         let _ = c.set_follows(self.follow.clone());
+        let _ = c.set_cage_rig(self.cages.clone());
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
         c
     }
 
-    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, drawing
+    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, cages, drawing
     /// details and parameter animations attached.
     pub fn character(&self) -> Character {
         let mut c = self.bare_character();
@@ -252,7 +257,11 @@ fn nest_children(
 }
 
 /// What a rig-extras file adds to one rig.
-pub(crate) type Extras = (Option<Arc<JiggleRig>>, Option<Arc<FollowRig>>);
+pub(crate) type Extras = (
+    Option<Arc<JiggleRig>>,
+    Option<Arc<FollowRig>>,
+    Option<Arc<CageRig>>,
+);
 
 /// [`crate::load`] of the file `main` with `atlas` (a path; `None`: untextured) as its atlas,
 /// the other options as given, and `options.extras` / `options.physics3` names relative to

@@ -54,19 +54,24 @@
 //! `sinew::physics::follow::FollowRig::build`.
 //!
 //! Per animation, `jiggle.animations` keys chains' strength and stiffness/damping scales
-//! and fades strength by events (`extras/cues.rs`); [`write_extras`] writes any of it back.
+//! and fades strength by events (`extras/cues.rs`). `cages` binds mean value cages to
+//! slots' meshes (`extras/cages.rs`). [`write_extras`] writes any of it back;
+//! [`try_write_extras`] and [`save_extras`] refuse what would not read back as it is.
 //!
 //! Presets: `softTissue`, `hairTip`, `ribbon`, `earring`, `tail`, `vrm`. Keys starting with
 //! `_` are comments and ignored; any other unknown key is an error (typos fail loudly).
 //! Bone names are resolved against the rig by `sinew::physics::jiggle::JiggleRig::build`,
 //! which reports unknown names. Verified by the unit tests below and the CLI tests.
 
+mod cages;
 mod cues;
+#[cfg(test)]
+mod tests_cages;
 #[cfg(test)]
 mod tests_roundtrip;
 mod write;
 
-pub use write::write_extras;
+pub use write::{save_extras, try_write_extras, write_extras};
 
 use crate::LoadError;
 use crate::json::*;
@@ -89,6 +94,9 @@ pub struct RigExtras {
     pub jiggle: JiggleDesc,
     /// Delayed follows, in file order (empty when the file has no `follow` list).
     pub follow: Vec<FollowDesc>,
+    /// Cages on slots' meshes, in file order (empty when the file has no `cages` list;
+    /// `extras/cages.rs`).
+    pub cages: Vec<sinew::character::cage_rig::CageDesc>,
 }
 
 /// Most chains, colliders or bones per chain a file may declare.
@@ -114,6 +122,43 @@ pub(crate) fn parse_extras_with(
 ) -> Result<RigExtras, LoadError> {
     let root: Value = crate::error::parse_json(text, source, budgets)?;
     read_root(&root).map_err(crate::json::in_file(source))
+}
+
+/// Binds `cages` (read from `file`) to `rig` (`None` when there are none); a problem is
+/// [`LoadError::Invalid`] at `$.cages[i]`, naming the cage, with the builder's typed
+/// problem (its offending name).
+pub(crate) fn build_cages(
+    rig: &std::sync::Arc<sinew::Rig>,
+    cages: &[sinew::character::cage_rig::CageDesc],
+    file: &str,
+) -> Result<Option<std::sync::Arc<sinew::character::cage_rig::CageRig>>, LoadError> {
+    if cages.is_empty() {
+        return Ok(None);
+    }
+    match sinew::character::cage_rig::CageRig::build(rig, cages) {
+        Ok(cr) => Ok(Some(std::sync::Arc::new(cr))),
+        Err(e) => {
+            // Every problem carries its cage's index; the first one is reported.
+            let p = e.problems.into_iter().next();
+            let i = match p.as_ref().and_then(|p| p.element) {
+                Some(sinew::build::Element::Cage(i)) => i,
+                _ => 0,
+            };
+            let problem = p.unwrap_or_else(|| {
+                sinew::build::BuildProblem::new(
+                    sinew::build::ProblemKind::Value,
+                    "cages",
+                    "do not bind",
+                )
+            });
+            Err(LoadError::Invalid {
+                file: file.to_owned(),
+                path: format!("$.cages[{i}]"),
+                name: cages.get(i).map(|c| c.name.clone()),
+                issue: JsonIssue::Rig(Box::new(problem)),
+            })
+        }
+    }
 }
 
 /// An object's members, checked against the keys it may have; problems name the object's
@@ -198,7 +243,7 @@ impl<'a> Fields<'a> {
 
 fn read_root(root: &Value) -> R<RigExtras> {
     let at = Loc::root();
-    let f = Fields::new(root, &at, &["sinewExtras", "jiggle", "follow"])?;
+    let f = Fields::new(root, &at, &["sinewExtras", "jiggle", "follow", "cages"])?;
     if let Some(v) = f.num("sinewExtras")?
         && v != 1.0
     {
@@ -216,7 +261,12 @@ fn read_root(root: &Value) -> R<RigExtras> {
     for (i, v) in f.array("follow")?.iter().enumerate() {
         follow.push(read_follow(v, &fa.index(i))?);
     }
-    Ok(RigExtras { jiggle, follow })
+    let cages = cages::read_cages(&f, &at)?;
+    Ok(RigExtras {
+        jiggle,
+        follow,
+        cages,
+    })
 }
 
 fn read_follow(v: &Value, at: &Loc) -> R<FollowDesc> {

@@ -48,8 +48,11 @@ mod jiggle;
 
 mod jiggle_lod;
 
+mod cages;
+
 pub use animation::*;
 pub use bones::*;
+pub use cages::*;
 pub use constraints::*;
 pub use events::*;
 pub use jiggle::*;

@@ -15,6 +15,7 @@ mod common;
 
 mod abi;
 mod cage;
+mod character_cages;
 mod controls;
 mod dragonbones;
 mod frame_alloc;

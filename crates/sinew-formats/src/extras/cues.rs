@@ -106,7 +106,8 @@ fn read_keys(v: &Value, property: CueProperty, at: &Loc) -> R<Vec<CueKey>> {
     Ok(out)
 }
 
-fn read_curve(f: &Fields) -> R<CueCurve> {
+/// A key's `curve` (absent: linear); cage point keys read it too.
+pub(super) fn read_curve(f: &Fields) -> R<CueCurve> {
     let at = f.at.key("curve");
     match f.get("curve") {
         None => Ok(CueCurve::Linear),

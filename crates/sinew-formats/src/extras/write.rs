@@ -23,8 +23,46 @@ pub fn write_extras(x: &RigExtras) -> String {
             Value::Array(x.follow.iter().map(follow).collect()),
         );
     }
+    if !x.cages.is_empty() {
+        root.insert("cages".into(), super::cages::write_cages(&x.cages));
+    }
     // Serialising a Value of plain maps, strings and finite numbers cannot fail.
     serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default()
+}
+
+/// [`write_extras`], refusing extras that would not read back as they are: the text is
+/// parsed again and must give `x` (a non-finite value, a key the reader refuses, a mesh
+/// cage with loops, two key lists of one animation are refused here, never written).
+/// The error is the reader's, on the written text named `source`, or
+/// [`crate::LoadError::Rig`] naming what would read back differently.
+pub fn try_write_extras(x: &RigExtras, source: &str) -> Result<String, crate::LoadError> {
+    let text = write_extras(x);
+    let back = super::parse_extras(&text, source)?;
+    if back != *x {
+        let what = if back.jiggle != x.jiggle {
+            "jiggle"
+        } else if back.follow != x.follow {
+            "follow"
+        } else {
+            "cages"
+        };
+        return Err(crate::LoadError::Rig {
+            file: source.to_owned(),
+            message: format!(
+                "`{what}` would not read back as it is (a value the format cannot hold, \
+                 or a name given twice)"
+            ),
+        });
+    }
+    Ok(text)
+}
+
+/// Writes `x` to `path` ([`try_write_extras`]: nothing is written when it would not read
+/// back as it is); errors name the file.
+pub fn save_extras(path: &std::path::Path, x: &RigExtras) -> Result<(), crate::LoadError> {
+    let file = path.display().to_string();
+    let text = try_write_extras(x, &file)?;
+    std::fs::write(path, text).map_err(|e| crate::LoadError::Io { file, source: e })
 }
 
 /// Inserts `v` under `k` when it is finite (the reader's default for a missing key is
@@ -155,15 +193,7 @@ fn animation(a: &AnimCuesDesc) -> Value {
                     let mut o = Map::new();
                     o.insert("time".into(), json!(k.time));
                     o.insert("value".into(), json!(k.value));
-                    match k.curve {
-                        CueCurve::Linear => {}
-                        CueCurve::Stepped => {
-                            o.insert("curve".into(), json!("stepped"));
-                        }
-                        CueCurve::Bezier(c) => {
-                            o.insert("curve".into(), json!(c));
-                        }
-                    }
+                    curve(&mut o, k.curve);
                     Value::Object(o)
                 })
                 .collect();
@@ -192,6 +222,19 @@ fn animation(a: &AnimCuesDesc) -> Value {
         m.insert("events".into(), Value::Array(events));
     }
     Value::Object(m)
+}
+
+/// A key's `curve` member (none for linear, the reader's default).
+pub(super) fn curve(o: &mut Map<String, Value>, c: CueCurve) {
+    match c {
+        CueCurve::Linear => {}
+        CueCurve::Stepped => {
+            o.insert("curve".into(), json!("stepped"));
+        }
+        CueCurve::Bezier(c) => {
+            o.insert("curve".into(), json!(c));
+        }
+    }
 }
 
 fn follow(f: &FollowDesc) -> Value {

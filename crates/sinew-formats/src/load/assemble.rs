@@ -226,7 +226,8 @@ impl Ctx<'_> {
                 }
             })?;
         }
-        let (jiggle, follow) = self.extras(&rig)?;
+        let rig = Arc::new(rig);
+        let (jiggle, follow, cages) = self.extras(&rig)?;
         let pages = match &atlas {
             Some((a, name, file)) if self.options.textures => self.pages(a, name, file)?,
             _ => Vec::new(),
@@ -236,12 +237,13 @@ impl Ctx<'_> {
             None => (None, None),
         };
         Ok(Asset {
-            rig: Arc::new(rig),
+            rig,
             atlas,
             atlas_name,
             pages,
             jiggle,
             follow,
+            cages,
             // DragonBones data is y down; the draw list flips it to y up.
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
@@ -288,15 +290,17 @@ impl Ctx<'_> {
             }
         }
         let draw = crate::asset::puppet_draw_setup(&p, &rig);
-        let (jiggle, follow) = self.extras(&rig)?;
+        let rig = Arc::new(rig);
+        let (jiggle, follow, cages) = self.extras(&rig)?;
         Ok(Asset {
             param_animations: Arc::from(p.animations.clone()),
-            rig: Arc::new(rig),
+            rig,
             atlas: None,
             atlas_name: None,
             pages: Vec::new(),
             jiggle,
             follow,
+            cages,
             draw: Arc::new(draw),
             puppet: Some(Box::new(p)),
             dragonbones: None,
@@ -306,11 +310,11 @@ impl Ctx<'_> {
         })
     }
 
-    /// The jiggle bones and follows of [`LoadOptions::extras`] for `rig`.
-    fn extras(&self, rig: &Rig) -> Result<crate::asset::Extras, LoadError> {
+    /// The jiggle bones, follows and cages of [`LoadOptions::extras`] for `rig`.
+    fn extras(&self, rig: &Arc<Rig>) -> Result<crate::asset::Extras, LoadError> {
         let beside = [format!("{}.extras.json", self.stem())];
         let Some(f) = self.companion(&self.options.extras, &beside)? else {
-            return Ok((None, None));
+            return Ok((None, None, None));
         };
         let text = crate::budget::into_text(f.bytes, &f.file)?;
         let extras = crate::extras::parse_extras_with(&text, &f.file, &self.options.budgets)?;
@@ -325,7 +329,8 @@ impl Ctx<'_> {
             let fr = FollowRig::build(rig, &extras.follow).map_err(|e| rig_error(e.to_string()))?;
             Some(Arc::new(fr))
         };
-        Ok((Some(Arc::new(jr)), follow))
+        let cages = crate::extras::build_cages(rig, &extras.cages, &f.file)?;
+        Ok((Some(Arc::new(jr)), follow, cages))
     }
 
     /// Every page image of `atlas` (named `name`, errors say `file`), fetched relative to

@@ -30,6 +30,7 @@ mod dragonbones_playback;
 mod dragonbones_random;
 mod dragonbones_synthetic;
 mod errors;
+mod extras_cages;
 mod fast_paths;
 mod fixtures;
 mod follow_frame;

@@ -24,6 +24,8 @@ pub(super) struct SlotCage {
     pub posed: Vec<f32>,
     /// Whether `posed` is this frame's (the slot showed the attachment).
     pub valid: bool,
+    /// Its index in the character's [`super::cage_rig::CageRig`] (`None`: added by code).
+    pub from_rig: Option<usize>,
 }
 
 impl Character {
@@ -69,6 +71,7 @@ impl Character {
             deformer,
             posed: vec![0.0; vertices * 2],
             valid: false,
+            from_rig: None,
         });
         Ok(self.cages.len() - 1)
     }
@@ -207,9 +210,11 @@ impl Character {
             .then_some((c.slot, cage, c.deformer.loop_ends()))
     }
 
-    /// Removes every cage.
+    /// Removes every cage (those of the cage rig too: [`Character::set_cage_rig`] brings
+    /// them back).
     pub fn clear_cages(&mut self) {
         self.cages.clear();
+        self.cage_rig = None;
     }
 }
 

@@ -2,7 +2,8 @@
 //! which animations play this frame, at what time and weight, as [`CueWindow`]s for
 //! [`JiggleState::apply_cues`]. Every track's current entry counts with its alpha and fires
 //! its fade events; an entry being mixed out counts with its alpha times what is left of
-//! the crossfade, and fires none. In clip mode the one clip counts fully. Allocation-free.
+//! the crossfade, and fires none. In clip mode the one clip counts fully. The cages' point
+//! keys read the same windows ([`for_each_window`]). Allocation-free.
 
 use super::AnimMode;
 use crate::anim::AnimationState;
@@ -20,6 +21,18 @@ pub(super) fn feed_cues(
     animates: bool,
 ) {
     js.clear_cues();
+    for_each_window(rig, state, mode, animates, |w| js.apply_cues(jr, w));
+}
+
+/// Calls `f` with the window of every animation playing this frame (none when the rig does
+/// not animate): the jiggle cues and the cages' point keys read the same windows.
+pub(super) fn for_each_window(
+    rig: &Rig,
+    state: &AnimationState,
+    mode: &AnimMode,
+    animates: bool,
+    mut f: impl FnMut(&CueWindow),
+) {
     if !animates {
         return;
     }
@@ -32,7 +45,7 @@ pub(super) fn feed_cues(
                 let Some(mut to) = state.entry(id) else {
                     continue;
                 };
-                js.apply_cues(jr, &window(to, to.alpha, state.time_scale, true));
+                f(&window(to, to.alpha, state.time_scale, true));
                 let mut weight = to.alpha;
                 // Entries being mixed out fade with the crossfade.
                 while let Some(from_id) = state.mixing_from(id) {
@@ -41,7 +54,7 @@ pub(super) fn feed_cues(
                     };
                     weight *= 1.0 - to.mix_percent();
                     let w = from.alpha * weight;
-                    js.apply_cues(jr, &window(from, w, state.time_scale, false));
+                    f(&window(from, w, state.time_scale, false));
                     (id, to) = (from_id, from);
                 }
             }
@@ -66,20 +79,17 @@ pub(super) fn feed_cues(
                     t.min(end)
                 }
             };
-            js.apply_cues(
-                jr,
-                &CueWindow {
-                    clip,
-                    last: wrap(prev),
-                    time: wrap(time),
-                    start: 0.0,
-                    end,
-                    looping,
-                    weight: 1.0,
-                    speed: 1.0,
-                    events: true,
-                },
-            );
+            f(&CueWindow {
+                clip,
+                last: wrap(prev),
+                time: wrap(time),
+                start: 0.0,
+                end,
+                looping,
+                weight: 1.0,
+                speed: 1.0,
+                events: true,
+            });
         }
     }
 }

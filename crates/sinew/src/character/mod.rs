@@ -49,6 +49,7 @@
 
 mod batch;
 mod bounds;
+pub mod cage_rig;
 mod cages;
 mod constraints;
 mod crowd;
@@ -185,6 +186,10 @@ pub struct Character {
     bounds: SkeletonBounds,
     /// Cages on meshes, in the order they run.
     cages: Vec<cages::SlotCage>,
+    /// The declared cages the first of `cages` come from ([`Character::set_cage_rig`]).
+    cage_rig: Option<Arc<cage_rig::CageRig>>,
+    /// The keyed cages' point offsets being summed (2 floats per point of the largest).
+    cage_keys: Vec<f64>,
     /// Whether an output of the last update overflowed and was zeroed ([`finite`]).
     overflowed: bool,
 }
@@ -221,6 +226,8 @@ impl Character {
             draw_sized: false,
             bounds: SkeletonBounds::for_rig(&rig),
             cages: Vec::new(),
+            cage_rig: None,
+            cage_keys: Vec::new(),
             overflowed: false,
             inst,
             state,
@@ -690,7 +697,11 @@ impl Character {
             // Checked each frame: `jiggle_mut` hands out the state.
             js.update(rig, jr, inst, dt);
         }
-        // 8. Cages on meshes, after skinning.
+        // 8. Cages on meshes, after skinning; declared cages' point keys first.
+        if let Some(cr) = &self.cage_rig {
+            let frame = (rig, &self.state, &self.mode, self.animates);
+            cage_rig::key_cages(cr, &mut self.cages, &mut self.cage_keys, frame);
+        }
         if !self.cages.is_empty() {
             cages::pose_cages(&mut self.cages, rig, inst);
         }

@@ -105,7 +105,14 @@ pub struct CageDeformer {
     source: CageSource,
     mode: CageMode,
     rest_cage: Vec<f32>,
-    cage: Vec<f32>,
+    points: Vec<f32>,
+    /// What the host wrote for a [`CageSource::External`] cage (starts at the bind pose).
+    host_points: Vec<f32>,
+    /// Bind-frame deltas added to the driven cage points ([`CageDeformer::point_offsets_mut`]).
+    offsets: Vec<f32>,
+    /// Whether `offsets` are added (off until first asked for, so an unkeyed cage's
+    /// arithmetic is unchanged, signed zeros included).
+    offsets_on: bool,
     /// One past the last cage vertex of each loop (the cage's loops, in order).
     loop_ends: Vec<u32>,
     delta: Vec<f32>,
@@ -224,7 +231,10 @@ impl CageDeformer {
             loop_ends,
             out: vec![0.0; 2 * targets.len()],
             delta: vec![0.0; 2 * n],
-            cage: rest_cage.clone(),
+            points: rest_cage.clone(),
+            host_points: rest_cage.clone(),
+            offsets: vec![0.0; 2 * n],
+            offsets_on: false,
             rest_cage,
             nodes: vec![0.0; weights.scratch_len()],
             weights,
@@ -235,15 +245,32 @@ impl CageDeformer {
         })
     }
 
-    /// The current cage (x, y pairs): write it each frame for [`CageSource::External`].
+    /// The points the host gives a [`CageSource::External`] cage (x, y pairs, bind
+    /// frame; they start at the bind pose and keep what was written): write them before
+    /// each apply. Unused by mesh- and bone-driven cages.
     pub fn cage_mut(&mut self) -> &mut [f32] {
-        &mut self.cage
+        &mut self.host_points
     }
 
     /// The current cage (x, y pairs): the bind pose until the first apply, then what its
-    /// source drove it to (world units for mesh- and bone-driven cages).
+    /// source drove it to plus the point offsets (world units for mesh- and bone-driven
+    /// cages).
     pub fn cage(&self) -> &[f32] {
-        &self.cage
+        &self.points
+    }
+
+    /// The cage's points at bind time (x, y pairs, bind frame).
+    pub fn rest_cage(&self) -> &[f32] {
+        &self.rest_cage
+    }
+
+    /// Deltas (x, y pairs, bind frame) added to the cage's points after its source placed
+    /// them, at every apply from now on: animation keys on a cage write these each frame.
+    /// They add in the bind frame: on a bone-driven cage they move with its points but do
+    /// not turn with its bones. Zero until written.
+    pub fn point_offsets_mut(&mut self) -> &mut [f32] {
+        self.offsets_on = true;
+        &mut self.offsets
     }
 
     /// One past the last vertex of each of the cage's loops, in the [`Cage`]'s loop order,
@@ -289,7 +316,7 @@ pub fn apply_cage(
     }
     match &def.source {
         CageSource::MeshVertices(ids) => {
-            for (c, &i) in def.cage.chunks_exact_mut(2).zip(ids) {
+            for (c, &i) in def.points.chunks_exact_mut(2).zip(ids) {
                 let i = 2 * i as usize;
                 c.copy_from_slice(&vertices[i..i + 2]);
             }
@@ -299,7 +326,7 @@ pub fn apply_cage(
             bones,
             values,
         } => {
-            for (j, c) in def.cage.chunks_exact_mut(2).enumerate() {
+            for (j, c) in def.points.chunks_exact_mut(2).enumerate() {
                 let (a, b) = (offsets[j] as usize, offsets[j + 1] as usize);
                 let (mut x, mut y) = (0.0, 0.0);
                 for (bone, v) in bones[a..b].iter().zip(&values[a..b]) {
@@ -315,19 +342,24 @@ pub fn apply_cage(
                 c[1] = y as f32;
             }
         }
-        CageSource::External => {}
+        CageSource::External => def.points.copy_from_slice(&def.host_points),
+    }
+    if def.offsets_on {
+        for (c, d) in def.points.iter_mut().zip(&def.offsets) {
+            *c += d;
+        }
     }
     match def.mode {
         CageMode::Replace => {
             def.weights
-                .deform(&def.cage, &mut def.nodes, &mut def.out)?;
+                .deform(&def.points, &mut def.nodes, &mut def.out)?;
             for (p, &t) in def.out.chunks_exact(2).zip(&def.targets) {
                 let t = 2 * t as usize;
                 vertices[t..t + 2].copy_from_slice(p);
             }
         }
         CageMode::Offset => {
-            for ((d, c), r) in def.delta.iter_mut().zip(&def.cage).zip(&def.rest_cage) {
+            for ((d, c), r) in def.delta.iter_mut().zip(&def.points).zip(&def.rest_cage) {
                 *d = c - r;
             }
             def.weights

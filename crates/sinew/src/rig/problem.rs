@@ -51,6 +51,8 @@ pub enum BuildPart {
     Jiggle,
     /// Delayed follows ([`crate::physics::follow::FollowRig::build`]).
     Follow,
+    /// Cages declared by name ([`crate::character::cage_rig::CageRig::build`]).
+    Cages,
 }
 
 /// Which numbered element of its item a [`BuildProblem`] is about, so a loader can point at
@@ -66,6 +68,8 @@ pub enum Element {
     ChainOutput(usize),
     /// A physics chain's particle, by index.
     ChainParticle(usize),
+    /// A declared cage, by its index in the list given to the builder.
+    Cage(usize),
 }
 
 /// One problem found while building a rig or resolving by-name data against one.
