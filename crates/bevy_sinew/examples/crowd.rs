@@ -8,7 +8,10 @@
 //! plugin's update (`SinewSystems::Update`: every character updated and its draw list built)
 //! and of its drawing (`SinewSystems::Draw`: batches written into meshes), to set beside
 //! `sinew bench examples/stickbot/stickbot.json --anim walk --instances N --frames FRAMES
-//! --threads T` (docs/PERFORMANCE.md). `--threads T` sets sinew's pool (default: all cores).
+//! --threads T` (docs/PERFORMANCE.md), and the draws of the last frame. `--threads T` sets
+//! sinew's pool (default: all cores); `--no-merge` draws each character's batches on their
+//! own (`SinewSettings::merge` off; on, each row of the crowd shares one z and its
+//! characters share meshes).
 
 mod common;
 
@@ -22,6 +25,8 @@ use std::time::{Duration, Instant};
 struct Clock {
     update: Duration,
     draw: Duration,
+    /// Draws (meshes) of the last frame.
+    draws: usize,
     frames: u32,
     fps_mark: Option<Instant>,
 }
@@ -42,12 +47,13 @@ fn main() {
     };
     let count = value("--count").unwrap_or(1000);
     let hidden = args.iter().any(|a| a == "--hidden");
+    let merge = !args.iter().any(|a| a == "--no-merge");
     let threads = value("--threads");
     match value("--bench") {
-        Some(frames) => bench(count, frames, threads, hidden),
+        Some(frames) => bench(count, frames, threads, hidden, merge),
         None => {
             let mut app = common::app("sinew: crowd");
-            configure(&mut app, count, threads, false);
+            configure(&mut app, count, threads, false, merge);
             app.add_systems(Startup, |mut commands: Commands| {
                 commands.spawn((Camera2d, CompositingSpace::Srgb));
             })
@@ -74,8 +80,11 @@ fn main() {
 }
 
 /// The crowd, and clocks around the plugin's update and draw sets.
-fn configure(app: &mut App, count: usize, threads: Option<usize>, hidden: bool) {
-    let mut settings = SinewSettings::default();
+fn configure(app: &mut App, count: usize, threads: Option<usize>, hidden: bool, merge: bool) {
+    let mut settings = SinewSettings {
+        merge,
+        ..SinewSettings::default()
+    };
     if let Some(t) = threads {
         settings.threads = t;
     }
@@ -92,6 +101,7 @@ fn configure(app: &mut App, count: usize, threads: Option<usize>, hidden: bool) 
             (|mut c: ResMut<Clock>, stats: Res<SinewStats>| {
                 c.update += stats.update;
                 c.draw += stats.draw;
+                c.draws = stats.batches;
                 c.frames += 1;
             })
             .after(SinewSystems::Draw),
@@ -151,7 +161,7 @@ fn show_fps(mut clock: ResMut<Clock>, mut windows: Query<&mut Window>, q: Query<
 
 /// `--bench`: no window; `frames` measured frames after the crowd is ready and 60 warm-up
 /// frames.
-fn bench(count: usize, frames: usize, threads: Option<usize>, hidden: bool) {
+fn bench(count: usize, frames: usize, threads: Option<usize>, hidden: bool, merge: bool) {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -169,7 +179,7 @@ fn bench(count: usize, frames: usize, threads: Option<usize>, hidden: bool) {
             .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
     )
     .add_plugins(bevy_sinew::SinewPlugin);
-    configure(&mut app, count, threads, hidden);
+    configure(&mut app, count, threads, hidden, merge);
     // The frame time `sinew bench` steps by (60 fps), whatever the frames really take.
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         Duration::from_secs_f64(1.0 / 60.0),
@@ -216,6 +226,11 @@ fn bench(count: usize, frames: usize, threads: Option<usize>, hidden: bool) {
     println!(
         "frame  {:.2} ms (the whole app.update, wall)",
         wall.as_secs_f64() * 1e3 / frames as f64
+    );
+    println!(
+        "draws  {} meshes drawn in the last frame (merging {})",
+        clock.draws,
+        if merge { "on" } else { "off, --no-merge" }
     );
     // The same characters in a bare sinew Crowd in this process (what `sinew bench
     // --threads` runs), for the overhead of the plugin's update.

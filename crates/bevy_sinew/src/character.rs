@@ -146,6 +146,9 @@ pub struct SinewSettings {
     /// true); off, a composite's tint and opacity multiply its parts and those blend modes
     /// draw with their nearest fixed-function state.
     pub layers: bool,
+    /// Merge the batches of characters that share a rig, a z and render layers into shared
+    /// meshes (`crowd.rs`; default: true): a crowd in rows draws in a few draws per row.
+    pub merge: bool,
 }
 
 impl Default for SinewSettings {
@@ -155,6 +158,7 @@ impl Default for SinewSettings {
             update_hidden: true,
             first_render_layer: 32,
             layers: true,
+            merge: true,
         }
     }
 }

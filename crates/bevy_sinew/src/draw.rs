@@ -11,12 +11,16 @@
 //! layered when there is a view to follow (`layers.rs`): its passes' batches go on the
 //! render layers of its pass cameras, its layer images are made or resized to the view, and
 //! its last image is drawn where its batches would be.
+//!
+//! Characters of one rig at one z are merged into shared meshes where that changes nothing
+//! in the picture (`crowd.rs`).
 
 use crate::asset::SinewRig;
 use crate::batch::{Batch, Batcher, Z_STEP};
 use crate::character::{SinewCharacter, SinewSettings, SinewStats};
+use crate::crowd::{BatchEntities, Merged};
 use crate::layers::{LayerCameras, Layers, RenderLayerAlloc, ViewInfo, ViewQuery};
-use crate::material::{ATTRIBUTE_DARK, SinewMaterial, SinewMaterialKey};
+use crate::material::{ATTRIBUTE_DARK, MaskMode, SinewMaterial, SinewMaterialKey};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::{NoFrustumCulling, RenderLayers};
 use bevy::mesh::{Indices, PrimitiveTopology, VertexAttributeValues};
@@ -74,24 +78,22 @@ pub fn draw_characters(
     mut images: ResMut<Assets<Image>>,
     mut cache: ResMut<MaterialCache>,
     mut alloc: ResMut<RenderLayerAlloc>,
+    mut merged: ResMut<Merged>,
     settings: Res<SinewSettings>,
     views: ViewQuery,
     mut cameras: LayerCameras,
-    mut characters: Query<(
-        Entity,
-        &SinewCharacter,
-        Option<&mut SinewBatches>,
-        &InheritedVisibility,
-        Option<Ref<RenderLayers>>,
-    )>,
-    mut children: Query<
+    mut characters: Query<
         (
-            &mut Visibility,
-            &mut MeshMaterial2d<SinewMaterial>,
-            &mut Transform,
+            Entity,
+            &SinewCharacter,
+            Option<&mut SinewBatches>,
+            &InheritedVisibility,
+            Option<Ref<RenderLayers>>,
+            (&Transform, Has<ChildOf>),
         ),
-        (With<SinewBatch>, Without<Camera2d>),
+        Without<SinewBatch>,
     >,
+    mut children: BatchEntities,
     mut stats: ResMut<SinewStats>,
 ) {
     let start = std::time::Instant::now();
@@ -105,7 +107,18 @@ pub fn draw_characters(
     }
     // Pass cameras run before the view's, numbered in the order they are met.
     let mut order = view.as_ref().map_or(0, |v| v.order) - 100_000;
-    for (entity, character, batches, visible, layers) in &mut characters {
+    // Characters that share a rig, a z and render layers (crowd.rs).
+    merged.clear();
+    let default_layers = RenderLayers::default();
+    if settings.merge {
+        for (_, character, _, visible, layers, (tf, parented)) in &characters {
+            if visible.get() && !parented && rigs.contains(character.rig()) {
+                let layers = layers.as_deref().unwrap_or(&default_layers);
+                merged.count(character.rig().id(), tf.translation.z, layers);
+            }
+        }
+    }
+    for (entity, character, batches, visible, layers, (tf, parented)) in &mut characters {
         let Some(mut batches) = batches else {
             commands.entity(entity).insert(SinewBatches::default());
             continue;
@@ -150,6 +163,32 @@ pub fn draw_characters(
             }
             _ => batches.layers.release(&mut commands),
         }
+        let own_layers = layers.as_deref().unwrap_or(&default_layers);
+        let group = (settings.merge
+            && !parented
+            && !passes
+            && batches
+                .batcher
+                .batches()
+                .iter()
+                .all(|b| b.mask == MaskMode::None))
+        .then(|| merged.group(character.rig().id(), tf.translation.z, own_layers))
+        .flatten();
+        if let Some(group) = group {
+            for batch in batches.batcher.batches() {
+                let Some(page) = rig.page(batch.page) else {
+                    continue;
+                };
+                let material = material_for(&mut cache, &mut materials, page, None, batch);
+                merged.push(group, batch, &material, tf, own_layers);
+            }
+            for (child, _, _) in &batches.children {
+                if let Ok((mut vis, _, _)) = children.get_mut(*child) {
+                    vis.set_if_neq(Visibility::Hidden);
+                }
+            }
+            continue;
+        }
         for (k, batch) in batches.batcher.batches().iter().enumerate() {
             let page = match batch.image {
                 Some(i) => batches.layers.images.get(usize::from(i)),
@@ -167,10 +206,7 @@ pub fn draw_characters(
             let own = || layers.as_deref().cloned().unwrap_or_default();
             let render_layers = || render_layer.map_or_else(own, RenderLayers::layer);
             if k == batches.children.len() {
-                let mut mesh = Mesh::new(
-                    PrimitiveTopology::TriangleList,
-                    RenderAssetUsages::default(),
-                );
+                let mut mesh = new_mesh();
                 write_mesh(&mut mesh, batch);
                 let handle = meshes.add(mesh);
                 let child = commands
@@ -216,7 +252,17 @@ pub fn draw_characters(
             }
         }
     }
+    merged.write(&mut commands, &mut meshes, &mut children);
+    stats.batches += merged.used();
     stats.draw = start.elapsed();
+}
+
+/// An empty triangle-list mesh for a batch.
+pub(crate) fn new_mesh() -> Mesh {
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
 }
 
 fn material_for(
@@ -244,7 +290,7 @@ fn material_for(
 }
 
 /// Writes a batch into a mesh, reusing its buffers.
-fn write_mesh(mesh: &mut Mesh, b: &Batch) {
+pub(crate) fn write_mesh(mesh: &mut Mesh, b: &Batch) {
     fn set<T: Copy>(
         mesh: &mut Mesh,
         id: bevy::mesh::MeshVertexAttribute,

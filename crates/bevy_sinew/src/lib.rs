@@ -33,6 +33,7 @@
 //!   entities ([`SinewBoneTargets`]);
 //! - [`batch`], [`draw`] and [`material`]: the draw list as batched `Mesh2d`es with sinew's
 //!   shader and blend modes, in Bevy's 2D pipeline;
+//! - [`crowd`]: characters of one rig at one z merged into shared meshes;
 //! - [`layers`]: off-screen passes for composites and blend modes that read the
 //!   destination, following one view ([`SinewView`]).
 //!
@@ -56,6 +57,7 @@ pub mod asset;
 pub mod batch;
 pub mod bones;
 pub mod character;
+pub mod crowd;
 pub mod draw;
 pub mod layers;
 pub mod material;
@@ -105,6 +107,7 @@ impl Plugin for SinewPlugin {
             .init_resource::<character::SinewPool>()
             .init_resource::<draw::MaterialCache>()
             .init_resource::<layers::RenderLayerAlloc>()
+            .init_resource::<crowd::Merged>()
             .configure_sets(
                 PostUpdate,
                 (

@@ -15,7 +15,7 @@ use sinew_render::{Canvas, CharacterRenderer, MaskedRenderer, View};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-const SIZE: u32 = 256;
+pub const SIZE: u32 = 256;
 
 /// The last image read back from the GPU.
 #[derive(Resource, Clone, Default)]
@@ -74,57 +74,7 @@ pub fn render_both_with(
         .and_then(|mut c| c.character().and_then(|c| c.fit_view(SIZE, SIZE, 0.05)))
         .expect("the character shows something");
 
-    let mut image = Image::new_fill(
-        Extent3d {
-            width: SIZE,
-            height: SIZE,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        &[0, 0, 0, 0],
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    );
-    image.texture_descriptor.usage = TextureUsages::TEXTURE_BINDING
-        | TextureUsages::COPY_DST
-        | TextureUsages::COPY_SRC
-        | TextureUsages::RENDER_ATTACHMENT;
-    let target = app.world_mut().resource_mut::<Assets<Image>>().add(image);
-    let captured = Captured::default();
-    app.insert_resource(captured.clone());
-    app.world_mut().spawn((
-        Camera2d,
-        Camera {
-            clear_color: ClearColorConfig::Custom(Color::NONE),
-            ..default()
-        },
-        RenderTarget::Image(target.clone().into()),
-        // Blend 8-bit sRGB values, as sinew's CPU renderer does.
-        CompositingSpace::Srgb,
-        Projection::Orthographic(OrthographicProjection {
-            scaling_mode: ScalingMode::Fixed {
-                width: (x1 - x0) as f32,
-                height: (y1 - y0) as f32,
-            },
-            ..OrthographicProjection::default_2d()
-        }),
-        Transform::from_xyz(((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32, 0.0),
-    ));
-    app.world_mut().spawn(Readback::texture(target)).observe(
-        |ev: On<ReadbackComplete>, captured: Res<Captured>| {
-            *captured.0.lock().unwrap() = Some(ev.data.clone());
-        },
-    );
-    // Pipelines compile in the background: give them frames, then keep the last image.
-    for _ in 0..60 {
-        app.update();
-    }
-    let gpu = captured
-        .0
-        .lock()
-        .unwrap()
-        .take()
-        .expect("an image was read back");
+    let gpu = capture(&mut app, [x0, y0, x1, y1]);
     assert_eq!(
         gpu.len(),
         (SIZE * SIZE * 4) as usize,
@@ -193,6 +143,63 @@ pub fn render_both_with(
     }
 }
 
+/// Draws the app's world through a camera over `view` (x0, y0, x1, y1) into a SIZE x SIZE
+/// image with `CompositingSpace::Srgb`, 60 frames, and reads the last one back.
+pub fn capture(app: &mut App, view: [f64; 4]) -> Vec<u8> {
+    let [x0, y0, x1, y1] = view;
+    let mut image = Image::new_fill(
+        Extent3d {
+            width: SIZE,
+            height: SIZE,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        &[0, 0, 0, 0],
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    image.texture_descriptor.usage = TextureUsages::TEXTURE_BINDING
+        | TextureUsages::COPY_DST
+        | TextureUsages::COPY_SRC
+        | TextureUsages::RENDER_ATTACHMENT;
+    let target = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+    let captured = Captured::default();
+    app.insert_resource(captured.clone());
+    app.world_mut().spawn((
+        Camera2d,
+        Camera {
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+        RenderTarget::Image(target.clone().into()),
+        // Blend 8-bit sRGB values, as sinew's CPU renderer does.
+        CompositingSpace::Srgb,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::Fixed {
+                width: (x1 - x0) as f32,
+                height: (y1 - y0) as f32,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_xyz(((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32, 0.0),
+    ));
+    app.world_mut().spawn(Readback::texture(target)).observe(
+        |ev: On<ReadbackComplete>, captured: Res<Captured>| {
+            *captured.0.lock().unwrap() = Some(ev.data.clone());
+        },
+    );
+    // Pipelines compile in the background: give them frames, then keep the last image.
+    for _ in 0..60 {
+        app.update();
+    }
+    captured
+        .0
+        .lock()
+        .unwrap()
+        .take()
+        .expect("an image was read back")
+}
+
 /// PSNR over premultiplied RGBA of the pixels where `region` is true, and how many there
 /// are.
 pub fn region_psnr(a: &[u8], b: &[u8], region: &[bool]) -> (f64, usize) {
@@ -228,7 +235,7 @@ pub fn differs(a: &[u8], b: &[u8], by: u8) -> Vec<bool> {
 
 /// Coverage IoU (alpha >= 128) and PSNR over premultiplied RGBA of the pixels either image
 /// covers at all.
-fn compare(a: &[u8], b: &[u8]) -> (f64, f64) {
+pub fn compare(a: &[u8], b: &[u8]) -> (f64, f64) {
     let (mut inter, mut union, mut n, mut sq) = (0u64, 0u64, 0u64, 0f64);
     for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
         let (pa, qa) = (p[3] >= 128, q[3] >= 128);
