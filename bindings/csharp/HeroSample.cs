@@ -1,7 +1,8 @@
 // HeroSample.cs: a MonoBehaviour-style sample driving a character and a cage as a game
 // would: stickbot walks, turns (a crossfade) and calms down (its hair and cape jiggle faded
-// out over half a second); it holds a banner between its forearms, a mesh bound once to a
-// four-point cage whose control points follow the forearms each frame; a face puppet's
+// out over half a second) and breathes (a host-driven cage on its torso mesh, declared in
+// the rig's extras, scaled each frame); it holds a banner between its forearms, a mesh bound
+// once to a four-point cage whose control points follow the forearms each frame; a face puppet's
 // ParamAngle follows the body's head. Start() loads and binds, Update() drives and reads
 // back (no allocation per frame), OnDestroy() frees. UnityLoop calls them as Unity's player
 // loop would (Start once, Update per frame with Time.deltaTime set, OnDestroy), so the same
@@ -24,6 +25,9 @@ public class Hero : MonoBehaviour
     public Character Face { get; private set; }
     Cage banner;
     public float[] BannerRest, BannerPoints, BannerCage, BannerRestCage;
+    public float breathPeriod = 1.2f, breathDepth = 0.05f; // the chest cage's scale swing (depth 0: still)
+    int chest;
+    public float[] ChestRest, ChestPoints;
     public bool Clockwise;        // the cage's corner order (back forearm left of the front one or not)
     WorldTransform[] worlds;
     int backArm, frontArm, headBone;
@@ -37,11 +41,19 @@ public class Hero : MonoBehaviour
     public void Start()
     {
         var dir = root + "/examples/stickbot/";
-        bodyRig = Rig.LoadSpine(dir + "stickbot.json", dir + "stickbot.atlas", dir + "stickbot.extras.json");
+        // The rig's extras plus a host-driven cage on the torso mesh (docs/EXTRAS.md "Cages").
+        var extras = System.IO.File.ReadAllText(dir + "stickbot.extras.json").TrimEnd();
+        extras = extras.Substring(0, extras.Length - 1) + ", \"cages\": [{ \"name\": \"chest\", \"slot\": \"torso\"," +
+            " \"drive\": \"host\", \"mode\": \"offset\", \"loops\": [[[-80, 20], [90, 20], [0, 260]]] }] }";
+        bodyRig = Rig.LoadSpineMemory(System.IO.File.ReadAllBytes(dir + "stickbot.json"), System.IO.File.ReadAllText(dir + "stickbot.atlas"), extras);
         Body = new Character(bodyRig);
         Body.SetMix("walk", "turn", mixTime);
         Body.SetAnimation(0, "walk", true);
         Body.Update(0);
+        chest = Body.FindCage("chest");
+        ChestRest = new float[6];
+        ChestPoints = new float[6];
+        Body.CagePoints(chest, ChestRest);
         faceRig = Rig.LoadInochi2D(root + "/examples/face/face.inp");
         Face = new Character(faceRig);
 
@@ -96,6 +108,15 @@ public class Hero : MonoBehaviour
         float dt = Time.deltaTime;
         if (!turned && Clock + 1e-6f >= turnAt) { Body.SetAnimation(0, "turn", true); turned = true; }
         if (!calmed && Clock + 1e-6f >= calmAt) { Body.SetJiggleStrength(null, 0, calmFade); calmed = true; }
+        // Breathing: the chest cage scaled about its centroid, written before the update.
+        float breath = 1 + breathDepth * (float)Math.Sin(2 * Math.PI * Clock / breathPeriod);
+        float cx = (ChestRest[0] + ChestRest[2] + ChestRest[4]) / 3, cy = (ChestRest[1] + ChestRest[3] + ChestRest[5]) / 3;
+        for (int i = 0; i < 6; i += 2)
+        {
+            ChestPoints[i] = cx + breath * (ChestRest[i] - cx);
+            ChestPoints[i + 1] = cy + breath * (ChestRest[i + 1] - cy);
+        }
+        Body.SetCagePoints(chest, ChestPoints);
         Body.Update(dt);
         Clock += dt;
         Frame++;

@@ -1,7 +1,7 @@
 // Test.cs: the C# binding under mono, run by bindings/run.sh: every wrapped function called
 // at least once with its result checked (TestRig.cs, TestCharacter.cs, TestControls.cs,
-// TestJiggle.cs, TestCage.cs), the per-frame calls checked to allocate nothing
-// (TestAlloc.cs), the Unity-style sample driven as Unity would (TestSample.cs), and the
+// TestJiggle.cs, TestCharacterCages.cs, TestCage.cs), the per-frame calls checked to
+// allocate nothing (TestAlloc.cs), the Unity-style sample driven as Unity would (TestSample.cs), and the
 // structs' layouts printed for run.sh to compare with the C compiler's (--layout).
 // Usage: sinew_cs.exe REPO_ROOT SCRATCH SKELETON ATLAS ANIMATION FRAMES EXPECTED_POSES
 //        sinew_cs.exe --layout
@@ -74,6 +74,7 @@ public static class SinewTest
         TestCharacter.AgainstRust(args[2], args[3], args[4], int.Parse(args[5], CultureInfo.InvariantCulture), args[6]);
         TestControls.Run(root);
         TestJiggle.Run(root);
+        TestCharacterCages.Run(root);
         TestCage.Run();
         TestAlloc.Run(root);
         TestSample.Run(root);

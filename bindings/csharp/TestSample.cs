@@ -3,8 +3,9 @@
 // of its rest points (a parallelogram cage moves by an affine map, which mean value
 // coordinates reproduce exactly), the crossfade happens when asked and blends (the pose
 // differs from an unmixed switch while it runs), the jiggle fade is linear and ends on the
-// animated pose, the face's ParamAngle is the head's turn. Also the SinewCharacter and
-// MvcDeformer components.
+// animated pose, the face's ParamAngle is the head's turn, the chest cage holds the host's
+// points and moves only the torso (against a second Hero that does not breathe). Also the
+// SinewCharacter and MvcDeformer components.
 using System;
 using Sinew;
 
@@ -23,6 +24,7 @@ public static class TestSample
     {
         var dir = root + "/examples/stickbot/";
         var hero = new Hero { root = root };
+        var calm = new Hero { root = root, breathDepth = 0 }; // the same, not breathing
         using (var rig = Rig.LoadSpine(dir + "stickbot.json", dir + "stickbot.atlas", dir + "stickbot.extras.json"))
         using (var unmixed = new Character(rig))
         using (var still = new Character(rig))
@@ -36,7 +38,10 @@ public static class TestSample
             var wb = new WorldTransform[rig.Info.Bones];
             float clock = 0, dt = 1f / 60;
             bool turned = false;
-            bool faceSame = true;
+            bool faceSame = true, chestSame = true, breathOk = true;
+            int maxBreathing = 0;
+            var chestRead = new float[6];
+            float[] ph = new float[0], ps = new float[0];
             double bannerErr = 0, bannerMoved = 0, mixDiff = 0, faceMax = 0, halfFade = double.NaN, endDiff = double.NaN;
             int turnFrame = (int)Math.Round(hero.turnAt * 60) + 1, mixFrames = (int)(hero.mixTime * 60);
             var want = new float[2];
@@ -59,6 +64,16 @@ public static class TestSample
                     }
                 if (frame > turnFrame && frame < turnFrame + mixFrames) mixDiff = Math.Max(mixDiff, MaxBoneDiff(hero.Body, unmixed, wa, wb));
                 if (frame == (int)Math.Round((hero.calmAt + hero.calmFade / 2) * 60)) halfFade = hero.Body.GetJiggleStrength("hair");
+                // The chest cage holds what the host wrote; only the torso's 15 vertices breathe.
+                hero.Body.CagePoints(0, chestRead);
+                for (int i = 0; i < 6; i++) chestSame &= chestRead[i] == hero.ChestPoints[i];
+                var rh = hero.Body.Render(); var rs = calm.Body.Render();
+                if (ph.Length < 2 * rh.VertexTotal) { ph = new float[2 * rh.VertexTotal]; ps = new float[2 * rh.VertexTotal]; }
+                rh.CopyPositions(ph); rs.CopyPositions(ps);
+                int breathing = 0;
+                for (int v = 0; v < rh.VertexTotal; v++) if (ph[2 * v] != ps[2 * v] || ph[2 * v + 1] != ps[2 * v + 1]) breathing++;
+                breathOk &= rh.VertexTotal == rs.VertexTotal && breathing <= 15;
+                maxBreathing = Math.Max(maxBreathing, breathing);
                 hero.Face.GetParam("ParamAngle", out var fx, out _);
                 faceSame &= fx == hero.FaceAngle;
                 faceMax = Math.Max(faceMax, Math.Abs(fx));
@@ -68,7 +83,7 @@ public static class TestSample
                     T.Expect(hero.Body.GetJiggleStrength("cape") == 0 && hero.Body.GetJiggleStrength("hair") == 0 && hero.Body.GetJiggleEffectiveStrength("hair") == 0, "jiggle faded to 0");
                     T.Expect(hero.Body.Track(0).AnimationName == "turn", "turn plays at the end");
                 }
-            }, hero);
+            }, hero, calm);
             T.Expect(bannerErr < 1e-3, "the banner is the affine image of its rest points (max error " + bannerErr + ")");
             T.Expect(bannerMoved > 5, "the banner moved with the forearms (" + bannerMoved + " units)");
             T.Expect(hero.TurnStartedFrame == turnFrame && hero.WalkInterruptedFrame == turnFrame,
@@ -76,6 +91,8 @@ public static class TestSample
             T.Expect(mixDiff > 1e-3, "the crossfade blends: the pose differs from an unmixed switch by " + mixDiff);
             T.Expect(T.Near(halfFade, 0.5, 1e-6), "half way through the fade the strength is 0.5 (" + halfFade + ")");
             T.Expect(endDiff == 0, "faded out, the pose is the animated pose (max diff " + endDiff + ")");
+            T.Expect(chestSame, "every frame the chest cage holds the points the host wrote");
+            T.Expect(breathOk && maxBreathing == 15, "breathing moves the torso's 15 vertices and no other (at most " + maxBreathing + ")");
             T.Expect(faceSame, "every frame the face's ParamAngle is the head's turn");
             T.Expect(faceMax > 0.5, "the face turned with the head (up to " + faceMax + ")");
             T.Expect(hero.DrawCalls >= 1 && hero.Body == null && hero.Face == null, "drew, then OnDestroy freed everything");
