@@ -74,11 +74,11 @@ pub enum CageCommand {
         #[arg(long, value_name = "T", allow_hyphen_values = true,
               conflicts_with_all = ["sparse", "harmonic", "biharmonic"])]
         grid_tol: Option<f64>,
-        /// Harmonic coordinates instead of MVC (needs the `harmonic` feature).
+        /// Harmonic coordinates instead of MVC (the `harmonic` feature, on by default).
         #[arg(long, conflicts_with = "biharmonic")]
         harmonic: bool,
-        /// Bounded biharmonic weights, made affine-exact, instead of MVC (needs the
-        /// `harmonic` feature).
+        /// Bounded biharmonic weights, made affine-exact, instead of MVC (the `harmonic`
+        /// feature, on by default).
         #[arg(long)]
         biharmonic: bool,
     },
@@ -417,12 +417,20 @@ fn bind_biharmonic(cage: &Cage, verts: &[[f64; 2]]) -> Result<CageBinding> {
 
 #[cfg(not(feature = "harmonic"))]
 fn bind_biharmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
-    bail!("--biharmonic needs sinew-cli built with the `harmonic` feature")
+    bail!(
+        "--biharmonic needs sinew-cli's `harmonic` feature, which this build left out \
+         (--no-default-features): build it with `cargo build --release -p sinew-cli \
+         --features harmonic` (or without --no-default-features)"
+    )
 }
 
 #[cfg(not(feature = "harmonic"))]
 fn bind_harmonic(_cage: &Cage, _verts: &[[f64; 2]]) -> Result<CageBinding> {
-    bail!("--harmonic needs sinew-cli built with the `harmonic` feature")
+    bail!(
+        "--harmonic needs sinew-cli's `harmonic` feature, which this build left out \
+         (--no-default-features): build it with `cargo build --release -p sinew-cli \
+         --features harmonic` (or without --no-default-features)"
+    )
 }
 
 fn deform(weights: &Path, cage: &Path, budgets: &Budgets) -> Result<String> {
