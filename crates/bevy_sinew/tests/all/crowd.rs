@@ -15,6 +15,9 @@ fn three_stickbots(merge: bool) -> (Vec<u8>, Vec<u8>, usize, usize) {
         merge,
         ..SinewSettings::default()
     });
+    // Time stands still from the start: each pose is its own `update(t)` alone, whichever
+    // frame its rig is ready in (the merged and unmerged apps are compared pixel for pixel).
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
     let rig: Handle<SinewRig> = app.world().resource::<AssetServer>().load("stickbot.json");
     let offsets = [-450.0f32, 0.0, 450.0];
     let entities: Vec<Entity> = offsets
@@ -36,7 +39,6 @@ fn three_stickbots(merge: bool) -> (Vec<u8>, Vec<u8>, usize, usize) {
     for e in &entities {
         crate::common::until_ready(&mut app, *e, 2000);
     }
-    app.world_mut().resource_mut::<Time<Virtual>>().pause();
     app.update();
     let [x0, y0, x1, y1] = app
         .world_mut()

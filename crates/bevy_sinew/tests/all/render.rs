@@ -188,16 +188,28 @@ pub fn capture(app: &mut App, view: [f64; 4]) -> Vec<u8> {
             *captured.0.lock().unwrap() = Some(ev.data.clone());
         },
     );
-    // Pipelines compile in the background: give them frames, then keep the last image.
+    // Pipelines compile in the background (many of them for a layered puppet, slowly while
+    // other tests run): give them frames, then keep going until the image holds still for
+    // 20 frames in a row (at most 600 frames).
+    let read = |app: &mut App| {
+        app.update();
+        captured.0.lock().unwrap().clone()
+    };
     for _ in 0..60 {
         app.update();
     }
-    captured
-        .0
-        .lock()
-        .unwrap()
-        .take()
-        .expect("an image was read back")
+    let mut last = read(app);
+    let mut still = 0;
+    for _ in 0..600 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let now = read(app);
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+        if still >= 20 {
+            break;
+        }
+    }
+    last.expect("an image was read back")
 }
 
 /// PSNR over premultiplied RGBA of the pixels where `region` is true, and how many there
