@@ -344,4 +344,13 @@ pub struct ViewArgs {
     /// over the puppet's parameters (matched by name).
     #[arg(long)]
     pub physics3: Option<PathBuf>,
+    /// Where the rig panel's "save extras" writes the tuned rig extras (default: the
+    /// extras file they were loaded from).
+    #[arg(long)]
+    pub save_extras: Option<PathBuf>,
+    /// Scripted pointer input, one step a line: `drag TARGET to FRACTION`, `drag TARGET by
+    /// DX,DY`, `click TARGET`, `wait FRAMES` (targets: `slider:CHAIN.KEY`,
+    /// `button:save-extras`, `cage:K.J`).
+    #[arg(long)]
+    pub input: Option<PathBuf>,
 }

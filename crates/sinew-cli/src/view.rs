@@ -4,7 +4,9 @@
 //! `--frames` frames, saves the window's image and exits (1 when the file did not load);
 //! `--overlay` and `--cage` set what the panel's overlay and cage toggles would;
 //! `--extras` (Spine; default the skeleton's sibling `<stem>.extras.json`) and `--physics3`
-//! (puppets) load what `render` loads with them, refused for other formats.
+//! (puppets) load what `render` loads with them, refused for other formats; `--input`
+//! plays scripted pointer input (drag a jiggle slider or a cage point, click "save
+//! extras") and `--save-extras` says where the tuned extras go.
 //! Verified by `tests/all/view.rs` under Xvfb.
 
 use crate::args::ViewArgs;
@@ -145,6 +147,16 @@ pub fn view(args: &ViewArgs, budgets: &Budgets) -> Result<String> {
     };
     #[cfg(feature = "view")]
     {
+        // A script that cannot be read or parsed is refused before the window opens.
+        let script = match &args.input {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| anyhow!("--input {}: {e}", p.display()))?;
+                sinew_view::script::parse(&text)
+                    .map_err(|e| anyhow!("--input {}: {e:#}", p.display()))?
+            }
+            None => Vec::new(),
+        };
         let mut overlays = sinew_view::Overlays::default();
         for name in &args.overlays {
             overlays
@@ -168,6 +180,8 @@ pub fn view(args: &ViewArgs, budgets: &Budgets) -> Result<String> {
             cages: args.cages.clone(),
             extras: args.extras.clone(),
             physics3: args.physics3.clone(),
+            save_extras: args.save_extras.clone(),
+            script,
         };
         let budgets = *budgets;
         let loader =

@@ -5,6 +5,7 @@
 use crate::camera::Camera;
 use crate::model::{Loaded, Opening, Playback};
 use crate::overlays::Overlays;
+use crate::script::Player;
 use crate::shots::Shots;
 use crate::{Loader, Status, ViewOptions, cage_bind, source};
 use anyhow::Result;
@@ -13,8 +14,14 @@ use sinew::Character;
 use sinew_formats::{Asset, LoadOptions};
 use sinew_render::View;
 use sinew_wgpu::{Gpu, GpuRenderer, Options};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// The side panel's width, points.
+const SIDE_PANEL_WIDTH: f32 = 250.0;
+/// The rig panel's width, points.
+const RIG_PANEL_WIDTH: f32 = 340.0;
 
 /// The longest step one frame advances playback (after a stall the animation resumes
 /// instead of jumping).
@@ -63,6 +70,15 @@ pub(crate) struct App {
     pub(crate) shots: Shots,
     /// The canvas rectangle (pixels) and world view of the last frame.
     pub(crate) last_view: Option<([f32; 4], View)>,
+    /// What the viewer drew this frame under a name, for scripted input: sliders, buttons,
+    /// cage handles (points).
+    pub(crate) targets: BTreeMap<String, egui::Rect>,
+    /// Scripted input.
+    pub(crate) player: Player,
+    /// The frame the script ended on.
+    pub(crate) script_done: Option<u32>,
+    /// The cage handle being dragged: (cage edit, point).
+    pub(crate) cage_drag: Option<(usize, usize)>,
 }
 
 impl App {
@@ -116,7 +132,12 @@ impl App {
             shot_requested: false,
             shots: Shots::default(),
             last_view: None,
+            targets: BTreeMap::new(),
+            player: Player::new(Vec::new()),
+            script_done: None,
+            cage_drag: None,
         };
+        app.player = Player::new(app.options.script.clone());
         if let Some(f) = app.options.file.clone() {
             let given = source::options_for(&app.options);
             app.open(&f, &given);
@@ -153,9 +174,15 @@ impl App {
         };
         let mut l = Loaded::new(path, asset, character, opening, &mut self.play)?;
         l.extras_note = extras_note;
+        if let Some(p) = crate::tune::extras_path(path, given) {
+            // The extras loaded above, read again as a description to tune and save.
+            let save_to = self.options.save_extras.clone();
+            l.tuning = Some(crate::tune::Tuning::load(&p, save_to.as_deref())?);
+        }
         for slot in self.options.cages.clone() {
-            cage_bind::bind_boundary_cage(&mut l.character, &slot)?;
+            let e = cage_bind::bind_boundary_cage(&mut l.character, &slot, None)?;
             l.caged.push(slot);
+            l.cage_edits.push(e);
         }
         // Said once on stderr too (a scripted run has no one looking at the window).
         if let Some(why) = l.empty_reason() {
@@ -187,6 +214,14 @@ impl App {
             l.character.reset_physics();
             return;
         }
+        self.fresh_character(l);
+    }
+
+    /// Replaces `l`'s character by a fresh one of its asset (as its jiggle is now) with the
+    /// panel's settings (parameters, skins, switches, cages and their handles), played to
+    /// the same time: what a tuned jiggle chain shows at this time, had it always had its
+    /// values.
+    pub(crate) fn fresh_character(&self, l: &mut Loaded) {
         let mut c = l.asset.character();
         self.apply_switches(&mut c, &l.asset);
         for (name, _, _, _, value) in &l.params {
@@ -243,13 +278,43 @@ impl eframe::App for App {
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             self.shots.requested = true;
         }
-        egui::Panel::left("controls").show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
-        });
+        self.targets.clear();
+        // Both panels have fixed widths: the canvas (and so the fitted view) does not
+        // depend on what they list.
+        egui::Panel::left("controls")
+            .exact_size(SIDE_PANEL_WIDTH)
+            .resizable(false)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
+            });
+        if self.loaded.as_ref().is_some_and(App::has_rig_panel) {
+            egui::Panel::right("rig")
+                .exact_size(RIG_PANEL_WIDTH)
+                .resizable(false)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.rig_panel(ui));
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
         self.frame_no += 1;
+        if !self.options.script.is_empty() && self.player.done() && self.script_done.is_none() {
+            self.script_done = Some(self.frame_no);
+        }
         self.interactive_shot(&ctx);
         self.scripted_shot(&ctx);
         ctx.request_repaint();
+    }
+
+    /// Scripted input: this frame's pointer events, aimed at last frame's targets (a target
+    /// that never appears fails the run and ends the script).
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw: &mut egui::RawInput) {
+        match self.player.events(&self.targets) {
+            Ok(events) => raw.events.extend(events),
+            Err(e) => {
+                eprintln!("sinew view: {e:#}");
+                crate::fail(&self.status, format!("{e:#}"));
+                self.player = Player::new(Vec::new());
+            }
+        }
     }
 }

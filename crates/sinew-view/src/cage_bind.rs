@@ -3,7 +3,10 @@
 //! boundary vertices ([`CageSource::MeshVertices`]) and moving every vertex of the mesh
 //! ([`CageMode::Replace`]), bound to where the vertices are now. The interior then follows
 //! the boundary by mean value coordinates instead of its own skinning, which is what a
-//! boundary cage does; the overlay shows the cage.
+//! boundary cage does; the overlay shows the cage. Each boundary cage gets a second cage
+//! over the same points, its handles ([`CageSource::External`], [`CageMode::Offset`]):
+//! dragging handle J by `d` moves the mesh by the mean-value-weighted sum of the handles'
+//! offsets (boundary vertex J by exactly `d`), on top of whatever poses the mesh.
 
 use anyhow::{Result, anyhow};
 use sinew::Character;
@@ -11,9 +14,70 @@ use sinew::cage::Cage;
 use sinew::deform::cage_stage::{CageDeformer, CageMode, CageSource};
 use sinew::rig::AttachmentKind;
 
-/// Binds the boundary cage of the mesh `slot` shows now; an error when the slot is unknown,
-/// shows no mesh, or the mesh's boundary makes no cage.
-pub(crate) fn bind_boundary_cage(c: &mut Character, slot: &str) -> Result<()> {
+/// A boundary cage and its handles on one slot's mesh.
+#[derive(Debug, Clone)]
+pub(crate) struct CageEdit {
+    /// The slot whose mesh is caged.
+    pub(crate) slot: String,
+    /// The character's index of the boundary cage (driven by the mesh's boundary).
+    pub(crate) boundary: usize,
+    /// The character's index of the handles' cage (external, offsetting the mesh).
+    pub(crate) handles: usize,
+    /// The handles' bind pose (x, y pairs, the cage frame: the rig's world).
+    pub(crate) bind: Vec<f32>,
+    /// How far each handle was dragged from its bind pose (x, y pairs).
+    pub(crate) offsets: Vec<f32>,
+}
+
+impl CageEdit {
+    /// Writes the handles (bind pose plus offsets) into the character's handle cage.
+    pub(crate) fn apply(&self, c: &mut Character) {
+        if let Some(points) = c.cage_points_mut(self.handles) {
+            for (k, p) in points.iter_mut().enumerate() {
+                *p = self.bind.get(k).copied().unwrap_or(*p) + self.offsets[k];
+            }
+        }
+    }
+
+    /// Moves handle `j` by `d` (the cage frame) and writes the handles; `false` for an
+    /// unknown handle.
+    pub(crate) fn drag(&mut self, c: &mut Character, j: usize, d: [f32; 2]) -> bool {
+        let Some(o) = self.offsets.get_mut(2 * j..2 * j + 2) else {
+            return false;
+        };
+        o[0] += d[0];
+        o[1] += d[1];
+        self.apply(c);
+        true
+    }
+
+    /// Where the handles are shown (the cage frame): the boundary cage as last posed plus
+    /// the offsets; `None` while the slot does not show the mesh.
+    pub(crate) fn positions(&self, c: &Character) -> Option<Vec<f32>> {
+        let (_, points, _) = c.cage_world(self.boundary)?;
+        Some(
+            points
+                .iter()
+                .zip(&self.offsets)
+                .map(|(p, o)| p + o)
+                .collect(),
+        )
+    }
+
+    /// Whether any handle was dragged.
+    pub(crate) fn dragged(&self) -> bool {
+        self.offsets.iter().any(|o| *o != 0.0)
+    }
+}
+
+/// Binds the boundary cage of the mesh `slot` shows now, and its handles with `offsets`
+/// (`None` or a list of another length: none); an error when the slot is unknown, shows no
+/// mesh, or the mesh's boundary makes no cage.
+pub(crate) fn bind_boundary_cage(
+    c: &mut Character,
+    slot: &str,
+    offsets: Option<&[f32]>,
+) -> Result<CageEdit> {
     let id = c
         .find_slot(slot)
         .ok_or_else(|| anyhow!("--cage {slot}: no such slot"))?;
@@ -48,19 +112,44 @@ pub(crate) fn bind_boundary_cage(c: &mut Character, slot: &str) -> Result<()> {
         .collect();
     let (cage, boundary) =
         Cage::from_mesh(&points, &tris).map_err(|e| anyhow!("--cage {slot}: {e}"))?;
-    let targets = (0..points.len() as u32).collect();
+    let targets: Vec<u32> = (0..points.len() as u32).collect();
     let def = CageDeformer::new(
         &cage,
         &points,
-        targets,
+        targets.clone(),
         CageSource::MeshVertices(boundary),
         CageMode::Replace,
     )
     .map_err(|e| anyhow!("--cage {slot}: {e}"))?;
-    c.add_cage(id, att, def)
+    let handles = CageDeformer::new(
+        &cage,
+        &points,
+        targets,
+        CageSource::External,
+        CageMode::Offset,
+    )
+    .map_err(|e| anyhow!("--cage {slot}: {e}"))?;
+    let bind = handles.cage().to_vec();
+    let boundary = c
+        .add_cage(id, att, def)
         .map_err(|e| anyhow!("--cage {slot}: {e}"))?;
+    let handles = c
+        .add_cage(id, att, handles)
+        .map_err(|e| anyhow!("--cage {slot}: {e}"))?;
+    let offsets = match offsets {
+        Some(o) if o.len() == bind.len() => o.to_vec(),
+        _ => vec![0.0; bind.len()],
+    };
+    let edit = CageEdit {
+        slot: slot.to_owned(),
+        boundary,
+        handles,
+        bind,
+        offsets,
+    };
+    edit.apply(c);
     c.update(0.0);
-    Ok(())
+    Ok(edit)
 }
 
 /// The slots that show a mesh now, for the panel's list.

@@ -70,14 +70,52 @@ impl App {
         let Some((base, _)) = l.view else {
             return;
         };
-        // Pan and zoom from the pointer (none in scripted runs: no input arrives).
+        // Drag a cage handle, or pan, and zoom from the pointer (scripted runs get only
+        // their script's input).
+        let y_sign = if l.setup.y_down { -1.0 } else { 1.0 };
+        let handles = cage_handles(
+            l,
+            ToScreen {
+                rect,
+                view: self.camera.view(&base, w, h),
+            },
+            y_sign,
+        );
+        if response.drag_started() {
+            let at = ui.input(|i| i.pointer.press_origin());
+            self.cage_drag = at.and_then(|p| nearest_handle(&handles, p));
+        }
         if response.double_clicked() {
             self.camera.fit();
             l.view = None;
         } else if response.dragged() {
             let d = response.drag_delta();
-            self.camera
-                .drag(&base, h, [f64::from(d.x * ppp), f64::from(d.y * ppp)]);
+            match self.cage_drag {
+                Some((k, j)) => {
+                    let v = self.camera.view(&base, w, h);
+                    // Points to world units (y up), then to the cage's frame (the rig's).
+                    let dx = f64::from(d.x) * (v.x1 - v.x0) / f64::from(rect.width());
+                    let dy = -f64::from(d.y) * (v.y1 - v.y0) / f64::from(rect.height());
+                    if let Some(e) = l.cage_edits.get_mut(k) {
+                        e.drag(&mut l.character, j, [dx as f32, (dy * y_sign) as f32]);
+                    }
+                }
+                None => self
+                    .camera
+                    .drag(&base, h, [f64::from(d.x * ppp), f64::from(d.y * ppp)]),
+            }
+        }
+        if response.drag_stopped()
+            && let Some((k, j)) = self.cage_drag.take()
+            && let Some(o) = l
+                .cage_edits
+                .get(k)
+                .and_then(|e| e.offsets.get(2 * j..2 * j + 2))
+        {
+            eprintln!(
+                "sinew view: cage {k} point {j} dragged by ({}, {}) from its bind pose",
+                o[0], o[1]
+            );
         }
         if response.hovered() {
             let (scroll, pinch, at) = ui.input(|i| {
@@ -130,7 +168,6 @@ impl App {
                 egui::Color32::WHITE,
             );
         }
-        let y_sign = if l.setup.y_down { -1.0 } else { 1.0 };
         overlays::paint(
             ui.painter(),
             self.overlays,
@@ -138,7 +175,18 @@ impl App {
             &mut l.character,
             &l.list,
             y_sign,
+            &l.cage_edits,
         );
+        // The handles where they are drawn now (the cages overlay's dots), named for
+        // scripted input.
+        let to = ToScreen { rect, view };
+        for (k, j, p) in cage_handles(l, to, y_sign) {
+            let size = egui::vec2(2.0 * HANDLE_RADIUS, 2.0 * HANDLE_RADIUS);
+            self.targets.insert(
+                format!("cage:{k}.{j}"),
+                egui::Rect::from_center_size(p, size),
+            );
+        }
         ui.painter().text(
             rect.min + egui::vec2(8.0, 8.0),
             egui::Align2::LEFT_TOP,
@@ -177,4 +225,35 @@ fn register_texture(
         None => r.register_native_texture(device, view, wgpu::FilterMode::Linear),
     };
     *texture = Some((id, size));
+}
+
+/// How near (points) the pointer must press to a cage handle to drag it.
+const HANDLE_RADIUS: f32 = 6.0;
+
+/// Every cage handle on the screen: (cage edit, point, where).
+fn cage_handles(
+    l: &crate::model::Loaded,
+    to: ToScreen,
+    y_sign: f64,
+) -> Vec<(usize, usize, egui::Pos2)> {
+    let mut out = Vec::new();
+    for (k, e) in l.cage_edits.iter().enumerate() {
+        let Some(points) = e.positions(&l.character) else {
+            continue;
+        };
+        for (j, p) in points.chunks_exact(2).enumerate() {
+            out.push((k, j, to.at(f64::from(p[0]), f64::from(p[1]) * y_sign)));
+        }
+    }
+    out
+}
+
+/// The handle nearest `p` within [`HANDLE_RADIUS`].
+fn nearest_handle(handles: &[(usize, usize, egui::Pos2)], p: egui::Pos2) -> Option<(usize, usize)> {
+    handles
+        .iter()
+        .map(|(k, j, at)| (at.distance(p), *k, *j))
+        .filter(|(d, _, _)| *d <= HANDLE_RADIUS)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k, j)| (k, j))
 }

@@ -6,9 +6,11 @@
 //! an XY pad for 2D parameters; physics (Spine constraints and puppet parameter physics)
 //! on/off/reset, jiggle and follow on/off when the file has rig extras; overlays for bones,
 //! bounds, mesh wireframes, clipping polygons and cages, and boundary cages to bind on mesh
-//! slots; background colour; zoom and fit; a screenshot button, also F12) and the
-//! character in the centre with a HUD (fps, CPU µs per update, draw calls). Dragging the
-//! canvas pans, the mouse wheel zooms about the cursor. Playback advances by the measured
+//! slots; background colour; zoom and fit; a screenshot button, also F12), a rig panel on
+//! the right when the file has rig extras or a cage (a slider per parameter of each jiggle
+//! chain, live; "save extras"; the dragged cages) and the character in the centre with a
+//! HUD (fps, CPU µs per update, draw calls). Dragging a cage point moves it (the mesh
+//! follows), dragging elsewhere on the canvas pans, the mouse wheel zooms about the cursor. Playback advances by the measured
 //! frame time (at most 0.1 s a frame). Files open from the command line or by
 //! drag-and-drop; rig extras come from [`ViewOptions::extras`] or, when not given, from a
 //! `<stem>.extras.json` beside a Spine skeleton (the panel says which); a file that does not
@@ -30,7 +32,9 @@
 //! file, puppet physics reset), `panel` (the side panel), `canvas` (the character's
 //! texture, pan and zoom, the overlays and the HUD), `camera` (the view's zoom and pan),
 //! `shots` (the scripted and interactive screenshots), [`overlays`], `pads` (parameter
-//! sliders and XY pads) and `cage_bind` (boundary cages).
+//! sliders and XY pads), `cage_bind` (boundary cages and their draggable handles), `tune`
+//! and `rig_panel` (the rig editor: live sliders for each jiggle chain's parameters, saving
+//! the tuned extras) and [`script`] (scripted pointer input, `--input`).
 
 mod app;
 mod cage_bind;
@@ -40,8 +44,11 @@ mod model;
 pub mod overlays;
 mod pads;
 mod panel;
+mod rig_panel;
+pub mod script;
 mod shots;
 mod source;
+mod tune;
 
 pub use model::NO_ANIMATION;
 pub use overlays::Overlays;
@@ -98,6 +105,12 @@ pub struct ViewOptions {
     pub extras: Option<PathBuf>,
     /// Cubism physics3 settings for [`ViewOptions::file`] (Inochi2D puppets).
     pub physics3: Option<PathBuf>,
+    /// Where the rig panel's "save extras" writes the tuned extras (default: the extras
+    /// file they were loaded from).
+    pub save_extras: Option<PathBuf>,
+    /// Scripted input ([`script::parse`]): played from the first frame; a scripted
+    /// screenshot waits for its end.
+    pub script: Vec<script::Step>,
 }
 
 /// Opens the viewer window and returns when it closes: an error when the window cannot be

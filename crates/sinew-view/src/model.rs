@@ -107,6 +107,10 @@ pub(crate) struct Loaded {
     pub(crate) empty: Option<String>,
     /// Slots whose mesh carries the viewer's boundary cage.
     pub(crate) caged: Vec<String>,
+    /// The boundary cages and their handles (as `caged`, in order).
+    pub(crate) cage_edits: Vec<crate::cage_bind::CageEdit>,
+    /// The rig extras being tuned (`None`: the file has none).
+    pub(crate) tuning: Option<crate::tune::Tuning>,
     /// Slots showing a mesh (the "Cages" list).
     pub(crate) mesh_slots: Vec<String>,
     /// Where the rig extras / physics3 came from, for the panel.
@@ -205,6 +209,8 @@ impl Loaded {
             list: DrawList::default(),
             empty: None,
             caged: Vec::new(),
+            cage_edits: Vec::new(),
+            tuning: None,
             mesh_slots,
             extras_note: None,
         };

@@ -12,6 +12,8 @@ use sinew::Character;
 use sinew::draw::DrawList;
 use sinew_render::View;
 
+use crate::cage_bind::CageEdit;
+
 /// Bones: the line from origin to tip.
 pub const BONE_COLOR: egui::Color32 = egui::Color32::from_rgb(90, 200, 255);
 /// The draw list's bounds and the bounding-box attachments.
@@ -95,7 +97,7 @@ pub(crate) struct ToScreen {
 }
 
 impl ToScreen {
-    fn at(&self, x: f64, y: f64) -> egui::Pos2 {
+    pub(crate) fn at(&self, x: f64, y: f64) -> egui::Pos2 {
         let (v, r) = (&self.view, &self.rect);
         egui::pos2(
             r.min.x + ((x - v.x0) / (v.x1 - v.x0)) as f32 * r.width(),
@@ -117,6 +119,7 @@ pub(crate) fn paint(
     character: &mut Character,
     list: &DrawList,
     y_sign: f64,
+    edits: &[CageEdit],
 ) {
     if on.wireframe {
         wireframe(painter, to, list);
@@ -135,7 +138,7 @@ pub(crate) fn paint(
         }
     }
     if on.cages {
-        cages(painter, to, character, y_sign);
+        cages(painter, to, character, y_sign, edits);
     }
     if on.bones {
         let rig = character.rig().clone();
@@ -188,12 +191,35 @@ fn wireframe(painter: &egui::Painter, to: ToScreen, list: &DrawList) {
     }
 }
 
-/// Each posed cage: its loops as closed lines and its vertices as dots.
-fn cages(painter: &egui::Painter, to: ToScreen, character: &Character, y_sign: f64) {
+/// Each posed cage: its loops as closed lines and its vertices as dots. A viewer's boundary
+/// cage is drawn with its handles' offsets (where its points are dragged to; the dots are
+/// the handles), its handle cage not on its own.
+fn cages(
+    painter: &egui::Painter,
+    to: ToScreen,
+    character: &Character,
+    y_sign: f64,
+    edits: &[CageEdit],
+) {
     let stroke = egui::Stroke::new(2.0, CAGE_COLOR);
     for k in 0..character.cage_count() {
-        let Some((_, points, loop_ends)) = character.cage_world(k) else {
+        if edits.iter().any(|e| e.handles == k) {
             continue;
+        }
+        let Some((_, posed, loop_ends)) = character.cage_world(k) else {
+            continue;
+        };
+        let dragged;
+        let points = match edits.iter().find(|e| e.boundary == k) {
+            Some(e) => {
+                dragged = posed
+                    .iter()
+                    .zip(&e.offsets)
+                    .map(|(p, o)| p + o)
+                    .collect::<Vec<f32>>();
+                &dragged[..]
+            }
+            None => posed,
         };
         let mut start = 0usize;
         for &end in loop_ends {

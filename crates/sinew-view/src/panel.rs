@@ -264,15 +264,22 @@ impl App {
     }
 }
 
-/// Binds the boundary cages of `l.caged` again from the current pose (a cage that no longer
-/// binds, e.g. its slot now shows another attachment, is dropped from the list).
+/// Binds the boundary cages of `l.caged` again from the current pose, their handles dragged
+/// as they were (a cage that no longer binds, e.g. its slot now shows another attachment, is
+/// dropped from the list).
 pub(crate) fn rebind_cages(l: &mut Loaded) {
     l.character.clear_cages();
     l.character.update(0.0);
     let slots = std::mem::take(&mut l.caged);
+    let edits = std::mem::take(&mut l.cage_edits);
     for slot in slots {
-        if cage_bind::bind_boundary_cage(&mut l.character, &slot).is_ok() {
+        let offsets = edits
+            .iter()
+            .find(|e| e.slot == slot)
+            .map(|e| e.offsets.as_slice());
+        if let Ok(e) = cage_bind::bind_boundary_cage(&mut l.character, &slot, offsets) {
             l.caged.push(slot);
+            l.cage_edits.push(e);
         }
     }
 }

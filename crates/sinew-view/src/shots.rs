@@ -73,7 +73,16 @@ impl App {
         let Some(out) = self.options.screenshot.clone() else {
             return;
         };
-        if self.frame_no < self.options.frames.max(1) || self.shot_requested {
+        // A script's last events take a frame to show: two frames after its end.
+        let script_end = match self.script_done {
+            Some(f) => f.saturating_add(2),
+            None if self.options.script.is_empty() => 0,
+            None => u32::MAX,
+        };
+        if self.frame_no < self.options.frames.max(1)
+            || self.frame_no < script_end
+            || self.shot_requested
+        {
             return;
         }
         self.shot_requested = true;

@@ -45,6 +45,7 @@ mod render_wgpu;
 mod skel_cli;
 mod spine43_cli;
 mod view;
+mod view_editor;
 mod view_options;
 
 /// A flagless in-process run sets exactly the default budgets, so tests running beside it
