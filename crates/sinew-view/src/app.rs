@@ -308,6 +308,12 @@ impl eframe::App for App {
     /// Scripted input: this frame's pointer events, aimed at last frame's targets (a target
     /// that never appears fails the run and ends the script).
     fn raw_input_hook(&mut self, _ctx: &egui::Context, raw: &mut egui::RawInput) {
+        if !self.options.script.is_empty() {
+            // egui tells clicks from presses by time: a scripted run's input runs on the
+            // same fixed 1/60 s clock as its playback, however slow the frames are.
+            raw.time = Some(f64::from(self.frame_no) / 60.0);
+            raw.predicted_dt = 1.0 / 60.0;
+        }
         match self.player.events(&self.targets) {
             Ok(events) => raw.events.extend(events),
             Err(e) => {

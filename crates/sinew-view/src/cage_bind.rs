@@ -11,7 +11,9 @@
 use anyhow::{Result, anyhow};
 use sinew::Character;
 use sinew::cage::Cage;
+use sinew::character::cage_rig::{CageDesc, CageDrive, CageKeysDesc, CagePointKey};
 use sinew::deform::cage_stage::{CageDeformer, CageMode, CageSource};
+use sinew::physics::jiggle::CueCurve;
 use sinew::rig::AttachmentKind;
 
 /// A boundary cage and its handles on one slot's mesh.
@@ -27,6 +29,10 @@ pub(crate) struct CageEdit {
     pub(crate) bind: Vec<f32>,
     /// How far each handle was dragged from its bind pose (x, y pairs).
     pub(crate) offsets: Vec<f32>,
+    /// The mesh's boundary loops (vertex indices; the cage's points in order).
+    pub(crate) loops: Vec<Vec<u32>>,
+    /// Whether the slot shows its setup attachment (else the mesh's name).
+    pub(crate) attachment: Option<String>,
 }
 
 impl CageEdit {
@@ -67,6 +73,39 @@ impl CageEdit {
     /// Whether any handle was dragged.
     pub(crate) fn dragged(&self) -> bool {
         self.offsets.iter().any(|o| *o != 0.0)
+    }
+
+    /// The cage as a rig-extras file declares it (`<slot>-boundary`): driven by the mesh's
+    /// boundary vertices, replacing the mesh, its handles' offsets one key at time 0 of
+    /// `animation` (a file keys offsets per animation; `None`: none saved).
+    pub(crate) fn desc(&self, animation: Option<&str>) -> CageDesc {
+        let offsets: Vec<[f64; 2]> = self
+            .offsets
+            .chunks_exact(2)
+            .map(|o| [f64::from(o[0]), f64::from(o[1])])
+            .collect();
+        let animations = match animation {
+            Some(a) if self.dragged() => vec![CageKeysDesc {
+                animation: a.to_owned(),
+                keys: vec![CagePointKey {
+                    time: 0.0,
+                    curve: CueCurve::Linear,
+                    offsets,
+                }],
+            }],
+            _ => Vec::new(),
+        };
+        CageDesc {
+            name: format!("{}-boundary", self.slot),
+            slot: self.slot.clone(),
+            attachment: self.attachment.clone(),
+            loops: Vec::new(),
+            drive: CageDrive::Mesh {
+                vertices: self.loops.clone(),
+            },
+            mode: CageMode::Replace,
+            animations,
+        }
     }
 }
 
@@ -112,6 +151,13 @@ pub(crate) fn bind_boundary_cage(
         .collect();
     let (cage, boundary) =
         Cage::from_mesh(&points, &tris).map_err(|e| anyhow!("--cage {slot}: {e}"))?;
+    let loops =
+        sinew::cage::boundary_loops(&points, &tris).map_err(|e| anyhow!("--cage {slot}: {e}"))?;
+    let setup = rig.slots.get(id.index()).and_then(|s| s.attachment);
+    let shown = rig.attachments.get(att.index());
+    let attachment = shown
+        .filter(|a| Some(a.key) != setup)
+        .map(|a| a.name.clone());
     let targets: Vec<u32> = (0..points.len() as u32).collect();
     let def = CageDeformer::new(
         &cage,
@@ -146,6 +192,8 @@ pub(crate) fn bind_boundary_cage(
         handles,
         bind,
         offsets,
+        loops,
+        attachment,
     };
     edit.apply(c);
     c.update(0.0);

@@ -268,7 +268,10 @@ impl App {
 /// as they were (a cage that no longer binds, e.g. its slot now shows another attachment, is
 /// dropped from the list).
 pub(crate) fn rebind_cages(l: &mut Loaded) {
+    // Clearing takes the file's cages too: they come back first, as a fresh character has
+    // them.
     l.character.clear_cages();
+    let _ = l.character.set_cage_rig(l.asset.cages.clone());
     l.character.update(0.0);
     let slots = std::mem::take(&mut l.caged);
     let edits = std::mem::take(&mut l.cage_edits);

@@ -38,7 +38,15 @@ impl App {
                     .on_hover_text(format!("write the tuned extras to {}", t.save_to.display()));
                 target(&mut self.targets, ui, SAVE_TARGET.to_owned(), r.rect);
                 if r.clicked() {
-                    let _ = t.save();
+                    // The dragged cages go in as keys of the playing animation.
+                    let anim = self.play.anim.as_deref();
+                    t.set_cages(l.cage_edits.iter().map(|e| e.desc(anim)).collect());
+                    let saved = t.save().is_ok();
+                    if saved && anim.is_none() && l.cage_edits.iter().any(|e| e.dragged()) {
+                        t.message = t.message.take().map(|m| {
+                            format!("{m} (cage drags not saved: a file keys them per animation, and none plays)")
+                        });
+                    }
                     if let Some(m) = &t.message {
                         eprintln!("sinew view: {m}");
                     }

@@ -7,7 +7,7 @@
 use anyhow::{Result, anyhow};
 use sinew::physics::jiggle::{JiggleModel, JiggleParams, JiggleRig};
 use sinew::rig::Rig;
-use sinew_formats::extras::{RigExtras, load_extras, write_extras};
+use sinew_formats::extras::{RigExtras, load_extras, save_extras};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -127,10 +127,21 @@ impl Tuning {
             .map_err(|e| anyhow!("{e}"))
     }
 
-    /// Writes the edited extras to [`Tuning::save_to`] with the extras writer.
+    /// Puts `cages` (the viewer's dragged cages) in the extras, each replacing a cage of
+    /// its name.
+    pub(crate) fn set_cages(&mut self, cages: Vec<sinew::character::cage_rig::CageDesc>) {
+        for c in cages {
+            match self.extras.cages.iter_mut().find(|d| d.name == c.name) {
+                Some(d) => *d = c,
+                None => self.extras.cages.push(c),
+            }
+        }
+    }
+
+    /// Writes the edited extras to [`Tuning::save_to`] with the extras writer (nothing is
+    /// written when they would not read back as they are).
     pub(crate) fn save(&mut self) -> Result<()> {
-        let text = write_extras(&self.extras);
-        let r = std::fs::write(&self.save_to, text)
+        let r = save_extras(&self.save_to, &self.extras)
             .map_err(|e| anyhow!("saving {}: {e}", self.save_to.display()));
         self.message = Some(match &r {
             Ok(()) => {

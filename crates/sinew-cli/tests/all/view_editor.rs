@@ -8,7 +8,9 @@
 //! - dragging a point of the cape's boundary cage moves the mesh: the window matches a CPU
 //!   render of the same cage built with sinew's API and that point moved by the drag (in
 //!   world units from the printed view), not the undragged one, and the mesh's boundary
-//!   vertex under the point follows it.
+//!   vertex under the point follows it; "save extras" then writes the cage (driven by the
+//!   mesh's boundary, the drag keyed on `walk`), which reloads to the same offsets and
+//!   draws the dragged cape as the window did.
 //!
 //! Skips with a notice when no display or adapter can be had; fails under `CI=true`.
 
@@ -250,10 +252,23 @@ fn a_dragged_cage_point_moves_the_mesh() {
     let (dx, dy) = (-60.0f64, -40.0f64);
     let dir = out_dir();
     let script = dir.join("cage.input");
-    std::fs::write(&script, format!("drag cage:0.{j} by {dx},{dy}\n")).expect("script");
+    std::fs::write(
+        &script,
+        format!("drag cage:0.{j} by {dx},{dy}\nclick button:save-extras\n"),
+    )
+    .expect("script");
+    let saved = dir.join("caged.extras.json");
+    let _ = std::fs::remove_file(&saved);
     let Some((width, rgba, canvas, view, stderr)) = run(
         "cage",
-        &["--cage", "cape", "--input", script.to_str().expect("utf-8")],
+        &[
+            "--cage",
+            "cape",
+            "--input",
+            script.to_str().expect("utf-8"),
+            "--save-extras",
+            saved.to_str().expect("utf-8"),
+        ],
     ) else {
         return;
     };
@@ -323,6 +338,60 @@ fn a_dragged_cage_point_moves_the_mesh() {
     assert!(
         share >= 0.9,
         "the window does not show the dragged cape ({:.1}%)",
+        share * 100.0
+    );
+
+    // The saved extras: the original ones plus the cape's boundary cage, driven by the
+    // mesh's boundary loops, the drag keyed at time 0 of `walk` on the dragged point only.
+    let back = sinew_formats::extras::load_extras(&saved).expect("the saved extras reload");
+    let original = sinew_formats::extras::load_extras(&extras).expect("original");
+    assert_eq!(back.jiggle, original.jiggle);
+    assert_eq!(back.follow, original.follow);
+    assert_eq!(back.cages.len(), 1, "{:?}", back.cages);
+    let desc = &back.cages[0];
+    assert_eq!(
+        (desc.name.as_str(), desc.slot.as_str()),
+        ("cape-boundary", "cape")
+    );
+    let tris: Vec<[u32; 3]> = {
+        let rig = c.rig().clone();
+        let sinew::rig::AttachmentKind::Mesh(m) = &rig.attachments[att.index()].kind else {
+            panic!("a mesh");
+        };
+        m.triangles
+            .chunks_exact(3)
+            .map(|t| [u32::from(t[0]), u32::from(t[1]), u32::from(t[2])])
+            .collect()
+    };
+    let loops = sinew::cage::boundary_loops(&points, &tris).expect("loops");
+    assert_eq!(
+        desc.drive,
+        sinew::character::cage_rig::CageDrive::Mesh { vertices: loops }
+    );
+    assert_eq!(desc.mode, CageMode::Replace);
+    assert_eq!(desc.animations.len(), 1);
+    assert_eq!(desc.animations[0].animation, "walk");
+    let keyed = &desc.animations[0].keys[0].offsets;
+    let size = d[0].hypot(d[1]);
+    for (k, o) in keyed.iter().enumerate() {
+        let want = if k == j { d } else { [0.0, 0.0] };
+        assert!(
+            (o[0] - want[0]).abs() < 0.02 * size && (o[1] - want[1]).abs() < 0.02 * size,
+            "point {k}: saved offset {o:?}, dragged {want:?}"
+        );
+    }
+    // Reloaded, the file's cage shows the dragged cape as the window did.
+    let (asset, mut c) = stickbot(&saved);
+    let reloaded = cpu_mask(&mut c, &asset, canvas, view);
+    let (share, n) = agreement(&window, &reloaded, &undragged);
+    eprintln!(
+        "saved extras reloaded: {n} px differ from the undragged cape; the window agrees with the reloaded render in {:.1}%",
+        share * 100.0
+    );
+    assert!(n > 150, "the reloaded cage changes too little ({n} px)");
+    assert!(
+        share >= 0.9,
+        "the reloaded cage is not what the window showed ({:.1}%)",
         share * 100.0
     );
 }
