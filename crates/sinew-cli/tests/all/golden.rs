@@ -119,6 +119,18 @@ fn golden_spine43_manifest() {
     run_manifest_with(&dir.join("golden"), &dir, SPINE43_KNOWN_GAPS);
 }
 
+/// Crossfades on shared 4.3 rigs (`--from A --at 0.3 --mix 0.4`: physics, skins, IK, many
+/// timeline kinds mixing out), posed by spine-core 4.3.13; goldens committed in
+/// `testdata/spine43/golden-mix/`, skeletons from the shared fixtures.
+#[test]
+fn golden_spine43_crossfades() {
+    let Some(dir) = sinew_testutil::require_spine43_fixtures("golden_spine43_crossfades") else {
+        return;
+    };
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/spine43/golden-mix");
+    run_manifest(&goldens, &dir);
+}
+
 /// `sinew convert --spine 4.3` of every 4.2 export the 4.3 goldens were made from, as JSON,
 /// posed by sinew, matches the official 4.3 runtime's goldens
 /// (`scripts/spine43/check_convert.py` checks the same files in spine-core 4.3.13 itself).

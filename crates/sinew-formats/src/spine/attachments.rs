@@ -24,6 +24,8 @@ pub(crate) enum Shape<'j> {
     Linked {
         skin: Option<&'j str>,
         parent: &'j str,
+        /// The parent's slot when another (Spine 4.3 `slot`).
+        slot: Option<&'j str>,
     },
     /// A region.
     Region,
@@ -135,7 +137,7 @@ fn resolve_chain<'j>(names: &Names, shapes: &mut Shapes<'j>, start: Key<'j>) -> 
     let mut cur = start;
     let source = loop {
         match shapes.get(&cur).copied() {
-            Some(Shape::Linked { skin, parent }) => {
+            Some(Shape::Linked { skin, parent, slot }) => {
                 if !seen.insert(cur) {
                     return Err(format!("linked meshes form a cycle through `{}`", cur.2));
                 }
@@ -150,8 +152,21 @@ fn resolve_chain<'j>(names: &Names, shapes: &mut Shapes<'j>, start: Key<'j>) -> 
                         .get("default")
                         .ok_or_else(|| format!("parent mesh `{parent}`: no default skin"))?,
                 };
-                let next = (skin_index, cur.1, parent);
+                let slot_index = match slot {
+                    None => cur.1,
+                    Some(s) => *names
+                        .slots
+                        .get(s)
+                        .ok_or_else(|| format!("unknown parent slot `{s}`"))?,
+                };
+                let next = (skin_index, slot_index, parent);
                 match shapes.get(&next) {
+                    None if slot.is_some() => {
+                        return Err(format!(
+                            "unknown parent mesh `{parent}` in slot `{}`",
+                            slot.unwrap_or_default()
+                        ));
+                    }
                     None => return Err(format!("unknown parent mesh `{parent}` in the same slot")),
                     Some(Shape::Vertex { mesh: false, .. } | Shape::Region | Shape::Point) => {
                         return Err(format!("parent `{parent}` is not a mesh"));
@@ -211,23 +226,25 @@ fn read_attachment<'j>(
             // COMPAT(spine): the presence of `parent` (not the type) makes a linked mesh.
             if let Some(parent) = str_opt(m, source_key(v43), at)? {
                 // 4.3 may take the source from another slot (`slot`).
-                if let Some(other) = str_opt(m, "slot", at)?.filter(|s| *s != slot) {
-                    return at.key("slot").err(JsonIssue::Other(format!(
-                        "a linked mesh whose source is in another slot (`{other}`, Spine 4.3) is not supported yet"
-                    )));
-                }
+                let source_slot = str_opt(m, "slot", at)?.filter(|s| *s != slot);
                 let skin = str_opt(m, "skin", at)?.filter(|s| !s.is_empty());
                 let kind = RawAttachmentKind::LinkedMesh {
                     path: path()?,
                     color,
                     parent: parent.to_owned(),
                     skin: skin.map(str::to_owned),
+                    parent_slot: source_slot.map(str::to_owned),
                     inherit_timelines: bool_or(m, "timelines", true, at)?,
                     width,
                     height,
                     sequence,
                 };
-                (kind, Shape::Linked { skin, parent })
+                let shape = Shape::Linked {
+                    skin,
+                    parent,
+                    slot: source_slot,
+                };
+                (kind, shape)
             } else {
                 let Some(uv_list) = array_opt(m, "uvs", at)? else {
                     return at.err("missing `uvs`");

@@ -184,12 +184,22 @@ fn attachment(what: &str, e: &RawSkinEntry, v43: bool) -> W<Value> {
             color: c,
             parent,
             skin,
+            parent_slot,
             inherit_timelines,
             width,
             height,
             sequence: s,
         } => {
             m.set("type", "linkedmesh");
+            if let Some(ps) = parent_slot {
+                if !v43 {
+                    return fail(
+                        what,
+                        "a linked mesh whose source is in another slot is Spine 4.3",
+                    );
+                }
+                m.set("slot", ps.as_str());
+            }
             path(&mut m, p, name);
             color(&mut m, *c);
             // 4.3 renamed `parent` to `source`.

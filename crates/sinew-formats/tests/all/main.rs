@@ -50,7 +50,7 @@ mod mutations;
 mod setup_pose;
 mod skel;
 mod spine43;
-mod spine43_sliders;
+mod spine43_features;
 mod spine43_upgrade;
 mod spine_write;
 mod vertices_setup;

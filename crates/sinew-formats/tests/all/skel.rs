@@ -151,6 +151,7 @@ fn compare_attachment(c: &mut Cmp, what: &str, a: &RawAttachment, b: &RawAttachm
                 color,
                 parent,
                 skin,
+                parent_slot,
                 inherit_timelines,
                 width,
                 height,
@@ -161,6 +162,7 @@ fn compare_attachment(c: &mut Cmp, what: &str, a: &RawAttachment, b: &RawAttachm
                 color: c2,
                 parent: pa2,
                 skin: sk2,
+                parent_slot: ps2,
                 inherit_timelines: i2,
                 width: w2,
                 height: h2,
@@ -170,6 +172,7 @@ fn compare_attachment(c: &mut Cmp, what: &str, a: &RawAttachment, b: &RawAttachm
             c.eq(&format!("{what} path"), path, p2);
             c.color(&format!("{what} color"), *color, *c2);
             c.eq(&format!("{what} parent"), parent, pa2);
+            c.eq(&format!("{what} parent slot"), parent_slot, ps2);
             c.eq(
                 &format!("{what} skin"),
                 skin.as_deref().unwrap_or("default"),

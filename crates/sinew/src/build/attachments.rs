@@ -36,6 +36,8 @@ impl fmt::Display for Owner<'_> {
 struct Pending<'r> {
     id: AttachmentId,
     slot: SlotId,
+    /// The parent's slot (the linked mesh's own unless Spine 4.3 names another).
+    parent_slot: SlotId,
     parent: &'r str,
     parent_skin: Option<&'r str>,
     inherit_timelines: bool,
@@ -140,14 +142,30 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     color,
                     parent,
                     skin: parent_skin,
+                    parent_slot,
                     inherit_timelines,
                     width,
                     height,
                     sequence,
                 } => {
+                    let parent_slot = match parent_slot {
+                        None => slot,
+                        Some(n) => match rig.names.slots.get(n) {
+                            Some(&s) => s,
+                            None => {
+                                problems.push(BuildProblem::unknown(
+                                    Owner(&skin.name, &e.slot, &e.key).to_string(),
+                                    "slot",
+                                    n,
+                                ));
+                                slot
+                            }
+                        },
+                    };
                     pending.push(Pending {
                         id,
                         slot,
+                        parent_slot,
                         parent,
                         parent_skin: parent_skin.as_deref(),
                         inherit_timelines: *inherit_timelines,
@@ -230,6 +248,7 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                 key,
                 slot,
                 timeline_attachment: id,
+                timeline_slots: Vec::new(),
                 kind,
             });
         }
@@ -428,13 +447,28 @@ fn resolve_linked(
             rig.names
                 .attachment_keys
                 .get(p.parent)
-                .and_then(|&k| index.get(&(s, p.slot, k)))
+                .and_then(|&k| index.get(&(s, p.parent_slot, k)))
                 .copied()
-                .ok_or_else(|| format!("no parent mesh `{}` in the same slot", p.parent))
+                .ok_or_else(|| {
+                    if p.parent_slot == p.slot {
+                        format!("no parent mesh `{}` in the same slot", p.parent)
+                    } else {
+                        format!(
+                            "no parent mesh `{}` in slot `{}`",
+                            p.parent,
+                            rig.slots[p.parent_slot.index()].name
+                        )
+                    }
+                })
         });
         match parent {
             Ok(id) if matches!(rig.attachments[id.index()].kind, AttachmentKind::Mesh(_)) => {
                 parent_of.insert(p.id, id);
+                // 4.3: the parent's timelines apply in this slot too.
+                let slots = &mut rig.attachments[id.index()].timeline_slots;
+                if p.inherit_timelines && p.parent_slot != p.slot && !slots.contains(&p.slot) {
+                    slots.push(p.slot);
+                }
             }
             Ok(_) => problems.push(BuildProblem::new(
                 ProblemKind::Hierarchy,

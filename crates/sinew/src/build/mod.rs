@@ -133,14 +133,25 @@ pub fn build_rig_with(raw: &RawRig, inputs: &BuildInputs<'_>) -> Result<Rig, Bui
     Ok(rig)
 }
 
-/// Which slots some clip's deform timeline writes ([`Rig::slot_deform_timelines`]).
+/// Which slots some clip's deform timeline writes ([`Rig::slot_deform_timelines`]), in its
+/// own slot or, for Spine 4.3 linked meshes in other slots, theirs.
 fn deform_timeline_slots(rig: &Rig) -> Vec<bool> {
     let mut used = vec![false; rig.slots.len()];
     for t in rig.clips.iter().flat_map(|c| &c.timelines) {
-        if let crate::rig::clip::TimelineKind::Deform { slot, .. } = t.kind
-            && let Some(u) = used.get_mut(slot.index())
+        if let crate::rig::clip::TimelineKind::Deform {
+            slot, attachment, ..
+        } = t.kind
         {
-            *u = true;
+            // Spine 4.3: also the slots of linked meshes that take the attachment's timelines.
+            let others = rig
+                .attachments
+                .get(attachment.index())
+                .map_or(&[][..], |a| &a.timeline_slots[..]);
+            for s in std::iter::once(slot).chain(others.iter().copied()) {
+                if let Some(u) = used.get_mut(s.index()) {
+                    *u = true;
+                }
+            }
         }
     }
     used

@@ -52,6 +52,7 @@ fn linked(parent: &str, skin: Option<&str>, inherit: bool) -> RawAttachmentKind 
         color: Color::WHITE,
         parent: parent.into(),
         skin: skin.map(str::to_owned),
+        parent_slot: None,
         inherit_timelines: inherit,
         width: 1.0,
         height: 2.0,

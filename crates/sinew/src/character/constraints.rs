@@ -12,9 +12,9 @@ use super::Character;
 use super::error::CharacterError;
 use super::finite;
 use super::key::Key;
-use crate::ids::{IkId, PathId, PhysicsId, TransformId};
+use crate::ids::{IkId, PathId, PhysicsId, SliderId, TransformId};
 use crate::instance::IkState;
-use crate::rig::{PathMix, PhysicsParams, TransformMix};
+use crate::rig::{PathMix, PhysicsParams, SliderPose, TransformMix};
 
 impl Character {
     /// The next update's physics forces act as if every physics-constrained bone had moved
@@ -106,6 +106,52 @@ impl Character {
         }
         if let Some(m) = self.inst.transforms.get_mut(i) {
             *m = mix;
+        }
+        Ok(())
+    }
+
+    /// A Spine 4.3 slider's current time (seconds in its animation) and mix.
+    pub fn slider(&self, slider: impl Key<SliderId>) -> Option<SliderPose> {
+        let i = slider.resolve(self).ok()?.index();
+        self.inst.sliders.get(i).copied()
+    }
+
+    /// Sets a Spine 4.3 slider's time and mix (Spine `Slider.pose.time`, `mix`); each must be
+    /// finite and under 1e30 in magnitude. A slider driven by a bone recomputes its time
+    /// each update; a mix of 0 leaves the pose alone.
+    ///
+    /// ```
+    /// # use sinew::raw::{RawBone, RawClip, RawKey, RawRig, RawSlider, RawTarget, RawTimeline, BoneProperty};
+    /// # let mut raw = RawRig::default();
+    /// # raw.runtime = sinew::types::SpineRuntime::V43;
+    /// # raw.bones.push(RawBone::new("root", None));
+    /// # raw.bones.push(RawBone::new("arm", Some("root")));
+    /// # let key = |time: f64, v: f64| RawKey { time, values: vec![v], curve: sinew::raw::RawCurve::Linear, data: sinew::raw::RawKeyData::None };
+    /// # raw.clips.push(RawClip { name: "raise".into(), playback: None, timelines: vec![RawTimeline {
+    /// #     target: RawTarget::Bone { bone: "arm".into(), property: BoneProperty::Rotate },
+    /// #     keys: vec![key(0.0, 0.0), key(1.0, 90.0)] }] });
+    /// # raw.sliders.push(RawSlider { name: "dial".into(), order: 0, skin_required: false,
+    /// #     animation: "raise".into(), additive: false, looping: false, time: 0.0, mix: 1.0, bone: None });
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
+    /// let mut c = sinew::Character::new(rig);
+    /// let dial = c.find_slider("dial").expect("dial");
+    /// let mut pose = c.slider(dial).expect("pose");
+    /// pose.time = 0.5; // halfway through `raise`: the arm at 45 degrees
+    /// c.set_slider(dial, pose).expect("finite");
+    /// c.update(0.0);
+    /// let arm = c.find_bone("arm").expect("arm");
+    /// assert!((c.world_rotation(arm).expect("arm") - 45.0).abs() < 1e-5);
+    /// ```
+    pub fn set_slider(
+        &mut self,
+        slider: impl Key<SliderId>,
+        pose: SliderPose,
+    ) -> Result<(), CharacterError> {
+        let i = slider.resolve(self)?.index();
+        finite::input("slider time", pose.time)?;
+        finite::input("slider mix", pose.mix)?;
+        if let Some(p) = self.inst.sliders.get_mut(i) {
+            *p = pose;
         }
         Ok(())
     }

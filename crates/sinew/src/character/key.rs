@@ -9,7 +9,8 @@
 use super::Character;
 use super::error::CharacterError;
 use crate::ids::{
-    AttachmentId, BoneId, ClipId, IkId, ParamId, PathId, PhysicsId, SkinId, SlotId, TransformId,
+    AttachmentId, BoneId, ClipId, IkId, ParamId, PathId, PhysicsId, SkinId, SliderId, SlotId,
+    TransformId,
 };
 
 /// An id found through a character ([`Character::find_bone`] and the other `find_*`), tagged
@@ -61,6 +62,8 @@ pub type TransformConstraint = Handle<TransformId>;
 pub type PathConstraint = Handle<PathId>;
 /// A physics constraint found through a character.
 pub type PhysicsConstraint = Handle<PhysicsId>;
+/// A Spine 4.3 slider found through a character.
+pub type Slider = Handle<SliderId>;
 
 /// Something that names one item of kind `T` of a character's rig: a [`Handle`] (checked
 /// to be this rig's), a name (`&str`, looked up; not for attachments, whose names are per
@@ -249,6 +252,7 @@ id_keys! {
     TransformId, "transform constraint", |c| c.rig.transforms.len();
     PathId, "path constraint", |c| c.rig.paths.len();
     PhysicsId, "physics constraint", |c| c.rig.physics.len();
+    SliderId, "slider", |c| c.rig.sliders.len();
     ParamId, "parameter", |c| c.rig.params.params.len();
 }
 
@@ -270,6 +274,8 @@ name_keys! {
         |c| names(&c.rig.paths, |b| &b.name);
     PhysicsId, "physics constraint", |c, n| c.rig.names.physics.get(n).copied(),
         |c| names(&c.rig.physics, |b| &b.name);
+    SliderId, "slider", |c, n| c.rig.names.sliders.get(n).copied(),
+        |c| names(&c.rig.sliders, |b| &b.name);
     ParamId, "parameter", |c, n| c.rig.params.find(n),
         |c| names(&c.rig.params.params, |p| &p.name);
 }

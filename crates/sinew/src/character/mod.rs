@@ -76,7 +76,7 @@ pub use crowd::Crowd;
 pub use error::CharacterError;
 pub use key::{
     AttachmentKey, Bone, Clip, Handle, Ik, Key, Param, ParamValue, PathConstraint,
-    PhysicsConstraint, Skin, Slot, TransformConstraint,
+    PhysicsConstraint, Skin, Slider, Slot, TransformConstraint,
 };
 pub use nested::Nested;
 pub use pool::{MAX_THREADS, Member, Pool, PoolError};

@@ -9,12 +9,13 @@ use super::error::{CharacterError, named};
 use super::finite;
 use super::key::{
     AttachmentKey, Bone, Clip, Ik, Key, Param, ParamValue, PathConstraint, PhysicsConstraint, Skin,
-    Slot, TransformConstraint,
+    Slider, Slot, TransformConstraint,
 };
 use super::{Character, ParamAnim};
 use crate::anim::EntryId;
 use crate::ids::{
-    AttachmentId, BoneId, ClipId, IkId, ParamId, PathId, PhysicsId, SkinId, SlotId, TransformId,
+    AttachmentId, BoneId, ClipId, IkId, ParamId, PathId, PhysicsId, SkinId, SliderId, SlotId,
+    TransformId,
 };
 use crate::math::{RAD_DEG, Vec2, WorldTransform};
 use crate::params::ParamData;
@@ -79,6 +80,13 @@ impl Character {
     /// A path constraint by name (Spine `findPathConstraint`).
     pub fn find_path(&self, name: &str) -> Option<PathConstraint> {
         Key::<PathId>::resolve(name, self)
+            .ok()
+            .map(|id| self.handle(id))
+    }
+
+    /// A Spine 4.3 slider by name (Spine `findConstraint(name, SliderData)`).
+    pub fn find_slider(&self, name: &str) -> Option<Slider> {
+        Key::<SliderId>::resolve(name, self)
             .ok()
             .map(|id| self.handle(id))
     }

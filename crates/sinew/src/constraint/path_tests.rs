@@ -63,6 +63,7 @@ fn lab_rig() -> Rig {
             key: NameId(i as u32),
             slot: SlotId(i as u16),
             timeline_attachment: AttachmentId(i as u32),
+            timeline_slots: Vec::new(),
             kind: AttachmentKind::Path(PathAttachment {
                 closed,
                 constant_speed,

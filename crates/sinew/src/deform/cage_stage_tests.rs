@@ -87,6 +87,7 @@ fn rig() -> Rig {
             key: NameId(0),
             slot: SlotId(0),
             timeline_attachment: AttachmentId(0),
+            timeline_slots: Vec::new(),
             kind: AttachmentKind::Mesh(mesh),
         }],
         // One (x, y) offset per influence: 8 influences.

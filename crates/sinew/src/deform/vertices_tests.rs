@@ -26,6 +26,7 @@ fn attachment(kind: AttachmentKind) -> Attachment {
         key: NameId(0),
         slot: SlotId(0),
         timeline_attachment: AttachmentId(0),
+        timeline_slots: Vec::new(),
         kind,
     }
 }

@@ -28,6 +28,7 @@ fn att(slot: u16, id: u32, kind: AttachmentKind) -> Attachment {
         key: NameId(id),
         slot: SlotId(slot),
         timeline_attachment: AttachmentId(id),
+        timeline_slots: Vec::new(),
         kind,
     }
 }

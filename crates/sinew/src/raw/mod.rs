@@ -538,10 +538,14 @@ pub enum RawAttachmentKind {
         path: String,
         /// Attachment colour.
         color: Color,
-        /// Key of the parent mesh in the same slot.
+        /// Key of the parent mesh, in the same slot or in `parent_slot`.
         parent: String,
         /// Skin of the parent (`None`: the default skin).
         skin: Option<String>,
+        /// The parent's slot when it is another slot (Spine 4.3 `slot`); `None`: the same
+        /// slot. With `inherit_timelines`, the parent's deform and sequence timelines then
+        /// apply in this slot too.
+        parent_slot: Option<String>,
         /// Use the parent's deform and sequence timelines.
         inherit_timelines: bool,
         /// Width.

@@ -19,6 +19,9 @@ pub struct Attachment {
     /// `timelineAttachment`): itself, or the parent mesh of a linked mesh that inherits
     /// timelines.
     pub timeline_attachment: AttachmentId,
+    /// Other slots this attachment's deform and sequence timelines apply in (Spine 4.3
+    /// `timelineSlots`): those of linked meshes in other slots that inherit its timelines.
+    pub timeline_slots: Vec<SlotId>,
     /// The geometry and options.
     pub kind: AttachmentKind,
 }

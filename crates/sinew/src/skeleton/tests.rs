@@ -527,6 +527,7 @@ fn plan_path_sorts_weighted_path_bones_from_every_skin() {
         key: NameId(0),
         slot: SlotId(0),
         timeline_attachment: AttachmentId(0),
+        timeline_slots: Vec::new(),
         kind: AttachmentKind::Path(PathAttachment {
             closed: false,
             constant_speed: true,

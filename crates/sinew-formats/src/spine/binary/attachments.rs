@@ -55,9 +55,11 @@ struct Linked {
     skin: usize,
     entry: usize,
     slot: usize,
-    /// Skin index of the parent, and the parent's key in the same slot.
+    /// Skin index of the parent, and the parent's key in `parent_slot` (its own slot unless
+    /// Spine 4.3 names another).
     parent_skin: usize,
     parent: String,
+    parent_slot: usize,
     /// Byte offset of the attachment, for errors.
     offset: usize,
 }
@@ -184,13 +186,14 @@ fn read_skin_slots(
             let offset = r.pos();
             let (attachment, shape, link) = read_attachment(r, rig, slot, &key, nonessential)?;
             let shape = match link {
-                Some((parent_skin, parent)) => {
+                Some((parent_skin, parent, parent_slot)) => {
                     linked.push(Linked {
                         skin: skin_index,
                         entry: skin.attachments.len(),
                         slot,
                         parent_skin,
                         parent,
+                        parent_slot,
                         offset,
                     });
                     Shape::Linked(linked.len() - 1)
@@ -230,13 +233,15 @@ fn resolve_linked(r: &Reader, rig: &mut RawRig, shapes: &mut Shapes, linked: &[L
                     ),
                 );
             }
-            match shapes.get(cur.parent_skin, cur.slot, &cur.parent) {
+            match shapes.get(cur.parent_skin, cur.parent_slot, &cur.parent) {
                 None => {
                     return r.err_at(
                         l.offset,
                         format!(
-                            "linked mesh: unknown parent mesh `{}` in skin `{}` and the same slot",
-                            cur.parent, rig.skins[cur.parent_skin].name
+                            "linked mesh: unknown parent mesh `{}` in skin `{}` and slot `{}`",
+                            cur.parent,
+                            rig.skins[cur.parent_skin].name,
+                            rig.slots[cur.parent_slot].name
                         ),
                     );
                 }
@@ -280,7 +285,7 @@ fn resolve_linked(r: &Reader, rig: &mut RawRig, shapes: &mut Shapes, linked: &[L
 }
 
 /// A linked mesh's parent: skin index and key.
-type Link = Option<(usize, String)>;
+type Link = Option<(usize, String, usize)>;
 
 /// Reads one attachment stored under `key`.
 fn read_attachment(
@@ -366,17 +371,12 @@ fn read_attachment(
             };
             let triangles = indices(r, tris * 3, count)?;
             if r.v43 {
-                // The slots whose timelines this mesh takes (linked meshes in other slots).
+                // The slots its timelines also apply in (linked meshes in other slots); the
+                // builder derives the same list from the linked meshes, so it is checked
+                // and not kept.
                 let n = r.count("timeline slots", 1, rig.slots.len())?;
                 for _ in 0..n {
-                    let at = r.pos();
-                    if r.index("slot", rig.slots.len())? != slot {
-                        return r.err_at(
-                            at,
-                            "a mesh whose timelines apply to other slots (Spine 4.3) is not \
-                             supported yet",
-                        );
-                    }
+                    r.index("slot", rig.slots.len())?;
                 }
             }
             let (edges, width, height) = if nonessential {
@@ -405,20 +405,12 @@ fn read_attachment(
             let color = color(r, 32)?;
             let sequence = sequence(r, f & 64 != 0)?;
             let inherit_timelines = f & 128 != 0;
-            if r.v43 {
-                let at = r.pos();
-                let source_slot = r.index("slot", rig.slots.len())?;
-                if source_slot != slot {
-                    return r.err_at(
-                        at,
-                        format!(
-                            "a linked mesh whose source is in another slot (`{}`, Spine 4.3) is \
-                             not supported yet",
-                            rig.slots[source_slot].name
-                        ),
-                    );
-                }
-            }
+            // 4.3: the source mesh's slot.
+            let source_slot = if r.v43 {
+                r.index("slot", rig.slots.len())?
+            } else {
+                slot
+            };
             let parent_skin = r.varint()? as usize;
             let parent = r.name_ref("linked mesh parent")?;
             let (width, height) = if nonessential {
@@ -426,12 +418,13 @@ fn read_attachment(
             } else {
                 (0.0, 0.0)
             };
-            link = Some((parent_skin, parent.clone()));
+            link = Some((parent_skin, parent.clone(), source_slot));
             let kind = RawAttachmentKind::LinkedMesh {
                 path,
                 color,
                 parent,
                 skin: None, // named once every skin is read
+                parent_slot: (source_slot != slot).then(|| rig.slots[source_slot].name.clone()),
                 inherit_timelines,
                 width,
                 height,

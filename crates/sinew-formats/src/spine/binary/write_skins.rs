@@ -19,20 +19,26 @@ pub(crate) struct Skins<'a> {
     pub index: HashMap<&'a str, usize>,
     /// Attachments by (skin, slot, key).
     pub attachments: HashMap<(&'a str, &'a str, &'a str), &'a RawAttachment>,
+    /// Spine 4.3: per source mesh (skin, slot, key), the other slots whose linked meshes
+    /// take its timelines (`timelineSlots`).
+    pub timeline_slots: HashMap<(&'a str, &'a str, &'a str), Vec<&'a str>>,
 }
 
 impl<'a> Skins<'a> {
     /// The attachment a linked mesh ends at (following parents), or the attachment itself.
     pub fn resolve(&self, skin: &'a str, slot: &'a str, key: &'a str) -> Option<&'a RawAttachment> {
         let mut cur = *self.attachments.get(&(skin, slot, key))?;
+        let mut slot = slot;
         for _ in 0..=self.attachments.len() {
             match &cur.kind {
                 RawAttachmentKind::LinkedMesh {
                     parent,
                     skin: parent_skin,
+                    parent_slot,
                     ..
                 } => {
                     let ps = parent_skin.as_deref().unwrap_or("default");
+                    slot = parent_slot.as_deref().unwrap_or(slot);
                     cur = self.attachments.get(&(ps, slot, parent.as_str()))?;
                 }
                 _ => return Some(cur),
@@ -83,6 +89,7 @@ pub(crate) fn write_skins<'a>(
     let mut skins = Skins {
         index: HashMap::new(),
         attachments: HashMap::new(),
+        timeline_slots: HashMap::new(),
     };
     for (w, &i) in order.iter().enumerate() {
         let s = &rig.skins[i];
@@ -91,6 +98,25 @@ pub(crate) fn write_skins<'a>(
             skins
                 .attachments
                 .insert((&s.name, &e.slot, &e.key), &e.attachment);
+            if let RawAttachmentKind::LinkedMesh {
+                parent,
+                skin,
+                parent_slot: Some(ps),
+                inherit_timelines: true,
+                ..
+            } = &e.attachment.kind
+                && *ps != e.slot
+            {
+                let key = (
+                    skin.as_deref().unwrap_or("default"),
+                    ps.as_str(),
+                    parent.as_str(),
+                );
+                let list = skins.timeline_slots.entry(key).or_default();
+                if !list.contains(&e.slot.as_str()) {
+                    list.push(&e.slot);
+                }
+            }
         }
     }
     o.context(format_args!("default skin"));
@@ -179,7 +205,7 @@ fn write_skin_slots(
                 skin.name, e.key
             ));
             o.string_ref(Some(&e.key))?;
-            write_attachment(o, rig, names, skins, e, nonessential)?;
+            write_attachment(o, rig, names, skins, &skin.name, e, nonessential)?;
         }
     }
     Ok(())
@@ -203,6 +229,7 @@ fn write_attachment(
     rig: &RawRig,
     names: &Names,
     skins: &Skins,
+    skin_name: &str,
     e: &RawSkinEntry,
     nonessential: bool,
 ) -> W<()> {
@@ -324,7 +351,15 @@ fn write_attachment(
                 o.varint(0); // degenerate padding
             }
             if o.v43 {
-                o.varint(0); // timeline slots: only its own
+                // The other slots its timelines apply in (linked meshes there).
+                let list = skins
+                    .timeline_slots
+                    .get(&(skin_name, e.slot.as_str(), e.key.as_str()));
+                let list = list.map_or(&[][..], |l| &l[..]);
+                o.count(list.len())?;
+                for slot in list {
+                    o.count(lookup(o, &names.slots, "slot", slot)?)?;
+                }
             }
             if nonessential {
                 o.count(edges.len())?;
@@ -343,11 +378,15 @@ fn write_attachment(
             color,
             parent,
             skin,
+            parent_slot,
             inherit_timelines,
             width,
             height,
             sequence,
         } => {
+            if parent_slot.is_some() && !o.v43 {
+                return o.err("a linked mesh whose source is in another slot is Spine 4.3");
+            }
             let f = 3
                 | name_flag(e)
                 | path_flag(path, name)
@@ -357,8 +396,9 @@ fn write_attachment(
             head(o, f)?;
             common(o, f, path, *color, sequence)?;
             if o.v43 {
-                // The source's slot: a linked mesh's own (sinew links within a slot).
-                let si = lookup(o, &names.slots, "slot", &e.slot)?;
+                // The source's slot.
+                let slot = parent_slot.as_deref().unwrap_or(&e.slot);
+                let si = lookup(o, &names.slots, "slot", slot)?;
                 o.count(si)?;
             }
             let skin_name = skin.as_deref().unwrap_or("default");

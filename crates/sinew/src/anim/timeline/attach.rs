@@ -13,7 +13,7 @@ use super::slot::slot_active;
 use super::{Args, before_first};
 use crate::anim::curve::search;
 use crate::anim::{MixBlend, MixDirection, SequenceKey, Timeline, TimelineKind};
-use crate::ids::AttachmentId;
+use crate::ids::{AttachmentId, SlotId};
 use crate::instance::Instance;
 use crate::raw::SequenceMode;
 use crate::rig::{AttachmentKind, Rig};
@@ -29,7 +29,24 @@ fn is_vertex(rig: &Rig, a: AttachmentId) -> bool {
 
 pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let TimelineKind::Deform {
-        slot,
+        slot, attachment, ..
+    } = &tl.kind
+    else {
+        return;
+    };
+    deform_in(rig, inst, tl, *slot, a);
+    // Spine 4.3: linked meshes in other slots that inherit the attachment's timelines.
+    if let Some(att) = rig.attachments.get(attachment.index()) {
+        for &other in &att.timeline_slots {
+            deform_in(rig, inst, tl, other, a);
+        }
+    }
+}
+
+/// A deform timeline in one slot (the timeline's own or one of its attachment's
+/// `timeline_slots`): acts when the slot shows an attachment that takes its timelines.
+fn deform_in(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, a: Args) {
+    let TimelineKind::Deform {
         attachment,
         vertex_count,
         vertices,
@@ -39,7 +56,7 @@ pub(super) fn deform(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
         return;
     };
     let s = slot.index();
-    if !slot_active(rig, inst, *slot) {
+    if !slot_active(rig, inst, slot) {
         return;
     }
     let Some(cur) = inst.slots.attachment[s] else {
@@ -172,16 +189,32 @@ fn to_int32(x: f64) -> i64 {
 
 pub(super) fn sequence(rig: &Rig, inst: &mut Instance, tl: &Timeline, a: Args) {
     let TimelineKind::Sequence {
-        slot,
+        slot, attachment, ..
+    } = &tl.kind
+    else {
+        return;
+    };
+    sequence_in(rig, inst, tl, *slot, a);
+    if let Some(att) = rig.attachments.get(attachment.index()) {
+        for &other in &att.timeline_slots {
+            sequence_in(rig, inst, tl, other, a);
+        }
+    }
+}
+
+/// A sequence timeline in one slot (as [`deform_in`]).
+fn sequence_in(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, a: Args) {
+    let TimelineKind::Sequence {
         attachment,
         count,
         keys,
+        ..
     } = &tl.kind
     else {
         return;
     };
     let s = slot.index();
-    if !slot_active(rig, inst, *slot) {
+    if !slot_active(rig, inst, slot) {
         return;
     }
     let Some(cur) = inst.slots.attachment[s] else {

@@ -62,6 +62,7 @@ pub fn rig() -> Rig {
         key: NameId(key),
         slot: SlotId(slot),
         timeline_attachment: AttachmentId(id),
+        timeline_slots: Vec::new(),
         kind,
     };
     let point = || AttachmentKind::Point {

@@ -1,8 +1,10 @@
-//! Spine 4.3 slider constraints in files: `testdata/spine43/slider-lab.json` (posed like
+//! Spine 4.3 features in files. Slider constraints: `testdata/spine43/slider-lab.json` (posed like
 //! spine-core 4.3.13 by sinew-cli's `golden_spine43_own`; its `.skel` read by the official
 //! `SkeletonBinary` poses the same, see docs/CONVERT.md) loads with every field, survives
 //! 4.3 JSON and `.skel` both ways, is refused by the 4.2 writers, and bad sliders are refused
-//! naming the file, the path or byte offset and the slider.
+//! naming the file, the path or byte offset and the slider. Linked meshes whose source is in
+//! another slot: `testdata/spine43/linked-lab.json` (same goldens) survives JSON and `.skel`
+//! both ways, and the source's deform timelines reach the linked mesh's slot.
 #![allow(clippy::unwrap_used)]
 
 use super::spine43_upgrade::same;
@@ -179,4 +181,59 @@ fn bad_sliders_are_refused_by_name() {
     // Sliders are 4.3: a 4.2 file's `constraints` section is unknown there.
     let old = text.replacen(r#""spine": "4.3.0""#, r#""spine": "4.2.40""#, 1);
     assert!(parse_spine_json(&old, "old.json").is_err());
+}
+
+#[test]
+fn linked_meshes_take_a_source_in_another_slot() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/spine43/linked-lab.json");
+    let rig = load_spine_json(&path).unwrap();
+    let slot_of = |r: &RawRig, key: &str| -> Option<String> {
+        r.skins[0]
+            .attachments
+            .iter()
+            .find(|e| e.key == key)
+            .and_then(|e| match &e.attachment.kind {
+                sinew::raw::RawAttachmentKind::LinkedMesh { parent_slot, .. } => {
+                    parent_slot.clone()
+                }
+                _ => None,
+            })
+    };
+    assert_eq!(slot_of(&rig, "copy").as_deref(), Some("A"));
+    assert_eq!(slot_of(&rig, "own").as_deref(), Some("A"));
+    let json = parse_spine_json(&write_spine_json(&rig, false).unwrap(), "j.json").unwrap();
+    same(&json, &rig, "linked-lab JSON");
+    let bytes = write_spine_binary(&rig).unwrap();
+    let skel = parse_spine_binary(&bytes, "l.skel").unwrap();
+    assert_eq!(slot_of(&skel, "copy").as_deref(), Some("A"));
+    assert!(write_spine_binary(&skel).unwrap() == bytes);
+    // The source mesh's timelines reach B and D (inheriting), not C (`timelines: false`).
+    let built = sinew::build::build_rig(&rig).unwrap();
+    let m = built
+        .attachments
+        .iter()
+        .find(|a| built.attachment_keys[a.key.0 as usize] == "m")
+        .unwrap();
+    let names: Vec<&str> = m
+        .timeline_slots
+        .iter()
+        .map(|s| built.slots[s.index()].name.as_str())
+        .collect();
+    assert_eq!(names, ["B", "D"]);
+    // A 4.2 writer cannot say "another slot".
+    let mut old = rig.clone();
+    old.runtime = SpineRuntime::V42;
+    assert!(
+        write_spine_json(&old, false)
+            .unwrap_err()
+            .to_string()
+            .contains("4.3")
+    );
+    assert!(
+        write_spine_binary(&old)
+            .unwrap_err()
+            .to_string()
+            .contains("4.3")
+    );
 }
