@@ -92,6 +92,32 @@ impl App {
             ui.separator();
             ui.heading("Cages");
             ui.small("drag a cage point on the canvas");
+            // A Spine skeleton without an extras file: the dragged cages start one.
+            let spine = matches!(
+                l.asset.format,
+                sinew_formats::Format::SpineJson | sinew_formats::Format::SpineSkel
+            );
+            if l.tuning.is_none() && spine {
+                let to = self.options.save_extras.clone().unwrap_or_else(|| {
+                    let stem = l.path.file_stem().map(|s| s.to_string_lossy().into_owned());
+                    l.path
+                        .with_file_name(format!("{}.extras.json", stem.unwrap_or_default()))
+                });
+                let r = ui
+                    .button("save extras")
+                    .on_hover_text(format!("write the cages to a new {}", to.display()));
+                target(&mut self.targets, ui, SAVE_TARGET.to_owned(), r.rect);
+                if r.clicked() {
+                    let mut t = tune::Tuning::new(&to);
+                    let anim = self.play.anim.as_deref();
+                    t.set_cages(l.cage_edits.iter().map(|e| e.desc(anim)).collect());
+                    let _ = t.save();
+                    if let Some(m) = &t.message {
+                        eprintln!("sinew view: {m}");
+                    }
+                    l.tuning = Some(t);
+                }
+            }
             for (k, e) in l.cage_edits.iter().enumerate() {
                 ui.horizontal(|ui| {
                     ui.label(format!("{k}: {}", e.slot));

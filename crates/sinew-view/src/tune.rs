@@ -104,6 +104,19 @@ impl Tuning {
         })
     }
 
+    /// No extras yet (a file without an extras file), saved to `save_to`.
+    pub(crate) fn new(save_to: &Path) -> Tuning {
+        Tuning {
+            extras: RigExtras {
+                jiggle: sinew::physics::jiggle::JiggleDesc::new(),
+                ..Default::default()
+            },
+            save_to: save_to.to_path_buf(),
+            dirty: false,
+            message: None,
+        }
+    }
+
     /// Sets `field` of chain `chain` to `value` (clamped to the field's range); `false`
     /// when there is no such chain or the value is already that.
     pub(crate) fn set(&mut self, chain: usize, field: &Field, value: f64) -> bool {
@@ -234,6 +247,24 @@ mod tests {
         let mut bad = Tuning::load(&extras, Some(Path::new("/no/such/dir/x.json"))).expect("ok");
         let e = bad.save().expect_err("no folder");
         assert!(e.to_string().contains("/no/such/dir/x.json"), "{e}");
+    }
+
+    #[test]
+    fn new_extras_with_a_cage_save_and_reload() {
+        use sinew::character::cage_rig::{CageDesc, CageDrive};
+        let out = std::env::temp_dir().join(format!("sinew-tune-new-{}.json", std::process::id()));
+        let mut t = Tuning::new(&out);
+        let mut cage = CageDesc::new("cape-boundary", "cape", Vec::new());
+        cage.drive = CageDrive::Mesh {
+            vertices: vec![vec![0, 1, 3, 2]],
+        };
+        t.set_cages(vec![cage.clone()]);
+        cage.mode = sinew::deform::cage_stage::CageMode::Offset;
+        t.set_cages(vec![cage.clone()]);
+        assert_eq!(t.extras.cages, vec![cage], "replaced by name, not added");
+        t.save().expect("saved");
+        assert_eq!(load_extras(&out).expect("reloads"), t.extras);
+        let _ = std::fs::remove_file(&out);
     }
 
     #[test]

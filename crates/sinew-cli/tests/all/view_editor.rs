@@ -435,3 +435,66 @@ fn a_script_aimed_at_nothing_fails_and_a_bad_one_is_refused() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("line 2"), "{stderr}");
 }
+
+#[test]
+fn dragged_cages_of_a_skeleton_without_extras_start_its_extras_file() {
+    // Stickbot without its extras file, in a folder of its own.
+    let dir = out_dir().join("bare");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for f in [
+        "stickbot.json",
+        "stickbot.atlas",
+        "stickbot.png",
+        "stickbot_2.png",
+    ] {
+        std::fs::copy(root().join("examples/stickbot").join(f), dir.join(f)).expect("copied");
+    }
+    let written = dir.join("stickbot.extras.json");
+    let _ = std::fs::remove_file(&written);
+    let script = dir.join("bare.input");
+    std::fs::write(
+        &script,
+        "drag cage:0.1 by 0,-30\nclick button:save-extras\n",
+    )
+    .expect("script");
+    let out = dir.join("bare.png");
+    let args = [
+        "stickbot.json",
+        "--anim",
+        "walk",
+        "--cage",
+        "cape",
+        "--input",
+        script.to_str().expect("utf-8"),
+        "--screenshot",
+        out.to_str().expect("utf-8"),
+    ];
+    let Some(o) = view_in(&dir, &args) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if stderr.contains("cannot open the window") {
+        unavailable(&format!("the window did not open: {stderr}"));
+        return;
+    }
+    assert!(o.status.success(), "{stderr}");
+    // Written beside the skeleton as the viewer loads it next time: the cage, keyed on walk.
+    let back = sinew_formats::extras::load_extras(&written).expect("a new extras file");
+    assert!(back.jiggle.chains.is_empty() && back.follow.is_empty());
+    assert_eq!(back.cages.len(), 1);
+    assert_eq!(back.cages[0].name, "cape-boundary");
+    assert_eq!(back.cages[0].animations[0].animation, "walk");
+    let moved: Vec<usize> = back.cages[0].animations[0].keys[0]
+        .offsets
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o[0] != 0.0 || o[1] != 0.0)
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(moved, vec![1], "only the dragged point");
+    let o1 = back.cages[0].animations[0].keys[0].offsets[1];
+    assert!(
+        o1[0].abs() < 1e-6 && o1[1] < -1.0,
+        "dragged straight down: {o1:?}"
+    );
+}
