@@ -1117,6 +1117,18 @@ enum SinewStatus sinew_character_set_cage_points(struct SinewCharacter *characte
                                                  const float *points,
                                                  size_t count);
 
+// Sets the host's weight of example `example` (a name) of shape set `set` (a name,
+// declared in the rig's extras `shapes`) to `weight` in -10..10; the animations' weight
+// tracks add to it from the next update on. An unknown set or example is
+// `SINEW_STATUS_NOT_FOUND`; a weight out of range or not finite
+// `SINEW_STATUS_INVALID_ARGUMENT`.
+enum SinewStatus sinew_character_set_shape_weight(struct SinewCharacter *character,
+                                                  const char *set,
+                                                  size_t set_len,
+                                                  const char *example,
+                                                  size_t example_len,
+                                                  double weight);
+
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture
 // coordinates; length 0 loads untextured) and `armature` (length 0: the file's default

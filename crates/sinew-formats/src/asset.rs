@@ -12,6 +12,7 @@ use crate::load::{Companion, FileCompanions, Format, LoadOptions};
 use sinew::build::{BuildProblem, Element};
 use sinew::character::Character;
 use sinew::character::cage_rig::CageRig;
+use sinew::character::shape_rig::ShapeRig;
 use sinew::draw::{DrawGroup, DrawSetup, SlotMask};
 use sinew::params::inochi_clip::ParamAnimation;
 use sinew::physics::follow::FollowRig;
@@ -43,6 +44,8 @@ pub struct Asset {
     pub follow: Option<Arc<FollowRig>>,
     /// Cages on meshes from [`LoadOptions::extras`] (`None` when the file has none).
     pub cages: Option<Arc<CageRig>>,
+    /// Example shapes of meshes from [`LoadOptions::extras`] (`None` when the file has none).
+    pub shapes: Option<Arc<ShapeRig>>,
     /// Texture pages per slot, masks, composites and the y convention.
     pub draw: Arc<DrawSetup>,
     /// A puppet's parameter animations (empty for Spine).
@@ -100,6 +103,7 @@ impl Asset {
             jiggle: None,
             follow: None,
             cages: None,
+            shapes: None,
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
                 ..DrawSetup::default()
@@ -120,13 +124,14 @@ impl Asset {
         let _ = c.set_jiggle(self.jiggle.clone());
         let _ = c.set_follows(self.follow.clone());
         let _ = c.set_cage_rig(self.cages.clone());
+        let _ = c.set_shape_rig(self.shapes.clone());
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
         c
     }
 
-    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, cages, drawing
+    /// A new character of this asset, in the setup pose, with its jiggle bones, follows, cages, example shapes, drawing
     /// details and parameter animations attached.
     pub fn character(&self) -> Character {
         let mut c = self.bare_character();
@@ -261,6 +266,7 @@ pub(crate) type Extras = (
     Option<Arc<JiggleRig>>,
     Option<Arc<FollowRig>>,
     Option<Arc<CageRig>>,
+    Option<Arc<ShapeRig>>,
 );
 
 /// [`crate::load`] of the file `main` with `atlas` (a path; `None`: untextured) as its atlas,

@@ -65,10 +65,13 @@
 
 mod cages;
 mod cues;
+mod shapes;
 #[cfg(test)]
 mod tests_cages;
 #[cfg(test)]
 mod tests_roundtrip;
+#[cfg(test)]
+mod tests_shapes;
 mod write;
 
 pub use write::{save_extras, try_write_extras, write_extras};
@@ -97,6 +100,9 @@ pub struct RigExtras {
     /// Cages on slots' meshes, in file order (empty when the file has no `cages` list;
     /// `extras/cages.rs`).
     pub cages: Vec<sinew::character::cage_rig::CageDesc>,
+    /// Example shapes of slots' meshes, in file order (empty when the file has no `shapes`
+    /// list; `extras/shapes.rs`).
+    pub shapes: Vec<sinew::character::shape_rig::ShapeSetDesc>,
 }
 
 /// Most chains, colliders or bones per chain a file may declare.
@@ -155,6 +161,42 @@ pub(crate) fn build_cages(
                 file: file.to_owned(),
                 path: format!("$.cages[{i}]"),
                 name: cages.get(i).map(|c| c.name.clone()),
+                issue: JsonIssue::Rig(Box::new(problem)),
+            })
+        }
+    }
+}
+
+/// Binds `shapes` (read from `file`) to `rig` (`None` when there are none); a problem is
+/// [`LoadError::Invalid`] at `$.shapes[i]`, naming the set, with the builder's typed
+/// problem.
+pub(crate) fn build_shapes(
+    rig: &std::sync::Arc<sinew::Rig>,
+    shapes: &[sinew::character::shape_rig::ShapeSetDesc],
+    file: &str,
+) -> Result<Option<std::sync::Arc<sinew::character::shape_rig::ShapeRig>>, LoadError> {
+    if shapes.is_empty() {
+        return Ok(None);
+    }
+    match sinew::character::shape_rig::ShapeRig::build(rig, shapes) {
+        Ok(sr) => Ok(Some(std::sync::Arc::new(sr))),
+        Err(e) => {
+            let p = e.problems.into_iter().next();
+            let i = match p.as_ref().and_then(|p| p.element) {
+                Some(sinew::build::Element::ShapeSet(i)) => i,
+                _ => 0,
+            };
+            let problem = p.unwrap_or_else(|| {
+                sinew::build::BuildProblem::new(
+                    sinew::build::ProblemKind::Value,
+                    "shapes",
+                    "do not bind",
+                )
+            });
+            Err(LoadError::Invalid {
+                file: file.to_owned(),
+                path: format!("$.shapes[{i}]"),
+                name: shapes.get(i).map(|c| c.name.clone()),
                 issue: JsonIssue::Rig(Box::new(problem)),
             })
         }
@@ -243,7 +285,11 @@ impl<'a> Fields<'a> {
 
 fn read_root(root: &Value) -> R<RigExtras> {
     let at = Loc::root();
-    let f = Fields::new(root, &at, &["sinewExtras", "jiggle", "follow", "cages"])?;
+    let f = Fields::new(
+        root,
+        &at,
+        &["sinewExtras", "jiggle", "follow", "cages", "shapes"],
+    )?;
     if let Some(v) = f.num("sinewExtras")?
         && v != 1.0
     {
@@ -262,10 +308,12 @@ fn read_root(root: &Value) -> R<RigExtras> {
         follow.push(read_follow(v, &fa.index(i))?);
     }
     let cages = cages::read_cages(&f, &at)?;
+    let shapes = shapes::read_shapes(&f, &at)?;
     Ok(RigExtras {
         jiggle,
         follow,
         cages,
+        shapes,
     })
 }
 

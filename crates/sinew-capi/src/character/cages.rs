@@ -1,7 +1,8 @@
 //! A character's cages (declared in the rig's extras, `docs/EXTRAS.md` "Cages", or bound
 //! by code): how many, found by name, their points as the last update left them, and the
-//! points of a host-driven cage written by the host before each update. Wraps
-//! `Character::{cage_count, find_cage, cage_name, cage_world, cage_points_mut}`.
+//! points of a host-driven cage written by the host before each update; and the host's
+//! weights of the extras' example shapes. Wraps `Character::{cage_count, find_cage,
+//! cage_name, cage_world, cage_points_mut, set_shape_weight}`.
 
 use super::{SinewCharacter, char_fail, with};
 use crate::{Fail, Res, SinewStatus, SinewStringView, copy_out, guard, put, slice_arg, str_arg};
@@ -149,4 +150,44 @@ fn set_points(dst: &mut [f32], src: &[f32]) -> Res {
     }
     dst.copy_from_slice(src);
     Ok(())
+}
+
+/// Sets the host's weight of example `example` (a name) of shape set `set` (a name,
+/// declared in the rig's extras `shapes`) to `weight` in -10..10; the animations' weight
+/// tracks add to it from the next update on. An unknown set or example is
+/// `SINEW_STATUS_NOT_FOUND`; a weight out of range or not finite
+/// `SINEW_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_set_shape_weight(
+    character: *mut SinewCharacter,
+    set: *const c_char,
+    set_len: usize,
+    example: *const c_char,
+    example_len: usize,
+    weight: f64,
+) -> SinewStatus {
+    guard(|| {
+        let set = str_arg(set, set_len, "set")?;
+        let example = str_arg(example, example_len, "example")?;
+        with(character, |s| {
+            let not_found = |m: String| Fail::new(SinewStatus::NotFound, m);
+            let sr = s
+                .character
+                .shape_rig()
+                .ok_or_else(|| not_found("the character has no example shapes".into()))?;
+            let i = sr
+                .find(set)
+                .ok_or_else(|| not_found(format!("no shape set `{set}`")))?;
+            let k = sr.example(i, example).ok_or_else(|| {
+                not_found(format!("shape set `{set}` has no example `{example}`"))
+            })?;
+            if !s.character.set_shape_weight(i, k, weight) {
+                return Err(Fail::new(
+                    SinewStatus::InvalidArgument,
+                    format!("weight {weight}: expected a finite weight in -10..10"),
+                ));
+            }
+            Ok(())
+        })
+    })
 }

@@ -154,3 +154,63 @@ fn cages_through_the_abi_match_the_facade() {
     assert_eq!(sinew_character_destroy(c), SinewStatus::Ok);
     assert_eq!(sinew_rig_destroy(rig), SinewStatus::Ok);
 }
+
+#[test]
+fn shape_weights_through_the_abi() {
+    let dir = std::env::temp_dir().join(format!("sinew-capi-shapes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ex = dir.join("shapes.extras.json");
+    let mut offsets = vec![[0.0, 0.0]; 15];
+    offsets[3] = [5.0, 1.0];
+    let text = format!(
+        r#"{{"shapes": [{{"name": "breath", "slot": "torso",
+            "examples": [{{"name": "in", "offsets": {}}}]}}]}}"#,
+        serde_json::to_string(&offsets).expect("json")
+    );
+    std::fs::write(&ex, text).expect("write extras");
+    let skel = sinew_testutil::workspace_root().join("examples/stickbot/stickbot.json");
+    let (sk, exs) = (skel.to_str().expect("utf-8"), ex.to_str().expect("utf-8"));
+    let mut rig = null_mut();
+    let st = sinew_rig_load_spine(
+        sk.as_ptr().cast(),
+        sk.len(),
+        null(),
+        0,
+        exs.as_ptr().cast(),
+        exs.len(),
+        &mut rig,
+    );
+    assert_eq!(st, SinewStatus::Ok, "{}", last_error());
+    let c = character(rig);
+    assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
+    let before = render(c).positions;
+    let ((sn, sl), (en, el)) = (s("breath"), s("in"));
+    assert_eq!(
+        sinew_character_set_shape_weight(c, sn, sl, en, el, 0.5),
+        SinewStatus::Ok,
+        "{}",
+        last_error()
+    );
+    assert_eq!(sinew_character_update(c, 0.0), SinewStatus::Ok);
+    let after = render(c).positions;
+    let moved: Vec<usize> = (0..before.len())
+        .filter(|&i| before[i] != after[i])
+        .collect();
+    assert_eq!(moved.len(), 2, "one vertex moved: {moved:?}");
+    let (bn, bl) = s("nope");
+    assert_eq!(
+        sinew_character_set_shape_weight(c, bn, bl, en, el, 0.5),
+        SinewStatus::NotFound
+    );
+    assert!(last_error().contains("no shape set `nope`"));
+    assert_eq!(
+        sinew_character_set_shape_weight(c, sn, sl, bn, bl, 0.5),
+        SinewStatus::NotFound
+    );
+    assert_eq!(
+        sinew_character_set_shape_weight(c, sn, sl, en, el, f64::NAN),
+        SinewStatus::InvalidArgument
+    );
+    assert_eq!(sinew_character_destroy(c), SinewStatus::Ok);
+    assert_eq!(sinew_rig_destroy(rig), SinewStatus::Ok);
+}

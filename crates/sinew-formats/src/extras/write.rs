@@ -26,6 +26,9 @@ pub fn write_extras(x: &RigExtras) -> String {
     if !x.cages.is_empty() {
         root.insert("cages".into(), super::cages::write_cages(&x.cages));
     }
+    if !x.shapes.is_empty() {
+        root.insert("shapes".into(), super::shapes::write_shapes(&x.shapes));
+    }
     // Serialising a Value of plain maps, strings and finite numbers cannot fail.
     serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default()
 }
@@ -38,13 +41,18 @@ pub fn write_extras(x: &RigExtras) -> String {
 pub fn try_write_extras(x: &RigExtras, source: &str) -> Result<String, crate::LoadError> {
     let text = write_extras(x);
     let back = super::parse_extras(&text, source)?;
+    // Animations are JSON object members: their order is the reader's (sorted, or the
+    // file's with serde_json's preserve_order), so it does not count.
+    let (back, x) = (unordered(back), &unordered(x.clone()));
     if back != *x {
         let what = if back.jiggle != x.jiggle {
             "jiggle"
         } else if back.follow != x.follow {
             "follow"
-        } else {
+        } else if back.cages != x.cages {
             "cages"
+        } else {
+            "shapes"
         };
         return Err(crate::LoadError::Rig {
             file: source.to_owned(),
@@ -55,6 +63,18 @@ pub fn try_write_extras(x: &RigExtras, source: &str) -> Result<String, crate::Lo
         });
     }
     Ok(text)
+}
+
+/// `x` with its cages' and shapes' animation lists sorted by name.
+fn unordered(mut x: RigExtras) -> RigExtras {
+    for c in &mut x.cages {
+        c.animations.sort_by(|a, b| a.animation.cmp(&b.animation));
+    }
+    for s in &mut x.shapes {
+        s.tracks
+            .sort_by(|a, b| (&a.animation, &a.example).cmp(&(&b.animation, &b.example)));
+    }
+    x
 }
 
 /// Writes `x` to `path` ([`try_write_extras`]: nothing is written when it would not read

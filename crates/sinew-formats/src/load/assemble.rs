@@ -227,7 +227,7 @@ impl Ctx<'_> {
             })?;
         }
         let rig = Arc::new(rig);
-        let (jiggle, follow, cages) = self.extras(&rig)?;
+        let (jiggle, follow, cages, shapes) = self.extras(&rig)?;
         let pages = match &atlas {
             Some((a, name, file)) if self.options.textures => self.pages(a, name, file)?,
             _ => Vec::new(),
@@ -244,6 +244,7 @@ impl Ctx<'_> {
             jiggle,
             follow,
             cages,
+            shapes,
             // DragonBones data is y down; the draw list flips it to y up.
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
@@ -291,7 +292,7 @@ impl Ctx<'_> {
         }
         let draw = crate::asset::puppet_draw_setup(&p, &rig);
         let rig = Arc::new(rig);
-        let (jiggle, follow, cages) = self.extras(&rig)?;
+        let (jiggle, follow, cages, shapes) = self.extras(&rig)?;
         Ok(Asset {
             param_animations: Arc::from(p.animations.clone()),
             rig,
@@ -301,6 +302,7 @@ impl Ctx<'_> {
             jiggle,
             follow,
             cages,
+            shapes,
             draw: Arc::new(draw),
             puppet: Some(Box::new(p)),
             dragonbones: None,
@@ -310,11 +312,11 @@ impl Ctx<'_> {
         })
     }
 
-    /// The jiggle bones, follows and cages of [`LoadOptions::extras`] for `rig`.
+    /// The jiggle bones, follows, cages and example shapes of [`LoadOptions::extras`] for `rig`.
     fn extras(&self, rig: &Arc<Rig>) -> Result<crate::asset::Extras, LoadError> {
         let beside = [format!("{}.extras.json", self.stem())];
         let Some(f) = self.companion(&self.options.extras, &beside)? else {
-            return Ok((None, None, None));
+            return Ok((None, None, None, None));
         };
         let text = crate::budget::into_text(f.bytes, &f.file)?;
         let extras = crate::extras::parse_extras_with(&text, &f.file, &self.options.budgets)?;
@@ -330,7 +332,8 @@ impl Ctx<'_> {
             Some(Arc::new(fr))
         };
         let cages = crate::extras::build_cages(rig, &extras.cages, &f.file)?;
-        Ok((Some(Arc::new(jr)), follow, cages))
+        let shapes = crate::extras::build_shapes(rig, &extras.shapes, &f.file)?;
+        Ok((Some(Arc::new(jr)), follow, cages, shapes))
     }
 
     /// Every page image of `atlas` (named `name`, errors say `file`), fetched relative to

@@ -232,3 +232,68 @@ fn a_cage_the_rig_cannot_bind_names_file_path_and_name() {
         "{e}"
     );
 }
+
+/// Example shapes from the file: the torso's first vertex offset by `w(t) * (6, -4)` turned
+/// with the torso (its linear part now times its inverse in the setup pose), `w` keyed
+/// 0 -> 1 over the first 0.5 s of the walk plus the host's 0.25; frames allocate nothing;
+/// an example of the wrong size names the path and the set.
+#[test]
+fn example_shapes_follow_their_closed_form() {
+    let mut offsets = vec![[0.0, 0.0]; 15];
+    offsets[0] = [6.0, -4.0];
+    let shapes = format!(
+        r#"{{ "shapes": [ {{ "name": "breath", "slot": "torso",
+            "examples": [ {{ "name": "in", "offsets": {} }} ],
+            "animations": {{ "walk": {{ "in": [ {{ "time": 0, "value": 0 }},
+                                               {{ "time": 0.5, "value": 1 }} ] }} }} }} ] }}"#,
+        serde_json::to_string(&offsets).expect("json")
+    );
+    let mut shaped = load(Some(shapes.clone())).expect("loads").character();
+    let mut bare = load(None).expect("loads").character();
+    let sr = shaped.shape_rig().expect("shapes");
+    let (set, ex) = (
+        sr.find("breath").expect("set"),
+        sr.example(0, "in").expect("in"),
+    );
+    assert!(shaped.set_shape_weight(set, ex, 0.25));
+    bare.update(0.0);
+    let setup = bare.bone_world("torso").expect("torso").linear_part();
+    let setup_inv = setup.try_inverse().expect("invertible");
+    for c in [&mut shaped, &mut bare] {
+        c.set_animation(0, "walk", true).expect("walk");
+    }
+    let (mut vs, mut vb) = (Vec::new(), Vec::new());
+    for f in 1..=24 {
+        shaped.update(1.0 / 60.0);
+        bare.update(1.0 / 60.0);
+        let t = f64::from(f) / 60.0;
+        let w = 0.25 + (t / 0.5).min(1.0);
+        let turn = bare.bone_world("torso").expect("torso").linear_part() * setup_inv;
+        let d = turn.apply_linear(Vec2::new(6.0 * w, -4.0 * w));
+        shaped.world_vertices("torso", &mut vs);
+        bare.world_vertices("torso", &mut vb);
+        let got = [f64::from(vs[0] - vb[0]), f64::from(vs[1] - vb[1])];
+        assert!(
+            (got[0] - d.x).abs() < 1e-4 && (got[1] - d.y).abs() < 1e-4,
+            "frame {f}: {got:?} vs {d:?}"
+        );
+        assert_eq!(&vs[2..], &vb[2..], "other vertices, frame {f}");
+    }
+    let _ = shaped.draw_list();
+    let allocs = count_allocations(|| {
+        for _ in 0..120 {
+            shaped.update(1.0 / 60.0);
+            let _ = shaped.draw_list();
+        }
+    });
+    assert_eq!(allocs, 0, "120 shaped frames allocated {allocs} times");
+    let bad = shapes.replacen("[0.0,0.0]]", "]", 1).replacen(",]", "]", 1);
+    let e = load(Some(bad)).expect_err("14 offsets").to_string();
+    assert!(
+        e.starts_with(
+            "c.extras.json: $.shapes[0] (`breath`): shape set `breath`: example `in`: 14 offsets \
+             for a mesh of 15 vertices"
+        ),
+        "{e}"
+    );
+}

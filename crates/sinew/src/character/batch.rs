@@ -348,14 +348,14 @@ impl Character {
         };
         let end = (count * 2).min(buf.len());
         let out = &mut buf[..end];
-        if self.cages.is_empty() {
+        if self.cages.is_empty() && self.shapes.is_empty() {
             // Values past f32 are zeroed (`finite`), unless the loop that wrote them
             // checked them already.
             if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
                 finite::floats(out);
             }
         } else {
-            match cages::caged(&self.cages, slot, att) {
+            match cages::posed(&self.cages, &self.shapes, slot, att) {
                 Some(v) => out.copy_from_slice(&v[..end]),
                 None => {
                     if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {

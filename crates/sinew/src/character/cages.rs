@@ -7,6 +7,7 @@
 //! slot. A cage applies only while its slot shows its attachment.
 
 use super::key::AttachmentKey;
+use super::shape_rig::{SlotShapes, shaped};
 use super::{Character, CharacterError, error};
 use crate::cage::Cage;
 use crate::deform::cage_stage::{CageDeformer, CageMode, CageSource, apply_cage};
@@ -220,7 +221,12 @@ impl Character {
 
 /// Poses every cage: the mesh's world vertices (or an earlier cage's output for the same
 /// mesh), then the cage. Allocation-free.
-pub(super) fn pose_cages(cages: &mut [SlotCage], rig: &Rig, inst: &Instance) {
+pub(super) fn pose_cages(
+    cages: &mut [SlotCage],
+    shapes: &[SlotShapes],
+    rig: &Rig,
+    inst: &Instance,
+) {
     for i in 0..cages.len() {
         let (done, rest) = cages.split_at_mut(i);
         let c = &mut rest[0];
@@ -235,7 +241,11 @@ pub(super) fn pose_cages(cages: &mut [SlotCage], rig: &Rig, inst: &Instance) {
             .find(|d| d.valid && d.slot == c.slot && d.attachment == c.attachment)
         {
             Some(earlier) => c.posed.copy_from_slice(&earlier.posed),
-            None => crate::deform::compute_world_vertices(rig, inst, c.slot, &mut c.posed),
+            // The mesh's example shapes (`shape_rig.rs`) come before its cages.
+            None => match shaped(shapes, c.slot, c.attachment) {
+                Some(v) if v.len() == c.posed.len() => c.posed.copy_from_slice(v),
+                _ => crate::deform::compute_world_vertices(rig, inst, c.slot, &mut c.posed),
+            },
         }
         // No NaN or infinity out (`finite`): the posed vertices the cage reads (its world
         // control points come from them), and what it writes.
@@ -246,8 +256,19 @@ pub(super) fn pose_cages(cages: &mut [SlotCage], rig: &Rig, inst: &Instance) {
     }
 }
 
+/// The world vertices of `slot` showing `attachment` after this frame's example shapes and
+/// cages, if any are on it.
+pub(super) fn posed<'a>(
+    cages: &'a [SlotCage],
+    shapes: &'a [SlotShapes],
+    slot: SlotId,
+    attachment: AttachmentId,
+) -> Option<&'a [f32]> {
+    caged(cages, slot, attachment).or_else(|| shaped(shapes, slot, attachment))
+}
+
 /// The caged world vertices of `slot` showing `attachment` this frame, if a cage is on it.
-pub(super) fn caged(cages: &[SlotCage], slot: SlotId, attachment: AttachmentId) -> Option<&[f32]> {
+fn caged(cages: &[SlotCage], slot: SlotId, attachment: AttachmentId) -> Option<&[f32]> {
     cages
         .iter()
         .rev()

@@ -61,6 +61,7 @@ mod nested;
 mod pool;
 mod puppet;
 mod query;
+pub mod shape_rig;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -190,6 +191,10 @@ pub struct Character {
     cage_rig: Option<Arc<cage_rig::CageRig>>,
     /// The keyed cages' point offsets being summed (2 floats per point of the largest).
     cage_keys: Vec<f64>,
+    /// Example shapes on meshes ([`Character::set_shape_rig`]), run before the cages.
+    shape_rig: Option<Arc<shape_rig::ShapeRig>>,
+    /// Per shape set: host weights, this frame's blend and shaped vertices.
+    shapes: Vec<shape_rig::SlotShapes>,
     /// Whether an output of the last update overflowed and was zeroed ([`finite`]).
     overflowed: bool,
 }
@@ -228,6 +233,8 @@ impl Character {
             cages: Vec::new(),
             cage_rig: None,
             cage_keys: Vec::new(),
+            shape_rig: None,
+            shapes: Vec::new(),
             overflowed: false,
             inst,
             state,
@@ -697,13 +704,18 @@ impl Character {
             // Checked each frame: `jiggle_mut` hands out the state.
             js.update(rig, jr, inst, dt);
         }
-        // 8. Cages on meshes, after skinning; declared cages' point keys first.
+        // 8. Example shapes, then cages on meshes, after skinning; declared cages' point
+        // keys first.
+        if let Some(sr) = &self.shape_rig {
+            let frame = (rig, &self.state, &self.mode, self.animates);
+            shape_rig::pose_shapes(sr, &mut self.shapes, inst, frame);
+        }
         if let Some(cr) = &self.cage_rig {
             let frame = (rig, &self.state, &self.mode, self.animates);
             cage_rig::key_cages(cr, &mut self.cages, &mut self.cage_keys, frame);
         }
         if !self.cages.is_empty() {
-            cages::pose_cages(&mut self.cages, rig, inst);
+            cages::pose_cages(&mut self.cages, &self.shapes, rig, inst);
         }
         // No NaN or infinity out: a world transform that overflowed is zeroed (`finite`).
         self.overflowed = finite::world(&mut inst.world);
@@ -750,10 +762,10 @@ impl Character {
             self.draw_sized = true;
         }
         build_draw_list(&self.rig, &self.inst, self.skeleton_color, &mut self.draw);
-        if !self.cages.is_empty() {
+        if !self.cages.is_empty() || !self.shapes.is_empty() {
             let list = &mut self.draw;
             for cmd in &list.commands {
-                if let Some(v) = cages::caged(&self.cages, cmd.slot, cmd.attachment) {
+                if let Some(v) = cages::posed(&self.cages, &self.shapes, cmd.slot, cmd.attachment) {
                     let start = cmd.vertex_start as usize * 2;
                     let end = start + cmd.vertex_count as usize * 2;
                     if let Some(dst) = list.positions.get_mut(start..end)
@@ -822,7 +834,7 @@ impl Character {
         };
         if let Some(att) = *att {
             out.resize(crate::deform::world_vertex_count(&self.rig, att) * 2, 0.0);
-            match cages::caged(&self.cages, slot, att) {
+            match cages::posed(&self.cages, &self.shapes, slot, att) {
                 Some(v) if v.len() == out.len() => out.copy_from_slice(v),
                 _ => crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out),
             }

@@ -8,6 +8,7 @@ mod affine_avx;
 #[cfg(target_arch = "x86_64")]
 mod affine_fma;
 pub mod cage_stage;
+pub mod shapes;
 #[cfg(target_arch = "x86_64")]
 mod skin_avx;
 pub(crate) mod skin_lanes;

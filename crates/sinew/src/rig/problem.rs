@@ -53,6 +53,8 @@ pub enum BuildPart {
     Follow,
     /// Cages declared by name ([`crate::character::cage_rig::CageRig::build`]).
     Cages,
+    /// Example shapes declared by name ([`crate::character::shape_rig::ShapeRig::build`]).
+    Shapes,
 }
 
 /// Which numbered element of its item a [`BuildProblem`] is about, so a loader can point at
@@ -70,6 +72,8 @@ pub enum Element {
     ChainParticle(usize),
     /// A declared cage, by its index in the list given to the builder.
     Cage(usize),
+    /// A declared shape set, by its index in the list given to the builder.
+    ShapeSet(usize),
 }
 
 /// One problem found while building a rig or resolving by-name data against one.
