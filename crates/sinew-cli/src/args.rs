@@ -353,4 +353,11 @@ pub struct ViewArgs {
     /// `button:save-extras`, `cage:K.J`).
     #[arg(long)]
     pub input: Option<PathBuf>,
+    /// A second file drawn beside FILE in the same window, playing what FILE plays (e.g. a
+    /// Spine 4.2 export beside its 4.3 conversion).
+    #[arg(long)]
+    pub beside: Option<PathBuf>,
+    /// The atlas for `--beside` (default: the one beside that file).
+    #[arg(long)]
+    pub beside_atlas: Option<PathBuf>,
 }

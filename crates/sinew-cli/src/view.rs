@@ -182,6 +182,8 @@ pub fn view(args: &ViewArgs, budgets: &Budgets) -> Result<String> {
             physics3: args.physics3.clone(),
             save_extras: args.save_extras.clone(),
             script,
+            beside: args.beside.clone(),
+            beside_atlas: args.beside_atlas.clone(),
         };
         let budgets = *budgets;
         let loader =

@@ -79,6 +79,8 @@ pub(crate) struct App {
     pub(crate) script_done: Option<u32>,
     /// The cage handle being dragged: (cage edit, point).
     pub(crate) cage_drag: Option<(usize, usize)>,
+    /// A second file drawn beside the first (`--beside`).
+    pub(crate) beside: Option<crate::beside::Beside>,
 }
 
 impl App {
@@ -136,11 +138,20 @@ impl App {
             player: Player::new(Vec::new()),
             script_done: None,
             cage_drag: None,
+            beside: None,
         };
         app.player = Player::new(app.options.script.clone());
         if let Some(f) = app.options.file.clone() {
             let given = source::options_for(&app.options);
             app.open(&f, &given);
+        }
+        if let Some(b) = app.options.beside.clone() {
+            let beside =
+                crate::beside::Beside::open(&app.loader, &app.options, &gpu, &b, &app.play);
+            if let Some(e) = &beside.error {
+                eprintln!("sinew view: {e}");
+            }
+            app.beside = Some(beside);
         }
         app
     }

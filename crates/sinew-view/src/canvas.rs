@@ -11,7 +11,27 @@ use std::time::Instant;
 
 impl App {
     pub(crate) fn canvas(&mut self, ui: &mut egui::Ui) {
-        let rect = ui.available_rect_before_wrap();
+        let full = ui.available_rect_before_wrap();
+        // With `--beside`, the first file takes the left half and the second the right.
+        let rect = if let Some(b) = self.beside.as_mut() {
+            let (left, right) = full.split_left_right_at_fraction(0.5);
+            let dt = if self.playing {
+                self.speed * self.frame_dt
+            } else {
+                0.0
+            };
+            // The first file's playback after this frame (it advances below).
+            let mut next = self.play.clone();
+            if self.playing && self.loaded.is_some() {
+                next.time += dt;
+            }
+            b.follow(&next, dt);
+            ui.painter().rect_filled(right, 0.0, self.background);
+            b.paint(ui, right, &self.render_state);
+            left
+        } else {
+            full
+        };
         let ppp = ui.ctx().pixels_per_point();
         let (w, h) = (
             ((rect.width() * ppp).round() as u32).max(1),
@@ -187,6 +207,9 @@ impl App {
                 egui::Rect::from_center_size(p, size),
             );
         }
+        if self.beside.is_some() {
+            crate::beside::paint_label(ui, rect, &crate::beside::label(l));
+        }
         ui.painter().text(
             rect.min + egui::vec2(8.0, 8.0),
             egui::Align2::LEFT_TOP,
@@ -203,7 +226,7 @@ impl App {
 /// Registers the renderer's output with egui once, and points the same id at the new target
 /// when the renderer made one (the canvas size changed); every other frame the registered
 /// texture already shows what the renderer drew.
-fn register_texture(
+pub(crate) fn register_texture(
     texture: &mut Option<(egui::TextureId, [u32; 2])>,
     renderer: &GpuRenderer,
     render_state: &eframe::egui_wgpu::RenderState,

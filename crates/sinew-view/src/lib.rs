@@ -37,6 +37,7 @@
 //! the tuned extras) and [`script`] (scripted pointer input, `--input`).
 
 mod app;
+mod beside;
 mod cage_bind;
 mod camera;
 mod canvas;
@@ -105,6 +106,11 @@ pub struct ViewOptions {
     pub extras: Option<PathBuf>,
     /// Cubism physics3 settings for [`ViewOptions::file`] (Inochi2D puppets).
     pub physics3: Option<PathBuf>,
+    /// A second file drawn beside [`ViewOptions::file`] in the same window, playing what it
+    /// plays (e.g. a Spine 4.2 export and its 4.3 conversion).
+    pub beside: Option<PathBuf>,
+    /// The atlas for [`ViewOptions::beside`] (default: the one beside that file).
+    pub beside_atlas: Option<PathBuf>,
     /// Where the rig panel's "save extras" writes the tuned extras (default: the extras
     /// file they were loaded from).
     pub save_extras: Option<PathBuf>,

@@ -94,6 +94,12 @@ impl App {
                 "sinew view: canvas {x},{y} {w}x{h}; view {},{},{},{}",
                 v.x0, v.y0, v.x1, v.y1
             );
+            if let Some(([x, y, w, h], v)) = self.beside.as_ref().and_then(|b| b.last_view) {
+                eprintln!(
+                    "sinew view: beside {x},{y} {w}x{h}; view {},{},{},{}",
+                    v.x0, v.y0, v.x1, v.y1
+                );
+            }
             eprintln!(
                 "sinew view: {} frames, CPU per frame: update + draw list {:.1} µs, GPU submission {:.1} µs; {} draw calls; {:.0} ms since start ({:.0} ms for the window and device before it)",
                 self.frame_no,

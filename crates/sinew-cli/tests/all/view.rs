@@ -71,10 +71,16 @@ pub(crate) fn unavailable(why: &str) {
 
 /// The `sinew view: canvas X,Y WxH; view X0,Y0,X1,Y1` line: canvas `[x, y, w, h]`, view.
 pub(crate) fn parse_line(stderr: &str) -> ([u32; 4], [f64; 4]) {
+    parse_line_of(stderr, "sinew view: canvas ")
+}
+
+/// The rectangle and view of the line starting with `prefix` (`sinew view: canvas ` or,
+/// for `--beside`, `sinew view: beside `).
+fn parse_line_of(stderr: &str, prefix: &str) -> ([u32; 4], [f64; 4]) {
     let line = stderr
         .lines()
-        .find_map(|l| l.strip_prefix("sinew view: canvas "))
-        .unwrap_or_else(|| panic!("no canvas line in: {stderr}"));
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in: {stderr}"));
     let (canvas, view) = line.split_once("; view ").expect("view part");
     let (pos, size) = canvas.split_once(' ').expect("canvas size");
     let (x, y) = pos.split_once(',').expect("canvas x,y");
@@ -791,6 +797,95 @@ fn viewer_draws_a_spine_43_file_as_its_42_original() {
     let iou = inter as f64 / union.max(1) as f64;
     let psnr = 10.0 * (255.0f64 * 255.0 / (se / n.max(1) as f64).max(1e-9)).log10();
     eprintln!("sinew view, spineboy 4.3 vs 4.2: IoU {iou:.4}, PSNR {psnr:.1} dB");
+    assert!(union > 5000, "spineboy is drawn ({union} px)");
+    assert!(iou >= 0.99, "IoU {iou:.4} < 0.99");
+    assert!(psnr >= 40.0, "PSNR {psnr:.1} dB < 40");
+}
+
+/// `--beside`: a Spine 4.2 export and its 4.3 conversion in one window, each posed by its
+/// own version's semantics, playing together (30 frames of `run` from 0.3 s): the two halves
+/// show the same picture (the 4.3 file poses as its 4.2 original), so the second file
+/// follows the first's animation and clock.
+#[test]
+fn viewer_plays_a_42_and_a_43_rig_side_by_side() {
+    let test = "viewer_plays_a_42_and_a_43_rig_side_by_side";
+    let (Some(new), Some(old)) = (
+        sinew_testutil::require_spine43_fixtures(test),
+        sinew_testutil::require_spine_fixtures(test),
+    ) else {
+        return;
+    };
+    let atlas = old.join("spineboy/spineboy.atlas");
+    let (old, new) = (
+        old.join("spineboy/spineboy-pro.json"),
+        new.join("spineboy/spineboy-pro.json"),
+    );
+    let out = out_dir().join("view-beside.png");
+    let args = [
+        old.to_str().expect("utf-8 path"),
+        "--beside",
+        new.to_str().expect("utf-8 path"),
+        "--beside-atlas",
+        atlas.to_str().expect("utf-8 path"),
+        "--anim",
+        "run",
+        "--time",
+        "0.3",
+        "--play",
+        "--frames",
+        "30",
+        "--size",
+        "1240x600",
+        "--background",
+        "#ff00ff",
+        "--screenshot",
+        out.to_str().expect("utf-8 path"),
+    ];
+    let Some(o) = view(&args) else {
+        unavailable("no DISPLAY and no xvfb-run");
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    if !o.status.success()
+        && (stderr.contains("cannot open the window") || stderr.contains("xvfb-run"))
+    {
+        unavailable(&format!("the window did not open: {stderr}"));
+        return;
+    }
+    assert!(o.status.success(), "sinew view --beside failed: {stderr}");
+    let (width, _, rgba) = load_rgba(&out).expect("screenshot written");
+    let shot = Shot {
+        width,
+        rgba,
+        canvas: [0; 4],
+        view: [0.0; 4],
+    };
+    let ([ax, ay, aw, ah], va) = parse_line_of(&stderr, "sinew view: canvas ");
+    let ([bx, by, bw, bh], vb) = parse_line_of(&stderr, "sinew view: beside ");
+    assert_eq!((aw, ah), (bw, bh), "two halves of one size");
+    assert_eq!(by, ay);
+    assert!(bx >= ax + aw, "the second file is right of the first");
+    assert_eq!(va, vb, "both fitted alike (same rig, same pose)");
+    let bg = [255u8, 0, 255];
+    let shown = |c: [u8; 4]| (0..3).any(|k| c[k].abs_diff(bg[k]) > 24);
+    let (mut inter, mut union, mut se, mut n) = (0u64, 0u64, 0.0f64, 0u64);
+    // Between the HUD line (top of the left half) and the labels (bottom of each half).
+    for y in 32..ah.saturating_sub(28) {
+        for x in 0..aw {
+            let (p, q) = (shot.px(ax + x, ay + y), shot.px(bx + x, by + y));
+            inter += u64::from(shown(p) && shown(q));
+            union += u64::from(shown(p) || shown(q));
+            se += (0..3)
+                .map(|k| (f64::from(p[k]) - f64::from(q[k])).powi(2))
+                .sum::<f64>();
+            n += 3;
+        }
+    }
+    let iou = inter as f64 / union.max(1) as f64;
+    let psnr = 10.0 * (255.0f64 * 255.0 / (se / n.max(1) as f64).max(1e-9)).log10();
+    eprintln!(
+        "sinew view --beside, spineboy 4.2 | 4.3 after 30 frames: IoU {iou:.4}, PSNR {psnr:.1} dB"
+    );
     assert!(union > 5000, "spineboy is drawn ({union} px)");
     assert!(iou >= 0.99, "IoU {iou:.4} < 0.99");
     assert!(psnr >= 40.0, "PSNR {psnr:.1} dB < 40");
