@@ -1,7 +1,7 @@
 // CharacterCages.cs: a character's cages as Character methods: those its rig's extras declare
 // (docs/EXTRAS.md "Cages") or bound by code, found by name, their points as the last update
 // left them, and the points of a host-driven cage written before an update (per frame: into
-// and from the caller's arrays, no allocation).
+// and from the caller's arrays, no allocation); the host's weights of example shapes.
 using System;
 
 namespace Sinew
@@ -42,6 +42,15 @@ namespace Sinew
         public void SetCagePoints(int index, float[] points)
         {
             Check(Native.sinew_character_set_cage_points(Handle, (uint)index, points, (UIntPtr)(points == null ? 0 : points.Length)), "sinew_character_set_cage_points");
+        }
+
+        /// Sets the host's weight (-10..10) of example `example` of shape set `set` (declared in
+        /// the rig's extras `shapes`); the animations' weight tracks add to it from the next update.
+        public void SetShapeWeight(string set, string example, double weight)
+        {
+            int ns = Utf8.Encode(set, 0, out var s);
+            int ne = Utf8.Encode(example, 1, out var e);
+            Check(Native.sinew_character_set_shape_weight(Handle, s, (UIntPtr)ns, e, (UIntPtr)ne, weight), "sinew_character_set_shape_weight");
         }
     }
 }

@@ -265,12 +265,13 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_character_set_jiggle_view(CharacterHandle c, [In] double[] rect);
         [DllImport(Lib)] public static extern Status sinew_character_jiggle_culled(CharacterHandle c, [MarshalAs(UnmanagedType.U1)] out bool culled);
 
-        // Characters: cages from the rig's extras or code.
+        // Characters: cages and example shapes from the rig's extras or code.
         [DllImport(Lib)] public static extern Status sinew_character_cage_count(CharacterHandle c, out uint count);
         [DllImport(Lib)] public static extern Status sinew_character_find_cage(CharacterHandle c, byte[] name, UIntPtr len, out uint index);
         [DllImport(Lib)] public static extern Status sinew_character_cage_name(CharacterHandle c, uint index, out StringView name);
         [DllImport(Lib)] public static extern Status sinew_character_cage_points(CharacterHandle c, uint index, [Out] float[] points, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern Status sinew_character_set_cage_points(CharacterHandle c, uint index, [In] float[] points, UIntPtr count);
+        [DllImport(Lib)] public static extern Status sinew_character_set_shape_weight(CharacterHandle c, byte[] set, UIntPtr setLen, byte[] example, UIntPtr exampleLen, double weight);
 
         // Cages.
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);

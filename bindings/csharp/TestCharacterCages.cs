@@ -3,7 +3,8 @@
 // back, and moved by the host: translating every cage point by (dx, dy) moves each of the
 // torso's 15 vertices by exactly that and no other vertex, scaling them about their centroid
 // scales the torso's offsets (mean value coordinates reproduce affine maps); bad writes
-// refused with sinew's message.
+// refused with sinew's message. Example shapes: a host weight of 0.5 moves the one vertex
+// the example offsets by half its offset.
 using System;
 using System.IO;
 using Sinew;
@@ -69,6 +70,34 @@ public static class TestCharacterCages
                 worst = Math.Max(worst, Math.Max(Math.Abs(dx - 0.2 * (pb[2 * v] - cx)), Math.Abs(dy - 0.2 * (pb[2 * v + 1] - cy))));
             }
             T.Expect(changed == 15 && worst < 1e-3, "scaled by 1.2: the torso follows the affine map (worst " + worst + ")");
+        }
+
+        // Example shapes: `in` moves the torso's first vertex by (6, -4) times its weight.
+        var offsets = "[6, -4]";
+        for (int i = 0; i < 14; i++) offsets += ", [0, 0]";
+        var shapes = "{\"sinewExtras\":1,\"shapes\":[{\"name\":\"breath\",\"slot\":\"torso\",\"examples\":[{\"name\":\"in\",\"offsets\":[" + offsets + "]}]}]}";
+        using (var rig = Rig.LoadSpineMemory(File.ReadAllBytes(dir + "stickbot.json"), null, shapes))
+        using (var shaped = new Character(rig))
+        using (var plain = new Character(rig))
+        {
+            shaped.SetShapeWeight("breath", "in", 0.5);
+            T.Throws(() => shaped.SetShapeWeight("breath", "out", 1), Status.NotFound, "out", "unknown example");
+            T.Throws(() => shaped.SetShapeWeight("sigh", "in", 1), Status.NotFound, "sigh", "unknown shape set");
+            T.Throws(() => shaped.SetShapeWeight("breath", "in", 11), Status.InvalidArgument, "", "weight 11");
+            shaped.Update(0); plain.Update(0);
+            var a = shaped.Render(); var b = plain.Render();
+            var pa = new float[2 * a.VertexTotal]; var pb = new float[2 * b.VertexTotal];
+            a.CopyPositions(pa); b.CopyPositions(pb);
+            int changed = 0;
+            double worst = 0;
+            for (int v = 0; v < a.VertexTotal; v++)
+            {
+                double dx = pa[2 * v] - pb[2 * v], dy = pa[2 * v + 1] - pb[2 * v + 1];
+                if (dx == 0 && dy == 0) continue;
+                changed++;
+                worst = Math.Max(Math.Abs(dx - 3), Math.Abs(dy + 2));
+            }
+            T.Expect(changed == 1 && worst < 1e-4, "weight 0.5 moves one torso vertex by (3, -2) (" + changed + " moved, worst " + worst + ")");
         }
     }
 }
