@@ -36,6 +36,44 @@ impl Character {
         }
     }
 
+    /// The directions physics constraints' wind blows and gravity pulls (Spine 4.3
+    /// `Skeleton.windX/windY`, `gravityX/gravityY`; x right, y down): `(wind, gravity)`.
+    pub fn physics_directions(&self) -> ([f64; 2], [f64; 2]) {
+        (self.inst.wind_direction, self.inst.gravity_direction)
+    }
+
+    /// Sets the directions physics constraints' wind blows and gravity pulls (Spine 4.3
+    /// `Skeleton.windX/windY`, `gravityX/gravityY`, for rigs of either version; x right,
+    /// y down as in Spine's vectors): each constraint's `wind` and `gravity` scale them.
+    /// The defaults, `[1, 0]` (wind to the right) and `[0, 1]` (gravity down), are Spine
+    /// 4.2's fixed directions; an updraft is `[0, -1]`. Each component must be finite and
+    /// under 1e30 in magnitude.
+    ///
+    /// ```
+    /// # let mut raw = sinew::raw::RawRig::default();
+    /// # raw.bones.push(sinew::raw::RawBone::new("root", None));
+    /// # let rig = std::sync::Arc::new(sinew::build::build_rig(&raw).expect("rig"));
+    /// let mut c = sinew::Character::new(rig);
+    /// c.set_physics_directions([0.0, -1.0], [0.0, 1.0]).expect("finite"); // an updraft
+    /// assert_eq!(c.physics_directions(), ([0.0, -1.0], [0.0, 1.0]));
+    /// assert!(c.set_physics_directions([f64::NAN, 0.0], [0.0, 1.0]).is_err());
+    /// ```
+    pub fn set_physics_directions(
+        &mut self,
+        wind: [f64; 2],
+        gravity: [f64; 2],
+    ) -> Result<(), CharacterError> {
+        for v in wind {
+            finite::input("wind direction", v)?;
+        }
+        for v in gravity {
+            finite::input("gravity direction", v)?;
+        }
+        self.inst.wind_direction = wind;
+        self.inst.gravity_direction = gravity;
+        Ok(())
+    }
+
     /// An IK constraint's current mix, softness, bend direction, compress and stretch.
     pub fn ik(&self, ik: impl Key<IkId>) -> Option<IkState> {
         let i = ik.resolve(self).ok()?.index();

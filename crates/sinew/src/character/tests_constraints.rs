@@ -226,3 +226,72 @@ fn set_slider_refuses_what_it_cannot_pose() {
     assert!(c.find_slider("nope").is_none());
     assert!(c.slider(crate::ids::SliderId(7)).is_none());
 }
+
+/// root -> `tip` (length 10) under a physics constraint moving in x and y (and rotating),
+/// with wind 5 and no gravity, its parameters equal on both axes.
+fn windy_rig() -> Arc<Rig> {
+    let mut raw = RawRig {
+        reference_scale: 100.0,
+        ..Default::default()
+    };
+    raw.bones.push(RawBone::new("root", None));
+    let mut tip = RawBone::new("tip", Some("root"));
+    tip.length = 10.0;
+    raw.bones.push(tip);
+    raw.physics.push(crate::raw::RawPhysics {
+        name: "sway".into(),
+        order: 0,
+        skin_required: false,
+        bone: "tip".into(),
+        x: 1.0,
+        y: 1.0,
+        rotate: 0.0,
+        scale_x: 0.0,
+        shear_x: 0.0,
+        scale_y: crate::types::ScaleYMode::None,
+        limit: 5000.0,
+        step: 1.0 / 60.0,
+        inertia: 1.0,
+        strength: 100.0,
+        damping: 1.0,
+        mass_inverse: 1.0,
+        wind: 5.0,
+        gravity: 0.0,
+        mix: 1.0,
+        inertia_global: false,
+        strength_global: false,
+        damping_global: false,
+        mass_global: false,
+        wind_global: false,
+        gravity_global: false,
+        mix_global: false,
+    });
+    Arc::new(crate::build::build_rig(&raw).expect("rig builds"))
+}
+
+fn tip_after(directions: Option<([f64; 2], [f64; 2])>, frames: usize) -> (f64, f64) {
+    let mut c = Character::new(windy_rig());
+    if let Some((w, g)) = directions {
+        c.set_physics_directions(w, g).expect("finite");
+    }
+    for _ in 0..frames {
+        c.update(1.0 / 60.0);
+    }
+    let w = c.bone_world("tip").expect("tip");
+    (w.x, w.y)
+}
+
+#[test]
+fn physics_wind_blows_along_the_skeleton_direction() {
+    // The default direction is 4.2's: wind along +x only.
+    let (x, y) = tip_after(None, 30);
+    assert!(x > 0.01 && y == 0.0, "({x}, {y})");
+    assert_eq!(tip_after(Some(([1.0, 0.0], [0.0, 1.0])), 30), (x, y));
+    // Wind turned to (0, -1), up in Spine's direction convention (y down, so gravity's
+    // (0, 1) pulls down): the y spring runs the x spring's numbers (same parameters,
+    // `yVelocity -= (ay + ...)` with ay = -wind), so the tip rises by exactly as much.
+    let (x2, y2) = tip_after(Some(([0.0, -1.0], [0.0, 1.0])), 30);
+    assert_eq!((x2, y2), (0.0, x), "wind up");
+    // No wind direction: nothing moves.
+    assert_eq!(tip_after(Some(([0.0, 0.0], [0.0, 1.0])), 30), (0.0, 0.0));
+}

@@ -123,6 +123,7 @@ pub(crate) fn apply_physics_constraint(
                     rig.reference_scale,
                     sx,
                     sy,
+                    [inst.wind_direction, inst.gravity_direction],
                 );
             }
             state.cx = bone.x;
@@ -211,6 +212,7 @@ fn step(
     reference_scale: f64,
     sx: f64,
     sy: f64,
+    [[wx, wy], [gx, gy]]: [[f64; 2]; 2],
 ) -> f64 {
     let [delta, before] = times;
     let lagged = data.interpolate;
@@ -245,17 +247,20 @@ fn step(
             d = p.damping.powf(60.0 * t);
             let m = p.mass_inverse * t;
             let e = p.strength;
-            let w = p.wind * f * sx;
+            // 4.3: wind and gravity along the skeleton's directions; with the defaults
+            // ((1, 0) and (0, 1)) exactly 4.2's `wind * f * sx` and `gravity * f * sy`.
+            let (w, g) = (p.wind * f, p.gravity * f);
+            let ax = (w * wx + g * gx) * sx;
             // Skeleton scale y is y-up here (spine-ts negates it only in y-down mode).
-            let g = p.gravity * f * sy;
+            let ay = (w * wy + g * gy) * sy;
             loop {
                 if x {
-                    state.x_velocity += (w - state.x_offset * e) * m;
+                    state.x_velocity += (ax - state.x_offset * e) * m;
                     state.x_offset += state.x_velocity * t;
                     state.x_velocity *= d;
                 }
                 if y {
-                    state.y_velocity -= (g + state.y_offset * e) * m;
+                    state.y_velocity -= (ay + state.y_offset * e) * m;
                     state.y_offset += state.y_velocity * t;
                     state.y_velocity *= d;
                 }
@@ -320,8 +325,8 @@ fn step(
             }
             let m = p.mass_inverse * t;
             let e = p.strength;
-            let w = p.wind;
-            let g = p.gravity;
+            let w = p.wind * wx + p.gravity * gx;
+            let g = p.wind * wy + p.gravity * gy;
             let h = l / f;
             loop {
                 a -= t;

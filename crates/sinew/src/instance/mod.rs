@@ -172,6 +172,12 @@ pub struct Instance {
     pub scale_x: f64,
     /// Skeleton scale y.
     pub scale_y: f64,
+    /// The direction physics constraints' wind blows (Spine 4.3 `Skeleton.windX/windY`;
+    /// default (1, 0), 4.2's fixed direction).
+    pub wind_direction: [f64; 2],
+    /// The direction their gravity pulls (Spine 4.3 `Skeleton.gravityX/gravityY`; x right,
+    /// y down as Spine's vectors are; default (0, 1), 4.2's fixed direction: down).
+    pub gravity_direction: [f64; 2],
     /// Skeleton clock in seconds (advanced by [`Instance::advance_time`]; physics reads it).
     pub time: f64,
     /// Slot state.
@@ -314,6 +320,8 @@ impl Instance {
             y: 0.0,
             scale_x: 1.0,
             scale_y: 1.0,
+            wind_direction: [1.0, 0.0],
+            gravity_direction: [0.0, 1.0],
             time: 0.0,
             slots: SlotState {
                 color: rig.slots.iter().map(|s| s.color).collect(),
