@@ -693,6 +693,8 @@ mod tests {
             slot: SlotId(9),
             vertex_start: 0,
             vertex_count: 4,
+            convex: false,
+            inverse: false,
         });
         quad(&mut list, 0, 0.0, 0, BlendMode::Normal, Some(0));
         let mut b = Batcher::new();

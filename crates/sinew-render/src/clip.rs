@@ -5,9 +5,12 @@
 //!
 //! Like the official `SkeletonClipping`, the clip is geometric (triangles are cut, not
 //! masked). Triangulations are kept between frames by [`ClipCache`] (re-checked in linear
-//! time, redone only when the polygon folds). Verified by the unit tests below (areas of
-//! concave L shapes and of clipped triangles by closed forms; both windings; degenerate
-//! input; the cache reused under motion and a mirror, redone after a fold).
+//! time, redone only when the polygon folds). Spine 4.3 `convex` clips use the polygon's
+//! [`convex_hull`] instead (no triangulation), and `inverse` clips keep what lies outside the
+//! hull ([`clip_outside`]). Verified by the unit tests below (areas of concave L shapes, of
+//! clipped triangles and of the outside of a square by closed forms; both windings;
+//! degenerate input; the cache reused under motion and a mirror, redone after a fold) and
+//! against spine-core 4.3.13 by `tests/all/clip43.rs`.
 
 /// A point in pixel space.
 ///
@@ -211,12 +214,178 @@ pub fn clip_convex(subject: &[Point], clip: &[Point], out: &mut Vec<Point>, tmp:
     }
 }
 
+/// Replaces `out` with the convex hull of `poly` in positive orientation (Andrew's monotone
+/// chain; collinear points dropped), the polygon Spine 4.3 clips by for `convex` and
+/// `inverse` clips (`SkeletonClipping.makeConvex`). `sorted` is scratch; nothing allocates
+/// once both have grown to the polygon's size.
+pub fn convex_hull(poly: &[Point], out: &mut Vec<Point>, sorted: &mut Vec<Point>) {
+    out.clear();
+    sorted.clear();
+    sorted.extend(
+        poly.iter()
+            .copied()
+            .filter(|p| p[0].is_finite() && p[1].is_finite()),
+    );
+    sorted.sort_unstable_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return;
+    }
+    // Lower chain left to right, then upper chain right to left; each keeps left turns only.
+    for pass in 0..2 {
+        // The lower chain needs two points to test a turn; the upper one may pop back to
+        // (never past) the rightmost point, where the lower chain ended.
+        let floor = out.len().max(1);
+        let step = |out: &mut Vec<Point>, p: Point| {
+            while out.len() > floor && cross(out[out.len() - 2], out[out.len() - 1], p) <= 0.0 {
+                out.pop();
+            }
+            out.push(p);
+        };
+        if pass == 0 {
+            for &p in sorted.iter() {
+                step(out, p);
+            }
+        } else {
+            for &p in sorted.iter().rev().skip(1) {
+                step(out, p);
+            }
+        }
+    }
+    // The upper chain ends where the lower one started.
+    out.pop();
+    if out.len() < 3 {
+        out.clear();
+    }
+}
+
+/// The part of `subject` on the side of the line `a -> b` given by `left` (left: the
+/// inside of a positively oriented edge), replacing `out`; an empty `out` when under 3
+/// vertices remain.
+pub fn clip_half_plane(subject: &[Point], a: Point, b: Point, left: bool, out: &mut Vec<Point>) {
+    out.clear();
+    let m = subject.len();
+    let side = |p: Point| {
+        let d = cross(a, b, p);
+        if left { d } else { -d }
+    };
+    for i in 0..m {
+        let (p, q) = (subject[i], subject[(i + 1) % m]);
+        let (dp, dq) = (side(p), side(q));
+        if dp >= 0.0 {
+            out.push(p);
+        }
+        if (dp >= 0.0) != (dq >= 0.0) {
+            let t = dp / (dp - dq);
+            out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+        }
+    }
+    if out.len() < 3 {
+        out.clear();
+    }
+}
+
+/// Splits `subject` into the convex pieces that lie outside the convex polygon `hull`
+/// (positive orientation), calling `emit` on each: edge by edge, the part beyond the edge is
+/// a piece and the part inside goes on to the next edge (the inverse clip of Spine 4.3's
+/// `SkeletonClipping.clipInverse`). The pieces are disjoint and, with the inside part, tile
+/// `subject`. `rest`, `piece` and `tmp` are scratch.
+pub fn clip_outside(
+    subject: &[Point],
+    hull: &[Point],
+    rest: &mut Vec<Point>,
+    piece: &mut Vec<Point>,
+    tmp: &mut Vec<Point>,
+    mut emit: impl FnMut(&[Point]),
+) {
+    rest.clear();
+    rest.extend_from_slice(subject);
+    let n = hull.len();
+    if n < 3 {
+        // No area to cut away: all of it stays.
+        emit(subject);
+        return;
+    }
+    for e in 0..n {
+        let (a, b) = (hull[e], hull[(e + 1) % n]);
+        clip_half_plane(rest, a, b, false, piece);
+        if piece.len() >= 3 {
+            emit(piece);
+        }
+        clip_half_plane(rest, a, b, true, tmp);
+        std::mem::swap(rest, tmp);
+        if rest.is_empty() {
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn area(poly: &[Point]) -> f32 {
         signed_area2(poly).abs() / 2.0
+    }
+
+    #[test]
+    fn the_hull_of_an_l_drops_its_notch_in_either_winding() {
+        let l = [
+            [0.0, 0.0],
+            [4.0, 0.0],
+            [4.0, 2.0],
+            [2.0, 2.0],
+            [2.0, 4.0],
+            [0.0, 4.0],
+        ];
+        let (mut hull, mut scratch) = (Vec::new(), Vec::new());
+        for rev in [false, true] {
+            let mut p = l.to_vec();
+            if rev {
+                p.reverse();
+            }
+            convex_hull(&p, &mut hull, &mut scratch);
+            // The square minus the triangle (4,2) (4,4) (2,4): 16 - 2.
+            assert_eq!(hull.len(), 5, "{hull:?}");
+            assert!(signed_area2(&hull) > 0.0);
+            assert_eq!(area(&hull), 14.0);
+        }
+        convex_hull(
+            &[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]],
+            &mut hull,
+            &mut scratch,
+        );
+        assert!(hull.is_empty(), "collinear: no area");
+    }
+
+    #[test]
+    fn the_outside_of_a_square_tiles_a_triangle_with_its_inside() {
+        let sq = [[1.0, 1.0], [3.0, 1.0], [3.0, 3.0], [1.0, 3.0]];
+        let tri = [[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]];
+        let (mut rest, mut piece, mut tmp) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut outside, mut pieces) = (0.0, 0);
+        clip_outside(&tri, &sq, &mut rest, &mut piece, &mut tmp, |p| {
+            assert!(
+                signed_area2(p) > 0.0,
+                "pieces keep the subject's orientation"
+            );
+            outside += area(p);
+            pieces += 1;
+        });
+        // The square lies inside the triangle: 32 - 4, in one piece per square edge.
+        assert_eq!(outside, 28.0);
+        assert_eq!(pieces, 4);
+        // A triangle wholly inside the square leaves nothing; one wholly outside stays whole.
+        let mut n = 0;
+        let inner = [[1.5, 1.5], [2.5, 1.5], [2.0, 2.5]];
+        clip_outside(&inner, &sq, &mut rest, &mut piece, &mut tmp, |_| n += 1);
+        assert_eq!(n, 0);
+        let far = [[5.0, 5.0], [6.0, 5.0], [5.0, 6.0]];
+        let mut got = 0.0;
+        clip_outside(&far, &sq, &mut rest, &mut piece, &mut tmp, |p| {
+            got += area(p)
+        });
+        assert_eq!(got, 0.5);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use crate::advanced::{blend_coverage, coverage_linear};
 use crate::blend::{Rgba, Tint, blend, premultiply, to_straight_u8};
-use crate::clip::{ClipCache, Point, clip_convex, signed_area2};
+use crate::clip::{ClipCache, Point, clip_convex, clip_outside, convex_hull, signed_area2};
 use crate::raster::Coverage;
 use crate::texture::Texture;
 use sinew::Color;
@@ -158,9 +158,15 @@ pub struct Renderer {
     /// Clip triangulations kept between frames, by clipping slot.
     clip_cache: ClipCache,
     clip_px: Vec<Point>,
+    /// Convex hull of the current clip polygon, pixel space (Spine 4.3 `convex` / `inverse`).
+    hull: Vec<Point>,
+    /// Whether the current clip keeps what lies outside `hull` (Spine 4.3 `inverse`).
+    clip_inverse: bool,
     poly: Vec<Point>,
     poly2: Vec<Point>,
     tmp: Vec<Point>,
+    tmp2: Vec<Point>,
+    tmp3: Vec<Point>,
     /// Stands in for a missing atlas page.
     white: Texture,
 }
@@ -199,9 +205,13 @@ impl Renderer {
             pieces_for: None,
             clip_cache: ClipCache::new(),
             clip_px: Vec::new(),
+            hull: Vec::new(),
+            clip_inverse: false,
             poly: Vec::new(),
             poly2: Vec::new(),
             tmp: Vec::new(),
+            tmp2: Vec::new(),
+            tmp3: Vec::new(),
             white: Texture::white(),
         }
     }
@@ -260,7 +270,7 @@ impl Renderer {
                 if self.pieces_for != Some(c) {
                     self.build_clip(list, c, view, canvas);
                 }
-                if self.pieces.is_empty() {
+                if self.pieces.is_empty() && !self.clip_inverse {
                     continue; // a degenerate clip polygon hides everything it clips
                 }
             }
@@ -312,11 +322,39 @@ impl Renderer {
                 f64::from(p[1]),
             ));
         }
-        let key = list
-            .clips
-            .get(c as usize)
-            .map_or(u32::MAX, |p| p.slot.index() as u32);
-        self.clip_cache.pieces(key, &self.clip_px, &mut self.pieces);
+        // Room for any cut by this polygon at once, so a piece with more corners in a later
+        // frame (a deform) does not grow a buffer: a triangle cut by n edges has at most
+        // n + 3 corners, n + 7 after the canvas edges.
+        let n = self.clip_px.len() + 8;
+        for v in [
+            &mut self.hull,
+            &mut self.poly,
+            &mut self.poly2,
+            &mut self.tmp,
+            &mut self.tmp2,
+            &mut self.tmp3,
+        ] {
+            v.reserve(n.saturating_sub(v.len()));
+        }
+        self.pieces.reserve(n.saturating_sub(self.pieces.len()));
+        self.piece_boxes
+            .reserve(n.saturating_sub(self.piece_boxes.len()));
+        let clip = list.clips.get(c as usize);
+        let key = clip.map_or(u32::MAX, |p| p.slot.index() as u32);
+        let (convex, inverse) = clip.map_or((false, false), |p| (p.convex, p.inverse));
+        self.clip_inverse = inverse;
+        if inverse {
+            // Cut edge by edge against the hull in `fill_triangle`; no pieces.
+            convex_hull(&self.clip_px, &mut self.hull, &mut self.tmp);
+        } else if convex {
+            // The hull as a fan: convex pieces that tile it, no triangulation to keep.
+            convex_hull(&self.clip_px, &mut self.hull, &mut self.tmp);
+            let h = &self.hull;
+            self.pieces
+                .extend((1..h.len().saturating_sub(1)).map(|i| [h[0], h[i], h[i + 1]]));
+        } else {
+            self.clip_cache.pieces(key, &self.clip_px, &mut self.pieces);
+        }
         self.piece_boxes.clear();
         self.piece_boxes.extend(self.pieces.iter().map(|t| {
             [
@@ -370,9 +408,13 @@ impl Renderer {
             layer_cov,
             pieces,
             piece_boxes,
+            hull,
+            clip_inverse,
             poly,
             poly2,
             tmp,
+            tmp2,
+            tmp3,
             ..
         } = self;
         let mut emit = |poly: &[Point]| {
@@ -380,7 +422,17 @@ impl Renderer {
                 shade_span(shader, layer, layer_cov, w, y, x0, covs, bbox);
             });
         };
-        if clipped {
+        if clipped && *clip_inverse {
+            // Pieces beyond each hull edge in turn, disjoint, so they sum to exact coverage.
+            clip_outside(&tri, hull, poly, poly2, tmp, |piece| {
+                if inside {
+                    emit(piece);
+                } else {
+                    clip_convex(piece, &canvas_rect, tmp2, tmp3);
+                    emit(tmp2);
+                }
+            });
+        } else if clipped {
             for (piece, b) in pieces.iter().zip(piece_boxes.iter()) {
                 // Pieces whose bounds miss the triangle's cut nothing.
                 if b[0] > xmax || b[2] < xmin || b[1] > ymax || b[3] < ymin {

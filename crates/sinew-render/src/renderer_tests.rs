@@ -37,6 +37,8 @@ fn quads(quads: &[([f32; 4], Color, BlendMode)], clip: Option<&[f32]>) -> DrawLi
             slot: SlotId(0),
             vertex_start: 0,
             vertex_count: (poly.len() / 2) as u32,
+            convex: false,
+            inverse: false,
         });
     }
     for (k, (r, color, blend)) in quads.iter().enumerate() {

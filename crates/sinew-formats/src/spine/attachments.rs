@@ -343,19 +343,18 @@ fn read_attachment<'j>(
             let end = str_opt(m, "end", at)?
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned);
-            if v43 {
-                for flag in ["convex", "inverse"] {
-                    if bool_or(m, flag, false, at)? {
-                        return at.key(flag).err(JsonIssue::Other(format!(
-                            "clipping `{flag}` (Spine 4.3) is not supported yet"
-                        )));
-                    }
-                }
-            }
+            // 4.2 has no such keys; a 4.2 file is read as the 4.2 runtime reads it.
+            let convex = v43 && bool_or(m, "convex", false, at)?;
+            let inverse = v43 && bool_or(m, "inverse", false, at)?;
             let vertices = read_counted_vertices(m, bone_count, at)?;
             let floats = deform_floats(&vertices);
             (
-                RawAttachmentKind::Clipping { end, vertices },
+                RawAttachmentKind::Clipping {
+                    end,
+                    vertices,
+                    convex,
+                    inverse,
+                },
                 Shape::Vertex {
                     floats,
                     mesh: false,

@@ -244,11 +244,24 @@ fn attachment(what: &str, e: &RawSkinEntry, v43: bool) -> W<Value> {
             m.num("y", *y, 0.0)?;
             m.num("rotation", *rotation, 0.0)?;
         }
-        RawAttachmentKind::Clipping { end, vertices: v } => {
+        RawAttachmentKind::Clipping {
+            end,
+            vertices: v,
+            convex,
+            inverse,
+        } => {
+            if (*convex || *inverse) && !v43 {
+                return fail(
+                    what,
+                    "a clipping attachment's `convex` / `inverse` is Spine 4.3",
+                );
+            }
             m.set("type", "clipping");
             if let Some(end) = end {
                 m.set("end", end.as_str());
             }
+            m.flag("convex", *convex, false);
+            m.flag("inverse", *inverse, false);
             m.set("vertexCount", v.count);
             m.set("vertices", vertices(what, v)?);
         }

@@ -50,6 +50,7 @@ mod mutations;
 mod setup_pose;
 mod skel;
 mod spine43;
+mod spine43_clipping;
 mod spine43_features;
 mod spine43_upgrade;
 mod spine_write;

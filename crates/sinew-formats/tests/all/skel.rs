@@ -219,13 +219,22 @@ fn compare_attachment(c: &mut Cmp, what: &str, a: &RawAttachment, b: &RawAttachm
             );
         }
         (
-            K::Clipping { end, vertices },
+            K::Clipping {
+                end,
+                vertices,
+                convex,
+                inverse,
+            },
             K::Clipping {
                 end: e2,
                 vertices: v2,
+                convex: c2,
+                inverse: i2,
             },
         ) => {
             c.eq(&format!("{what} end"), end, e2);
+            c.eq(&format!("{what} convex"), convex, c2);
+            c.eq(&format!("{what} inverse"), inverse, i2);
             compare_vertices(c, &format!("{what} vertices"), vertices, v2);
         }
         (a, b) => c.eq(

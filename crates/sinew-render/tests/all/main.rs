@@ -11,5 +11,6 @@
 static GLOBAL: sinew_testutil::alloc::CountingAlloc = sinew_testutil::alloc::CountingAlloc;
 
 mod alloc;
+mod clip43;
 mod clip_cache;
 mod examples;

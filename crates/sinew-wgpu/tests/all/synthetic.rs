@@ -177,6 +177,8 @@ fn tints_clips_masks_and_groups_match_the_cpu_renderer() {
         slot: SlotId(9),
         vertex_start: 0,
         vertex_count: 6,
+        convex: false,
+        inverse: false,
     });
     quad(
         &mut l,

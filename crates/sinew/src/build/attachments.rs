@@ -228,7 +228,12 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     y: *y,
                     rotation: *rotation,
                 },
-                RawAttachmentKind::Clipping { end, vertices } => {
+                RawAttachmentKind::Clipping {
+                    end,
+                    vertices,
+                    convex,
+                    inverse,
+                } => {
                     check_vertices(vertices, bone_count, &owner, problems);
                     let end = end.as_ref().map(|s| match rig.names.slots.get(s) {
                         Some(&id) => id,
@@ -240,6 +245,8 @@ pub(super) fn build_attachments(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
                     AttachmentKind::Clipping {
                         end,
                         vertices: vertices.clone(),
+                        convex: *convex || *inverse,
+                        inverse: *inverse,
                     }
                 }
             };

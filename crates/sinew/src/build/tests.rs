@@ -278,6 +278,8 @@ fn every_attachment_problem_is_reported() {
                 RawAttachmentKind::Clipping {
                     end: Some("nowhere".into()),
                     vertices: triangle(),
+                    convex: false,
+                    inverse: false,
                 },
             ),
             entry(

@@ -77,6 +77,11 @@ pub struct ClipPolygon {
     pub vertex_start: u32,
     /// Number of vertices.
     pub vertex_count: u32,
+    /// Clip by the polygon's convex hull instead of the polygon (Spine 4.3 `convex`; set
+    /// whenever `inverse` is).
+    pub convex: bool,
+    /// Keep what lies outside the convex hull instead of inside (Spine 4.3 `inverse`).
+    pub inverse: bool,
 }
 
 /// Everything a renderer needs for one frame, in draw order. Positions are world units, y up
@@ -288,7 +293,12 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
                 m.regions.get(region).map_or(0, |x| x.page),
                 m.color,
             ),
-            AttachmentKind::Clipping { end, vertices } => {
+            AttachmentKind::Clipping {
+                end,
+                vertices,
+                convex,
+                inverse,
+            } => {
                 // COMPAT(spine): SkeletonClipping.clipStart ignores a clip while one is active,
                 // and the clipping slot itself never ends a clip.
                 if clip.is_none() {
@@ -300,6 +310,8 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
                         slot,
                         vertex_start: (start / 2) as u32,
                         vertex_count: n as u32,
+                        convex: *convex,
+                        inverse: *inverse,
                     });
                     clip = Some(((list.clips.len() - 1) as u32, *end));
                 }

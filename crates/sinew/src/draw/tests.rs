@@ -112,6 +112,8 @@ fn rig() -> Rig {
                         bones: Vec::new(),
                         values: vec![0.0, 0.0, 4.0, 0.0, 0.0, 4.0],
                     },
+                    convex: false,
+                    inverse: false,
                 },
             ),
             att(2, 2, mesh()),

@@ -588,6 +588,11 @@ pub enum RawAttachmentKind {
         end: Option<String>,
         /// Vertices.
         vertices: Vertices,
+        /// Spine 4.3 `convex`: the polygon is clipped as convex (its convex hull when it
+        /// deforms concave), never decomposed.
+        convex: bool,
+        /// Spine 4.3 `inverse`: what lies outside the (convex) polygon stays visible.
+        inverse: bool,
     },
 }
 

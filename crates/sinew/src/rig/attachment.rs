@@ -195,6 +195,10 @@ pub enum AttachmentKind {
         end: Option<SlotId>,
         /// Vertices.
         vertices: Vertices,
+        /// Clip by the polygon's convex hull (Spine 4.3 `convex`; always so when `inverse`).
+        convex: bool,
+        /// Keep what lies outside the polygon's convex hull (Spine 4.3 `inverse`).
+        inverse: bool,
     },
 }
 

@@ -477,18 +477,18 @@ fn read_attachment(
         6 => {
             // COMPAT(spine): an end slot index past the slots means no end slot.
             let end = rig.slots.get(r.varint()? as usize).map(|s| s.name.clone());
-            if r.v43 && f & 96 != 0 {
-                let flag = if f & 32 != 0 { "convex" } else { "inverse" };
-                return r.err_at(
-                    at,
-                    format!("clipping `{flag}` (Spine 4.3) is not supported yet"),
-                );
-            }
+            // 4.3 flag bits; 4.2 leaves them clear.
+            let (convex, inverse) = (r.v43 && f & 32 != 0, r.v43 && f & 64 != 0);
             let vertices = read_vertices(r, f & 16 != 0, bone_count)?;
             editor_color(r)?;
             let floats = deform_floats(&vertices);
             (
-                RawAttachmentKind::Clipping { end, vertices },
+                RawAttachmentKind::Clipping {
+                    end,
+                    vertices,
+                    convex,
+                    inverse,
+                },
                 Shape::Vertex {
                     floats,
                     mesh: false,

@@ -449,8 +449,20 @@ fn write_attachment(
                 o.i32(-1);
             }
         }
-        RawAttachmentKind::Clipping { end, vertices } => {
-            let f = 6 | name_flag(e) | weighted_flag(vertices, 16);
+        RawAttachmentKind::Clipping {
+            end,
+            vertices,
+            convex,
+            inverse,
+        } => {
+            if (*convex || *inverse) && !o.v43 {
+                return o.err("a clipping attachment's `convex` / `inverse` is Spine 4.3");
+            }
+            let f = 6
+                | name_flag(e)
+                | weighted_flag(vertices, 16)
+                | if *convex { 32 } else { 0 }
+                | if *inverse { 64 } else { 0 };
             head(o, f)?;
             // An index past the slots means no end slot.
             let end = match end {
