@@ -115,11 +115,18 @@ pub(crate) fn after_slider(inst: &mut Instance) {
 }
 
 /// Puts the pose back where the state still holds what the sliders left (4.3 animates the
-/// pose, never the applied state). Called before the animation stage.
+/// pose, never the applied state). Called before the animation stage; inline so a frame
+/// without sliders pays one test.
+#[inline(always)]
 pub(crate) fn restore(inst: &mut Instance) {
-    if !inst.slider_poses.pending {
-        return;
+    if inst.slider_poses.pending {
+        restore_pending(inst);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn restore_pending(inst: &mut Instance) {
     let mut p = std::mem::take(&mut inst.slider_poses);
     p.pending = false;
     let (pose, applied) = (&p.pose, &p.applied);

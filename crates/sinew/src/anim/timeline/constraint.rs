@@ -128,6 +128,7 @@ pub(super) fn path_position(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Pa
 }
 
 /// Spine 4.3 `SliderTimeline`: the slider's time (absolute).
+#[inline(never)]
 pub(super) fn slider_time(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: SliderId, a: Args) {
     let k = c.index();
     if inst.slider_active[k] {
@@ -137,6 +138,7 @@ pub(super) fn slider_time(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Slid
 }
 
 /// Spine 4.3 `SliderMixTimeline`: the slider's mix (absolute).
+#[inline(never)]
 pub(super) fn slider_mix(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: SliderId, a: Args) {
     let k = c.index();
     if inst.slider_active[k] {
