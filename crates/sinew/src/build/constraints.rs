@@ -233,7 +233,6 @@ pub(super) fn build_constraints(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
 /// Binds each slider to its clip and lists the bones the clip's bone timelines key, in
 /// the order they first appear (Spine `Animation.bones`). Runs after the clips are built.
 pub(super) fn bind_slider_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<BuildProblem>) {
-    use crate::rig::clip::TimelineKind as K;
     for (i, c) in raw.sliders.iter().enumerate() {
         let Some(&clip) = rig.names.clips.get(&c.animation) else {
             problems.push(BuildProblem::unknown(
@@ -245,12 +244,8 @@ pub(super) fn bind_slider_clips(raw: &RawRig, rig: &mut Rig, problems: &mut Vec<
         };
         let mut bones: Vec<BoneId> = Vec::new();
         for t in &rig.clips[clip.index()].timelines {
-            let bone = match &t.kind {
-                K::Rotate(b) | K::Translate(b) | K::TranslateX(b) | K::TranslateY(b) => *b,
-                K::Scale(b) | K::ScaleX(b) | K::ScaleY(b) => *b,
-                K::Shear(b) | K::ShearX(b) | K::ShearY(b) => *b,
-                K::Inherit { bone, .. } => *bone,
-                _ => continue,
+            let Some(bone) = t.kind.bone() else {
+                continue;
             };
             if !bones.contains(&bone) {
                 bones.push(bone);

@@ -67,23 +67,8 @@ impl SliderPoses {
         use crate::rig::clip::TimelineKind as K;
         let enabled = rig.sliders.iter().any(|s| {
             rig.clips.get(s.clip.index()).is_some_and(|c| {
-                c.timelines.iter().any(|t| {
-                    !matches!(
-                        t.kind,
-                        K::Rotate(_)
-                            | K::Translate(_)
-                            | K::TranslateX(_)
-                            | K::TranslateY(_)
-                            | K::Scale(_)
-                            | K::ScaleX(_)
-                            | K::ScaleY(_)
-                            | K::Shear(_)
-                            | K::ShearX(_)
-                            | K::ShearY(_)
-                            | K::Inherit { .. }
-                            | K::Event { .. }
-                    )
-                })
+                (c.timelines.iter())
+                    .any(|t| t.kind.bone().is_none() && !matches!(t.kind, K::Event { .. }))
             })
         });
         SliderPoses {

@@ -241,6 +241,18 @@ impl TimelineKind {
         }
     }
 
+    /// The bone a bone timeline keys (Spine `BoneTimeline.boneIndex`: transforms and
+    /// inherit), `None` for every other kind.
+    pub fn bone(&self) -> Option<BoneId> {
+        use TimelineKind::*;
+        match self {
+            Rotate(b) | Translate(b) | TranslateX(b) | TranslateY(b) | Scale(b) | ScaleX(b)
+            | ScaleY(b) | Shear(b) | ShearX(b) | ShearY(b) => Some(*b),
+            Inherit { bone, .. } => Some(*bone),
+            _ => None,
+        }
+    }
+
     /// A draw order or draw order folder timeline (mixed as Spine mixes draw order).
     pub fn is_draw_order(&self) -> bool {
         matches!(
