@@ -4,7 +4,8 @@
 # sample (its PNG compared with `sinew render`, the Rust CPU renderer, and its pose with
 # `sinew dump`, the Rust facade) and the C# binding (every header function, checked against
 # the header by bindings/csharp/check_header.py) with its tests and Unity-style sample under
-# mono (bindings/c/controls_test.c: the calls of ABI 104). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
+# mono (bindings/c/controls_test.c: the calls of ABI 104; bindings/c/sliders_test.c and
+# bindings/cpp/slider_sample.cpp: ABI 106, Spine 4.3 sliders and physics directions). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
 # mono, python3 and binutils (nm) with apt-get when missing. Run by .ci/run; works from any
 # directory. The shared fixtures ($SINEW_FIXTURES, else ../shared/fixtures) are required
 # under CI=true; elsewhere their tests are skipped and the samples use examples/stickbot.
@@ -63,6 +64,31 @@ gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/controls_test.c -L"$lib"
     -Wl,-rpath,"$lib" -o "$out/controls_test"
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     "$out/controls_test" "$PWD"
+
+# C: the calls of ABI 106 (Spine 4.3 sliders, wind and gravity directions) on the 4.3 rigs of
+# testdata/spine43, misuse included.
+gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/sliders_test.c -L"$lib" -lsinew_capi -lm \
+    -Wl,-rpath,"$lib" -o "$out/sliders_test"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$out/sliders_test" "$PWD"
+# C++17: the same calls through RAII wrappers (under valgrind); the pose of slider-lab's `move`
+# (sliders keyed by its timelines and driven by bones) equals `sinew dump`'s exactly.
+g++ -std=c++17 -Wall -Wextra -Werror -Iinclude bindings/cpp/slider_sample.cpp -L"$lib" -lsinew_capi \
+    -Wl,-rpath,"$lib" -o "$out/slider_sample"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$out/slider_sample" "$PWD" 50 > "$out/slider_cpp.txt"
+target/debug/sinew dump testdata/spine43/slider-lab.json --anim move --fps 60 \
+    --times "$(python3 -c 'print(repr(50 / 60))')" > "$out/slider_dump.json"
+python3 - "$out/slider_dump.json" "$out/slider_cpp.txt" <<'PY'
+import json, sys
+bones = json.load(open(sys.argv[1]))["frames"][0]["bones"]
+got = {l.split()[1]: [float(v) for v in l.split()[2:]] for l in open(sys.argv[2]) if l.startswith("bone ")}
+assert len(got) == len(bones) == 9, f"{len(got)} C++ bones, {len(bones)} dumped"
+for b in bones:
+    want = [b["a"], b["b"], b["c"], b["d"], b["worldX"], b["worldY"]]
+    assert got[b["name"]] == want, f"C++ slider-lab pose of {b['name']}: {got[b['name']]} != Rust {want}"
+print(f"C++ sliders: {len(bones)} bones of slider-lab equal the Rust facade's exactly")
+PY
 
 # The header also compiles as C++; the C++17 sample renders frames (untextured: it has no PNG
 # decoder, so both sides draw white times the vertex colours) to PNGs and prints its poses.

@@ -36,7 +36,12 @@
 // `sinew_character_set_jiggle_view`, `sinew_character_jiggle_culled`); the rig-extras file
 // may key jiggle in its animations, and `sinew_character_set_jiggle_lod` 1 (coarse) now
 // solves every `lod.coarseStep`-th step with the display interpolated in between.
-#define SINEW_ABI_VERSION 105
+// 106 (0.1.6) added Spine 4.3 sliders (`sinew_character_slider_count`,
+// `sinew_character_find_slider`, `sinew_character_slider_name`, `sinew_character_slider`,
+// `sinew_character_set_slider`, `SinewSliderPose`) and the wind and gravity directions of
+// physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
+// `SinewPhysicsDirections`).
+#define SINEW_ABI_VERSION 106
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
 // bound meets the one set by `sinew_cage_set_sparse_error` (tolerance-chosen sparse
@@ -363,6 +368,28 @@ typedef struct SinewJiggleChain {
   // A `SinewJigglePreset` value: the chain's springs.
   uint32_t preset;
 } SinewJiggleChain;
+
+// A Spine 4.3 slider's pose (Spine `SliderPose.time`, `mix`).
+typedef struct SinewSliderPose {
+  // Time in the slider's animation, seconds.
+  double time;
+  // Mix, 0 (the pose is left alone) to 1.
+  double mix;
+} SinewSliderPose;
+
+// The directions physics constraints' wind blows and gravity pulls (Spine 4.3
+// `Skeleton.windX/windY`, `gravityX/gravityY`; x right, y down); each constraint's `wind`
+// and `gravity` scale them. Defaults `(1, 0)` and `(0, 1)`: Spine 4.2's fixed directions.
+typedef struct SinewPhysicsDirections {
+  // Wind direction, x.
+  double wind_x;
+  // Wind direction, y.
+  double wind_y;
+  // Gravity direction, x.
+  double gravity_x;
+  // Gravity direction, y.
+  double gravity_y;
+} SinewPhysicsDirections;
 
 // One draw call: triangles of consecutive commands sharing the same state.
 typedef struct SinewBatch {
@@ -1128,6 +1155,49 @@ enum SinewStatus sinew_character_set_shape_weight(struct SinewCharacter *charact
                                                   const char *example,
                                                   size_t example_len,
                                                   double weight);
+
+// How many Spine 4.3 sliders the character's rig has (0 for any other rig), into `*out`.
+enum SinewStatus sinew_character_slider_count(const struct SinewCharacter *character,
+                                              uint32_t *out);
+
+// The index of the slider called `name` into `*out` (for `sinew_character_slider` and
+// `sinew_character_set_slider`); an unknown name is `SINEW_STATUS_NOT_FOUND`, its message
+// listing the rig's sliders.
+enum SinewStatus sinew_character_find_slider(const struct SinewCharacter *character,
+                                             const char *name,
+                                             size_t name_len,
+                                             uint32_t *out);
+
+// The name of slider `index` into `*out` (valid while the character lives).
+enum SinewStatus sinew_character_slider_name(const struct SinewCharacter *character,
+                                             uint32_t index,
+                                             struct SinewStringView *out);
+
+// Slider `index`'s current time and mix into `*out`: what the setup pose, an animation's
+// slider timelines, the driving bone (recomputed each update) or
+// `sinew_character_set_slider` left.
+enum SinewStatus sinew_character_slider(const struct SinewCharacter *character,
+                                        uint32_t index,
+                                        struct SinewSliderPose *out);
+
+// Sets slider `index`'s time and mix (Spine `slider.pose.time`, `mix` between frames): held
+// until an animation keys the slider or the setup pose is restored; a slider driven by a
+// bone recomputes its time each update. Each value must be finite and under 1e30 in
+// magnitude (`SINEW_STATUS_INVALID_ARGUMENT`, nothing changed).
+enum SinewStatus sinew_character_set_slider(struct SinewCharacter *character,
+                                            uint32_t index,
+                                            const struct SinewSliderPose *value);
+
+// The directions physics constraints' wind blows and gravity pulls into `*out`.
+enum SinewStatus sinew_character_physics_directions(const struct SinewCharacter *character,
+                                                    struct SinewPhysicsDirections *out);
+
+// Sets the directions physics constraints' wind blows and gravity pulls (Spine 4.3
+// `skeleton.windX = ...`, for rigs of either version), from the next update on; an updraft
+// is wind `(0, -1)`. Each component must be finite and under 1e30 in magnitude
+// (`SINEW_STATUS_INVALID_ARGUMENT`, nothing changed).
+enum SinewStatus sinew_character_set_physics_directions(struct SinewCharacter *character,
+                                                        const struct SinewPhysicsDirections *value);
 
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture

@@ -107,6 +107,12 @@ namespace Sinew
     public struct PhysicsParams { public double Inertia, Strength, Damping, MassInverse, Wind, Gravity, Mix; }
 
     [StructLayout(LayoutKind.Sequential)]
+    public struct SliderPose { public double Time, Mix; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PhysicsDirections { public double WindX, WindY, GravityX, GravityY; }
+
+    [StructLayout(LayoutKind.Sequential)]
     public struct TrackInfo
     {
         public uint Playing; public StringView Animation;
@@ -166,7 +172,7 @@ namespace Sinew
         const string Lib = "sinew_capi";
 
         /// The ABI version this binding was written for (SINEW_ABI_VERSION of include/sinew.h).
-        public const uint AbiVersion = 105;
+        public const uint AbiVersion = 106;
         public const uint SparseByError = 0xFFFFFFFF;
         public const uint GridByError = 0xFFFFFFFE;
         public const uint MaxThreads = 64;
@@ -272,6 +278,15 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_character_cage_points(CharacterHandle c, uint index, [Out] float[] points, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern Status sinew_character_set_cage_points(CharacterHandle c, uint index, [In] float[] points, UIntPtr count);
         [DllImport(Lib)] public static extern Status sinew_character_set_shape_weight(CharacterHandle c, byte[] set, UIntPtr setLen, byte[] example, UIntPtr exampleLen, double weight);
+
+        // Characters: Spine 4.3 sliders, wind and gravity directions (ABI 106).
+        [DllImport(Lib)] public static extern Status sinew_character_slider_count(CharacterHandle c, out uint count);
+        [DllImport(Lib)] public static extern Status sinew_character_find_slider(CharacterHandle c, byte[] name, UIntPtr len, out uint index);
+        [DllImport(Lib)] public static extern Status sinew_character_slider_name(CharacterHandle c, uint index, out StringView name);
+        [DllImport(Lib)] public static extern Status sinew_character_slider(CharacterHandle c, uint index, out SliderPose pose);
+        [DllImport(Lib)] public static extern Status sinew_character_set_slider(CharacterHandle c, uint index, ref SliderPose pose);
+        [DllImport(Lib)] public static extern Status sinew_character_physics_directions(CharacterHandle c, out PhysicsDirections directions);
+        [DllImport(Lib)] public static extern Status sinew_character_set_physics_directions(CharacterHandle c, ref PhysicsDirections directions);
 
         // Cages.
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);

@@ -355,4 +355,9 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 /// `sinew_character_set_jiggle_view`, `sinew_character_jiggle_culled`); the rig-extras file
 /// may key jiggle in its animations, and `sinew_character_set_jiggle_lod` 1 (coarse) now
 /// solves every `lod.coarseStep`-th step with the display interpolated in between.
-pub const SINEW_ABI_VERSION: u32 = 105;
+/// 106 (0.1.6) added Spine 4.3 sliders (`sinew_character_slider_count`,
+/// `sinew_character_find_slider`, `sinew_character_slider_name`, `sinew_character_slider`,
+/// `sinew_character_set_slider`, `SinewSliderPose`) and the wind and gravity directions of
+/// physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
+/// `SinewPhysicsDirections`).
+pub const SINEW_ABI_VERSION: u32 = 106;

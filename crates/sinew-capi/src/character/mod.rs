@@ -11,7 +11,9 @@
 //! - `constraints`: constraint mixes by name (IK, transform, path, physics);
 //! - `tracks`: DragonBones-style play with play counts, durations, track times;
 //! - `slots`: a slot's attachment shown or hidden from code;
-//! - `jiggle`: jiggle chains' strength, fades, level of detail, on/off, chains from code.
+//! - `jiggle`: jiggle chains' strength, fades, level of detail, on/off, chains from code;
+//! - `sliders`: Spine 4.3 sliders (found by name, time and mix) and the wind and gravity
+//!   directions of physics.
 //!
 //! Every name a call takes resolves through the facade's `Key` (`&str: Key<BoneId>` ...),
 //! so an unknown name's error lists the rig's names of that kind.
@@ -50,6 +52,8 @@ mod jiggle_lod;
 
 mod cages;
 
+mod sliders;
+
 pub use animation::*;
 pub use bones::*;
 pub use cages::*;
@@ -59,6 +63,7 @@ pub use jiggle::*;
 pub use jiggle_lod::*;
 pub use params::*;
 pub use settings::*;
+pub use sliders::*;
 pub use slots::*;
 pub use tracks::*;
 

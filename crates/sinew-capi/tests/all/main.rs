@@ -24,6 +24,7 @@ mod jiggle_chains;
 mod jiggle_control;
 mod load_memory;
 mod render_batches;
+mod sliders;
 mod spine43;
 mod tracks;
 mod update_many_mixed;
