@@ -6,7 +6,8 @@
 //! Like the official `SkeletonClipping`, the clip is geometric (triangles are cut, not
 //! masked). Triangulations are kept between frames by [`ClipCache`] (re-checked in linear
 //! time, redone only when the polygon folds). Spine 4.3 `convex` clips use the polygon's
-//! [`convex_hull`] instead (no triangulation), and `inverse` clips keep what lies outside the
+//! convex hull instead (no triangulation; the draw list holds the hull, computed once for
+//! every renderer by `sinew::draw::hull`), and `inverse` clips keep what lies outside the
 //! hull ([`clip_outside`]). Verified by the unit tests below (areas of concave L shapes, of
 //! clipped triangles and of the outside of a square by closed forms; both windings;
 //! degenerate input; the cache reused under motion and a mirror, redone after a fold) and
@@ -214,51 +215,6 @@ pub fn clip_convex(subject: &[Point], clip: &[Point], out: &mut Vec<Point>, tmp:
     }
 }
 
-/// Replaces `out` with the convex hull of `poly` in positive orientation (Andrew's monotone
-/// chain; collinear points dropped), the polygon Spine 4.3 clips by for `convex` and
-/// `inverse` clips (`SkeletonClipping.makeConvex`). `sorted` is scratch; nothing allocates
-/// once both have grown to the polygon's size.
-pub fn convex_hull(poly: &[Point], out: &mut Vec<Point>, sorted: &mut Vec<Point>) {
-    out.clear();
-    sorted.clear();
-    sorted.extend(
-        poly.iter()
-            .copied()
-            .filter(|p| p[0].is_finite() && p[1].is_finite()),
-    );
-    sorted.sort_unstable_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
-    sorted.dedup();
-    if sorted.len() < 3 {
-        return;
-    }
-    // Lower chain left to right, then upper chain right to left; each keeps left turns only.
-    for pass in 0..2 {
-        // The lower chain needs two points to test a turn; the upper one may pop back to
-        // (never past) the rightmost point, where the lower chain ended.
-        let floor = out.len().max(1);
-        let step = |out: &mut Vec<Point>, p: Point| {
-            while out.len() > floor && cross(out[out.len() - 2], out[out.len() - 1], p) <= 0.0 {
-                out.pop();
-            }
-            out.push(p);
-        };
-        if pass == 0 {
-            for &p in sorted.iter() {
-                step(out, p);
-            }
-        } else {
-            for &p in sorted.iter().rev().skip(1) {
-                step(out, p);
-            }
-        }
-    }
-    // The upper chain ends where the lower one started.
-    out.pop();
-    if out.len() < 3 {
-        out.clear();
-    }
-}
-
 /// The part of `subject` on the side of the line `a -> b` given by `left` (left: the
 /// inside of a positively oriented edge), replacing `out`; an empty `out` when under 3
 /// vertices remain.
@@ -326,36 +282,6 @@ mod tests {
 
     fn area(poly: &[Point]) -> f32 {
         signed_area2(poly).abs() / 2.0
-    }
-
-    #[test]
-    fn the_hull_of_an_l_drops_its_notch_in_either_winding() {
-        let l = [
-            [0.0, 0.0],
-            [4.0, 0.0],
-            [4.0, 2.0],
-            [2.0, 2.0],
-            [2.0, 4.0],
-            [0.0, 4.0],
-        ];
-        let (mut hull, mut scratch) = (Vec::new(), Vec::new());
-        for rev in [false, true] {
-            let mut p = l.to_vec();
-            if rev {
-                p.reverse();
-            }
-            convex_hull(&p, &mut hull, &mut scratch);
-            // The square minus the triangle (4,2) (4,4) (2,4): 16 - 2.
-            assert_eq!(hull.len(), 5, "{hull:?}");
-            assert!(signed_area2(&hull) > 0.0);
-            assert_eq!(area(&hull), 14.0);
-        }
-        convex_hull(
-            &[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]],
-            &mut hull,
-            &mut scratch,
-        );
-        assert!(hull.is_empty(), "collinear: no area");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use crate::advanced::{blend_coverage, coverage_linear};
 use crate::blend::{Rgba, Tint, blend, premultiply, to_straight_u8};
-use crate::clip::{ClipCache, Point, clip_convex, clip_outside, convex_hull, signed_area2};
+use crate::clip::{ClipCache, Point, clip_convex, clip_outside, signed_area2};
 use crate::raster::Coverage;
 use crate::texture::Texture;
 use sinew::Color;
@@ -158,7 +158,8 @@ pub struct Renderer {
     /// Clip triangulations kept between frames, by clipping slot.
     clip_cache: ClipCache,
     clip_px: Vec<Point>,
-    /// Convex hull of the current clip polygon, pixel space (Spine 4.3 `convex` / `inverse`).
+    /// The current clip's convex hull (Spine 4.3 `convex` / `inverse`; the draw list's
+    /// polygon), pixel space, positive orientation.
     hull: Vec<Point>,
     /// Whether the current clip keeps what lies outside `hull` (Spine 4.3 `inverse`).
     clip_inverse: bool,
@@ -324,8 +325,10 @@ impl Renderer {
         }
         // Room for any cut by this polygon at once, so a piece with more corners in a later
         // frame (a deform) does not grow a buffer: a triangle cut by n edges has at most
-        // n + 3 corners, n + 7 after the canvas edges.
-        let n = self.clip_px.len() + 8;
+        // n + 3 corners, n + 7 after the canvas edges. A hull (convex / inverse clips) can
+        // gain vertices in a later frame: the list's clip capacity (`DrawList::for_rig`:
+        // room for every clip polygon of the rig) bounds it.
+        let n = self.clip_px.len().max(list.clip_vertices.capacity() / 2) + 8;
         for v in [
             &mut self.hull,
             &mut self.poly,
@@ -343,15 +346,21 @@ impl Renderer {
         let key = clip.map_or(u32::MAX, |p| p.slot.index() as u32);
         let (convex, inverse) = clip.map_or((false, false), |p| (p.convex, p.inverse));
         self.clip_inverse = inverse;
-        if inverse {
-            // Cut edge by edge against the hull in `fill_triangle`; no pieces.
-            convex_hull(&self.clip_px, &mut self.hull, &mut self.tmp);
-        } else if convex {
-            // The hull as a fan: convex pieces that tile it, no triangulation to keep.
-            convex_hull(&self.clip_px, &mut self.hull, &mut self.tmp);
-            let h = &self.hull;
-            self.pieces
-                .extend((1..h.len().saturating_sub(1)).map(|i| [h[0], h[i], h[i + 1]]));
+        if convex || inverse {
+            // The draw list holds the hull already (`sinew::draw::hull`), counter-clockwise
+            // in world space: only its orientation in pixels is to fix.
+            self.hull.clear();
+            self.hull.extend_from_slice(&self.clip_px);
+            if signed_area2(&self.hull) < 0.0 {
+                self.hull.reverse();
+            }
+            if !inverse {
+                // The hull as a fan: convex pieces that tile it, no triangulation to keep.
+                let h = &self.hull;
+                self.pieces
+                    .extend((1..h.len().saturating_sub(1)).map(|i| [h[0], h[i], h[i + 1]]));
+            }
+            // An inverse clip is cut edge by edge against the hull in `fill_triangle`.
         } else {
             self.clip_cache.pieces(key, &self.clip_px, &mut self.pieces);
         }

@@ -19,7 +19,8 @@
 //! | [`OP_GROUP_END`] | (draw into the canvas again) |
 //! | [`OP_COMPOSITE`] | blend mode, stencil ref, stencil mask, tint r g b a, screen r g b |
 //!
-//! A command draws where `stencil & mask == ref`: bit 1 when clipped, bit 2 when its slot
+//! A command draws where `stencil & mask == ref`: bit 1 when clipped (clear for an inverse
+//! clip, what lies outside its hull; a `convex` clip's polygon is its hull), bit 2 when its slot
 //! has `Mask` sources, and bit 4 must be clear when it has `DodgeMask` sources (the union
 //! rules of sinew-render's `mask` module, with the mask's edge decided by the sources'
 //! texel alpha against the threshold). Consecutive commands with the same page, blend mode
@@ -235,8 +236,11 @@ impl Frame {
                 }
             }
             let mut stencil = (0, 0);
-            if clip.is_some() {
-                stencil = (STENCIL_CLIP, STENCIL_CLIP);
+            if let Some(i) = clip {
+                // Inside the fan (the hull for Spine 4.3 `convex`: the draw list holds it),
+                // or outside it for an `inverse` clip: bit 1 clear.
+                let inverse = list.clips.get(i as usize).is_some_and(|p| p.inverse);
+                stencil = (if inverse { 0 } else { STENCIL_CLIP }, STENCIL_CLIP);
             }
             if let Some(m) = setup.slot_masks.get(c.slot.index())
                 && !m.sources.is_empty()

@@ -44,7 +44,8 @@ fn check_ops(f: &Frame, list_indices: usize) {
                 assert_eq!(count % 3, 0, "op {k}: whole triangles");
                 if op[0] == OP_DRAW {
                     drawn += count;
-                    assert_eq!(op[5] & STENCIL_CLIP != 0, clip, "op {k}: clip bit");
+                    // The mask holds the clip bit (the reference too, unless inverse).
+                    assert_eq!(op[6] & STENCIL_CLIP != 0, clip, "op {k}: clip bit");
                 }
                 if op[0] == OP_CLIP {
                     assert!(!clip, "op {k}: a clip inside a clip");
@@ -308,4 +309,32 @@ fn extras_load_by_name() {
         panic!("stickbot");
     };
     assert!(host.player(id).expect("player").asset().jiggle.is_none());
+}
+
+#[test]
+fn clip_lab_fans_hulls_and_inverts_the_inverse_clip() {
+    // A plain clip (5 vertices), a concave one with `convex` (an L: its hull has 5 of the
+    // 6) and an `inverse` one (a diamond), each over one image.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/spine43");
+    let (mut host, id) = player(&dir, "clip-lab.json");
+    let p = host.player(id).expect("player");
+    p.seek(0.0);
+    let n = p.character_mut().draw_list().indices.len();
+    let f = p.build_frame();
+    check_ops(f, n);
+    let (mut fans, mut refs) = (Vec::new(), Vec::new());
+    for k in 0..f.op_count() {
+        let op = f.op(k);
+        match op[0] {
+            OP_CLIP => fans.push(op[2]),
+            OP_DRAW if op[6] & STENCIL_CLIP != 0 => refs.push(op[5] & STENCIL_CLIP),
+            _ => {}
+        }
+    }
+    assert_eq!(fans, [9, 9, 6], "triangle fans of 5, 5 and 4 vertices");
+    assert_eq!(
+        refs,
+        [1, 1, 0],
+        "the inverse clip draws where bit 1 is clear"
+    );
 }

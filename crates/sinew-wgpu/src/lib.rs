@@ -10,7 +10,9 @@
 //!   backdrop) and a shader (`shader.wgsl`, the formulas of `sinew_render::advanced`);
 //! - two-colour tint (Spine tint black) and Inochi2D screen tints in the fragment shader;
 //! - Spine clipping: each clip polygon is drawn into a stencil bit as a triangle fan with
-//!   `Invert` (even-odd, so concave polygons are exact) and the clipped commands test it;
+//!   `Invert` (even-odd, so concave polygons are exact) and the clipped commands test it
+//!   (Spine 4.3: a `convex` clip's polygon is already its hull in the draw list, and an
+//!   `inverse` clip's commands draw where the bit is clear);
 //! - Inochi2D masks and dodge masks: the sources are drawn into two stencil bits (texels at
 //!   or below the threshold discarded) and the masked command tests `mask && !dodge`;
 //! - composites ([`sinew::draw::DrawGroup`]): the children go to an off-screen layer that is
@@ -35,7 +37,8 @@
 //! Verified by `sinew-cli/tests/all/render_wgpu.rs` (`sinew render --backend wgpu` against the
 //! CPU renderer on every Spine render reference and the puppets, by PSNR and alpha IoU),
 //! this crate's `tests/all/synthetic.rs` (masks, composites, blend modes, batching counts, no
-//! growth after warm-up), `tests/all/noop_spineboy.rs` (a frame on wgpu's noop backend) and the
+//! growth after warm-up), `tests/all/clip43.rs` (Spine 4.3 convex and inverse clips against
+//! the CPU renderer and spine-core 4.3.13's clipped triangles), `tests/all/noop_spineboy.rs` (a frame on wgpu's noop backend) and the
 //! unit tests in `renderer/`. Tests that need an adapter skip without one (fail
 //! with `CI=true`).
 

@@ -214,7 +214,11 @@ impl GpuRenderer {
                 self.plan_clip(list, c);
             }
             read |= CLIP_BIT;
-            reference |= CLIP_BIT;
+            // Inside the polygon (its hull for Spine 4.3 `convex`; the draw list holds it),
+            // or outside the hull for an `inverse` clip: the inverted test.
+            if !list.clips.get(c as usize).is_some_and(|p| p.inverse) {
+                reference |= CLIP_BIT;
+            }
         }
         let spec = frame
             .masks

@@ -9,5 +9,6 @@
 // Helpers shared by several modules.
 mod noop;
 
+mod clip43;
 mod noop_spineboy;
 mod synthetic;

@@ -7,7 +7,9 @@
 //! BR as [`crate::deform::compute_world_vertices`] writes them); a mesh becomes its world
 //! vertices and triangles; a clipping attachment starts a clip polygon that applies to the
 //! following commands up to and including its end slot (a second clipping attachment while one
-//! is active is ignored, and the clip also ends after the last slot). Each command carries the
+//! is active is ignored, and the clip also ends after the last slot; a Spine 4.3 `convex` or
+//! `inverse` clip holds its polygon's convex hull, computed once here by [`hull`] for every
+//! renderer). Each command carries the
 //! tint `skeleton * slot * attachment` (straight alpha), the slot's dark colour when it has one
 //! (Spine "tint black"), the slot's blend mode and the atlas page of the region shown (the
 //! sequence frame, for sequences).
@@ -28,6 +30,7 @@ use crate::ids::{AttachmentId, BoneId, SlotId};
 use crate::instance::Instance;
 use crate::rig::{AttachmentKind, Rig};
 use crate::types::{BlendMode, Color};
+use hull::convex_hull_in_place;
 
 /// Triangles of a region quad over its corners BL, UL, UR, BR (spine-ts `QUAD_TRIANGLES`).
 pub const QUAD_TRIANGLES: [u16; 6] = [0, 1, 2, 2, 3, 0];
@@ -78,9 +81,13 @@ pub struct ClipPolygon {
     /// Number of vertices.
     pub vertex_count: u32,
     /// Clip by the polygon's convex hull instead of the polygon (Spine 4.3 `convex`; set
-    /// whenever `inverse` is).
+    /// whenever `inverse` is). [`build_draw_list`] then stores the hull (counter-clockwise,
+    /// no collinear vertices; no vertex at all when the polygon spans no area) in place of
+    /// the polygon, so renderers use the vertices as they are; a list made by hand must hold
+    /// a convex polygon here.
     pub convex: bool,
-    /// Keep what lies outside the convex hull instead of inside (Spine 4.3 `inverse`).
+    /// Keep what lies outside the convex hull instead of inside (Spine 4.3 `inverse`); with
+    /// no hull (no vertex) nothing is cut away.
     pub inverse: bool,
 }
 
@@ -306,6 +313,12 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
                     let start = list.clip_vertices.len();
                     list.clip_vertices.resize(start + n * 2, 0.0);
                     world_vertices_checked(rig, inst, slot, &mut list.clip_vertices[start..]);
+                    let mut n = n;
+                    if *convex || *inverse {
+                        // Once here for every renderer: the hull replaces the polygon.
+                        n = convex_hull_in_place(&mut list.clip_vertices[start..]);
+                        list.clip_vertices.truncate(start + n * 2);
+                    }
                     list.clips.push(ClipPolygon {
                         slot,
                         vertex_start: (start / 2) as u32,
@@ -376,6 +389,7 @@ pub fn build_draw_list(rig: &Rig, inst: &Instance, skeleton_color: Color, list: 
     }
 }
 
+pub mod hull;
 mod setup;
 #[cfg(test)]
 mod tests;

@@ -295,3 +295,42 @@ fn group_runs_make_one_group_per_consecutive_run() {
     list.clear();
     assert!(list.groups.is_empty());
 }
+
+#[test]
+fn a_convex_or_inverse_clip_holds_its_hull() {
+    for (convex, inverse) in [(false, false), (true, false), (true, true)] {
+        let mut rig = rig();
+        // An L (the notch at 2,2), clockwise.
+        if let AttachmentKind::Clipping {
+            vertices,
+            convex: c,
+            inverse: i,
+            ..
+        } = &mut rig.attachments[1].kind
+        {
+            vertices.count = 6;
+            vertices.values = vec![0., 0., 0., 4., 2., 4., 2., 2., 4., 2., 4., 0.];
+            (*c, *i) = (convex, inverse);
+        }
+        let inst = instance(&rig);
+        let mut list = DrawList::for_rig(&rig);
+        let cap = list.clip_vertices.capacity();
+        build_draw_list(&rig, &inst, Color::WHITE, &mut list);
+        assert_eq!(list.clip_vertices.capacity(), cap);
+        assert_eq!(
+            (list.clips[0].convex, list.clips[0].inverse),
+            (convex, inverse)
+        );
+        // Bone 0 moves by (100, 50).
+        let poly = list.clip_polygon(0);
+        if convex {
+            // Counter-clockwise from the leftmost-lowest corner, the notch dropped.
+            assert_eq!(
+                poly,
+                &[100., 50., 104., 50., 104., 52., 102., 54., 100., 54.]
+            );
+        } else {
+            assert_eq!(poly.len(), 12, "a plain clip keeps its polygon");
+        }
+    }
+}
