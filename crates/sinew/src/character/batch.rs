@@ -24,7 +24,7 @@
 
 use super::{Character, cages, finite};
 use crate::deform::skin_lanes::{LaneMatrix, fill_lanes, skin_lanes};
-use crate::ids::SlotId;
+use crate::ids::{AttachmentId, SlotId};
 use crate::instance::Instance;
 use crate::raw::Vertices;
 use crate::rig::AttachmentKind;
@@ -214,6 +214,33 @@ fn other_slots(
     k: usize,
     visit: &mut impl FnMut(usize, SlotId, &[f32]),
 ) -> usize {
+    // Cages and example shapes decided once per character, not per slot: a rig without
+    // them runs the loop it ran before they existed (docs/PERFORMANCE.md, issue 29).
+    if c.reshapes_vertices() {
+        return reshaped_slots(c, buf, skip, k, visit);
+    }
+    let mut total = 0;
+    for &slot in &c.inst.draw_order {
+        if skip.get(slot.index()) == Some(&true) {
+            continue;
+        }
+        if let Some(n) = c.plain_slot_world_vertices(slot, buf) {
+            visit(k, slot, &buf[..(n * 2).min(buf.len())]);
+            total += n;
+        }
+    }
+    total
+}
+
+/// [`other_slots`] for a character with cages or example shapes, out of the plain loop.
+#[inline(never)]
+fn reshaped_slots(
+    c: &Character,
+    buf: &mut [f32],
+    skip: &[bool],
+    k: usize,
+    visit: &mut impl FnMut(usize, SlotId, &[f32]),
+) -> usize {
     let mut total = 0;
     for &slot in &c.inst.draw_order {
         if skip.get(slot.index()) == Some(&true) {
@@ -327,11 +354,52 @@ pub(super) fn update_lanes_apart(group: [&mut Character; LANES], dt: f64) {
 }
 
 impl Character {
+    /// Whether cages or example shapes replace some slot's world vertices.
+    #[inline]
+    pub(super) fn reshapes_vertices(&self) -> bool {
+        !(self.cages.is_empty() && self.shapes.is_empty())
+    }
+
     /// One slot's part of [`Character::compute_world_vertices`]: its vertices written to
     /// the start of `buf` (cut to it), and their count; `None` for a slot that shows no
     /// region or mesh (or whose bone is inactive, or that is hidden).
-    #[inline(always)]
     pub(super) fn slot_world_vertices(&self, slot: SlotId, buf: &mut [f32]) -> Option<usize> {
+        if !self.reshapes_vertices() {
+            return self.plain_slot_world_vertices(slot, buf);
+        }
+        let (att, _, count) = self.shown_attachment(slot)?;
+        let end = (count * 2).min(buf.len());
+        let out = &mut buf[..end];
+        match cages::posed(&self.cages, &self.shapes, slot, att) {
+            Some(v) => out.copy_from_slice(&v[..end]),
+            None => {
+                let (rig, inst) = (&*self.rig, &self.inst);
+                if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
+                    finite::floats(out);
+                }
+            }
+        }
+        Some(count)
+    }
+
+    /// [`Character::slot_world_vertices`] for a character without cages or shapes.
+    #[inline(always)]
+    fn plain_slot_world_vertices(&self, slot: SlotId, buf: &mut [f32]) -> Option<usize> {
+        let (_, kind, count) = self.shown_attachment(slot)?;
+        let end = (count * 2).min(buf.len());
+        let out = &mut buf[..end];
+        // Values past f32 are zeroed (`finite`), unless the loop that wrote them checked
+        // them already.
+        if !crate::deform::vertices::kind_world_vertices(&self.rig, &self.inst, slot, kind, out) {
+            finite::floats(out);
+        }
+        Some(count)
+    }
+
+    /// The region or mesh `slot` shows (its id, kind and vertex count); `None` when the
+    /// slot shows neither, its bone is inactive or it is hidden.
+    #[inline(always)]
+    fn shown_attachment(&self, slot: SlotId) -> Option<(AttachmentId, &AttachmentKind, usize)> {
         let (rig, inst) = (&*self.rig, &self.inst);
         let si = slot.index();
         if !inst.bone_active[rig.slots[si].bone.index()]
@@ -346,24 +414,6 @@ impl Character {
             AttachmentKind::Mesh(m) => m.vertices.count as usize,
             _ => return None,
         };
-        let end = (count * 2).min(buf.len());
-        let out = &mut buf[..end];
-        if self.cages.is_empty() && self.shapes.is_empty() {
-            // Values past f32 are zeroed (`finite`), unless the loop that wrote them
-            // checked them already.
-            if !crate::deform::vertices::kind_world_vertices(rig, inst, slot, kind, out) {
-                finite::floats(out);
-            }
-        } else {
-            match cages::posed(&self.cages, &self.shapes, slot, att) {
-                Some(v) => out.copy_from_slice(&v[..end]),
-                None => {
-                    if !crate::deform::vertices::world_vertices_checked(rig, inst, slot, out) {
-                        finite::floats(out);
-                    }
-                }
-            }
-        }
-        Some(count)
+        Some((att, kind, count))
     }
 }

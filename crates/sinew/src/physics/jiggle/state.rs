@@ -55,7 +55,7 @@ pub(super) fn coarse_multiple(jr: &JiggleRig) -> u32 {
 }
 
 /// Gravity and wind (with its gust) at simulated time `t`.
-fn environment(jr: &JiggleRig, t: f64) -> Env<Vec2> {
+pub(super) fn environment(jr: &JiggleRig, t: f64) -> Env<Vec2> {
     let gust = 1.0 + jr.gust.amplitude * (std::f64::consts::TAU * jr.gust.frequency * t).sin();
     Env::new(jr.gravity, jr.wind * gust)
 }

@@ -660,3 +660,96 @@ pub(super) mod vrm {
         }
     }
 }
+
+#[test]
+fn origin_spring_follows_the_closed_form() {
+    // Soft tissue: the origin on its own spring toward the driver (no reach limit), the
+    // tip spring beside it. The origin's step does not depend on the tip's, so its motion
+    // is the damped oscillator of (translate stiffness, translate damping, mass) exactly.
+    for zeta in [0.1, 1.0, 2.5] {
+        let origin = SpringParams::from_frequency(3.0, zeta, 0.8);
+        let params = JiggleParams {
+            translate_stiffness: origin.stiffness,
+            translate_damping: origin.damping,
+            ..free_spring(SpringParams::from_frequency(2.0, 0.3, 0.8))
+        };
+        let mut sim = chain(1, params, vec![]);
+        let anim = straight(1, Vec2::new(5.0, 7.0), Vec2::new(1.0, 0.0), 10.0);
+        sim.reset(&anim);
+        sim.bones[0].origin = anim[0].origin + Vec2::new(0.4, -0.25);
+        sim.bones[0].origin_vel = Vec2::new(-1.5, 0.5);
+        let mut moved: f64 = 0.0;
+        for n in 1..=180 {
+            sim.step(&anim, &[], &no_env(), &[1.0], false);
+            let t = n as f64 * H;
+            let (x, vx) = closed_form(origin, 0.4, -1.5, t, 0.0);
+            let (y, vy) = closed_form(origin, -0.25, 0.5, t, 0.0);
+            let d = sim.bones[0].origin - anim[0].origin;
+            assert!(
+                (d.x - x).abs() < 1e-12 && (d.y - y).abs() < 1e-12,
+                "zeta {zeta} step {n}: {d:?} vs ({x}, {y})"
+            );
+            let v = sim.bones[0].origin_vel;
+            assert!((v.x - vx).abs() < 1e-10 && (v.y - vy).abs() < 1e-10);
+            moved = moved.max(d.length());
+        }
+        assert!(moved > 0.3, "the origin never moved: {moved}");
+    }
+}
+
+#[test]
+fn a_gust_drives_the_tip_as_the_forced_oscillator() {
+    // Wind w scaled by 1 + A sin(2 pi f t): the free tip obeys m x'' + c x' + k x =
+    // m w (1 + A sin(wt)), whose steady state is (m w / k) (1 + A |G| sin(wt - phi)) with
+    // |G| = 1 / sqrt((1 - r^2)^2 + (2 zeta r)^2), phi = atan2(2 zeta r, 1 - r^2), r = w / w0.
+    // The solver holds each step's wind (sampled at the step's end) over the step: to first
+    // order the continuous gust H/2 ahead, so the response leads by H/2.
+    use super::desc::{ChainDesc, Gust, JiggleDesc};
+    use super::{JiggleRig, state::environment};
+    let sp = SpringParams::from_frequency(4.0, 0.5, 1.5);
+    let (wind, amp, freq) = (30.0, 0.6, 0.5);
+    let mut desc = JiggleDesc::new();
+    desc.gravity = [0.0, 0.0];
+    desc.wind = [wind, 0.0];
+    desc.gust = Gust {
+        amplitude: amp,
+        frequency: freq,
+    };
+    let params = JiggleParams {
+        wind: 1.0,
+        ..free_spring(sp)
+    };
+    desc.chains.push(ChainDesc::new("hair", &["hair2"], params));
+    let jr = JiggleRig::build(&super::tests_rig::test_rig(), &desc).expect("builds");
+    let mut sim = chain(1, params, vec![]);
+    let anim = straight(1, Vec2::ZERO, Vec2::new(0.0, -1.0), 10.0);
+    sim.reset(&anim);
+    let omega = std::f64::consts::TAU * freq;
+    let r = omega / sp.omega0();
+    let gain = 1.0 / ((1.0 - r * r).powi(2) + (2.0 * sp.zeta() * r).powi(2)).sqrt();
+    let phi = (2.0 * sp.zeta() * r).atan2(1.0 - r * r);
+    let mean = sp.mass * wind / sp.stiffness;
+    let swing = mean * amp * gain;
+    let (mut lo, mut hi, mut worst) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for n in 1..=(12.0 / H) as u32 {
+        let t = f64::from(n) * H;
+        let env = environment(&jr, t);
+        // The environment is the gust's wind at the step's time.
+        let want_wind = wind * (1.0 + amp * (omega * t).sin());
+        assert!((env.wind.x - want_wind).abs() < 1e-12 && env.wind.y == 0.0);
+        sim.step(&anim, &[], &env, &[1.0], false);
+        if t < 4.0 {
+            continue; // the start's transient (decays as exp(-zeta w0 t): 1e-21 by now)
+        }
+        let x = sim.bones[0].tip.x - anim[0].tip.x;
+        let want = mean + swing * (omega * (t + H / 2.0) - phi).sin();
+        worst = worst.max((x - want).abs());
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    assert!(worst < 2e-3 * swing, "worst {worst} of a swing of {swing}");
+    assert!(
+        ((hi - lo) / 2.0 - swing).abs() < 2e-3 * swing,
+        "{lo}..{hi} vs {swing}"
+    );
+}
