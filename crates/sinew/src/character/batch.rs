@@ -219,17 +219,7 @@ fn other_slots(
     if c.reshapes_vertices() {
         return reshaped_slots(c, buf, skip, k, visit);
     }
-    let mut total = 0;
-    for &slot in &c.inst.draw_order {
-        if skip.get(slot.index()) == Some(&true) {
-            continue;
-        }
-        if let Some(n) = c.plain_slot_world_vertices(slot, buf) {
-            visit(k, slot, &buf[..(n * 2).min(buf.len())]);
-            total += n;
-        }
-    }
-    total
+    each_slot(c, buf, skip, k, visit, Character::plain_slot_world_vertices)
 }
 
 /// [`other_slots`] for a character with cages or example shapes, out of the plain loop.
@@ -241,12 +231,25 @@ fn reshaped_slots(
     k: usize,
     visit: &mut impl FnMut(usize, SlotId, &[f32]),
 ) -> usize {
+    each_slot(c, buf, skip, k, visit, Character::slot_world_vertices)
+}
+
+/// The loop of [`other_slots`], with `world` making one slot's vertices.
+#[inline(always)]
+fn each_slot(
+    c: &Character,
+    buf: &mut [f32],
+    skip: &[bool],
+    k: usize,
+    visit: &mut impl FnMut(usize, SlotId, &[f32]),
+    world: impl Fn(&Character, SlotId, &mut [f32]) -> Option<usize>,
+) -> usize {
     let mut total = 0;
     for &slot in &c.inst.draw_order {
         if skip.get(slot.index()) == Some(&true) {
             continue;
         }
-        if let Some(n) = c.slot_world_vertices(slot, buf) {
+        if let Some(n) = world(c, slot, buf) {
             visit(k, slot, &buf[..(n * 2).min(buf.len())]);
             total += n;
         }
