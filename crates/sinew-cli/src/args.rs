@@ -132,6 +132,26 @@ pub struct DumpArgs {
     /// Loop the animation.
     #[arg(long = "loop", default_value_t = true, action = ArgAction::Set)]
     pub looping: bool,
+    /// Spine (state mode): more animations, looping, on tracks 1, 2, ...: `NAME[@ALPHA]`,
+    /// comma separated (alpha 1 when omitted).
+    #[arg(long)]
+    pub layers: Option<String>,
+    /// With --layer-mix > 0, the --layers start empty and are queued after this delay.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub layer_at: f64,
+    /// Mix duration of the --layers from the empty animation, seconds (0: set at once).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub layer_mix: f64,
+    /// Spine 4.3: the --layers entries are additive (TrackEntry.additive).
+    #[arg(long)]
+    pub additive: bool,
+    /// The --from entry keeps its hold state (Spine 4.3 TrackEntry.keepHold).
+    #[arg(long)]
+    pub keep_hold: bool,
+    /// The mix curve of the --anim and --layers entries (Spine 4.3 mixInterpolation):
+    /// linear, smooth, slowFast, fastSlow, circle, pow:N, powOut:N.
+    #[arg(long)]
+    pub mix_interpolation: Option<String>,
     /// Round every number to N decimals (0 to 20).
     #[arg(long, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u32).range(0..=20))]

@@ -119,6 +119,7 @@ pub fn bench(args: &BenchArgs, budgets: &Budgets) -> Result<String> {
         mix: 0.0,
         looping: true,
         physics: args.physics,
+        layers: Default::default(),
     };
     let duration = pose::clip_duration(rig, clip).max(1e-3);
     let mut sessions = Vec::with_capacity(args.instances as usize);

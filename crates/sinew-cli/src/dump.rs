@@ -38,7 +38,12 @@ pub fn dump(args: &DumpArgs, budgets: &Budgets) -> Result<Value> {
         bail!("bad --fps {}: must be a positive number", args.fps);
     }
     let max = sinew::character::finite::MAX_INPUT;
-    for (name, v) in [("--at", args.at), ("--mix", args.mix)] {
+    for (name, v) in [
+        ("--at", args.at),
+        ("--mix", args.mix),
+        ("--layer-at", args.layer_at),
+        ("--layer-mix", args.layer_mix),
+    ] {
         if !(v.is_finite() && v.abs() < max) {
             bail!("bad {name} {v:?}: must be finite and under {max:e} in magnitude");
         }
@@ -68,8 +73,9 @@ pub fn dump(args: &DumpArgs, budgets: &Budgets) -> Result<Value> {
         mix: args.mix,
         looping: args.looping,
         physics: args.physics,
+        layers: layer_spec(args, rig).with_context(|| format!("{file}"))?,
     };
-    let mut session = Session::new(&asset, &spec)?;
+    let mut session = Session::new(&asset, &spec).with_context(|| format!("{file}"))?;
 
     let mut frames = Vec::with_capacity(times.len());
     let mut output = crate::guard::OutputValues::new(budgets, times.len(), &args.file);
@@ -99,6 +105,45 @@ pub fn dump(args: &DumpArgs, budgets: &Budgets) -> Result<Value> {
         round_all(&mut out, decimals);
     }
     Ok(out)
+}
+
+/// The tracks above 0 and the Spine 4.3 entry options the arguments ask for.
+fn layer_spec(args: &DumpArgs, rig: &sinew::Rig) -> Result<pose::LayerSpec> {
+    let mut clips = Vec::new();
+    for item in args.layers.as_deref().unwrap_or("").split(',') {
+        if item.is_empty() {
+            continue;
+        }
+        let (name, alpha) = match item.split_once('@') {
+            Some((n, a)) => {
+                let alpha: f64 = a
+                    .parse()
+                    .ok()
+                    .filter(|v: &f64| v.is_finite())
+                    .with_context(|| format!("bad --layers alpha {a:?} in {item:?}"))?;
+                (n, alpha)
+            }
+            None => (item, 1.0),
+        };
+        clips.push((pose::find_clip(rig, name)?, alpha));
+    }
+    let interpolation = match args.mix_interpolation.as_deref() {
+        None => Default::default(),
+        Some(s) => sinew::anim::state::MixInterpolation::parse(s).with_context(|| {
+            format!(
+                "bad --mix-interpolation {s:?}: linear, smooth, slowFast, fastSlow, circle, \
+                 pow:N or powOut:N"
+            )
+        })?,
+    };
+    Ok(pose::LayerSpec {
+        clips,
+        at: args.layer_at,
+        mix: args.layer_mix.max(0.0),
+        additive: args.additive,
+        keep_hold: args.keep_hold,
+        interpolation,
+    })
 }
 
 fn meta_json(args: &DumpArgs, rig: &sinew::Rig, session: &Session, budgets: &Budgets) -> Value {

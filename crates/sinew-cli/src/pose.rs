@@ -11,6 +11,7 @@
 use crate::args::{Mode, PhysicsArg};
 use anyhow::{Result, anyhow, bail};
 use sinew::anim::FiredEvent;
+use sinew::anim::state::{EntryOptions, MixInterpolation};
 use sinew::deform;
 use sinew::rig::{AttachmentKind, LocalPose};
 use sinew::{Character, ClipId, Color, Physics, RawRig, Rig, SkinId, SlotId, WorldTransform};
@@ -131,6 +132,26 @@ pub struct SessionSpec {
     pub looping: bool,
     /// Physics mode.
     pub physics: PhysicsArg,
+    /// More tracks and the Spine 4.3 entry options (`sinew dump --layers ...`).
+    pub layers: LayerSpec,
+}
+
+/// Animations on tracks 1, 2, ... and the Spine 4.3 entry options of a [`Session`]: the
+/// setup of `scripts/spine43/mix_options43.mjs`, which poses the same with spine-core 4.3.13.
+#[derive(Debug, Clone, Default)]
+pub struct LayerSpec {
+    /// (clip, alpha) per track from 1 on.
+    pub clips: Vec<(ClipId, f64)>,
+    /// With `mix > 0`: the layers start empty and are queued after this delay.
+    pub at: f64,
+    /// Mix duration of the layers from the empty animation (0: set at once).
+    pub mix: f64,
+    /// The layers' entries are additive.
+    pub additive: bool,
+    /// The `from` entry keeps its hold state.
+    pub keep_hold: bool,
+    /// The mix curve of the `anim` and layer entries.
+    pub interpolation: MixInterpolation,
 }
 
 /// An event fired during the steps since the last [`Session::take_events`].
@@ -258,8 +279,20 @@ impl Session {
             (Mode::State, anim, from) => {
                 // dump.mjs: with --from, play it looping and queue --anim after `at` with an
                 // explicit mix duration; otherwise just set --anim.
+                let l = &spec.layers;
+                let curve = EntryOptions {
+                    mix_interpolation: l.interpolation,
+                    ..Default::default()
+                };
                 if let Some(from) = from {
-                    c.set_animation(0, from, true).map_err(err)?;
+                    let first = c.set_animation(0, from, true).map_err(err)?;
+                    if l.keep_hold {
+                        let keep = EntryOptions {
+                            keep_hold: true,
+                            ..Default::default()
+                        };
+                        c.set_entry_options(first, keep).map_err(err)?;
+                    }
                     if let Some(anim) = anim {
                         let id = c
                             .add_animation(0, anim, spec.looping, spec.at)
@@ -267,9 +300,36 @@ impl Session {
                         if let Some(e) = c.state_mut().entry_mut(id) {
                             e.mix_duration = spec.mix;
                         }
+                        if curve != EntryOptions::default() {
+                            c.set_entry_options(id, curve).map_err(err)?;
+                        }
                     }
                 } else if let Some(anim) = anim {
-                    c.set_animation(0, anim, spec.looping).map_err(err)?;
+                    let id = c.set_animation(0, anim, spec.looping).map_err(err)?;
+                    if curve != EntryOptions::default() {
+                        c.set_entry_options(id, curve).map_err(err)?;
+                    }
+                }
+                for (k, &(clip, alpha)) in l.clips.iter().enumerate() {
+                    let track = k + 1;
+                    let id = if l.mix > 0.0 {
+                        c.set_empty_animation(track, 0.0).map_err(err)?;
+                        let id = c.add_animation(track, clip, true, l.at).map_err(err)?;
+                        if let Some(e) = c.state_mut().entry_mut(id) {
+                            e.mix_duration = l.mix;
+                        }
+                        id
+                    } else {
+                        c.set_animation(track, clip, true).map_err(err)?
+                    };
+                    if let Some(e) = c.state_mut().entry_mut(id) {
+                        e.alpha = alpha;
+                    }
+                    let options = EntryOptions {
+                        additive: l.additive,
+                        ..curve
+                    };
+                    c.set_entry_options(id, options).map_err(err)?;
                 }
             }
         }

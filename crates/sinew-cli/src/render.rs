@@ -465,6 +465,7 @@ pub fn render(args: &RenderArgs, budgets: &Budgets) -> Result<String> {
         mix: 0.0,
         looping: true,
         physics: PhysicsArg::Update,
+        layers: Default::default(),
     };
     let start = || -> Result<(Session, Clock)> {
         let mut session = Session::new(&asset, &spec)?;

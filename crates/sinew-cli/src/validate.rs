@@ -29,6 +29,7 @@ pub fn validate(args: &ValidateArgs, budgets: &Budgets) -> Result<String> {
         mix: 0.0,
         looping: true,
         physics: crate::args::PhysicsArg::Update,
+        layers: Default::default(),
     };
     let mut session = Session::new(&asset, &spec)?;
     session.step(0.0);

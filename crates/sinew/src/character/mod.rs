@@ -54,6 +54,7 @@ mod cages;
 mod constraints;
 mod crowd;
 mod cues;
+mod entry_options;
 mod error;
 pub mod finite;
 mod key;

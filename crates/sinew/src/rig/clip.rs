@@ -253,6 +253,22 @@ impl TimelineKind {
         }
     }
 
+    /// Whether an additive track entry adds this timeline's values (Spine 4.3
+    /// `Timeline.additive`: bone transforms, deform, transform-constraint mixes, path
+    /// position, physics wind and gravity, slider mix).
+    pub fn is_additive(&self) -> bool {
+        use TimelineKind::*;
+        match self {
+            Rotate(_) | Translate(_) | TranslateX(_) | TranslateY(_) | Scale(_) | ScaleX(_)
+            | ScaleY(_) | Shear(_) | ShearX(_) | ShearY(_) => true,
+            Deform { .. } | Transform(_) | PathPosition(_) | SliderMix(_) => true,
+            Physics { property, .. } => {
+                matches!(property, PhysicsProperty::Wind | PhysicsProperty::Gravity)
+            }
+            _ => false,
+        }
+    }
+
     /// A draw order or draw order folder timeline (mixed as Spine mixes draw order).
     pub fn is_draw_order(&self) -> bool {
         matches!(

@@ -1,9 +1,14 @@
 //! Posing from the tracks (Spine `AnimationState.apply`, `applyMixingFrom`,
 //! `applyAttachmentTimeline`, `applyRotateTimeline`, `queueEvents`).
 
-use super::entry::{FIRST, HOLD_FIRST, HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link};
+use super::entry::{
+    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link,
+};
+use super::options::MixInterpolation;
 use super::{AnimationState, StateEvent, StateEventKind};
-use crate::anim::timeline::{before_first, curve_value, set_attachment_key, slot_active};
+use crate::anim::timeline::{
+    apply_timeline_add, before_first, curve_value, set_attachment_key, slot_active,
+};
 use crate::anim::{MixBlend, MixDirection, Timeline, TimelineKind, apply_timeline, clip_data};
 use crate::ids::SlotId;
 use crate::instance::Instance;
@@ -130,7 +135,9 @@ impl AnimationState {
                 }
             } else {
                 let e = &mut self.entries[cur];
-                let shortest = e.shortest_rotation;
+                // Spine 4.3: an additive entry mixes rotations the shortest way.
+                let add = e.additive;
+                let shortest = e.shortest_rotation || add;
                 let first_frame = !shortest && !e.rotation_ready;
                 if first_frame {
                     e.rotation_ready = true;
@@ -139,10 +146,11 @@ impl AnimationState {
                 rot.resize(clip.timelines.len() * 2, 0.0);
                 for (ii, tl) in clip.timelines.iter().enumerate() {
                     let mode = self.entries[cur].timeline_mode.get(ii).copied();
-                    let tb = if mode == Some(SUBSEQUENT) {
-                        blend
-                    } else {
-                        MixBlend::Setup
+                    let tb = match mode {
+                        Some(SUBSEQUENT) => blend,
+                        Some(ADD_FIRST) => MixBlend::First,
+                        Some(ADD_CURRENT) => MixBlend::Replace,
+                        _ => MixBlend::Setup,
                     };
                     match tl.kind {
                         TimelineKind::Rotate(_) if !shortest => apply_rotate(
@@ -167,7 +175,7 @@ impl AnimationState {
                         ),
                         _ => {
                             let ev = if reverse { None } else { Some(&mut self.fired) };
-                            apply_timeline(
+                            apply_timeline_add(
                                 rig,
                                 inst,
                                 clip_id,
@@ -178,6 +186,7 @@ impl AnimationState {
                                 alpha,
                                 tb,
                                 MixDirection::In,
+                                add,
                             );
                         }
                     }
@@ -227,7 +236,7 @@ impl AnimationState {
                 blend = MixBlend::Setup;
             }
         } else {
-            mix = (t.mix_time / t.mix_duration).min(1.0);
+            mix = t.mix();
             if blend != MixBlend::First {
                 blend = f.mix_blend;
             }
@@ -271,7 +280,8 @@ impl AnimationState {
             }
         } else {
             let fe = &mut self.entries[from];
-            let shortest = fe.shortest_rotation;
+            let add = fe.additive;
+            let shortest = fe.shortest_rotation || add;
             let first_frame = !shortest && !fe.rotation_ready;
             if first_frame {
                 fe.rotation_ready = true;
@@ -294,7 +304,9 @@ impl AnimationState {
                         }
                         (blend, alpha_mix)
                     }
-                    FIRST => (MixBlend::Setup, alpha_mix),
+                    FIRST | ADD_SETUP => (MixBlend::Setup, alpha_mix),
+                    ADD_FIRST => (MixBlend::First, alpha_mix),
+                    ADD_CURRENT => (MixBlend::Replace, alpha_mix),
                     HOLD_SUBSEQUENT => (blend, alpha_hold),
                     HOLD_FIRST => (MixBlend::Setup, alpha_hold),
                     _ => {
@@ -305,7 +317,11 @@ impl AnimationState {
                         {
                             Some(h) => {
                                 let hm = &self.entries[h];
-                                (1.0 - hm.mix_time / hm.mix_duration).max(0.0)
+                                if hm.mix_interpolation == MixInterpolation::Linear {
+                                    (1.0 - hm.mix_time / hm.mix_duration).max(0.0)
+                                } else {
+                                    1.0 - hm.mix()
+                                }
                             }
                             None => 0.0,
                         };
@@ -339,7 +355,7 @@ impl AnimationState {
                             direction = MixDirection::In;
                         }
                         let ev = if events { Some(&mut self.fired) } else { None };
-                        apply_timeline(
+                        apply_timeline_add(
                             rig,
                             inst,
                             clip_id,
@@ -350,6 +366,7 @@ impl AnimationState {
                             alpha,
                             tb,
                             direction,
+                            add,
                         );
                     }
                 }

@@ -6,6 +6,7 @@
 //! capacity across reuses. An [`EntryId`] carries a generation so a stale id never reaches a
 //! reused slot.
 
+use super::options::{EntryOptions, MixInterpolation};
 use crate::anim::MixBlend;
 use crate::ids::ClipId;
 
@@ -19,6 +20,14 @@ pub(crate) const HOLD_SUBSEQUENT: u8 = 2;
 pub(crate) const HOLD_FIRST: u8 = 3;
 /// Timeline mode: held while a later entry mixes in (alpha follows that entry's mix).
 pub(crate) const HOLD_MIX: u8 = 4;
+/// Timeline mode of an additive timeline of an additive entry (Spine 4.3 `computeHold`:
+/// `add && timeline.additive`), from the setup value: no lower track or earlier entry of the
+/// track keys the property (4.3 `SETUP`).
+pub(crate) const ADD_SETUP: u8 = 5;
+/// As [`ADD_SETUP`], an earlier entry of the same track keys it (4.3 `FIRST`).
+pub(crate) const ADD_FIRST: u8 = 6;
+/// As [`ADD_SETUP`], a lower track keys it (4.3 `CURRENT`).
+pub(crate) const ADD_CURRENT: u8 = 7;
 
 /// "No entry" in the slab links.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -88,6 +97,10 @@ pub struct TrackEntry {
     pub(crate) total_alpha: f64,
     /// Blend for tracks above 0 (track 0 always uses [`MixBlend::First`]).
     pub mix_blend: MixBlend,
+    /// Spine 4.3 options ([`super::AnimationState::set_entry_options`]).
+    pub(crate) additive: bool,
+    pub(crate) keep_hold: bool,
+    pub(crate) mix_interpolation: MixInterpolation,
     pub(crate) previous: u32,
     pub(crate) next: u32,
     pub(crate) mixing_from: u32,
@@ -144,6 +157,9 @@ impl TrackEntry {
             interrupt_alpha: 1.0,
             total_alpha: 0.0,
             mix_blend: MixBlend::Replace,
+            additive: false,
+            keep_hold: false,
+            mix_interpolation: MixInterpolation::Linear,
             previous: NONE,
             next: NONE,
             mixing_from: NONE,
@@ -269,12 +285,35 @@ impl TrackEntry {
         self.animation_end = len * f64::from(plays.max(1));
     }
 
-    /// The entry's current mix percentage, 0..1 (1 when not mixing).
+    /// The entry's current mix percentage, 0..1 (1 when not mixing), linear in time.
     pub fn mix_percent(&self) -> f64 {
         if self.mix_duration == 0.0 {
             1.0
         } else {
             (self.mix_time / self.mix_duration).min(1.0)
+        }
+    }
+
+    /// The entry's crossfade weight (Spine 4.3 `TrackEntry.mix()`): the mix percentage
+    /// through its [`MixInterpolation`], clamped to 0..1; 1 when the mix duration is 0.
+    #[inline]
+    pub fn mix(&self) -> f64 {
+        if self.mix_duration == 0.0 {
+            return 1.0;
+        }
+        let m = (self.mix_time / self.mix_duration).min(1.0);
+        if m == 1.0 || self.mix_interpolation == MixInterpolation::Linear {
+            return m;
+        }
+        self.mix_interpolation.apply(m).clamp(0.0, 1.0)
+    }
+
+    /// The entry's Spine 4.3 options.
+    pub fn options(&self) -> EntryOptions {
+        EntryOptions {
+            additive: self.additive,
+            keep_hold: self.keep_hold,
+            mix_interpolation: self.mix_interpolation,
         }
     }
 }

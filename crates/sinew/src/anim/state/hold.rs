@@ -4,10 +4,15 @@
 //! lower entry already keys its property, FIRST when it is the first to key it, and the HOLD
 //! modes when the entry it mixes into keys the same property (so the property does not dip
 //! toward setup during the crossfade). The property set is a stamp per dense property id,
-//! so recomputing allocates nothing.
+//! so recomputing allocates nothing. Spine 4.3's entry options: an additive entry's
+//! additive timelines get `ADD_*` modes from 4.3's per-track property owners (`from43`),
+//! and `keep_hold` keeps each timeline's hold from the previous recompute.
 
 use super::AnimationState;
-use super::entry::{FIRST, HOLD_FIRST, HOLD_MIX, HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link};
+use super::entry::{
+    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_MIX, HOLD_SUBSEQUENT, NONE,
+    SUBSEQUENT, link,
+};
 use crate::anim::{MixBlend, TimelineKind, clip_data};
 use crate::rig::Rig;
 
@@ -31,7 +36,7 @@ impl AnimationState {
             loop {
                 let en = &self.entries[e];
                 if en.mixing_to == NONE || en.mix_blend != MixBlend::Add {
-                    self.compute_hold(rig, e);
+                    self.compute_hold(rig, e, i);
                 }
                 match link(self.entries[e].mixing_to) {
                     Some(t) => e = t,
@@ -41,23 +46,52 @@ impl AnimationState {
         }
     }
 
-    /// Adds property ids to the set; true when at least one was new (Spine `addAll`).
-    fn add_all(&mut self, ids: &[u32]) -> bool {
+    /// Marks property `id` as keyed in this recompute: `None` when it is new (now owned by
+    /// `track`), else the track that keyed it first.
+    fn mark(&mut self, id: u32, track: usize) -> Option<u32> {
+        let id = id as usize;
+        if id >= self.property_stamp.len() {
+            self.property_stamp.resize(id + 1, 0);
+            self.property_owner.resize(id + 1, 0);
+        }
+        if self.property_stamp[id] == self.stamp {
+            return Some(self.property_owner[id]);
+        }
+        self.property_stamp[id] = self.stamp;
+        self.property_owner[id] = track as u32;
+        None
+    }
+
+    /// Adds property ids to the set, owned by `track` where new; true when at least one was
+    /// new (Spine `addAll`).
+    fn add_all(&mut self, ids: &[u32], track: usize) -> bool {
         let mut added = false;
         for &id in ids {
-            let id = id as usize;
-            if id >= self.property_stamp.len() {
-                self.property_stamp.resize(id + 1, 0);
-            }
-            if self.property_stamp[id] != self.stamp {
-                self.property_stamp[id] = self.stamp;
-                added = true;
-            }
+            added |= self.mark(id, track).is_none();
         }
         added
     }
 
-    fn compute_hold(&mut self, rig: &Rig, entry: usize) {
+    /// Spine 4.3 `AnimationState.from` for an additive timeline of an additive entry on
+    /// `track`: registers the unowned ids for the track and says where its mix starts:
+    /// [`ADD_CURRENT`] when a lower track owns one of them, [`ADD_FIRST`] when an earlier
+    /// entry of this track does, else [`ADD_SETUP`].
+    fn from43(&mut self, ids: &[u32], track: usize) -> u8 {
+        let mut from = ADD_SETUP;
+        let mut other = false;
+        for &id in ids {
+            match self.mark(id, track) {
+                None => {}
+                // 4.3 returns at once, after registering the remaining ids as this goes on.
+                Some(o) if o != track as u32 => other = true,
+                Some(_) if !other => from = ADD_FIRST,
+                Some(_) => {}
+            }
+        }
+        if other { ADD_CURRENT } else { from }
+    }
+
+    fn compute_hold(&mut self, rig: &Rig, entry: usize, track: usize) {
         let to = link(self.entries[entry].mixing_to);
         let clip = clip_data(rig, self.entries[entry].clip);
         let n = clip.timelines.len();
@@ -66,52 +100,90 @@ impl AnimationState {
         mode.resize(n, SUBSEQUENT);
         hold.clear();
         hold.resize(n, NONE);
-        if to.is_some_and(|t| self.entries[t].hold_previous) {
-            for (i, tl) in clip.timelines.iter().enumerate() {
-                mode[i] = if self.add_all(tl.properties()) {
+        let (additive, keep_hold) = (self.entries[entry].additive, self.entries[entry].keep_hold);
+        let hold_previous = to.is_some_and(|t| self.entries[t].hold_previous);
+        let mix_duration = self.entries[entry].mix_duration;
+        for (i, tl) in clip.timelines.iter().enumerate() {
+            let ids = tl.properties();
+            if additive && tl.kind.is_additive() {
+                // Spine 4.3: an additive timeline of an additive entry never holds.
+                mode[i] = self.from43(ids, track);
+                continue;
+            }
+            let m = if hold_previous {
+                if self.add_all(ids, track) {
                     HOLD_FIRST
                 } else {
                     HOLD_SUBSEQUENT
-                };
-            }
-        } else {
-            let mix_duration = self.entries[entry].mix_duration;
-            'outer: for (i, tl) in clip.timelines.iter().enumerate() {
-                let ids = tl.properties();
-                if !self.add_all(ids) {
-                    mode[i] = SUBSEQUENT;
-                    continue;
                 }
-                let discrete = matches!(
-                    tl.kind,
-                    TimelineKind::Attachment { .. }
-                        | TimelineKind::DrawOrder { .. }
-                        | TimelineKind::DrawOrderFolder(_)
-                        | TimelineKind::Event { .. }
-                );
-                let Some(t) = to.filter(|&t| {
-                    !discrete && clip_data(rig, self.entries[t].clip).has_property(ids)
-                }) else {
-                    mode[i] = FIRST;
-                    continue;
-                };
-                let mut next = link(self.entries[t].mixing_to);
-                while let Some(nx) = next {
-                    if clip_data(rig, self.entries[nx].clip).has_property(ids) {
-                        next = link(self.entries[nx].mixing_to);
-                        continue;
-                    }
-                    if mix_duration > 0.0 {
-                        mode[i] = HOLD_MIX;
-                        hold[i] = nx as u32;
-                        continue 'outer;
-                    }
-                    break;
-                }
-                mode[i] = HOLD_FIRST;
-            }
+            } else {
+                self.hold_mode(rig, tl, track, to, mix_duration, &mut hold[i])
+            };
+            mode[i] = if keep_hold {
+                keep_hold_of(m, mode[i])
+            } else {
+                m
+            };
         }
         self.entries[entry].timeline_mode = mode;
         self.entries[entry].timeline_hold_mix = hold;
+    }
+
+    /// The mode of one timeline of an entry mixing into `to` (Spine `computeHold`), its
+    /// hold-mix entry written to `hold_mix`. An additive timeline mixing into an additive
+    /// entry is not held (Spine 4.3: that entry adds to it instead of replacing it).
+    fn hold_mode(
+        &mut self,
+        rig: &Rig,
+        tl: &crate::anim::Timeline,
+        track: usize,
+        to: Option<usize>,
+        mix_duration: f64,
+        hold_mix: &mut u32,
+    ) -> u8 {
+        let ids = tl.properties();
+        if !self.add_all(ids, track) {
+            return SUBSEQUENT;
+        }
+        let discrete = matches!(
+            tl.kind,
+            TimelineKind::Attachment { .. }
+                | TimelineKind::DrawOrder { .. }
+                | TimelineKind::DrawOrderFolder(_)
+                | TimelineKind::Event { .. }
+        );
+        let additive = tl.kind.is_additive();
+        let overwrites = |s: &Self, e: usize| {
+            !(additive && s.entries[e].additive)
+                && clip_data(rig, s.entries[e].clip).has_property(ids)
+        };
+        let Some(t) = to.filter(|&t| !discrete && overwrites(self, t)) else {
+            return FIRST;
+        };
+        let mut next = link(self.entries[t].mixing_to);
+        while let Some(nx) = next {
+            if overwrites(self, nx) {
+                next = link(self.entries[nx].mixing_to);
+                continue;
+            }
+            if mix_duration > 0.0 {
+                *hold_mix = nx as u32;
+                return HOLD_MIX;
+            }
+            break;
+        }
+        HOLD_FIRST
+    }
+}
+
+/// Spine 4.3 `keepHold`: the newly computed mode with the hold of the mode it replaces.
+fn keep_hold_of(new: u8, old: u8) -> u8 {
+    let held = |m| matches!(m, HOLD_SUBSEQUENT | HOLD_FIRST | HOLD_MIX);
+    match (held(new), held(old)) {
+        (false, true) if new == SUBSEQUENT => HOLD_SUBSEQUENT,
+        (false, true) => HOLD_FIRST,
+        (true, false) if new == HOLD_SUBSEQUENT => SUBSEQUENT,
+        (true, false) => FIRST,
+        _ => new,
     }
 }

@@ -7,7 +7,8 @@
 //! for the caller to drain. Entries come from a pool and keep their per-timeline buffers, so
 //! steady-state `update` + `apply` allocate nothing.
 //!
-//! Files: `entry.rs` (entries and pool), `update.rs` (time), `apply.rs` (posing), `hold.rs`
+//! Files: `options.rs` (Spine 4.3 entry options), `entry.rs` (entries and pool), `update.rs`
+//! (time), `apply.rs` (posing), `hold.rs`
 //! (timeline modes). Verified by the unit tests in `tests.rs` (hand-computed crossfades,
 //! queue delays, events, holds) and by the oracle crossfade test in
 //! `crates/sinew-formats/tests/all/anim_local.rs`.
@@ -18,12 +19,16 @@ mod dragonbones;
 mod entry;
 mod hold;
 mod mix_table;
+mod options;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_options;
 mod update;
 
 pub use entry::{EntryId, TrackEntry};
 pub use mix_table::MixTable;
+pub use options::{EntryOptions, MixInterpolation};
 
 use super::{EMPTY_CLIP, FiredEvent, clip_data};
 use crate::ids::ClipId;
@@ -85,6 +90,9 @@ pub struct AnimationState {
     attachment_state: Vec<u64>,
     unkeyed_state: u64,
     property_stamp: Vec<u32>,
+    /// Per property id, the track that keyed it first in the last mode recompute (valid
+    /// where its stamp is current; Spine 4.3 `propertyIds` values).
+    property_owner: Vec<u32>,
     stamp: u32,
     animations_changed: bool,
     /// Per track: its DragonBones layer where set (`set_track_layer`), else its index.
@@ -125,6 +133,7 @@ impl AnimationState {
             attachment_state: vec![0; rig.slots.len()],
             unkeyed_state: 0,
             property_stamp: vec![0; props],
+            property_owner: vec![0; props],
             stamp: 0,
             animations_changed: false,
             layers: Vec::new(),
@@ -298,6 +307,32 @@ impl AnimationState {
         let e = &mut self.entries[id.index as usize];
         e.mix_duration = mix_duration;
         e.delay = delay;
+    }
+
+    /// Sets an entry's Spine 4.3 options ([`EntryOptions`]: `additive`, `keepHold`,
+    /// `mixInterpolation`, as spine-core 4.3.13 applies them). The timeline modes are
+    /// computed again before the next apply (4.3 does so only when an entry starts or ends,
+    /// so set `additive` before the entry is first applied, as 4.3 asks). The defaults pose
+    /// exactly as an entry without options. False (nothing changes) for a stale handle or a
+    /// DragonBones entry.
+    ///
+    /// The options follow 4.3's rules on a 4.2 rig too: a mix interpolation is only a curve
+    /// on the mix percentage and `keep_hold` only freezes the holds, both well defined for
+    /// 4.2 clips; `additive` is 4.3's additive (4.2's is [`TrackEntry::mix_blend`]
+    /// [`crate::anim::MixBlend::Add`], whose arithmetic differs), which
+    /// [`crate::Character::set_entry_options`] refuses for a 4.2 rig.
+    pub fn set_entry_options(&mut self, id: EntryId, options: EntryOptions) -> bool {
+        let Some(e) = self.entry_mut(id) else {
+            return false;
+        };
+        if e.db {
+            return false;
+        }
+        e.additive = options.additive;
+        e.keep_hold = options.keep_hold;
+        e.mix_interpolation = options.mix_interpolation;
+        self.animations_changed = true;
+        true
     }
 
     fn id_of(&self, i: u32) -> Option<EntryId> {

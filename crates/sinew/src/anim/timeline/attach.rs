@@ -110,6 +110,10 @@ fn deform_in(rig: &Rig, inst: &mut Instance, tl: &Timeline, slot: SlotId, a: Arg
         }
         return;
     }
+    // Spine 4.3 `add` from the current vertices is 4.2's additive blend, vertex for vertex.
+    if a.add && blend != MixBlend::Setup {
+        blend = MixBlend::Add;
+    }
     inst.slots.deform_len[s] = n as u32;
     let last_key = times.len() - 1;
     if time >= f64::from(times[last_key]) {

@@ -77,6 +77,8 @@ fn relative2(tl: &Timeline, a: Args, cur: (f64, f64), setup: (f64, f64)) -> Opti
     let (x, y) = values2(tl, a.time);
     Some(match a.blend {
         MixBlend::Setup => (setup.0 + x * a.alpha, setup.1 + y * a.alpha),
+        // Spine 4.3 `add`: the keys add to the current values.
+        MixBlend::First | MixBlend::Replace if a.add => (cur.0 + x * a.alpha, cur.1 + y * a.alpha),
         MixBlend::First | MixBlend::Replace => (
             cur.0 + (setup.0 + x - cur.0) * a.alpha,
             cur.1 + (setup.1 + y - cur.1) * a.alpha,

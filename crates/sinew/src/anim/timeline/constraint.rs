@@ -93,6 +93,15 @@ fn mixes<const N: usize>(
     let i = tl.search(a.time, N + 1);
     let key: [f64; N] =
         std::array::from_fn(|k| tl.curves.value(&tl.frames, N + 1, a.time, i, k + 1));
+    if a.add {
+        // Spine 4.3 `add` (transform and path mixes): the keys add to setup or current.
+        let base = if a.blend == MixBlend::Setup {
+            setup
+        } else {
+            cur
+        };
+        return Some(std::array::from_fn(|k| base[k] + key[k] * a.alpha));
+    }
     Some(if a.blend == MixBlend::Setup {
         std::array::from_fn(|k| setup[k] + (key[k] - setup[k]) * a.alpha)
     } else {
@@ -147,6 +156,8 @@ pub(super) fn slider_mix(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: Slide
 }
 
 pub(super) fn path_spacing(rig: &Rig, inst: &mut Instance, tl: &Timeline, c: PathId, a: Args) {
+    // Spine 4.3 never adds spacing.
+    let a = Args { add: false, ..a };
     let k = c.index();
     if inst.path_active[k] {
         inst.paths[k].spacing =
@@ -220,6 +231,11 @@ pub(super) fn physics(
     prop: PhysicsProperty,
     a: Args,
 ) {
+    // Spine 4.3 adds only wind and gravity.
+    let a = Args {
+        add: a.add && matches!(prop, PhysicsProperty::Wind | PhysicsProperty::Gravity),
+        ..a
+    };
     match c {
         Some(c) => {
             let k = c.index();

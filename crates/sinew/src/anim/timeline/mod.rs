@@ -25,7 +25,59 @@ use crate::rig::Rig;
 /// Applies one timeline of `clip` at `time` (Spine `Timeline.apply`). `last_time` is only
 /// used by event and physics-reset timelines; `events` receives fired events.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn apply_timeline(
+    rig: &Rig,
+    inst: &mut Instance,
+    clip: ClipId,
+    tl: &Timeline,
+    last_time: f64,
+    time: f64,
+    events: Option<&mut Vec<FiredEvent>>,
+    alpha: f64,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    dispatch::<false>(
+        rig, inst, clip, tl, last_time, time, events, alpha, blend, direction,
+    );
+}
+
+/// [`apply_timeline`] with Spine 4.3's `add` (an additive track entry's timelines): the
+/// timelines that support it add their key values to the value `blend` mixes from
+/// ([`MixBlend::Setup`]: the setup value; [`MixBlend::First`] / [`MixBlend::Replace`]: the
+/// current value) instead of mixing toward them. `add` is never combined with
+/// [`MixBlend::Add`] (Spine 4.2's additive blend).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn apply_timeline_add(
+    rig: &Rig,
+    inst: &mut Instance,
+    clip: ClipId,
+    tl: &Timeline,
+    last_time: f64,
+    time: f64,
+    events: Option<&mut Vec<FiredEvent>>,
+    alpha: f64,
+    blend: MixBlend,
+    direction: MixDirection,
+    add: bool,
+) {
+    if add {
+        dispatch::<true>(
+            rig, inst, clip, tl, last_time, time, events, alpha, blend, direction,
+        );
+    } else {
+        dispatch::<false>(
+            rig, inst, clip, tl, last_time, time, events, alpha, blend, direction,
+        );
+    }
+}
+
+/// The timeline dispatch, one copy per `ADD` so the 4.2 path (and every entry without
+/// 4.3's `additive`) tests no `add` flag: its `Args::add` is the constant `false`.
+#[allow(clippy::too_many_arguments)]
+fn dispatch<const ADD: bool>(
     rig: &Rig,
     inst: &mut Instance,
     clip: ClipId,
@@ -43,6 +95,7 @@ pub fn apply_timeline(
         alpha,
         blend,
         direction,
+        add: ADD,
         // COMPAT(dragonbones): its colour multipliers are never clamped (an easing's
         // overshoot passes 1), where Spine's rgba colours are.
         clamp: rig
@@ -99,6 +152,8 @@ pub(crate) struct Args {
     pub alpha: f64,
     pub blend: MixBlend,
     pub direction: MixDirection,
+    /// Spine 4.3 `add` (an additive entry): honoured by the timelines 4.3 lets add.
+    pub add: bool,
     /// Whether rgba colours clamp to 0..1 (Spine's do; DragonBones' do not).
     pub clamp: bool,
 }
@@ -129,7 +184,11 @@ pub(crate) fn relative_value(tl: &Timeline, a: Args, current: f64, setup: f64) -
     let mut value = curve_value(tl, a.time);
     match a.blend {
         MixBlend::Setup => return setup + value * a.alpha,
-        MixBlend::First | MixBlend::Replace => value += setup - current,
+        MixBlend::First | MixBlend::Replace => {
+            if !a.add {
+                value += setup - current;
+            }
+        }
         MixBlend::Add => {}
     }
     current + value * a.alpha
@@ -164,11 +223,27 @@ pub(crate) fn absolute_value2(tl: &Timeline, a: Args, current: f64, setup: f64, 
 
 #[inline]
 fn absolute_mix(a: Args, current: f64, setup: f64, value: f64) -> f64 {
+    if a.add {
+        return absolute_add(a, current, setup, value);
+    }
     if a.blend == MixBlend::Setup {
         setup + (value - setup) * a.alpha
     } else {
         current + (value - current) * a.alpha
     }
+}
+
+/// Spine 4.3 `getAbsoluteValue` with `add`: the key value added to the setup or current
+/// value (out of line: only additive entries take it).
+#[inline(never)]
+#[cold]
+fn absolute_add(a: Args, current: f64, setup: f64, value: f64) -> f64 {
+    let base = if a.blend == MixBlend::Setup {
+        setup
+    } else {
+        current
+    };
+    base + value * a.alpha
 }
 
 /// Spine `MathUtils.signum`.
@@ -188,6 +263,9 @@ pub(crate) fn signum(v: f64) -> f64 {
 /// the key's sign, so a bone flips instead of collapsing through zero.
 #[inline]
 pub(crate) fn mix_scale(a: Args, value: f64, current: f64, setup: f64) -> f64 {
+    if a.add {
+        return add_scale(a, value, current, setup);
+    }
     if a.alpha == 1.0 {
         return if a.blend == MixBlend::Add {
             current + value - setup
@@ -212,4 +290,17 @@ pub(crate) fn mix_scale(a: Args, value: f64, current: f64, setup: f64) -> f64 {
         }
         (_, MixBlend::Add) => current + (value - setup) * a.alpha,
     }
+}
+
+/// Spine 4.3 `getScaleValue` with `add`: the key's change of the setup scale added to the
+/// setup or current scale, `value` being the key factor times the setup scale.
+#[inline(never)]
+#[cold]
+pub(crate) fn add_scale(a: Args, value: f64, current: f64, setup: f64) -> f64 {
+    let base = if a.blend == MixBlend::Setup {
+        setup
+    } else {
+        current
+    };
+    base + (value - setup) * a.alpha
 }
