@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds sinew's web player into target/wasm/www: sinew_web.wasm (optimised by wasm-opt
 # when binaryen is installed), the JS (sinew.js, renderer.js, player.js), the demo page,
-# sinew's examples and, when present, the shared fixtures (for the browser test).
+# sinew's examples and testdata and, when present, the shared fixtures (for the browser
+# test).
 # `--serve` then serves it on http://127.0.0.1:8000/ (the demo: /index.html).
 #
 # Needs Debian's wasm toolchain (the rustup toolchain has no wasm32 target here):
@@ -38,6 +39,7 @@ for js in crates/sinew-web/web/*.js; do
     python3 scripts/web/strip_js.py "$js" "$www/$(basename "$js")"
 done
 ln -sfn "$PWD/examples" "$www/examples"
+ln -sfn "$PWD/testdata" "$www/testdata"
 fixtures="${SINEW_FIXTURES:-$PWD/../shared/fixtures}"
 if [ -d "$fixtures" ]; then ln -sfn "$(cd "$fixtures" && pwd)" "$www/fixtures"; fi
 echo "built $www ($(stat -c %s "$wasm") bytes of wasm before wasm-opt, $(stat -c %s "$www/sinew_web.wasm") after)"

@@ -20,7 +20,7 @@ const SIZE: u32 = 400;
 
 struct Case {
     name: &'static str,
-    /// Served as `<root>/<file>`: `examples/...` or `fixtures/...`.
+    /// Served as `<root>/<file>`: `examples/...`, `testdata/...` or `fixtures/...`.
     file: &'static str,
     anim: &'static str,
     time: f64,
@@ -70,6 +70,14 @@ const CASES: &[Case] = &[
         file: "fixtures/spine/celestial-circus/celestial-circus-pro.json",
         anim: "swing",
         time: 0.7,
+    },
+    // Spine 4.3 clipping: a plain clip, a concave one with `convex` (its hull) and an
+    // `inverse` one (what lies outside its hull), untextured (no atlas).
+    Case {
+        name: "clip-lab-move",
+        file: "testdata/spine43/clip-lab.json",
+        anim: "move",
+        time: 0.45,
     },
     // An Inochi2D composite (an off-screen group) and a mask.
     Case {
