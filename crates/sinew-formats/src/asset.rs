@@ -46,6 +46,10 @@ pub struct Asset {
     pub cages: Option<Arc<CageRig>>,
     /// Example shapes of meshes from [`LoadOptions::extras`] (`None` when the file has none).
     pub shapes: Option<Arc<ShapeRig>>,
+    /// Rotation and warp deformers on meshes from [`LoadOptions::extras`] (`None` when the
+    /// file has none; the `rig-deformers` feature).
+    #[cfg(feature = "rig-deformers")]
+    pub deformers: Option<Arc<sinew::character::deformer_rig::DeformerRig>>,
     /// Texture pages per slot, masks, composites and the y convention.
     pub draw: Arc<DrawSetup>,
     /// A puppet's parameter animations (empty for Spine).
@@ -104,6 +108,8 @@ impl Asset {
             follow: None,
             cages: None,
             shapes: None,
+            #[cfg(feature = "rig-deformers")]
+            deformers: None,
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
                 ..DrawSetup::default()
@@ -125,6 +131,8 @@ impl Asset {
         let _ = c.set_follows(self.follow.clone());
         let _ = c.set_cage_rig(self.cages.clone());
         let _ = c.set_shape_rig(self.shapes.clone());
+        #[cfg(feature = "rig-deformers")]
+        let _ = c.set_deformer_rig(self.deformers.clone());
         if !self.param_animations.is_empty() {
             c.set_param_animations(self.param_animations.clone());
         }
@@ -267,7 +275,15 @@ pub(crate) type Extras = (
     Option<Arc<FollowRig>>,
     Option<Arc<CageRig>>,
     Option<Arc<ShapeRig>>,
+    ExtraDeformers,
 );
+
+/// The deformers of an extras file (`rig-deformers` feature).
+#[cfg(feature = "rig-deformers")]
+pub(crate) type ExtraDeformers = Option<Arc<sinew::character::deformer_rig::DeformerRig>>;
+/// Nothing: this build reads no deformers (the `rig-deformers` feature is off).
+#[cfg(not(feature = "rig-deformers"))]
+pub(crate) type ExtraDeformers = ();
 
 /// [`crate::load`] of the file `main` with `atlas` (a path; `None`: untextured) as its atlas,
 /// the other options as given, and `options.extras` / `options.physics3` names relative to

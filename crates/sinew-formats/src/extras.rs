@@ -55,7 +55,9 @@
 //!
 //! Per animation, `jiggle.animations` keys chains' strength and stiffness/damping scales
 //! and fades strength by events (`extras/cues.rs`). `cages` binds mean value cages to
-//! slots' meshes (`extras/cages.rs`). [`write_extras`] writes any of it back;
+//! slots' meshes (`extras/cages.rs`), `shapes` example shapes (`extras/shapes.rs`) and,
+//! with the `rig-deformers` feature, `deformers` rotation and warp deformers on meshes
+//! (`extras/deformers.rs`). [`write_extras`] writes any of it back;
 //! [`try_write_extras`] and [`save_extras`] refuse what would not read back as it is.
 //!
 //! Presets: `softTissue`, `hairTip`, `ribbon`, `earring`, `tail`, `vrm`. Keys starting with
@@ -65,9 +67,13 @@
 
 mod cages;
 mod cues;
+#[cfg(feature = "rig-deformers")]
+mod deformers;
 mod shapes;
 #[cfg(test)]
 mod tests_cages;
+#[cfg(test)]
+mod tests_deformers;
 #[cfg(test)]
 mod tests_roundtrip;
 #[cfg(test)]
@@ -103,6 +109,10 @@ pub struct RigExtras {
     /// Example shapes of slots' meshes, in file order (empty when the file has no `shapes`
     /// list; `extras/shapes.rs`).
     pub shapes: Vec<sinew::character::shape_rig::ShapeSetDesc>,
+    /// Rotation and warp deformers on slots' meshes, in file order (empty when the file has
+    /// no `deformers` list; `extras/deformers.rs`; the `rig-deformers` feature).
+    #[cfg(feature = "rig-deformers")]
+    pub deformers: Vec<sinew::character::deformer_rig::DeformerDesc>,
 }
 
 /// Most chains, colliders or bones per chain a file may declare.
@@ -203,6 +213,43 @@ pub(crate) fn build_shapes(
     }
 }
 
+/// Binds `deformers` (read from `file`) to `rig` (`None` when there are none); a problem is
+/// [`LoadError::Invalid`] at `$.deformers[i]`, naming the deformer, with the builder's typed
+/// problem.
+#[cfg(feature = "rig-deformers")]
+pub(crate) fn build_deformers(
+    rig: &std::sync::Arc<sinew::Rig>,
+    deformers: &[sinew::character::deformer_rig::DeformerDesc],
+    file: &str,
+) -> Result<Option<std::sync::Arc<sinew::character::deformer_rig::DeformerRig>>, LoadError> {
+    if deformers.is_empty() {
+        return Ok(None);
+    }
+    match sinew::character::deformer_rig::DeformerRig::build(rig, deformers) {
+        Ok(dr) => Ok(Some(std::sync::Arc::new(dr))),
+        Err(e) => {
+            let p = e.problems.into_iter().next();
+            let i = match p.as_ref().and_then(|p| p.element) {
+                Some(sinew::build::Element::Deformer(i)) => i,
+                _ => 0,
+            };
+            let problem = p.unwrap_or_else(|| {
+                sinew::build::BuildProblem::new(
+                    sinew::build::ProblemKind::Value,
+                    "deformers",
+                    "do not bind",
+                )
+            });
+            Err(LoadError::Invalid {
+                file: file.to_owned(),
+                path: format!("$.deformers[{i}]"),
+                name: deformers.get(i).map(|d| d.name.clone()),
+                issue: JsonIssue::Rig(Box::new(problem)),
+            })
+        }
+    }
+}
+
 /// An object's members, checked against the keys it may have; problems name the object's
 /// `name` member when it has one.
 struct Fields<'a> {
@@ -285,11 +332,19 @@ impl<'a> Fields<'a> {
 
 fn read_root(root: &Value) -> R<RigExtras> {
     let at = Loc::root();
-    let f = Fields::new(
-        root,
-        &at,
-        &["sinewExtras", "jiggle", "follow", "cages", "shapes"],
-    )?;
+    // Without the `rig-deformers` feature (the web module), `deformers` is an unknown key.
+    #[cfg(not(feature = "rig-deformers"))]
+    const ROOT: &[&str] = &["sinewExtras", "jiggle", "follow", "cages", "shapes"];
+    #[cfg(feature = "rig-deformers")]
+    const ROOT: &[&str] = &[
+        "sinewExtras",
+        "jiggle",
+        "follow",
+        "cages",
+        "shapes",
+        "deformers",
+    ];
+    let f = Fields::new(root, &at, ROOT)?;
     if let Some(v) = f.num("sinewExtras")?
         && v != 1.0
     {
@@ -314,6 +369,8 @@ fn read_root(root: &Value) -> R<RigExtras> {
         follow,
         cages,
         shapes,
+        #[cfg(feature = "rig-deformers")]
+        deformers: deformers::read_deformers(&f, &at)?,
     })
 }
 

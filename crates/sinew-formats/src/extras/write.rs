@@ -29,6 +29,13 @@ pub fn write_extras(x: &RigExtras) -> String {
     if !x.shapes.is_empty() {
         root.insert("shapes".into(), super::shapes::write_shapes(&x.shapes));
     }
+    #[cfg(feature = "rig-deformers")]
+    if !x.deformers.is_empty() {
+        root.insert(
+            "deformers".into(),
+            super::deformers::write_deformers(&x.deformers),
+        );
+    }
     // Serialising a Value of plain maps, strings and finite numbers cannot fail.
     serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default()
 }
@@ -51,8 +58,10 @@ pub fn try_write_extras(x: &RigExtras, source: &str) -> Result<String, crate::Lo
             "follow"
         } else if back.cages != x.cages {
             "cages"
-        } else {
+        } else if back.shapes != x.shapes {
             "shapes"
+        } else {
+            "deformers"
         };
         return Err(crate::LoadError::Rig {
             file: source.to_owned(),
@@ -65,7 +74,7 @@ pub fn try_write_extras(x: &RigExtras, source: &str) -> Result<String, crate::Lo
     Ok(text)
 }
 
-/// `x` with its cages' and shapes' animation lists sorted by name.
+/// `x` with its cages', shapes' and deformers' animation lists sorted by name.
 fn unordered(mut x: RigExtras) -> RigExtras {
     for c in &mut x.cages {
         c.animations.sort_by(|a, b| a.animation.cmp(&b.animation));
@@ -73,6 +82,10 @@ fn unordered(mut x: RigExtras) -> RigExtras {
     for s in &mut x.shapes {
         s.tracks
             .sort_by(|a, b| (&a.animation, &a.example).cmp(&(&b.animation, &b.example)));
+    }
+    #[cfg(feature = "rig-deformers")]
+    for d in &mut x.deformers {
+        d.animations.sort_by(|a, b| a.animation.cmp(&b.animation));
     }
     x
 }

@@ -227,7 +227,9 @@ impl Ctx<'_> {
             })?;
         }
         let rig = Arc::new(rig);
-        let (jiggle, follow, cages, shapes) = self.extras(&rig)?;
+        let (jiggle, follow, cages, shapes, deformers) = self.extras(&rig)?;
+        #[cfg(not(feature = "rig-deformers"))]
+        let () = deformers;
         let pages = match &atlas {
             Some((a, name, file)) if self.options.textures => self.pages(a, name, file)?,
             _ => Vec::new(),
@@ -245,6 +247,8 @@ impl Ctx<'_> {
             follow,
             cages,
             shapes,
+            #[cfg(feature = "rig-deformers")]
+            deformers,
             // DragonBones data is y down; the draw list flips it to y up.
             draw: Arc::new(DrawSetup {
                 y_down: format == Format::DragonBones,
@@ -292,7 +296,9 @@ impl Ctx<'_> {
         }
         let draw = crate::asset::puppet_draw_setup(&p, &rig);
         let rig = Arc::new(rig);
-        let (jiggle, follow, cages, shapes) = self.extras(&rig)?;
+        let (jiggle, follow, cages, shapes, deformers) = self.extras(&rig)?;
+        #[cfg(not(feature = "rig-deformers"))]
+        let () = deformers;
         Ok(Asset {
             param_animations: Arc::from(p.animations.clone()),
             rig,
@@ -303,6 +309,8 @@ impl Ctx<'_> {
             follow,
             cages,
             shapes,
+            #[cfg(feature = "rig-deformers")]
+            deformers,
             draw: Arc::new(draw),
             puppet: Some(Box::new(p)),
             dragonbones: None,
@@ -316,7 +324,7 @@ impl Ctx<'_> {
     fn extras(&self, rig: &Arc<Rig>) -> Result<crate::asset::Extras, LoadError> {
         let beside = [format!("{}.extras.json", self.stem())];
         let Some(f) = self.companion(&self.options.extras, &beside)? else {
-            return Ok((None, None, None, None));
+            return Ok((None, None, None, None, Default::default()));
         };
         let text = crate::budget::into_text(f.bytes, &f.file)?;
         let extras = crate::extras::parse_extras_with(&text, &f.file, &self.options.budgets)?;
@@ -333,7 +341,11 @@ impl Ctx<'_> {
         };
         let cages = crate::extras::build_cages(rig, &extras.cages, &f.file)?;
         let shapes = crate::extras::build_shapes(rig, &extras.shapes, &f.file)?;
-        Ok((Some(Arc::new(jr)), follow, cages, shapes))
+        #[cfg(feature = "rig-deformers")]
+        let deformers = crate::extras::build_deformers(rig, &extras.deformers, &f.file)?;
+        #[cfg(not(feature = "rig-deformers"))]
+        let deformers = ();
+        Ok((Some(Arc::new(jr)), follow, cages, shapes, deformers))
     }
 
     /// Every page image of `atlas` (named `name`, errors say `file`), fetched relative to

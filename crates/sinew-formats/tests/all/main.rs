@@ -31,6 +31,7 @@ mod dragonbones_random;
 mod dragonbones_synthetic;
 mod errors;
 mod extras_cages;
+mod extras_deformers;
 mod fast_paths;
 mod fixtures;
 mod follow_frame;

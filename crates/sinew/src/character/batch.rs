@@ -22,7 +22,7 @@
 //! the first frames nothing allocates (the scratch grows only while a bigger rig or mesh
 //! comes along).
 
-use super::{Character, cages, finite};
+use super::{Character, finite};
 use crate::deform::skin_lanes::{LaneMatrix, fill_lanes, skin_lanes};
 use crate::ids::{AttachmentId, SlotId};
 use crate::instance::Instance;
@@ -214,7 +214,7 @@ fn other_slots(
     k: usize,
     visit: &mut impl FnMut(usize, SlotId, &[f32]),
 ) -> usize {
-    // Cages and example shapes decided once per character, not per slot: a rig without
+    // Cages, example shapes and deformers decided once per character, not per slot: a rig without
     // them runs the loop it ran before they existed (docs/PERFORMANCE.md, issue 29).
     if c.reshapes_vertices() {
         return reshaped_slots(c, buf, skip, k, visit);
@@ -222,7 +222,8 @@ fn other_slots(
     each_slot(c, buf, skip, k, visit, Character::plain_slot_world_vertices)
 }
 
-/// [`other_slots`] for a character with cages or example shapes, out of the plain loop.
+/// [`other_slots`] for a character with cages, example shapes or deformers, out of the
+/// plain loop.
 #[inline(never)]
 fn reshaped_slots(
     c: &Character,
@@ -311,6 +312,7 @@ fn vertex_lanes_allowed(group: &[Character; LANES]) -> bool {
     group.iter().all(|c| {
         Arc::ptr_eq(&c.rig, &first.rig)
             && c.cages.is_empty()
+            && !c.has_deformers()
             && c.inst.draw_order == first.inst.draw_order
     })
 }
@@ -357,10 +359,11 @@ pub(super) fn update_lanes_apart(group: [&mut Character; LANES], dt: f64) {
 }
 
 impl Character {
-    /// Whether cages or example shapes replace some slot's world vertices.
+    /// Whether cages, example shapes or declared deformers replace some slot's world
+    /// vertices.
     #[inline]
     pub(super) fn reshapes_vertices(&self) -> bool {
-        !(self.cages.is_empty() && self.shapes.is_empty())
+        !(self.cages.is_empty() && self.shapes.is_empty()) || self.has_deformers()
     }
 
     /// One slot's part of [`Character::compute_world_vertices`]: its vertices written to
@@ -373,7 +376,15 @@ impl Character {
         let (att, _, count) = self.shown_attachment(slot)?;
         let end = (count * 2).min(buf.len());
         let out = &mut buf[..end];
-        match cages::posed(&self.cages, &self.shapes, slot, att) {
+        let found = super::posed(
+            &self.cages,
+            &self.shapes,
+            #[cfg(feature = "rig-deformers")]
+            self.deformers.as_deref(),
+            slot,
+            att,
+        );
+        match found {
             Some(v) => out.copy_from_slice(&v[..end]),
             None => {
                 let (rig, inst) = (&*self.rig, &self.inst);

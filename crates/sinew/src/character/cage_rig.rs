@@ -446,7 +446,7 @@ fn resolve_keys(
 
 impl ClipPointKeys {
     /// Adds `weight * offsets(t)` of this track to `out` (x, y pairs).
-    fn add(&self, w: &CueWindow, out: &mut [f64]) {
+    pub(super) fn add(&self, w: &CueWindow, out: &mut [f64]) {
         let n = out.len();
         let t = w.time;
         let i = self.times.partition_point(|&k| k <= t);

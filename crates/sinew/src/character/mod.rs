@@ -54,6 +54,10 @@ mod cages;
 mod constraints;
 mod crowd;
 mod cues;
+#[cfg(feature = "rig-deformers")]
+mod deformer_host;
+#[cfg(feature = "rig-deformers")]
+pub mod deformer_rig;
 mod entry_options;
 mod error;
 pub mod finite;
@@ -196,6 +200,9 @@ pub struct Character {
     shape_rig: Option<Arc<shape_rig::ShapeRig>>,
     /// Per shape set: host weights, this frame's blend and shaped vertices.
     shapes: Vec<shape_rig::SlotShapes>,
+    /// Deformers declared by name ([`Character::set_deformer_rig`]), run after the cages.
+    #[cfg(feature = "rig-deformers")]
+    deformers: Option<Box<deformer_host::RigDeformers>>,
     /// Whether an output of the last update overflowed and was zeroed ([`finite`]).
     overflowed: bool,
 }
@@ -236,6 +243,8 @@ impl Character {
             cage_keys: Vec::new(),
             shape_rig: None,
             shapes: Vec::new(),
+            #[cfg(feature = "rig-deformers")]
+            deformers: None,
             overflowed: false,
             inst,
             state,
@@ -718,6 +727,12 @@ impl Character {
         if !self.cages.is_empty() {
             cages::pose_cages(&mut self.cages, &self.shapes, rig, inst);
         }
+        // Then the declared rotation and warp deformers, on what the cages left.
+        #[cfg(feature = "rig-deformers")]
+        if let Some(d) = &mut self.deformers {
+            let frame = (rig, &self.state, &self.mode, self.animates);
+            deformer_host::pose_deformers(d, inst, (&self.cages, &self.shapes), frame);
+        }
         // No NaN or infinity out: a world transform that overflowed is zeroed (`finite`).
         self.overflowed = finite::world(&mut inst.world);
         // 9. Nested characters (DragonBones child armatures) on their own clocks.
@@ -763,10 +778,18 @@ impl Character {
             self.draw_sized = true;
         }
         build_draw_list(&self.rig, &self.inst, self.skeleton_color, &mut self.draw);
-        if !self.cages.is_empty() || !self.shapes.is_empty() {
+        if self.reshapes_vertices() {
             let list = &mut self.draw;
             for cmd in &list.commands {
-                if let Some(v) = cages::posed(&self.cages, &self.shapes, cmd.slot, cmd.attachment) {
+                let found = posed(
+                    &self.cages,
+                    &self.shapes,
+                    #[cfg(feature = "rig-deformers")]
+                    self.deformers.as_deref(),
+                    cmd.slot,
+                    cmd.attachment,
+                );
+                if let Some(v) = found {
                     let start = cmd.vertex_start as usize * 2;
                     let end = start + cmd.vertex_count as usize * 2;
                     if let Some(dst) = list.positions.get_mut(start..end)
@@ -835,7 +858,15 @@ impl Character {
         };
         if let Some(att) = *att {
             out.resize(crate::deform::world_vertex_count(&self.rig, att) * 2, 0.0);
-            match cages::posed(&self.cages, &self.shapes, slot, att) {
+            let found = posed(
+                &self.cages,
+                &self.shapes,
+                #[cfg(feature = "rig-deformers")]
+                self.deformers.as_deref(),
+                slot,
+                att,
+            );
+            match found {
                 Some(v) if v.len() == out.len() => out.copy_from_slice(v),
                 _ => crate::deform::compute_world_vertices(&self.rig, &self.inst, slot, out),
             }
@@ -844,6 +875,36 @@ impl Character {
         }
         true
     }
+}
+
+impl Character {
+    /// Whether declared deformers run on this character.
+    #[cfg(feature = "rig-deformers")]
+    fn has_deformers(&self) -> bool {
+        self.deformers.is_some()
+    }
+
+    /// Whether declared deformers run on this character (never in this build).
+    #[cfg(not(feature = "rig-deformers"))]
+    fn has_deformers(&self) -> bool {
+        false
+    }
+}
+
+/// The world vertices of `slot` showing `attachment` after this frame's example shapes,
+/// cages and deformers, if any of them moved it (the last stage's).
+fn posed<'a>(
+    cages: &'a [cages::SlotCage],
+    shapes: &'a [shape_rig::SlotShapes],
+    #[cfg(feature = "rig-deformers")] deformers: Option<&'a deformer_host::RigDeformers>,
+    slot: SlotId,
+    attachment: crate::ids::AttachmentId,
+) -> Option<&'a [f32]> {
+    #[cfg(feature = "rig-deformers")]
+    if let Some(v) = deformers.and_then(|d| deformer_host::deformed(d, slot, attachment)) {
+        return Some(v);
+    }
+    cages::posed(cages, shapes, slot, attachment)
 }
 
 /// Writes bone locals and IK target positions set from code over the animated pose.

@@ -49,9 +49,11 @@
 pub(crate) mod apply;
 pub(crate) mod build;
 mod geom;
+#[cfg(feature = "rig-deformers")]
+pub mod world;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use apply::apply_deformers;
 pub use build::build_deformers;

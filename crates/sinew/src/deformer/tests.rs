@@ -15,9 +15,9 @@ use crate::types::{BlendMode, Color};
 use crate::{Instance, Rig, SlotId};
 
 /// An affine map `x' = m x + t` with dyadic coefficients (exact in f32 keyforms).
-const AFF: ([f64; 4], [f64; 2]) = ([1.25, 0.5, -0.25, 0.75], [3.0, -2.0]);
+pub(crate) const AFF: ([f64; 4], [f64; 2]) = ([1.25, 0.5, -0.25, 0.75], [3.0, -2.0]);
 
-fn aff(p: [f64; 2]) -> [f64; 2] {
+pub(crate) fn aff(p: [f64; 2]) -> [f64; 2] {
     let (m, t) = AFF;
     [
         m[0] * p[0] + m[1] * p[1] + t[0],
@@ -25,7 +25,7 @@ fn aff(p: [f64; 2]) -> [f64; 2] {
     ]
 }
 
-fn mesh_slot(raw: &mut RawRig, name: &str, bone: &str, verts: Vec<f32>, tris: Vec<u16>) {
+pub(crate) fn mesh_slot(raw: &mut RawRig, name: &str, bone: &str, verts: Vec<f32>, tris: Vec<u16>) {
     raw.slots.push(RawSlot {
         name: name.into(),
         bone: bone.into(),
@@ -62,7 +62,7 @@ fn mesh_slot(raw: &mut RawRig, name: &str, bone: &str, verts: Vec<f32>, tris: Ve
 }
 
 /// A grid mesh of `nx x ny` vertices from `x0, y0` with spacing `d`, two triangles per cell.
-fn grid_mesh(x0: f32, y0: f32, d: f32, nx: u16, ny: u16) -> (Vec<f32>, Vec<u16>) {
+pub(crate) fn grid_mesh(x0: f32, y0: f32, d: f32, nx: u16, ny: u16) -> (Vec<f32>, Vec<u16>) {
     let mut v = Vec::new();
     for j in 0..ny {
         for i in 0..nx {
@@ -102,7 +102,7 @@ fn base() -> RawRig {
     raw
 }
 
-fn param_a() -> RawParam {
+pub(crate) fn param_a() -> RawParam {
     RawParam {
         name: "A".into(),
         is_2d: false,
@@ -121,7 +121,7 @@ fn axis_a() -> Vec<RawAxis> {
     }]
 }
 
-fn dbind(
+pub(crate) fn dbind(
     deformer: &str,
     target: DeformerTarget,
     stride: u32,

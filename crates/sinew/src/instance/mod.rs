@@ -15,6 +15,8 @@ pub mod params;
 pub(crate) mod plan;
 pub(crate) mod slider_pose;
 mod state;
+#[cfg(feature = "rig-deformers")]
+pub mod world_deformers;
 
 pub use state::{PathScratch, PhysicsState};
 

@@ -13,6 +13,8 @@ pub mod curve;
 pub mod params;
 pub mod playback;
 pub mod problem;
+#[cfg(feature = "rig-deformers")]
+pub mod world_deformers;
 pub use attachment::*;
 
 use crate::ids::*;

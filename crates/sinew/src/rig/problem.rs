@@ -74,6 +74,9 @@ pub enum Element {
     Cage(usize),
     /// A declared shape set, by its index in the list given to the builder.
     ShapeSet(usize),
+    /// A declared world-space deformer, by its index in the list given to the builder.
+    #[cfg(feature = "rig-deformers")]
+    Deformer(usize),
 }
 
 /// One problem found while building a rig or resolving by-name data against one.
