@@ -9,7 +9,8 @@
 //! polygon, split into convex pieces with sinew-render's `ClipCache` (ear clipping, the
 //! triangulation kept between frames) and `clip_convex` (Sutherland–Hodgman), the pieces'
 //! texture coordinates interpolated in their source triangle: the same geometry the CPU
-//! renderer fills.
+//! renderer fills. Spine 4.3 `convex` clips clip by the draw list's polygon (their hull) as
+//! one convex piece, and `inverse` clips keep what lies outside it (`clip_outside`).
 //!
 //! Inochi2D masks: a masked command's sources are batched first ([`MaskMode::Source`],
 //! depth only), then the command ([`MaskMode::Inside`] or `Outside`), all on one z layer;
@@ -43,7 +44,7 @@
 use crate::material::MaskMode;
 use sinew::draw::{DrawCommand, DrawGroup, DrawList, DrawSetup, SlotMask};
 use sinew::{BlendMode, Color as SinewColor};
-use sinew_render::clip::{ClipCache, clip_convex};
+use sinew_render::clip::{ClipCache, clip_convex, clip_outside, signed_area2};
 
 /// z distance between a character's consecutive batches (a character with `n` batches spans
 /// `n * Z_STEP` above its own z).
@@ -175,6 +176,7 @@ pub struct Batcher {
     poly: Vec<[f32; 2]>,
     out: Vec<[f32; 2]>,
     tmp: Vec<[f32; 2]>,
+    rest: Vec<[f32; 2]>,
 }
 
 impl Batcher {
@@ -511,13 +513,26 @@ impl Batcher {
                 .chunks_exact(2)
                 .map(|p| [p[0], p[1]]),
         );
-        let key = list
+        let (key, convex, inverse) = list
             .clips
             .get(clip as usize)
-            .map_or(u32::MAX, |c| u32::from(c.slot.0));
-        self.clips.pieces(key, &self.poly, &mut self.pieces);
-        if self.pieces.is_empty() {
-            return; // a degenerate clip polygon hides what it clips (as sinew-render)
+            .map_or((u32::MAX, false, false), |c| {
+                (u32::from(c.slot.0), c.convex, c.inverse)
+            });
+        if convex || inverse {
+            // Spine 4.3: the draw list holds the polygon's hull already (`sinew::draw::hull`),
+            // one convex piece; only its orientation is to fix for the clippers.
+            if signed_area2(&self.poly) < 0.0 {
+                self.poly.reverse();
+            }
+            if self.poly.len() < 3 && !inverse {
+                return; // no area: hides what it clips; an inverse clip then cuts nothing
+            }
+        } else {
+            self.clips.pieces(key, &self.poly, &mut self.pieces);
+            if self.pieces.is_empty() {
+                return; // a degenerate clip polygon hides what it clips (as sinew-render)
+            }
         }
         let (pos, uvs) = (list.command_positions(cmd), list.command_uvs(cmd));
         let at = |v: &[f32], i: u16| {
@@ -527,27 +542,49 @@ impl Batcher {
                 v.get(i + 1).copied().unwrap_or(0.0),
             ]
         };
-        let b = &mut self.batches[self.used - 1];
+        let Batcher {
+            batches,
+            used,
+            pieces,
+            poly,
+            out,
+            tmp,
+            rest,
+            ..
+        } = self;
+        let b = &mut batches[*used - 1];
         for t in list.command_indices(cmd).chunks_exact(3) {
             let p = [at(pos, t[0]), at(pos, t[1]), at(pos, t[2])];
             let uv = [at(uvs, t[0]), at(uvs, t[1]), at(uvs, t[2])];
             let Some(bary) = Barycentric::new(p) else {
                 continue;
             };
-            for piece in &self.pieces {
-                clip_convex(&p, piece, &mut self.out, &mut self.tmp);
-                if self.out.len() < 3 {
-                    continue;
+            // One clipped polygon as a fan, its texture coordinates from the source triangle.
+            let mut emit = |q: &[[f32; 2]]| {
+                if q.len() < 3 {
+                    return;
                 }
                 let base = b.positions.len() as u32;
-                for &q in &self.out {
+                for &q in q {
                     let w = bary.weights(q);
                     let u = w[0] * uv[0][0] + w[1] * uv[1][0] + w[2] * uv[2][0];
                     let v = w[0] * uv[0][1] + w[1] * uv[1][1] + w[2] * uv[2][1];
                     b.push_vertex(q, [u, v], light, dark);
                 }
-                for i in 1..self.out.len() as u32 - 1 {
+                for i in 1..q.len() as u32 - 1 {
                     b.indices.extend([base, base + i, base + i + 1]);
+                }
+            };
+            if inverse {
+                // What lies outside the hull, in convex pieces (as sinew-render cuts it).
+                clip_outside(&p, poly, rest, out, tmp, &mut emit);
+            } else if convex {
+                clip_convex(&p, poly, out, tmp);
+                emit(out);
+            } else {
+                for piece in pieces.iter() {
+                    clip_convex(&p, piece, out, tmp);
+                    emit(out);
                 }
             }
         }
@@ -715,6 +752,57 @@ mod tests {
         list.clip_vertices.extend([0.0; 8]);
         b.build(&list, &DrawSetup::default(), false);
         assert!(b.batches().is_empty());
+    }
+
+    #[test]
+    fn convex_and_inverse_clips_keep_inside_and_outside_their_hull() {
+        // A diamond in the quad (area 0.5), clockwise as a mirrored rig would give it.
+        let diamond = [0.5, 0.0, 0.0, 0.5, 0.5, 1.0, 1.0, 0.5];
+        for inverse in [false, true] {
+            let mut list = DrawList::default();
+            list.clip_vertices.extend(diamond);
+            list.clips.push(ClipPolygon {
+                slot: SlotId(9),
+                vertex_start: 0,
+                vertex_count: 4,
+                convex: true,
+                inverse,
+            });
+            quad(&mut list, 0, 0.0, 0, BlendMode::Normal, Some(0));
+            let mut b = Batcher::new();
+            b.build(&list, &DrawSetup::default(), false);
+            let batch = &b.batches()[0];
+            assert!(
+                (area(batch) - 0.5).abs() < 1e-5,
+                "{inverse}: {}",
+                area(batch)
+            );
+            for (p, uv) in batch.positions.iter().zip(&batch.uvs) {
+                let d = (p[0] - 0.5).abs() + (p[1] - 0.5).abs();
+                if inverse {
+                    assert!(d >= 0.5 - 1e-5, "outside the diamond: {p:?}");
+                } else {
+                    assert!(d <= 0.5 + 1e-5, "inside the diamond: {p:?}");
+                }
+                assert!((uv[0] - p[0]).abs() < 1e-5 && (uv[1] - (1.0 - p[1])).abs() < 1e-5);
+            }
+        }
+        // No hull (a polygon without area): a convex clip hides, an inverse one keeps all.
+        for (inverse, kept) in [(false, 0.0), (true, 1.0)] {
+            let mut list = DrawList::default();
+            list.clips.push(ClipPolygon {
+                slot: SlotId(9),
+                vertex_start: 0,
+                vertex_count: 0,
+                convex: true,
+                inverse,
+            });
+            quad(&mut list, 0, 0.0, 0, BlendMode::Normal, Some(0));
+            let mut b = Batcher::new();
+            b.build(&list, &DrawSetup::default(), false);
+            let got = b.batches().first().map_or(0.0, area);
+            assert!((got - kept).abs() < 1e-5, "{inverse}: {got}");
+        }
     }
 
     #[test]
