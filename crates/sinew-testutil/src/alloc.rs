@@ -32,6 +32,8 @@ thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     /// Bytes allocated minus bytes freed on this thread while counting.
     static LIVE: Cell<isize> = const { Cell::new(0) };
+    /// The most `LIVE` reached since [`thread_peak_bytes`] last started on this thread.
+    static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
 fn note_allocation() {
@@ -50,7 +52,11 @@ fn note_bytes(delta: isize) {
         GLOBAL_PEAK.fetch_max(now, Ordering::Relaxed);
     }
     if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        let _ = LIVE.try_with(|n| n.set(n.get() + delta));
+        let _ = LIVE.try_with(|n| {
+            let now = n.get() + delta;
+            n.set(now);
+            let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+        });
     }
 }
 
@@ -140,6 +146,22 @@ pub fn live_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
     let r = f();
     COUNTING.with(|c| c.set(was));
     (r, LIVE.with(Cell::get) - before)
+}
+
+/// Runs `f` and returns its result with the peak of heap bytes live at once on this thread
+/// while it ran (relative to when it started): what a loader reserved at its most, e.g. from
+/// a count a file declares. Per thread, so tests may run in parallel. 0 unless the binary
+/// installed [`CountingAlloc`].
+pub fn thread_peak_bytes<R>(f: impl FnOnce() -> R) -> (R, isize) {
+    let was = COUNTING.with(|c| c.replace(true));
+    let base = LIVE.with(Cell::get);
+    let outer = PEAK.with(|p| p.replace(base));
+    let r = f();
+    let peak = PEAK.with(Cell::get);
+    // An enclosing measure keeps the larger peak.
+    PEAK.with(|p| p.set(outer.max(peak)));
+    COUNTING.with(|c| c.set(was));
+    (r, peak - base)
 }
 
 /// Runs `f` and returns its result with the peak of heap bytes live at once, over every

@@ -143,3 +143,29 @@ fn dragonbones_regressions_do_not_panic() {
         }
     }
 }
+
+/// Replays `fuzz/regressions/spine43_json/*` and `spine43_skel/*` as the `spine43_json` and
+/// `spine43_skel` fuzz targets and the seeded fuzzer (`fuzz43.rs`) check an input: it loads
+/// or is refused with an error naming the file, never panics, the reader's heap stays
+/// bounded, and what loads plays and is written back (`.skel` and JSON) readably. The seeds
+/// must load and play.
+#[test]
+fn spine43_regressions_load_or_are_refused() {
+    use super::fuzz43::{Reader, Tally, check};
+    for (target, reader) in [
+        ("spine43_json", Reader::Json),
+        ("spine43_skel", Reader::Skel),
+    ] {
+        for f in saved_inputs(target) {
+            let data = std::fs::read(&f).unwrap();
+            let name = f.display().to_string();
+            let mut tally = Tally::default();
+            check(reader, &data, &name, &mut tally);
+            assert!(tally.failures.is_empty(), "{:?}", tally.failures);
+            assert!(
+                tally.played == 1 || !name.contains("seed-"),
+                "{name}: the seed does not load and play"
+            );
+        }
+    }
+}

@@ -1,8 +1,10 @@
 //! Property test: mutated rig JSON (byte flips, truncations, numbers replaced by huge,
 //! negative or non-numeric values, strings swapped for other names) never panics the loader
-//! or the builder; it loads and builds, or returns an error.
+//! or the builder; it loads and builds, or returns an error. The mutations are the shared
+//! ones of `mutate.rs`, which the seeded Spine 4.3 fuzzer (`fuzz43.rs`) uses too.
 #![allow(clippy::unwrap_used)]
 
+use super::mutate::{REPLACEMENTS, number_spans, string_spans};
 use proptest::prelude::*;
 use sinew::build::build_rig;
 use sinew_formats::spine::parse_spine_json;
@@ -69,63 +71,6 @@ fn corpus() -> &'static Vec<String> {
         out
     })
 }
-
-/// Byte offsets of number tokens (a digit or '-' after ':', '[' or ',').
-fn number_spans(t: &[u8]) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let mut prev = b' ';
-    let mut i = 0;
-    while i < t.len() {
-        let c = t[i];
-        if (c == b'-' || c.is_ascii_digit()) && matches!(prev, b':' | b'[' | b',') {
-            let start = i;
-            while i < t.len() && matches!(t[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
-                i += 1;
-            }
-            spans.push((start, i));
-            prev = b'0';
-            continue;
-        }
-        if !c.is_ascii_whitespace() {
-            prev = c;
-        }
-        i += 1;
-    }
-    spans
-}
-
-/// Byte spans of string literals, quotes included (no escapes in these files).
-fn string_spans(t: &[u8]) -> Vec<(usize, usize)> {
-    let quotes: Vec<usize> = t
-        .iter()
-        .enumerate()
-        .filter(|e| *e.1 == b'"')
-        .map(|e| e.0)
-        .collect();
-    quotes.chunks_exact(2).map(|q| (q[0], q[1] + 1)).collect()
-}
-
-const REPLACEMENTS: &[&str] = &[
-    "1e300",
-    "-1e300",
-    "-1",
-    "-0.5",
-    "0",
-    "0.5",
-    "65535",
-    "65536",
-    "2147483648",
-    "-2147483649",
-    "4294967296",
-    "1e9",
-    "9007199254740993",
-    "1e-300",
-    "\"x\"",
-    "null",
-    "[]",
-    "{}",
-    "true",
-];
 
 #[derive(Debug, Clone)]
 enum Mutation {

@@ -87,7 +87,9 @@ pub(super) fn read_skins(r: &mut Reader, rig: &mut RawRig, nonessential: bool) -
         rig.skins.push(skin);
     }
     r.context(format_args!("skins"));
-    let n = r.count("skins", 7, MAX_SKINS)?;
+    // The fewest bytes a skin takes: its name and counts of bones, constraints and slots
+    // in 4.3 (one constraint list), of bones, four constraint kinds and slots in 4.2.
+    let n = r.count("skins", if r.v43 { 4 } else { 7 }, MAX_SKINS)?;
     for i in 0..n {
         r.context(format_args!("skin {i}"));
         let name = r.name("skin name")?;

@@ -74,13 +74,7 @@ pub fn parse_spine_binary(data: &[u8], source: &str) -> Result<RawRig, LoadError
         ..Default::default()
     };
     let nonessential = read_header(&mut r, &mut rig).map_err(fail)?;
-    let looks_like_version = rig.version.split('.').count() >= 2
-        && rig
-            .version
-            .split('.')
-            .all(|p| p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-        && rig.version.starts_with(|c: char| c.is_ascii_digit());
-    if !looks_like_version {
+    if !looks_like_version(&rig.version) {
         return Err(LoadError::Binary {
             file: source.to_owned(),
             offset: 8,
@@ -105,6 +99,17 @@ pub fn parse_spine_binary(data: &[u8], source: &str) -> Result<RawRig, LoadError
     read_body(&mut r, &mut rig, nonessential).map_err(fail)?;
     super::check_reference_scale(&rig, "header (referenceScale)")?;
     Ok(rig)
+}
+
+/// Whether a `.skel` header's string is a version (`4.3.0`, `4.2.22-beta`): digits first,
+/// at least two dot-separated parts of ASCII letters, digits and dashes. Anything else is
+/// not a Spine binary; sinew's writer writes only such versions (a JSON file's may be
+/// anything after its major.minor).
+pub(crate) fn looks_like_version(v: &str) -> bool {
+    v.split('.').count() >= 2
+        && v.split('.')
+            .all(|p| p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && v.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Everything after the header, in the file's order.

@@ -368,7 +368,10 @@ fn write_header(o: &mut Out, rig: &RawRig, nonessential: bool) -> W<()> {
     } else {
         ("4.2", "4.2.0")
     };
-    let version = if rig.version.starts_with(major_minor) {
+    // The rig's own version when the reader takes it as one (a JSON file's may hold any
+    // text after its major.minor), else the fallback.
+    let version = if rig.version.starts_with(major_minor) && super::looks_like_version(&rig.version)
+    {
         rig.version.as_str()
     } else {
         fallback
@@ -376,6 +379,14 @@ fn write_header(o: &mut Out, rig: &RawRig, nonessential: bool) -> W<()> {
     o.string(Some(version));
     for v in rig.bounds {
         o.f64(v)?;
+    }
+    // The reader refuses a physics rig's referenceScale of 0: a positive one under f32's
+    // smallest (a JSON file may hold 1e-300) would be written as 0.
+    if !rig.physics.is_empty() && rig.reference_scale > 0.0 && rig.reference_scale as f32 == 0.0 {
+        return o.err(format!(
+            "referenceScale {:e} is 0 as a 32-bit float (a rig with physics needs a positive one)",
+            rig.reference_scale
+        ));
     }
     o.f64(rig.reference_scale)?;
     o.bool(nonessential);
