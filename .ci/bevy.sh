@@ -35,4 +35,8 @@ RUSTC_WORKSPACE_WRAPPER="$clippy_driver" \
 out="$(timeout 300 xvfb-run -a "${CARGO_TARGET_DIR:-target}/release/examples/crowd" --count 200 --frames 120)"
 grep -qF "sinew: crowd" <<<"$out" || { echo "crowd under Xvfb: $out"; exit 1; }
 
+# README's "Use it in Bevy" followed as a new user would: a new project from its blocks,
+# built against the artifacts above, run in a window (it must draw a moving character).
+bash ../../.ci/bevy-readme.sh
+
 echo "bevy_sinew CI: $(( $(date +%s) - start )) s"

@@ -389,62 +389,88 @@ fn resolve_keys(
     n: usize,
     item: &str,
 ) -> Result<Vec<ClipPointKeys>, BuildProblem> {
-    let mut out = Vec::with_capacity(d.animations.len());
-    for a in &d.animations {
-        let clip = rig
-            .clip(&a.animation)
-            .ok_or_else(|| BuildProblem::unknown(item, "animation", &a.animation))?;
-        let what = |m: String| {
-            BuildProblem::new(
-                ProblemKind::Value,
-                item,
-                format!("animation `{}`: {m}", a.animation),
-            )
-        };
-        if a.keys.is_empty() {
-            return Err(what("no keys".into()));
-        }
-        let mut keys = ClipPointKeys {
-            clip,
-            times: Vec::with_capacity(a.keys.len()),
-            curves: Vec::with_capacity(a.keys.len()),
-            values: Vec::with_capacity(a.keys.len() * 2 * n),
-        };
-        let mut last = 0.0;
-        for (i, k) in a.keys.iter().enumerate() {
-            if !(k.time.is_finite() && k.time >= last) {
-                return Err(what(format!(
-                    "key {i}: time {} is not >= 0 and not before the key above",
-                    k.time
-                )));
-            }
-            last = k.time;
-            if k.offsets.len() != n {
-                return Err(what(format!(
-                    "key {i}: {} offsets for {n} cage points",
-                    k.offsets.len()
-                )));
-            }
-            if let CueCurve::Bezier(c) = k.curve
-                && !(c.iter().all(|v| v.is_finite())
-                    && (0.0..=1.0).contains(&c[0])
-                    && (0.0..=1.0).contains(&c[2]))
-            {
-                return Err(what(format!("key {i}: curve x1 and x2 must be in 0..1")));
-            }
-            if k.offsets.iter().flatten().any(|v| !v.is_finite()) {
-                return Err(what(format!("key {i}: an offset is not finite")));
-            }
-            keys.times.push(k.time);
-            keys.curves.push(k.curve);
-            keys.values.extend(k.offsets.iter().flatten());
-        }
-        out.push(keys);
-    }
-    Ok(out)
+    let anims = d.animations.iter().map(|a| {
+        let keys = a
+            .keys
+            .iter()
+            .map(|k| (k.time, k.curve, k.offsets.as_flattened()));
+        (a.animation.as_str(), keys)
+    });
+    ClipPointKeys::resolve(rig, item, anims, 2 * n, &|len| {
+        format!("{} offsets for {n} cage points", len / 2)
+    })
 }
 
+/// The values of one key of a declared track: its time, its curve to the next key, and one
+/// row of values.
+pub(super) type PointKey<'a> = (f64, CueCurve, &'a [f64]);
+
 impl ClipPointKeys {
+    /// Checks and flattens each animation's keys of one declared cage or deformer (`item`
+    /// names it in errors): the animation exists and is keyed once, it has keys, their times
+    /// are finite, from 0 and in order, Bezier handles are finite with x in 0..1, and each
+    /// key has `channels` finite values (`count` words a wrong count, given the length).
+    pub(super) fn resolve<'a, A, K>(
+        rig: &Rig,
+        item: &str,
+        animations: A,
+        channels: usize,
+        count: &dyn Fn(usize) -> String,
+    ) -> Result<Vec<ClipPointKeys>, BuildProblem>
+    where
+        A: Iterator<Item = (&'a str, K)>,
+        K: ExactSizeIterator<Item = PointKey<'a>>,
+    {
+        let mut out: Vec<ClipPointKeys> = Vec::new();
+        for (name, keys) in animations {
+            let clip = rig
+                .clip(name)
+                .ok_or_else(|| BuildProblem::unknown(item, "animation", name))?;
+            let what = |m: String| {
+                BuildProblem::new(ProblemKind::Value, item, format!("animation `{name}`: {m}"))
+            };
+            if keys.len() == 0 {
+                return Err(what("no keys".into()));
+            }
+            if out.iter().any(|k| k.clip == clip) {
+                return Err(what("keyed twice".into()));
+            }
+            let mut track = ClipPointKeys {
+                clip,
+                times: Vec::with_capacity(keys.len()),
+                curves: Vec::with_capacity(keys.len()),
+                values: Vec::with_capacity(keys.len() * channels),
+            };
+            let mut last = 0.0;
+            for (i, (time, curve, values)) in keys.enumerate() {
+                if !(time.is_finite() && time >= last) {
+                    return Err(what(format!(
+                        "key {i}: time {time} is not >= 0 and not before the key above"
+                    )));
+                }
+                last = time;
+                if values.len() != channels {
+                    return Err(what(format!("key {i}: {}", count(values.len()))));
+                }
+                if let CueCurve::Bezier(c) = curve
+                    && !(c.iter().all(|v| v.is_finite())
+                        && (0.0..=1.0).contains(&c[0])
+                        && (0.0..=1.0).contains(&c[2]))
+                {
+                    return Err(what(format!("key {i}: curve x1 and x2 must be in 0..1")));
+                }
+                if values.iter().any(|v| !v.is_finite()) {
+                    return Err(what(format!("key {i}: a value is not finite")));
+                }
+                track.times.push(time);
+                track.curves.push(curve);
+                track.values.extend(values);
+            }
+            out.push(track);
+        }
+        Ok(out)
+    }
+
     /// Adds `weight * offsets(t)` of this track to `out` (x, y pairs).
     pub(super) fn add(&self, w: &CueWindow, out: &mut [f64]) {
         let n = out.len();

@@ -419,69 +419,23 @@ fn resolve_target(
     }
 }
 
-/// Each animation's keys, flat (`channels` values a key).
+/// Each animation's keys of one deformer, flat.
 fn resolve_keys(
     rig: &Rig,
     d: &DeformerDesc,
     channels: usize,
     item: &str,
 ) -> Result<Vec<ClipPointKeys>, BuildProblem> {
-    let mut out = Vec::with_capacity(d.animations.len());
-    for a in &d.animations {
-        let clip = rig
-            .clip(&a.animation)
-            .ok_or_else(|| BuildProblem::unknown(item, "animation", &a.animation))?;
-        let what = |m: String| {
-            BuildProblem::new(
-                ProblemKind::Value,
-                item,
-                format!("animation `{}`: {m}", a.animation),
-            )
-        };
-        if a.keys.is_empty() {
-            return Err(what("no keys".into()));
-        }
-        if out.iter().any(|k: &ClipPointKeys| k.clip == clip) {
-            return Err(what("keyed twice".into()));
-        }
-        let mut keys = ClipPointKeys {
-            clip,
-            times: Vec::with_capacity(a.keys.len()),
-            curves: Vec::with_capacity(a.keys.len()),
-            values: Vec::with_capacity(a.keys.len() * channels),
-        };
-        let mut last = 0.0;
-        for (i, k) in a.keys.iter().enumerate() {
-            if !(k.time.is_finite() && k.time >= last) {
-                return Err(what(format!(
-                    "key {i}: time {} is not >= 0 and not before the key above",
-                    k.time
-                )));
-            }
-            last = k.time;
-            if k.values.len() != channels {
-                return Err(what(format!(
-                    "key {i}: {} values for a deformer of {channels}",
-                    k.values.len()
-                )));
-            }
-            if let CueCurve::Bezier(b) = k.curve
-                && !(b.iter().all(|v| v.is_finite())
-                    && (0.0..=1.0).contains(&b[0])
-                    && (0.0..=1.0).contains(&b[2]))
-            {
-                return Err(what(format!("key {i}: curve x1 and x2 must be in 0..1")));
-            }
-            if k.values.iter().any(|v| !v.is_finite()) {
-                return Err(what(format!("key {i}: a value is not finite")));
-            }
-            keys.times.push(k.time);
-            keys.curves.push(k.curve);
-            keys.values.extend(&k.values);
-        }
-        out.push(keys);
-    }
-    Ok(out)
+    let anims = d.animations.iter().map(|a| {
+        let keys = a
+            .keys
+            .iter()
+            .map(|k| (k.time, k.curve, k.values.as_slice()));
+        (a.animation.as_str(), keys)
+    });
+    ClipPointKeys::resolve(rig, item, anims, channels, &|len| {
+        format!("{len} values for a deformer of {channels}")
+    })
 }
 
 #[cfg(test)]

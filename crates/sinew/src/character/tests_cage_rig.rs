@@ -301,6 +301,17 @@ fn build_problems_name_the_cage_and_the_name() {
             offsets: vec![[0.0, 0.0]; 3],
         }],
     }];
+    // One animation keyed twice would add its offsets twice: refused, as for deformers.
+    let mut twice = CageDesc::new("w", "s", around());
+    let wave = CageKeysDesc {
+        animation: "wave".into(),
+        keys: vec![CagePointKey {
+            time: 0.0,
+            curve: CueCurve::Linear,
+            offsets: vec![[1.0, 0.0]; 4],
+        }],
+    };
+    twice.animations = vec![wave.clone(), wave];
     let mut bad_att = CageDesc::new("t", "s", around());
     bad_att.attachment = Some("nope".into());
     let descs = [
@@ -310,6 +321,7 @@ fn build_problems_name_the_cage_and_the_name() {
         bad_vertex,
         bad_anim,
         bad_keys,
+        twice,
         bad_att,
         CageDesc::new("few", "s", vec![vec![[0.0, 0.0], [1.0, 0.0]]]),
         CageDesc::new("x", "s", around()),
@@ -323,6 +335,7 @@ fn build_problems_name_the_cage_and_the_name() {
         "cage `v`: mesh vertex 80 out of range (the mesh has 9)",
         "cage `a`: unknown animation `dance`",
         "cage `k`: animation `wave`: key 0: 3 offsets for 4 cage points",
+        "cage `w`: animation `wave`: keyed twice",
         "cage `t`: slot `s` has no attachment `nope`",
         "cage `few`: 2 cage points",
         "cage `x`: duplicate cage name `x`",
