@@ -348,7 +348,7 @@ pub struct ViewArgs {
     /// Canvas background #rrggbb (default a dark grey).
     #[arg(long)]
     pub background: Option<String>,
-    /// Overlays shown from the start: bones, bounds, wireframe, clipping, cages
+    /// Overlays shown from the start: bones, bounds, wireframe, clipping, cages, lattices
     /// (repeatable or comma-separated).
     #[arg(long = "overlay", value_delimiter = ',')]
     pub overlays: Vec<String>,

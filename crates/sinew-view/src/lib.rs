@@ -5,8 +5,8 @@
 //! second track with a crossfade time; skins, combined; parameter sliders for puppets, with
 //! an XY pad for 2D parameters; physics (Spine constraints and puppet parameter physics)
 //! on/off/reset, jiggle and follow on/off when the file has rig extras; overlays for bones,
-//! bounds, mesh wireframes, clipping polygons and cages, and boundary cages to bind on mesh
-//! slots; background colour; zoom and fit; a screenshot button, also F12), a rig panel on
+//! bounds, mesh wireframes, clipping polygons, cages and warp deformer lattices, and
+//! boundary cages to bind on mesh slots; background colour; zoom and fit; a screenshot button, also F12), a rig panel on
 //! the right when the file has rig extras or a cage (a slider per parameter of each jiggle
 //! chain, live; "save extras"; the dragged cages) and the character in the centre with a
 //! HUD (fps, CPU µs per update, draw calls). Dragging a cage point moves it (the mesh

@@ -1,15 +1,18 @@
 //! The overlays drawn over the character as egui shapes: bones, the draw list's bounds and
-//! the rig's bounding-box attachments, mesh wireframes, clipping polygons and bound cages.
+//! the rig's bounding-box attachments, mesh wireframes, clipping polygons, bound cages and
+//! warp deformers' lattices.
 //!
 //! Everything comes from the public facade: bones from [`Character::instance`]'s world
 //! transforms, wireframes and clip polygons from the [`DrawList`] (y up), bounding boxes
-//! from [`Character::hit_bounds`] and cages from [`Character::cage_world`] (both in world
-//! units, flipped like the bones for y-down rigs). Each overlay has its own colour, so the
+//! from [`Character::hit_bounds`], cages from [`Character::cage_world`] and lattices from
+//! [`Character::deformer_lattice`] (all in world units, flipped like the bones for y-down
+//! rigs). Each overlay has its own colour, so the
 //! viewer tests (`crates/sinew-cli/tests/all/view.rs`) can tell them apart on a screenshot.
 
 use eframe::egui;
 use sinew::Character;
 use sinew::draw::DrawList;
+use sinew::rig::world_deformers::WorldDeformerKind;
 use sinew_render::View;
 
 use crate::cage_bind::CageEdit;
@@ -24,6 +27,8 @@ pub const WIREFRAME_COLOR: egui::Color32 = egui::Color32::from_rgb(235, 235, 235
 pub const CLIP_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 150, 0);
 /// Cage loops and vertices.
 pub const CAGE_COLOR: egui::Color32 = egui::Color32::from_rgb(160, 90, 255);
+/// Warp deformer lattices: grid lines and points.
+pub const LATTICE_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 60, 160);
 
 /// Which overlays are shown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,11 +43,20 @@ pub struct Overlays {
     pub clipping: bool,
     /// Cages bound to the character (their loops and vertices).
     pub cages: bool,
+    /// The lattices of the rig extras' warp deformers, as posed this frame.
+    pub lattices: bool,
 }
 
 impl Overlays {
     /// The overlay names `--overlay` takes, in panel order.
-    pub const NAMES: [&'static str; 5] = ["bones", "bounds", "wireframe", "clipping", "cages"];
+    pub const NAMES: [&'static str; 6] = [
+        "bones",
+        "bounds",
+        "wireframe",
+        "clipping",
+        "cages",
+        "lattices",
+    ];
 
     /// Turns on the overlay called `name` (one of [`Overlays::NAMES`]); an error naming
     /// them for anything else.
@@ -73,6 +87,7 @@ impl Overlays {
             "wireframe" => &mut self.wireframe,
             "clipping" => &mut self.clipping,
             "cages" => &mut self.cages,
+            "lattices" => &mut self.lattices,
             _ => return None,
         })
     }
@@ -140,6 +155,9 @@ pub(crate) fn paint(
     if on.cages {
         cages(painter, to, character, y_sign, edits);
     }
+    if on.lattices {
+        lattices(painter, to, character, y_sign);
+    }
     if on.bones {
         let rig = character.rig().clone();
         let stroke = egui::Stroke::new(1.5, BONE_COLOR);
@@ -187,6 +205,47 @@ fn wireframe(painter: &egui::Painter, to: ToScreen, list: &DrawList) {
                 continue;
             };
             painter.add(egui::Shape::closed_line(vec![a, b, c], stroke));
+        }
+    }
+}
+
+/// Each warp deformer's lattice as posed: its rows and columns as lines, its points as dots.
+fn lattices(painter: &egui::Painter, to: ToScreen, character: &Character, y_sign: f64) {
+    let Some(rig) = character.deformer_rig() else {
+        return;
+    };
+    let stroke = egui::Stroke::new(1.5, LATTICE_COLOR);
+    for (k, d) in rig.deformers().deformers.iter().enumerate() {
+        let WorldDeformerKind::Warp { cols, rows, .. } = d.kind else {
+            continue;
+        };
+        let Some(points) = character.deformer_lattice(k) else {
+            continue;
+        };
+        let (nx, ny) = (usize::from(cols) + 1, usize::from(rows) + 1);
+        let at = |i: usize, j: usize| {
+            let p = 2 * (j * nx + i);
+            to.at(points[p], points[p + 1] * y_sign)
+        };
+        if points.len() != 2 * nx * ny {
+            continue;
+        }
+        for j in 0..ny {
+            painter.add(egui::Shape::line(
+                (0..nx).map(|i| at(i, j)).collect(),
+                stroke,
+            ));
+        }
+        for i in 0..nx {
+            painter.add(egui::Shape::line(
+                (0..ny).map(|j| at(i, j)).collect(),
+                stroke,
+            ));
+        }
+        for j in 0..ny {
+            for i in 0..nx {
+                painter.circle_filled(at(i, j), 3.0, LATTICE_COLOR);
+            }
         }
     }
 }

@@ -46,6 +46,7 @@ mod skel_cli;
 mod spine43_cli;
 mod view;
 mod view_editor;
+mod view_lattices;
 mod view_options;
 
 /// A flagless in-process run sets exactly the default budgets, so tests running beside it

@@ -132,7 +132,7 @@ fn cpu_render(time: f64, w: u32, h: u32) -> (Vec<u8>, [f64; 4]) {
     (canvas.to_rgba8(), [view.x0, view.y0, view.x1, view.y1])
 }
 
-struct Shot {
+pub(crate) struct Shot {
     width: u32,
     rgba: Vec<u8>,
     canvas: [u32; 4],
@@ -164,7 +164,7 @@ fn shot(time: &str) -> Option<Shot> {
 /// the side panel and, for a rig with extras or a cage, the rig panel) on a `#ff00ff` background
 /// (a colour the characters do not use, so coverage is told from the background); `None`
 /// when the viewer cannot run here.
-fn shot_of(file: &str, extra: &[&str], tag: &str) -> Option<Shot> {
+pub(crate) fn shot_of(file: &str, extra: &[&str], tag: &str) -> Option<Shot> {
     let out = out_dir().join(format!("view-{tag}.png"));
     let mut args = vec![file];
     args.extend_from_slice(extra);
@@ -265,7 +265,11 @@ impl Near {
 
 /// Stickbot's `walk` at `time` posed as the viewer poses it (see [`cpu_render`]).
 fn stickbot_at(time: f64) -> sinew::Character {
-    let asset = stickbot_asset();
+    walk_at(&stickbot_asset(), time)
+}
+
+/// An asset's character playing `walk` at `time`, stepped as the viewer steps it.
+pub(crate) fn walk_at(asset: &sinew_formats::Asset, time: f64) -> sinew::Character {
     let mut c = asset.character();
     c.set_default_mix(0.2);
     c.set_animation(0, "walk", true).expect("walk");
@@ -297,7 +301,7 @@ fn loop_edges(points: &[f32], out: &mut Vec<[f32; 4]>) {
 
 /// Checks that the overlay shot `b` differs from the plain shot `a` in more than
 /// `min_changed` pixels, nearly all of them (>= 97%) near `segs`; returns the count.
-fn overlay_where_expected(
+pub(crate) fn overlay_where_expected(
     name: &str,
     a: &Shot,
     b: &Shot,
