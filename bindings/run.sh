@@ -5,7 +5,9 @@
 # `sinew dump`, the Rust facade) and the C# binding (every header function, checked against
 # the header by bindings/csharp/check_header.py) with its tests and Unity-style sample under
 # mono (bindings/c/controls_test.c: the calls of ABI 104; bindings/c/sliders_test.c and
-# bindings/cpp/slider_sample.cpp: ABI 106, Spine 4.3 sliders and physics directions). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
+# bindings/cpp/slider_sample.cpp: ABI 106, Spine 4.3 sliders and physics directions;
+# bindings/c/entry_options_test.c and bindings/cpp/entry_options_sample.cpp: ABI 107, Spine 4.3
+# track entry options). Checks that the cdylib exports only `sinew_` symbols. Installs gcc, g++, valgrind,
 # mono, python3 and binutils (nm) with apt-get when missing. Run by .ci/run; works from any
 # directory. The shared fixtures ($SINEW_FIXTURES, else ../shared/fixtures) are required
 # under CI=true; elsewhere their tests are skipped and the samples use examples/stickbot.
@@ -88,6 +90,56 @@ for b in bones:
     want = [b["a"], b["b"], b["c"], b["d"], b["worldX"], b["worldY"]]
     assert got[b["name"]] == want, f"C++ slider-lab pose of {b['name']}: {got[b['name']]} != Rust {want}"
 print(f"C++ sliders: {len(bones)} bones of slider-lab equal the Rust facade's exactly")
+PY
+
+# C: the calls of ABI 107 (Spine 4.3 track entry options), closed forms and misuse.
+gcc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/entry_options_test.c -L"$lib" -lsinew_capi \
+    -Wl,-rpath,"$lib" -o "$out/entry_options_test"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$out/entry_options_test" "$PWD"
+# C++17: options set on the current and the last queued entries pose a 4.3 rig as `sinew dump`
+# with the same options does, exactly, in the middle of both mixes (0.6 s): the shared 4.3
+# spineboy-pro (walk -> run + aim, as testdata/spine43/golden-options' all-options case, its
+# layer at alpha 1), else slider-lab (nod -> bend + wave). As controls, the dump without the
+# options differs, and on spineboy so does the dump without any one of them.
+g++ -std=c++17 -Wall -Wextra -Werror -Iinclude bindings/cpp/entry_options_sample.cpp -L"$lib" -lsinew_capi \
+    -Wl,-rpath,"$lib" -o "$out/entry_options_sample"
+if [ -f "$fixtures/spine43/spineboy/spineboy-pro.json" ]; then
+    options_rig=("$fixtures/spine43/spineboy/spineboy-pro.json" walk run aim) each_option=1
+elif [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
+    echo "shared fixture spine43/spineboy/spineboy-pro.json missing under $fixtures; CI=true requires it"; exit 1
+else
+    options_rig=(testdata/spine43/slider-lab.json nod bend wave) each_option=0
+fi
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$out/entry_options_sample" "${options_rig[@]}" 36 > "$out/options_cpp.txt"
+options_dump=("${options_rig[0]}" --from "${options_rig[1]}" --anim "${options_rig[2]}" --at 0.3 --mix 0.4
+    --layers "${options_rig[3]}" --layer-at 0.2 --layer-mix 0.3 --fps 60 --times "$(python3 -c 'print(repr(36 / 60))')")
+all_options=(--keep-hold --mix-interpolation pow:3 --additive)
+target/debug/sinew dump "${options_dump[@]}" "${all_options[@]}" > "$out/options_dump.json"
+target/debug/sinew dump "${options_dump[@]}" > "$out/options_control0.json"
+controls=("$out/options_control0.json")
+if [ "$each_option" = 1 ]; then
+    target/debug/sinew dump "${options_dump[@]}" --mix-interpolation pow:3 --additive > "$out/options_control1.json"
+    target/debug/sinew dump "${options_dump[@]}" --keep-hold --additive > "$out/options_control2.json"
+    target/debug/sinew dump "${options_dump[@]}" --keep-hold --mix-interpolation pow:3 > "$out/options_control3.json"
+    controls+=("$out/options_control1.json" "$out/options_control2.json" "$out/options_control3.json")
+fi
+python3 - "$out/options_cpp.txt" "$out/options_dump.json" "${controls[@]}" <<'PY'
+import json, sys
+def pose(path):
+    return {b["name"]: [b["a"], b["b"], b["c"], b["d"], b["worldX"], b["worldY"]]
+            for b in json.load(open(path))["frames"][0]["bones"]}
+got = {l.split()[1]: [float(v) for v in l.split()[2:]] for l in open(sys.argv[1]) if l.startswith("bone ")}
+want = pose(sys.argv[2])
+assert len(got) == len(want) > 0, f"{len(got)} C++ bones, {len(want)} dumped"
+for name, w in want.items():
+    assert got[name] == w, f"C++ entry options pose of {name}: {got[name]} != Rust {w}"
+for control in sys.argv[3:]:
+    other = pose(control)
+    moved = [n for n in want if other[n] != want[n]]
+    assert moved, f"{control}: the same pose without (some of) the options"
+print(f"C++ entry options: {len(want)} bones equal the Rust facade's exactly; {len(sys.argv) - 3} controls differ")
 PY
 
 # The header also compiles as C++; the C++17 sample renders frames (untextured: it has no PNG

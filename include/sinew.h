@@ -40,8 +40,10 @@
 // `sinew_character_find_slider`, `sinew_character_slider_name`, `sinew_character_slider`,
 // `sinew_character_set_slider`, `SinewSliderPose`) and the wind and gravity directions of
 // physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
-// `SinewPhysicsDirections`).
-#define SINEW_ABI_VERSION 106
+// `SinewPhysicsDirections`). 107 (0.1.7) added Spine 4.3 track entry options
+// (`sinew_character_set_entry_options`, `sinew_character_entry_options`,
+// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`).
+#define SINEW_ABI_VERSION 107
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
 // bound meets the one set by `sinew_cage_set_sparse_error` (tolerance-chosen sparse
@@ -80,7 +82,8 @@ typedef enum SinewStatus {
   // A caller buffer is too short; the needed size was written to the length out-pointer.
   SINEW_STATUS_BUFFER_TOO_SMALL = 5,
   // No bone, slot, animation, skin, parameter, constraint, attachment, jiggle chain or
-  // event of that name (the last error lists the names the rig has).
+  // event of that name (the last error lists the names the rig has), or no entry on the
+  // track a call addresses.
   SINEW_STATUS_NOT_FOUND = 6,
   // An argument is out of range or not finite.
   SINEW_STATUS_INVALID_ARGUMENT = 7,
@@ -93,7 +96,9 @@ typedef enum SinewStatus {
   // A panic was caught inside the library (a bug; the process is fine).
   SINEW_STATUS_PANIC = 11,
   // The library was built without what the call asks for (e.g. harmonic cage weights
-  // without the `harmonic` cargo feature); the last error names the feature.
+  // without the `harmonic` cargo feature; the last error names the feature), or the rig
+  // or entry has no such thing (Spine 4.3 additive on another rig, Spine options on a
+  // DragonBones entry).
   SINEW_STATUS_UNSUPPORTED = 12,
 } SinewStatus;
 
@@ -159,6 +164,36 @@ typedef enum SinewJigglePreset {
   // VRM SpringBone defaults.
   SINEW_JIGGLE_PRESET_VRM = 5,
 } SinewJigglePreset;
+
+// Which entry of a track a call addresses (`sinew_character_set_entry_options`).
+typedef enum SinewTrackEntry {
+  // The entry playing now (what `sinew_character_set_animation` or `sinew_character_play`
+  // started, or a queued entry once it has started).
+  SINEW_TRACK_ENTRY_CURRENT = 0,
+  // The last entry queued on the track (what `sinew_character_add_animation` just
+  // queued, Spine's `addAnimation` return value); the current entry when none is queued.
+  SINEW_TRACK_ENTRY_LAST = 1,
+} SinewTrackEntry;
+
+// The curve of an entry's crossfade in (Spine 4.3 `TrackEntry.mixInterpolation`, the
+// `Interpolation` family of spine-core): the linear mix percentage goes in, the curve's
+// value (clamped to 0..1) weights the entry against the one it mixes from.
+typedef enum SinewMixInterpolation {
+  // `a`: Spine 4.2's only mix, the default.
+  SINEW_MIX_INTERPOLATION_LINEAR = 0,
+  // Smoothstep, `a² (3 - 2a)`.
+  SINEW_MIX_INTERPOLATION_SMOOTH = 1,
+  // Slow, then fast: `a²`.
+  SINEW_MIX_INTERPOLATION_SLOW_FAST = 2,
+  // Fast, then slow: `1 - (1 - a)²`.
+  SINEW_MIX_INTERPOLATION_FAST_SLOW = 3,
+  // Two quarter circles: slow in, fast through the middle, slow out.
+  SINEW_MIX_INTERPOLATION_CIRCLE = 4,
+  // Ease in and out with power `mix_power` (Spine `new Pow(power)`).
+  SINEW_MIX_INTERPOLATION_POW = 5,
+  // Ease out with power `mix_power` (Spine `new PowOut(power)`).
+  SINEW_MIX_INTERPOLATION_POW_OUT = 6,
+} SinewMixInterpolation;
 
 // A cage binding: weights of points to the vertices of a cage. Opaque. Use one from one
 // thread at a time (calls are serialised by a lock); it may be bound on one thread and
@@ -390,6 +425,23 @@ typedef struct SinewPhysicsDirections {
   // Gravity direction, y.
   double gravity_y;
 } SinewPhysicsDirections;
+
+// A track entry's Spine 4.3 options. All zero is the default (not additive, no kept hold,
+// a linear mix): an entry posed exactly as one without options.
+typedef struct SinewEntryOptions {
+  // 1: the entry's additive timelines add to the pose below instead of replacing it
+  // (Spine 4.3 `TrackEntry.additive`; set it before the next update). 0: not. Spine 4.3
+  // rigs only.
+  uint32_t additive;
+  // 1: when timeline modes are computed again the entry keeps whether each of its
+  // timelines holds (Spine 4.3 `TrackEntry.keepHold`). 0: not.
+  uint32_t keep_hold;
+  // A `SinewMixInterpolation` value: the curve of the entry's mix in.
+  uint32_t mix_interpolation;
+  // The power of `SINEW_MIX_INTERPOLATION_POW` and `_POW_OUT`, 1 or more; read for those
+  // two only (and written 0 for the others).
+  uint32_t mix_power;
+} SinewEntryOptions;
 
 // One draw call: triangles of consecutive commands sharing the same state.
 typedef struct SinewBatch {
@@ -1198,6 +1250,31 @@ enum SinewStatus sinew_character_physics_directions(const struct SinewCharacter 
 // (`SINEW_STATUS_INVALID_ARGUMENT`, nothing changed).
 enum SinewStatus sinew_character_set_physics_directions(struct SinewCharacter *character,
                                                         const struct SinewPhysicsDirections *value);
+
+// Sets the Spine 4.3 options of `track`'s entry `entry` (a `SinewTrackEntry`: 0 the current
+// one, 1 the last queued) to `*options` (Spine 4.3 `TrackEntry.additive`, `keepHold`,
+// `setMixInterpolation`); the rest of the entry is unchanged. Set `additive` before the
+// entry's first update, as Spine 4.3 asks. Statuses, nothing changed for any of them:
+// - `SINEW_STATUS_NULL_ARGUMENT`: `options` is null;
+// - `SINEW_STATUS_INVALID_ARGUMENT`: `entry` not 0 or 1, a flag not 0 or 1, an unknown
+//   `mix_interpolation`, a powered curve with `mix_power` 0, or a track from 256 on;
+// - `SINEW_STATUS_NOT_FOUND`: nothing plays or is queued on the track;
+// - `SINEW_STATUS_UNSUPPORTED`: `additive` on a rig that is not Spine 4.3 (Spine 4.2's
+//   additive is another arithmetic; a 4.2 rig takes `keep_hold` and the curve), or an
+//   entry playing a DragonBones clip (it takes no Spine options).
+enum SinewStatus sinew_character_set_entry_options(struct SinewCharacter *character,
+                                                   uint32_t track,
+                                                   uint32_t entry,
+                                                   const struct SinewEntryOptions *options);
+
+// The Spine 4.3 options of `track`'s entry `entry` (a `SinewTrackEntry`) into `*out` (all
+// zero for an entry without options, such as a DragonBones one). Statuses, `*out` untouched
+// for any of them: `SINEW_STATUS_NULL_ARGUMENT` (`out` null), `SINEW_STATUS_INVALID_ARGUMENT`
+// (`entry` not 0 or 1, a track from 256 on), `SINEW_STATUS_NOT_FOUND` (an empty track).
+enum SinewStatus sinew_character_entry_options(const struct SinewCharacter *character,
+                                               uint32_t track,
+                                               uint32_t entry,
+                                               struct SinewEntryOptions *out);
 
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture

@@ -112,6 +112,24 @@ namespace Sinew
     [StructLayout(LayoutKind.Sequential)]
     public struct PhysicsDirections { public double WindX, WindY, GravityX, GravityY; }
 
+    /// Which entry of a track the entry option calls address (SinewTrackEntry).
+    public enum TrackEntry : uint { Current = 0, Last = 1 }
+
+    /// The curve of an entry's crossfade in (SinewMixInterpolation; Pow and PowOut take MixPower).
+    public enum MixInterpolation : uint { Linear = 0, Smooth = 1, SlowFast = 2, FastSlow = 3, Circle = 4, Pow = 5, PowOut = 6 }
+
+    /// A track entry's Spine 4.3 options (SinewEntryOptions): flags are 0 or 1; all zero is the default.
+    [StructLayout(LayoutKind.Sequential)]
+    public struct EntryOptions
+    {
+        public uint Additive, KeepHold; public MixInterpolation MixInterpolation; public uint MixPower;
+
+        /// The options from C# values (the power is for Pow and PowOut).
+        public static EntryOptions Of(bool additive = false, bool keepHold = false,
+            MixInterpolation mix = MixInterpolation.Linear, uint power = 0) =>
+            new EntryOptions { Additive = additive ? 1u : 0u, KeepHold = keepHold ? 1u : 0u, MixInterpolation = mix, MixPower = power };
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct TrackInfo
     {
@@ -172,7 +190,7 @@ namespace Sinew
         const string Lib = "sinew_capi";
 
         /// The ABI version this binding was written for (SINEW_ABI_VERSION of include/sinew.h).
-        public const uint AbiVersion = 106;
+        public const uint AbiVersion = 107;
         public const uint SparseByError = 0xFFFFFFFF;
         public const uint GridByError = 0xFFFFFFFE;
         public const uint MaxThreads = 64;
@@ -287,6 +305,10 @@ namespace Sinew
         [DllImport(Lib)] public static extern Status sinew_character_set_slider(CharacterHandle c, uint index, ref SliderPose pose);
         [DllImport(Lib)] public static extern Status sinew_character_physics_directions(CharacterHandle c, out PhysicsDirections directions);
         [DllImport(Lib)] public static extern Status sinew_character_set_physics_directions(CharacterHandle c, ref PhysicsDirections directions);
+
+        // Characters: Spine 4.3 track entry options (ABI 107).
+        [DllImport(Lib)] public static extern Status sinew_character_set_entry_options(CharacterHandle c, uint track, TrackEntry entry, ref EntryOptions options);
+        [DllImport(Lib)] public static extern Status sinew_character_entry_options(CharacterHandle c, uint track, TrackEntry entry, out EntryOptions options);
 
         // Cages.
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);

@@ -1,6 +1,6 @@
 // Test.cs: the C# binding under mono, run by bindings/run.sh: every wrapped function called
 // at least once with its result checked (TestRig.cs, TestCharacter.cs, TestControls.cs,
-// TestJiggle.cs, TestCharacterCages.cs, TestSliders.cs, TestCage.cs), the per-frame calls checked to
+// TestJiggle.cs, TestCharacterCages.cs, TestSliders.cs, TestEntryOptions.cs, TestCage.cs), the per-frame calls checked to
 // allocate nothing (TestAlloc.cs), the Unity-style sample driven as Unity would (TestSample.cs), and the
 // structs' layouts printed for run.sh to compare with the C compiler's (--layout).
 // Usage: sinew_cs.exe REPO_ROOT SCRATCH SKELETON ATLAS ANIMATION FRAMES EXPECTED_POSES
@@ -52,7 +52,7 @@ public static class SinewTest
         var types = new[] {
             typeof(CageInfo), typeof(Str), typeof(StringView), typeof(Event), typeof(BonePose),
             typeof(WorldTransform), typeof(IkState), typeof(TransformMix), typeof(PathMix),
-            typeof(PhysicsParams), typeof(SliderPose), typeof(PhysicsDirections), typeof(TrackInfo), typeof(JiggleChain), typeof(Batch), typeof(Clip),
+            typeof(PhysicsParams), typeof(SliderPose), typeof(PhysicsDirections), typeof(EntryOptions), typeof(TrackInfo), typeof(JiggleChain), typeof(Batch), typeof(Clip),
             typeof(Group), typeof(RenderData), typeof(MaskSource), typeof(CompanionFile), typeof(RigInfo),
             typeof(PageInfo), typeof(ParamInfo),
         };
@@ -76,6 +76,7 @@ public static class SinewTest
         TestJiggle.Run(root);
         TestCharacterCages.Run(root);
         TestSliders.Run(root);
+        TestEntryOptions.Run(root);
         TestCage.Run();
         TestAlloc.Run(root);
         TestSample.Run(root);

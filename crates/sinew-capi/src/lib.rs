@@ -75,7 +75,8 @@ pub enum SinewStatus {
     /// A caller buffer is too short; the needed size was written to the length out-pointer.
     BufferTooSmall = 5,
     /// No bone, slot, animation, skin, parameter, constraint, attachment, jiggle chain or
-    /// event of that name (the last error lists the names the rig has).
+    /// event of that name (the last error lists the names the rig has), or no entry on the
+    /// track a call addresses.
     NotFound = 6,
     /// An argument is out of range or not finite.
     InvalidArgument = 7,
@@ -88,7 +89,9 @@ pub enum SinewStatus {
     /// A panic was caught inside the library (a bug; the process is fine).
     Panic = 11,
     /// The library was built without what the call asks for (e.g. harmonic cage weights
-    /// without the `harmonic` cargo feature); the last error names the feature.
+    /// without the `harmonic` cargo feature; the last error names the feature), or the rig
+    /// or entry has no such thing (Spine 4.3 additive on another rig, Spine options on a
+    /// DragonBones entry).
     Unsupported = 12,
 }
 
@@ -186,6 +189,18 @@ pub(crate) fn put<T>(out: *mut T, value: T, what: &str) -> Res {
     // for one T (the header documents every out-pointer so); null was refused above.
     unsafe { out.write(value) };
     Ok(())
+}
+
+/// A struct argument passed by pointer, copied out (null: `NullArgument`). Read unaligned,
+/// so a host's packed struct is no UB either; `T` must be valid for every bit pattern (plain
+/// integers and floats: the caller checks each field's value).
+pub(crate) fn read_arg<T: Copy>(ptr: *const T, what: &str) -> Res<T> {
+    if ptr.is_null() {
+        return Err(null_arg(what));
+    }
+    // SAFETY: the host promises a non-null argument points at one readable T; null was
+    // refused above, and an unaligned read needs no alignment.
+    Ok(unsafe { ptr.read_unaligned() })
 }
 
 pub(crate) fn null_arg(what: &str) -> Fail {
@@ -359,5 +374,7 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 /// `sinew_character_find_slider`, `sinew_character_slider_name`, `sinew_character_slider`,
 /// `sinew_character_set_slider`, `SinewSliderPose`) and the wind and gravity directions of
 /// physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
-/// `SinewPhysicsDirections`).
-pub const SINEW_ABI_VERSION: u32 = 106;
+/// `SinewPhysicsDirections`). 107 (0.1.7) added Spine 4.3 track entry options
+/// (`sinew_character_set_entry_options`, `sinew_character_entry_options`,
+/// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`).
+pub const SINEW_ABI_VERSION: u32 = 107;

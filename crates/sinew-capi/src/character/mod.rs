@@ -13,7 +13,9 @@
 //! - `slots`: a slot's attachment shown or hidden from code;
 //! - `jiggle`: jiggle chains' strength, fades, level of detail, on/off, chains from code;
 //! - `sliders`: Spine 4.3 sliders (found by name, time and mix) and the wind and gravity
-//!   directions of physics.
+//!   directions of physics;
+//! - `entry_options`: Spine 4.3 track entry options (additive, keep hold, mix curve) of a
+//!   track's current or last queued entry.
 //!
 //! Every name a call takes resolves through the facade's `Key` (`&str: Key<BoneId>` ...),
 //! so an unknown name's error lists the rig's names of that kind.
@@ -54,10 +56,13 @@ mod cages;
 
 mod sliders;
 
+mod entry_options;
+
 pub use animation::*;
 pub use bones::*;
 pub use cages::*;
 pub use constraints::*;
+pub use entry_options::*;
 pub use events::*;
 pub use jiggle::*;
 pub use jiggle_lod::*;

@@ -13,7 +13,7 @@ use std::ptr::{null, null_mut};
 /// One 40-unit bone `arm` at (5, -10) (y down) under `root`, a 16 x 8 image `box` centred
 /// 20 units along it, and `spin`: the arm turns from 0 to 90 degrees over 30 frames at 30
 /// fps (linear), looping.
-const SKE: &str = r#"{
+pub(crate) const SKE: &str = r#"{
   "name": "tiny", "version": "5.5", "frameRate": 30,
   "armature": [{
     "type": "Armature", "name": "tiny", "frameRate": 30,
@@ -32,10 +32,10 @@ const SKE: &str = r#"{
 }"#;
 
 /// The page: 64 x 32 pixels, the box packed at the top-left corner.
-const TEX: &str = r#"{ "imagePath": "tiny_tex.png", "width": 64, "height": 32,
+pub(crate) const TEX: &str = r#"{ "imagePath": "tiny_tex.png", "width": 64, "height": 32,
   "SubTexture": [{ "name": "box", "x": 0, "y": 0, "width": 16, "height": 8 }] }"#;
 
-fn load_memory(ske: &str, tex: &str, armature: &str) -> (SinewStatus, *mut SinewRig) {
+pub(crate) fn load_memory(ske: &str, tex: &str, armature: &str) -> (SinewStatus, *mut SinewRig) {
     let mut rig = null_mut();
     let st = sinew_rig_load_dragonbones_memory(
         ske.as_ptr().cast(),
