@@ -151,6 +151,30 @@ pub fn apply_clip(
     inst: &mut Instance,
     clip: ClipId,
     last_time: f64,
+    time: f64,
+    looping: bool,
+    events: Option<&mut Vec<FiredEvent>>,
+    alpha: f64,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    apply_clip_with::<false>(
+        rig, inst, clip, last_time, time, looping, events, alpha, blend, direction,
+    );
+}
+
+/// [`apply_clip`] with Spine 4.3's `add` (`Animation.apply`'s `add` argument) when `ADD`:
+/// the timelines that support it add their key values to the value `blend` mixes from (see
+/// `timeline::apply_timeline_add`); `add` is never combined with [`MixBlend::Add`]. A 4.3
+/// slider applies its clip this way. One copy per `ADD`, so the plain path tests no flag;
+/// inline, so a caller passing `time` as `last_time` wraps it once.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn apply_clip_with<const ADD: bool>(
+    rig: &Rig,
+    inst: &mut Instance,
+    clip: ClipId,
+    last_time: f64,
     mut time: f64,
     looping: bool,
     mut events: Option<&mut Vec<FiredEvent>>,
@@ -177,7 +201,7 @@ pub fn apply_clip(
         }
     }
     for tl in &data.timelines {
-        apply_timeline(
+        timeline::apply_timeline_add(
             rig,
             inst,
             clip,
@@ -188,6 +212,7 @@ pub fn apply_clip(
             alpha,
             blend,
             direction,
+            ADD,
         );
     }
 }

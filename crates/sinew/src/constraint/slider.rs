@@ -6,12 +6,21 @@
 //! slider (`instance::plan::sort_slider`).
 //!
 //! Facts from spine-core 4.3.13 `Slider.update` / `Slider.sort` and `Animation.apply` with
-//! `MixFrom.current` (which is 4.2's `MixBlend.replace`; `add` is `MixBlend.add`) on the
-//! applied pose. Verified by the own 4.3 goldens (`testdata/spine43/slider-lab.json`,
-//! official 4.3.13 poses) in sinew-cli's `golden_spine43_own`.
+//! `MixFrom.current` (sinew's `MixBlend::Replace`) on the applied pose, and `add` for an
+//! additive slider: 4.3's `add`, the one an additive track entry uses (`dispatch::<true>`
+//! in `anim::timeline`), not 4.2's `MixBlend::Add`. The two add bone values and deforms
+//! alike but differ elsewhere: 4.3 adds the key value to the current one for path position,
+//! transform and path mixes, physics wind and gravity, and slider time and mix, where 4.2's
+//! add blend mixed those toward the key like a replace; IK values, path spacing, the other
+//! physics values, colours, attachments, sequences and the draw order never add.
+//! Exact: matched by the own 4.3 goldens (official 4.3.13 poses, sinew-cli's
+//! `golden_spine43_own`, the usual golden tolerances): `testdata/spine43/slider-lab.json` and
+//! `slider-add-lab.json` (additive sliders keying every kind above, time- and bone-driven,
+//! loop on and off, mix below 1; each kind applied the 4.2 way moves that golden's pose,
+//! `scripts/spine43/gen_slider_add.py --check-kinds`).
 
 use super::transform43::property_value;
-use crate::anim::{MixBlend, MixDirection, apply_clip, clip_data};
+use crate::anim::{MixBlend, MixDirection, apply_clip_with, clip_data};
 use crate::ids::SliderId;
 use crate::instance::Instance;
 use crate::rig::Rig;
@@ -41,26 +50,19 @@ pub(crate) fn apply_slider(rig: &Rig, inst: &mut Instance, id: SliderId) {
     }
     crate::instance::slider_pose::before_slider(inst);
     let time = inst.sliders[k].time;
-    let blend = if data.additive {
-        MixBlend::Add
-    } else {
-        MixBlend::Replace
-    };
     // The clip's timelines write `pose`; the slider poses the applied pose, so the two
     // swap places around the call (no copy, no allocation).
     std::mem::swap(&mut inst.pose, &mut inst.applied);
-    apply_clip(
-        rig,
-        inst,
-        data.clip,
-        time,
-        time,
-        data.looping,
-        None,
-        mix,
-        blend,
-        MixDirection::In,
-    );
+    // 4.3 mixes from the current applied values (`MixFrom.current`, sinew's `Replace`) and,
+    // for an additive slider, with 4.3's `add`, never 4.2's add blend: the two differ for
+    // absolute values and constraint mixes.
+    let (clip, looping) = (data.clip, data.looping);
+    let (blend, dir) = (MixBlend::Replace, MixDirection::In);
+    if data.additive {
+        apply_clip_with::<true>(rig, inst, clip, time, time, looping, None, mix, blend, dir);
+    } else {
+        apply_clip_with::<false>(rig, inst, clip, time, time, looping, None, mix, blend, dir);
+    }
     std::mem::swap(&mut inst.pose, &mut inst.applied);
     crate::instance::slider_pose::after_slider(inst);
 }

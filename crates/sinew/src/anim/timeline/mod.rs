@@ -43,7 +43,8 @@ pub fn apply_timeline(
     );
 }
 
-/// [`apply_timeline`] with Spine 4.3's `add` (an additive track entry's timelines): the
+/// [`apply_timeline`] with Spine 4.3's `add` (an additive track entry's timelines, an
+/// additive slider's clip): the
 /// timelines that support it add their key values to the value `blend` mixes from
 /// ([`MixBlend::Setup`]: the setup value; [`MixBlend::First`] / [`MixBlend::Replace`]: the
 /// current value) instead of mixing toward them. `add` is never combined with
