@@ -24,7 +24,8 @@ RUSTC_WORKSPACE_WRAPPER="$clippy_driver" \
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" \
     CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" \
     cargo build --release --locked --examples
-# The same artifacts: the tests (render comparisons, schedule, events, hot reload, loading)
+# The same artifacts: the tests (render comparisons, schedule, events, hot reload, loading,
+# time/visibility/render layers/z)
 # and the library's doctests.
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" \
     CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" \

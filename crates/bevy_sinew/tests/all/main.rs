@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod common;
+mod controls;
 mod crowd;
 mod events;
 mod hot_reload;
