@@ -32,6 +32,7 @@ mod dragonbones_synthetic;
 mod errors;
 mod extras_cages;
 mod extras_deformers;
+mod extras_deformers_db;
 mod fast_paths;
 mod fixtures;
 mod follow_frame;
