@@ -3,7 +3,8 @@
 //! options bit for bit (testdata/spine43/slider-lab.json always; the shared 4.3 spineboy-pro
 //! with the options of the golden-options case `walk-to-run+aim-all-options` when the shared
 //! fixtures are there), the options change the pose, and every misuse is a typed status that
-//! changes nothing.
+//! changes nothing (also 5,000 seeded random argument sets: no panic, what is accepted reads
+//! back).
 
 use crate::common::{character, last_error, rust_worlds, s, worlds};
 use crate::{controls, dragonbones};
@@ -439,4 +440,77 @@ fn additive_needs_a_spine_43_rig_and_a_spine_entry() {
     assert_eq!(get(c, 0, CURRENT), SinewEntryOptions::default());
     sinew_character_destroy(c);
     sinew_rig_destroy(db);
+}
+
+#[test]
+fn random_arguments_never_panic_and_what_is_accepted_reads_back() {
+    use SinewStatus::*;
+    let path = sinew_testutil::workspace_root().join("testdata/spine43/slider-lab.json");
+    let rig = load(&path);
+    let c = character(rig);
+    let (wave, wl) = s("wave");
+    let (bend, bl) = s("bend");
+    assert_eq!(sinew_character_set_animation(c, 0, wave, wl, true), Ok);
+    assert_eq!(
+        sinew_character_add_animation(c, 0, bend, bl, true, 0.3, 0.4),
+        Ok
+    );
+    assert_eq!(sinew_character_set_animation(c, 2, bend, bl, true), Ok);
+    // A seeded xorshift: a value below `n` seven times in eight (so many calls are
+    // accepted), any u32 otherwise.
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: u32| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = (x >> 32) as u32;
+        if x & 7 == 0 { v } else { v % n }
+    };
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..5000 {
+        let o = SinewEntryOptions {
+            additive: next(2),
+            keep_hold: next(2),
+            mix_interpolation: next(7),
+            mix_power: next(4),
+        };
+        let (track, which) = (next(3), next(2));
+        let st = sinew_character_set_entry_options(c, track, which, &o);
+        assert_ne!(st, Panic, "{o:?} on track {track}, entry {which}");
+        let mut got = SinewEntryOptions::default();
+        let read = sinew_character_entry_options(c, track, which, &mut got);
+        assert_ne!(read, Panic);
+        if st == Ok {
+            accepted += 1;
+            assert_eq!(read, Ok);
+            let powered = o.mix_interpolation >= SinewMixInterpolation::Pow as u32;
+            let want = SinewEntryOptions {
+                mix_power: if powered { o.mix_power } else { 0 },
+                ..o
+            };
+            assert_eq!(got, want, "track {track}, entry {which}");
+        } else {
+            refused += 1;
+            let valid = o.additive <= 1
+                && o.keep_hold <= 1
+                && o.mix_interpolation <= 6
+                && (o.mix_interpolation < 5 || o.mix_power > 0)
+                && which <= 1
+                && [0, 2].contains(&track);
+            assert!(
+                !valid,
+                "{o:?} on track {track}, entry {which} refused: {st:?}"
+            );
+        }
+        if next(8) == 0 {
+            assert_eq!(sinew_character_update(c, 1.0 / 60.0), Ok);
+        }
+    }
+    println!("random entry options: {accepted} accepted, {refused} refused");
+    assert!(
+        accepted > 1000 && refused > 1000,
+        "{accepted} accepted, {refused} refused"
+    );
+    sinew_character_destroy(c);
+    sinew_rig_destroy(rig);
 }
