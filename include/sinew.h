@@ -42,7 +42,8 @@
 // physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
 // `SinewPhysicsDirections`). 107 (0.1.7) added Spine 4.3 track entry options
 // (`sinew_character_set_entry_options`, `sinew_character_entry_options`,
-// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`).
+// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`) and entry mix weights
+// (`sinew_character_set_entry_alpha`, `sinew_character_entry_alpha`).
 #define SINEW_ABI_VERSION 107
 
 // `sparse_k` value for the bind functions: keep, per point, the fewest weights whose error
@@ -1275,6 +1276,26 @@ enum SinewStatus sinew_character_entry_options(const struct SinewCharacter *char
                                                uint32_t track,
                                                uint32_t entry,
                                                struct SinewEntryOptions *out);
+
+// Sets the mix weight of `track`'s entry `entry` (a `SinewTrackEntry`) to `alpha` (Spine
+// `TrackEntry.alpha`, 1 when the entry starts): an entry on a higher track mixes over the
+// tracks below by it, an additive entry adds that share of its values. Any finite value
+// (Spine clamps nothing; 0 to 1 is the usual range). Statuses, nothing changed for any of
+// them: `SINEW_STATUS_INVALID_ARGUMENT` (`alpha` not finite or beyond 1e30 in magnitude,
+// `entry` not 0 or 1, a track from 256 on), `SINEW_STATUS_NOT_FOUND` (an empty track).
+enum SinewStatus sinew_character_set_entry_alpha(struct SinewCharacter *character,
+                                                 uint32_t track,
+                                                 uint32_t entry,
+                                                 double alpha);
+
+// The mix weight (Spine `TrackEntry.alpha`) of `track`'s entry `entry` into `*out`.
+// Statuses, `*out` untouched for any of them: `SINEW_STATUS_NULL_ARGUMENT` (`out` null),
+// `SINEW_STATUS_INVALID_ARGUMENT` (`entry` not 0 or 1, a track from 256 on),
+// `SINEW_STATUS_NOT_FOUND` (an empty track).
+enum SinewStatus sinew_character_entry_alpha(const struct SinewCharacter *character,
+                                             uint32_t track,
+                                             uint32_t entry,
+                                             double *out);
 
 // Loads one armature of a DragonBones 5.x skeleton: `ske_path` (the `*_ske.json`),
 // `tex_path` (its `*_tex.json`, giving the page image `imagePath` and the texture

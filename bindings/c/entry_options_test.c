@@ -16,6 +16,7 @@
  */
 #include "sinew.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,9 +80,10 @@ static int same(SinewEntryOptions a, SinewEntryOptions b) {
 }
 
 /* b's local pose after `go` on track 0 and `tilt` on track 1 (additive or not) for 0.25 s. */
-static SinewBonePose layered(SinewRig *rig, uint32_t additive) {
+static SinewBonePose layered(SinewRig *rig, uint32_t additive, double alpha) {
     SinewCharacter *c = NULL;
     SinewBonePose p;
+    double a = -1;
     SinewEntryOptions o = options(additive, 0, SINEW_MIX_INTERPOLATION_LINEAR, 0), got;
     memset(&p, 0, sizeof p);
     OK(sinew_character_create(rig, &c));
@@ -90,6 +92,15 @@ static SinewBonePose layered(SinewRig *rig, uint32_t additive) {
     OK(sinew_character_set_entry_options(c, 1, SINEW_TRACK_ENTRY_CURRENT, &o));
     OK(sinew_character_entry_options(c, 1, SINEW_TRACK_ENTRY_LAST, &got));
     TRUE(same(got, o));
+    OK(sinew_character_entry_alpha(c, 1, SINEW_TRACK_ENTRY_CURRENT, &a));
+    TRUE(a == 1.0);
+    OK(sinew_character_set_entry_alpha(c, 1, SINEW_TRACK_ENTRY_CURRENT, alpha));
+    OK(sinew_character_entry_alpha(c, 1, SINEW_TRACK_ENTRY_LAST, &a));
+    TRUE(a == alpha);
+    /* Not finite: refused, nothing changed. */
+    IS(sinew_character_set_entry_alpha(c, 1, SINEW_TRACK_ENTRY_CURRENT, NAN), INVALID_ARGUMENT);
+    OK(sinew_character_entry_alpha(c, 1, SINEW_TRACK_ENTRY_CURRENT, &a));
+    TRUE(a == alpha);
     OK(sinew_character_update(c, 0.25));
     OK(sinew_character_bone_local(c, S("b"), &p));
     OK(sinew_character_destroy(c));
@@ -118,10 +129,13 @@ static double crossfade_x(SinewRig *rig, SinewMixInterpolation curve, uint32_t p
 
 static void test_closed_forms(void) {
     SinewRig *rig = load_rig("4.3.13");
-    SinewBonePose add = layered(rig, 1), replace = layered(rig, 0);
+    SinewBonePose add = layered(rig, 1, 1.0), replace = layered(rig, 0, 1.0);
     /* Setup 10, `go` +20, `tilt` +5: added, 35; replacing, 15. */
     TRUE(add.rotation == 35 && add.x == 100);
     TRUE(replace.rotation == 15 && replace.x == 100);
+    /* At alpha 0.5: 30 + 0.5 * 5 added; 30 + 0.5 * (15 - 30) replacing. */
+    TRUE(layered(rig, 1, 0.5).rotation == 32.5);
+    TRUE(layered(rig, 0, 0.5).rotation == 22.5);
     /* The mix weight at a quarter: linear 0.25, smooth 0.15625, powOut 2 0.4375. */
     TRUE(crossfade_x(rig, SINEW_MIX_INTERPOLATION_LINEAR, 0) == 25);
     TRUE(crossfade_x(rig, SINEW_MIX_INTERPOLATION_SMOOTH, 0) == 15.625);

@@ -309,6 +309,8 @@ namespace Sinew
         // Characters: Spine 4.3 track entry options (ABI 107).
         [DllImport(Lib)] public static extern Status sinew_character_set_entry_options(CharacterHandle c, uint track, TrackEntry entry, ref EntryOptions options);
         [DllImport(Lib)] public static extern Status sinew_character_entry_options(CharacterHandle c, uint track, TrackEntry entry, out EntryOptions options);
+        [DllImport(Lib)] public static extern Status sinew_character_set_entry_alpha(CharacterHandle c, uint track, TrackEntry entry, double alpha);
+        [DllImport(Lib)] public static extern Status sinew_character_entry_alpha(CharacterHandle c, uint track, TrackEntry entry, out double alpha);
 
         // Cages.
         [DllImport(Lib)] public static extern Status sinew_cage_create(out CageHandle cage);

@@ -1,4 +1,5 @@
-// TestEntryOptions.cs: the calls of ABI 107 from C#: Spine 4.3 track entry options. On a
+// TestEntryOptions.cs: the calls of ABI 107 from C#: Spine 4.3 track entry options and mix
+// weights (alpha 0.5 weights a layer as its closed form says). On a
 // one-bone 4.3 rig written here the poses follow closed forms (an additive layer adds its
 // rotation, a replacing one does not; a crossfade's weight follows the entry's curve); on
 // testdata/spine43/slider-lab.json a queued entry's options are its own and move with it when
@@ -27,13 +28,16 @@ public static class TestEntryOptions
 
     static Rig Load(string version) => Rig.LoadSpineMemory(Encoding.UTF8.GetBytes(RigJson.Replace("VERSION", version)));
 
-    static BonePose Layered(Rig rig, bool additive)
+    static BonePose Layered(Rig rig, bool additive, double alpha = 1.0)
     {
         using (var c = new Character(rig))
         {
             c.SetAnimation(0, "go");
             c.SetAnimation(1, "tilt");
             c.SetEntryOptions(1, TrackEntry.Current, EntryOptions.Of(additive: additive));
+            T.Expect(c.GetEntryAlpha(1) == 1.0, "an entry starts at alpha 1");
+            c.SetEntryAlpha(1, TrackEntry.Current, alpha);
+            T.Expect(c.GetEntryAlpha(1, TrackEntry.Last) == alpha, "alpha reads back");
             c.Update(0.25);
             return c.BoneLocal("b");
         }
@@ -65,6 +69,9 @@ public static class TestEntryOptions
             var replace = Layered(rig, false);
             T.Expect(add.Rotation == 35 && add.X == 100, "additive tilt adds 5 to go's 30 (" + add.Rotation + ")");
             T.Expect(replace.Rotation == 15, "replacing tilt: 10 + 5 (" + replace.Rotation + ")");
+            // Alpha 0.5: 30 + 0.5 * 5 added; 30 + 0.5 * (15 - 30) replacing.
+            T.Expect(Layered(rig, true, 0.5).Rotation == 32.5, "additive tilt at alpha 0.5");
+            T.Expect(Layered(rig, false, 0.5).Rotation == 22.5, "replacing tilt at alpha 0.5");
             T.Expect(CrossfadeX(rig, MixInterpolation.Linear, 0) == 25, "linear mix at a quarter");
             T.Expect(CrossfadeX(rig, MixInterpolation.Smooth, 0) == 15.625, "smooth mix at a quarter");
             T.Expect(CrossfadeX(rig, MixInterpolation.PowOut, 2) == 43.75, "powOut 2 mix at a quarter");
@@ -89,6 +96,8 @@ public static class TestEntryOptions
                 bad = EntryOptions.Of(mix: MixInterpolation.PowOut);
                 T.Throws(() => c.SetEntryOptions(0, TrackEntry.Current, bad), Status.InvalidArgument, "mix_power is 0", "powOut without a power");
                 T.Expect(Same(c.GetEntryOptions(0), good), "refused options change nothing");
+                T.Throws(() => c.SetEntryAlpha(0, TrackEntry.Current, double.NaN), Status.InvalidArgument, "alpha", "alpha NaN");
+                T.Expect(c.GetEntryAlpha(0) == 1.0, "a refused alpha changes nothing");
             }
         }
 

@@ -376,5 +376,6 @@ pub extern "C" fn sinew_abi_version(out: *mut u32) -> SinewStatus {
 /// physics (`sinew_character_physics_directions`, `sinew_character_set_physics_directions`,
 /// `SinewPhysicsDirections`). 107 (0.1.7) added Spine 4.3 track entry options
 /// (`sinew_character_set_entry_options`, `sinew_character_entry_options`,
-/// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`).
+/// `SinewEntryOptions`, `SinewTrackEntry`, `SinewMixInterpolation`) and entry mix weights
+/// (`sinew_character_set_entry_alpha`, `sinew_character_entry_alpha`).
 pub const SINEW_ABI_VERSION: u32 = 107;

@@ -1,9 +1,10 @@
 //! Spine 4.3 track entry options from code (`TrackEntry.additive`, `keepHold`,
-//! `mixInterpolation`): set on, and read from, a track's current entry or its last queued
-//! one (the entry `sinew_character_add_animation` just queued: Spine hosts set options on
-//! the entry `addAnimation` returns). The ABI has no entry ids, so a track and a
-//! `SinewTrackEntry` name the entry. Wraps `sinew::Character::{set_entry_options,
-//! entry_options}`.
+//! `mixInterpolation`) and an entry's mix weight (`TrackEntry.alpha`): set on, and read
+//! from, a track's current entry or its last queued one (the entry
+//! `sinew_character_add_animation` just queued: Spine hosts set options on the entry
+//! `addAnimation` returns). The ABI has no entry ids, so a track and a `SinewTrackEntry`
+//! name the entry. Wraps `sinew::Character::{set_entry_options, entry_options}` and the
+//! entry's `alpha` field.
 //!
 //! Every field a host passes is checked before anything changes: flags are 0 or 1, the
 //! curve a `SinewMixInterpolation` value (its power 1 or more for the powered ones), so an
@@ -235,6 +236,64 @@ pub extern "C" fn sinew_character_entry_options(
                 Fail::new(SinewStatus::NotFound, format!("track {t} has no entry"))
             })?;
             put(out, options_out(o), "out")
+        })
+    })
+}
+
+/// Sets the mix weight of `track`'s entry `entry` (a `SinewTrackEntry`) to `alpha` (Spine
+/// `TrackEntry.alpha`, 1 when the entry starts): an entry on a higher track mixes over the
+/// tracks below by it, an additive entry adds that share of its values. Any finite value
+/// (Spine clamps nothing; 0 to 1 is the usual range). Statuses, nothing changed for any of
+/// them: `SINEW_STATUS_INVALID_ARGUMENT` (`alpha` not finite or beyond 1e30 in magnitude,
+/// `entry` not 0 or 1, a track from 256 on), `SINEW_STATUS_NOT_FOUND` (an empty track).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_set_entry_alpha(
+    character: *mut SinewCharacter,
+    track: u32,
+    entry: u32,
+    alpha: f64,
+) -> SinewStatus {
+    guard(|| {
+        if !(alpha.is_finite() && alpha.abs() <= 1e30) {
+            return Err(Fail::new(
+                SinewStatus::InvalidArgument,
+                format!("alpha {alpha} is not finite (or beyond 1e30)"),
+            ));
+        }
+        let which = which_arg(entry)?;
+        let t = track_arg(track)?;
+        with(character, |s| {
+            let id = entry_of(s.character.state(), t, which)?;
+            let e = s.character.state_mut().entry_mut(id).ok_or_else(|| {
+                Fail::new(SinewStatus::NotFound, format!("track {t} has no entry"))
+            })?;
+            e.alpha = alpha;
+            Ok(())
+        })
+    })
+}
+
+/// The mix weight (Spine `TrackEntry.alpha`) of `track`'s entry `entry` into `*out`.
+/// Statuses, `*out` untouched for any of them: `SINEW_STATUS_NULL_ARGUMENT` (`out` null),
+/// `SINEW_STATUS_INVALID_ARGUMENT` (`entry` not 0 or 1, a track from 256 on),
+/// `SINEW_STATUS_NOT_FOUND` (an empty track).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_character_entry_alpha(
+    character: *const SinewCharacter,
+    track: u32,
+    entry: u32,
+    out: *mut f64,
+) -> SinewStatus {
+    guard(|| {
+        let which = which_arg(entry)?;
+        let t = track_arg(track)?;
+        with(character, |s| {
+            let state = s.character.state();
+            let id = entry_of(state, t, which)?;
+            let e = state.entry(id).ok_or_else(|| {
+                Fail::new(SinewStatus::NotFound, format!("track {t} has no entry"))
+            })?;
+            put(out, e.alpha, "out")
         })
     })
 }

@@ -18,6 +18,7 @@ mod cage;
 mod character_cages;
 mod controls;
 mod dragonbones;
+mod entry_alpha;
 mod entry_options;
 mod frame_alloc;
 mod header;
