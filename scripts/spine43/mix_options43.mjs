@@ -9,6 +9,8 @@
 //                                     and mix in over D seconds, queued with delay T
 //       [--additive]                  the layer entries are additive (TrackEntry.additive)
 //       [--keep-hold]                 the --from entry keeps its hold bits (TrackEntry.keepHold)
+//       [--then NAME:DELAY:MIX,...]   more entries queued on track 0 after --anim
+//       [--chain-alpha A]             the alpha of every track 0 entry
 //       [--mix-interpolation SPEC]    the --anim and layer entries' mix curve: linear, smooth,
 //                                     slowFast, fastSlow, circle, pow:N, powOut:N
 //
@@ -50,6 +52,16 @@ if (first) {
   const anim = opts.from ? first.next : first;
   if (anim && interp) anim.setMixInterpolation(interp);
 }
+// --then NAME:DELAY:MIX,...: queued on track 0 after --anim (interrupting crossfades).
+// --chain-alpha A: the alpha of every track 0 entry.
+const chainAlpha = opts["chain-alpha"] !== undefined ? Number(opts["chain-alpha"]) : null;
+for (const item of (opts.then ?? "").split(",").filter(Boolean)) {
+  const [name, delay, mix] = item.split(":");
+  const entry = state.addAnimation(0, name, (opts.loop ?? "true") !== "false", Number(delay));
+  entry.mixDuration = Math.max(Number(mix), 0);
+}
+if (chainAlpha !== null)
+  for (let e = state.tracks[0]; e; e = e.next) e.alpha = chainAlpha;
 const layers = (opts.layers ?? "").split(",").filter(Boolean);
 const at = Number(opts["layer-at"] ?? 0), mix = Number(opts["layer-mix"] ?? 0);
 layers.forEach((spec, k) => {

@@ -148,6 +148,14 @@ pub struct DumpArgs {
     /// The --from entry keeps its hold state (Spine 4.3 TrackEntry.keepHold).
     #[arg(long)]
     pub keep_hold: bool,
+    /// Spine (state mode): more animations queued on track 0 after --anim, each
+    /// `NAME:DELAY:MIX` (comma separated): added with that delay and mix duration, so a
+    /// short delay interrupts a crossfade still running (mixing-from chains).
+    #[arg(long)]
+    pub then: Option<String>,
+    /// Spine (state mode): the alpha of every track 0 entry (--from, --anim, --then).
+    #[arg(long, allow_hyphen_values = true)]
+    pub chain_alpha: Option<f64>,
     /// The mix curve of the --anim and --layers entries (Spine 4.3 mixInterpolation):
     /// linear, smooth, slowFast, fastSlow, circle, pow:N, powOut:N.
     #[arg(long)]

@@ -136,7 +136,34 @@ fn layer_spec(args: &DumpArgs, rig: &sinew::Rig) -> Result<pose::LayerSpec> {
             )
         })?,
     };
+    let mut then = Vec::new();
+    for item in args.then.as_deref().unwrap_or("").split(',') {
+        if item.is_empty() {
+            continue;
+        }
+        let parts: Vec<&str> = item.split(':').collect();
+        let num = |s: &str| -> Option<f64> {
+            s.parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && v.abs() < sinew::character::finite::MAX_INPUT)
+        };
+        let [name, delay, mix] = parts[..] else {
+            bail!("bad --then item {item:?}: NAME:DELAY:MIX");
+        };
+        let (Some(delay), Some(mix)) = (num(delay), num(mix)) else {
+            bail!("bad --then item {item:?}: DELAY and MIX must be finite numbers");
+        };
+        then.push((pose::find_clip(rig, name)?, delay, mix.max(0.0)));
+    }
+    let chain_alpha = match args.chain_alpha {
+        Some(a) if !(a.is_finite() && a.abs() < sinew::character::finite::MAX_INPUT) => {
+            bail!("bad --chain-alpha {a:?}: must be finite")
+        }
+        a => a,
+    };
     Ok(pose::LayerSpec {
+        then,
+        chain_alpha,
         clips,
         at: args.layer_at,
         mix: args.layer_mix.max(0.0),

@@ -666,6 +666,8 @@ fn dump_options(a: &crate::args::DumpArgs, f: Format) -> Result<()> {
         (spine, "--from", a.from.is_some()),
         (spine, "--at", a.at != 0.0),
         (spine, "--mix", a.mix != 0.0),
+        (spine, "--then", a.then.is_some()),
+        (spine, "--chain-alpha", a.chain_alpha.is_some()),
         (spine, "--local", a.local),
         (spine, "--skin", a.skin.is_some()),
         (!puppet, "--mode", a.mode != Mode::State),

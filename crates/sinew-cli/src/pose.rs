@@ -152,6 +152,10 @@ pub struct LayerSpec {
     pub keep_hold: bool,
     /// The mix curve of the `anim` and layer entries.
     pub interpolation: MixInterpolation,
+    /// (clip, delay, mix duration) queued on track 0 after `anim`, in order.
+    pub then: Vec<(ClipId, f64, f64)>,
+    /// The alpha of every track 0 entry, when set.
+    pub chain_alpha: Option<f64>,
 }
 
 /// An event fired during the steps since the last [`Session::take_events`].
@@ -293,12 +297,16 @@ impl Session {
                         };
                         c.set_entry_options(first, keep).map_err(err)?;
                     }
+                    if let (Some(a), Some(e)) = (l.chain_alpha, c.state_mut().entry_mut(first)) {
+                        e.alpha = a;
+                    }
                     if let Some(anim) = anim {
                         let id = c
                             .add_animation(0, anim, spec.looping, spec.at)
                             .map_err(err)?;
                         if let Some(e) = c.state_mut().entry_mut(id) {
                             e.mix_duration = spec.mix;
+                            e.alpha = l.chain_alpha.unwrap_or(e.alpha);
                         }
                         if curve != EntryOptions::default() {
                             c.set_entry_options(id, curve).map_err(err)?;
@@ -306,8 +314,19 @@ impl Session {
                     }
                 } else if let Some(anim) = anim {
                     let id = c.set_animation(0, anim, spec.looping).map_err(err)?;
+                    if let Some(e) = c.state_mut().entry_mut(id) {
+                        e.alpha = l.chain_alpha.unwrap_or(e.alpha);
+                    }
                     if curve != EntryOptions::default() {
                         c.set_entry_options(id, curve).map_err(err)?;
+                    }
+                }
+                // mix_options43.mjs --then: queued after --anim with their own delay and mix.
+                for &(clip, delay, mix) in &l.then {
+                    let id = c.add_animation(0, clip, spec.looping, delay).map_err(err)?;
+                    if let Some(e) = c.state_mut().entry_mut(id) {
+                        e.mix_duration = mix;
+                        e.alpha = l.chain_alpha.unwrap_or(e.alpha);
                     }
                 }
                 for (k, &(clip, alpha)) in l.clips.iter().enumerate() {

@@ -145,6 +145,23 @@ fn golden_spine43_mix_options() {
     run_manifest(&goldens, &dir);
 }
 
+/// Spine 4.3 crossfades interrupted mid-mix (mixing-from chains 2 and 3 deep, hold-mix
+/// timelines, a fading entry of mix duration 0, alpha below 1, a layer mixing in, 30 and
+/// 60 fps steps) on shared 4.3 rigs, posed by spine-core 4.3.13
+/// (`scripts/spine43/gen_chains.py`; goldens in `testdata/spine43/golden-chains`).
+#[test]
+fn golden_spine43_interrupted_crossfades() {
+    let Some(dir) =
+        sinew_testutil::require_spine43_fixtures("golden_spine43_interrupted_crossfades")
+    else {
+        return;
+    };
+    let goldens =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/spine43/golden-chains");
+    assert_eq!(read_manifest(&goldens).len(), 10);
+    run_manifest(&goldens, &dir);
+}
+
 /// The same cases without additive layers (keepHold and mixInterpolation, which sinew
 /// takes on Spine 4.2 rigs with the same rules) on the 4.2 exports the 4.3 fixtures were
 /// converted from: they pose as spine-core 4.3.13 poses the conversions.

@@ -2,7 +2,8 @@
 //! `applyAttachmentTimeline`, `applyRotateTimeline`, `queueEvents`).
 
 use super::entry::{
-    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link,
+    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_MIX_SUBSEQUENT, HOLD_SUBSEQUENT,
+    NONE, SUBSEQUENT, link,
 };
 use super::options::MixInterpolation;
 use super::{AnimationState, StateEvent, StateEventKind};
@@ -223,16 +224,20 @@ impl AnimationState {
         let Some(from) = link(self.entries[to].mixing_from) else {
             return 1.0;
         };
-        if self.entries[from].mixing_from != NONE {
-            self.apply_mixing_from(rig, inst, from, blend);
-        }
+        let from_mix = if self.entries[from].mixing_from != NONE {
+            self.apply_mixing_from(rig, inst, from, blend)
+        } else {
+            1.0
+        };
         let t = &self.entries[to];
         let f = &self.entries[from];
         let mix;
         if t.mix_duration == 0.0 {
-            // A single-frame mix to undo the mixing-from changes.
+            // A single-frame mix to undo the mixing-from changes. Spine 4.3 keeps the
+            // track's blend (its timelines of properties keyed lower in the chain mix from
+            // the current pose, so alpha 0 leaves them), 4.2 mixes them from setup.
             mix = 1.0;
-            if blend == MixBlend::First {
+            if blend == MixBlend::First && !self.v43 {
                 blend = MixBlend::Setup;
             }
         } else {
@@ -243,8 +248,19 @@ impl AnimationState {
         }
         let attachments = mix < f.mix_attachment_threshold;
         let draw_order = mix < f.mix_draw_order_threshold;
-        let alpha_hold = f.alpha * t.interrupt_alpha;
-        let alpha_mix = alpha_hold * (1.0 - mix);
+        let (alpha_hold, alpha_mix) = if self.v43 {
+            // Spine 4.3: an entry's weight is scaled by how far the entry it mixes from had
+            // mixed in (no interrupt alpha), and a held timeline is weighed so that, after
+            // `to` is applied over it with its own alpha, the pose keeps the from entry's share.
+            let a = f.alpha * from_mix;
+            let alpha_mix = a * (1.0 - mix);
+            let keep = 1.0 - mix * t.alpha;
+            let hold = if keep > 0.0 { alpha_mix / keep } else { a };
+            (hold, alpha_mix)
+        } else {
+            let alpha_hold = f.alpha * t.interrupt_alpha;
+            (alpha_hold, alpha_hold * (1.0 - mix))
+        };
         let animation_last = f.animation_last;
         let animation_time = f.animation_time();
         let clip_id = f.clip;
@@ -309,7 +325,7 @@ impl AnimationState {
                     ADD_CURRENT => (MixBlend::Replace, alpha_mix),
                     HOLD_SUBSEQUENT => (blend, alpha_hold),
                     HOLD_FIRST => (MixBlend::Setup, alpha_hold),
-                    _ => {
+                    hold_mix => {
                         let hold_alpha = match self.entries[from]
                             .timeline_hold_mix
                             .get(i)
@@ -325,7 +341,12 @@ impl AnimationState {
                             }
                             None => 0.0,
                         };
-                        (MixBlend::Setup, alpha_hold * hold_alpha)
+                        let tb = if hold_mix == HOLD_MIX_SUBSEQUENT {
+                            blend
+                        } else {
+                            MixBlend::Setup
+                        };
+                        (tb, alpha_hold * hold_alpha)
                     }
                 };
                 total_alpha += alpha;

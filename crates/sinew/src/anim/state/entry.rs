@@ -29,6 +29,10 @@ pub(crate) const ADD_FIRST: u8 = 6;
 /// As [`ADD_SETUP`], a lower track keys it (4.3 `CURRENT`).
 pub(crate) const ADD_CURRENT: u8 = 7;
 
+/// Timeline mode (Spine 4.3 only): as [`HOLD_MIX`] for a property a lower entry of the
+/// chain already keys, so it mixes with the track blend (4.3 holds those too).
+pub(crate) const HOLD_MIX_SUBSEQUENT: u8 = 8;
+
 /// "No entry" in the slab links.
 pub(crate) const NONE: u32 = u32::MAX;
 

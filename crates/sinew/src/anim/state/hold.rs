@@ -10,8 +10,8 @@
 
 use super::AnimationState;
 use super::entry::{
-    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_MIX, HOLD_SUBSEQUENT, NONE,
-    SUBSEQUENT, link,
+    ADD_CURRENT, ADD_FIRST, ADD_SETUP, FIRST, HOLD_FIRST, HOLD_MIX, HOLD_MIX_SUBSEQUENT,
+    HOLD_SUBSEQUENT, NONE, SUBSEQUENT, link,
 };
 use crate::anim::{MixBlend, TimelineKind, clip_data};
 use crate::rig::Rig;
@@ -116,6 +116,8 @@ impl AnimationState {
                 } else {
                     HOLD_SUBSEQUENT
                 }
+            } else if self.v43 {
+                self.hold_mode43(rig, tl, track, to, &mut hold[i])
             } else {
                 self.hold_mode(rig, tl, track, to, mix_duration, &mut hold[i])
             };
@@ -176,13 +178,67 @@ impl AnimationState {
     }
 }
 
+/// Whether a timeline of the clip is discrete (never held: Spine's instant timelines).
+fn discrete(tl: &crate::anim::Timeline) -> bool {
+    matches!(
+        tl.kind,
+        TimelineKind::Attachment { .. }
+            | TimelineKind::DrawOrder { .. }
+            | TimelineKind::DrawOrderFolder(_)
+            | TimelineKind::Event { .. }
+    )
+}
+
+impl AnimationState {
+    /// Spine 4.3 `computeHold` for one timeline: unlike 4.2, a property a lower entry of the
+    /// chain already keys is held too (with the track blend), and the entry whose mix fades
+    /// the hold out is the first later one not keying the property, when its own mix
+    /// duration is above 0 (4.2 tested the held entry's duration).
+    fn hold_mode43(
+        &mut self,
+        rig: &Rig,
+        tl: &crate::anim::Timeline,
+        track: usize,
+        to: Option<usize>,
+        hold_mix: &mut u32,
+    ) -> u8 {
+        let ids = tl.properties();
+        let first = self.add_all(ids, track);
+        let additive = tl.kind.is_additive();
+        let overwrites = |s: &Self, e: usize| {
+            !(additive && s.entries[e].additive)
+                && clip_data(rig, s.entries[e].clip).has_property(ids)
+        };
+        let Some(t) = to.filter(|&t| !discrete(tl) && overwrites(self, t)) else {
+            return if first { FIRST } else { SUBSEQUENT };
+        };
+        let mut next = link(self.entries[t].mixing_to);
+        while let Some(nx) = next {
+            if !overwrites(self, nx) {
+                if self.entries[nx].mix_duration > 0.0 {
+                    *hold_mix = nx as u32;
+                    return if first { HOLD_MIX } else { HOLD_MIX_SUBSEQUENT };
+                }
+                break;
+            }
+            next = link(self.entries[nx].mixing_to);
+        }
+        if first { HOLD_FIRST } else { HOLD_SUBSEQUENT }
+    }
+}
+
 /// Spine 4.3 `keepHold`: the newly computed mode with the hold of the mode it replaces.
 fn keep_hold_of(new: u8, old: u8) -> u8 {
-    let held = |m| matches!(m, HOLD_SUBSEQUENT | HOLD_FIRST | HOLD_MIX);
+    let held = |m| {
+        matches!(
+            m,
+            HOLD_SUBSEQUENT | HOLD_FIRST | HOLD_MIX | HOLD_MIX_SUBSEQUENT
+        )
+    };
     match (held(new), held(old)) {
         (false, true) if new == SUBSEQUENT => HOLD_SUBSEQUENT,
         (false, true) => HOLD_FIRST,
-        (true, false) if new == HOLD_SUBSEQUENT => SUBSEQUENT,
+        (true, false) if matches!(new, HOLD_SUBSEQUENT | HOLD_MIX_SUBSEQUENT) => SUBSEQUENT,
         (true, false) => FIRST,
         _ => new,
     }

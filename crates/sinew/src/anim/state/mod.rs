@@ -104,6 +104,9 @@ pub struct AnimationState {
     /// The [`Rig::uid`] and clip count of the rig this state was made for.
     rig_uid: u64,
     clips: usize,
+    /// The rig is a Spine 4.3 one: crossfades weigh mixing-from chains the 4.3 way
+    /// (`apply.rs` `apply_mixing_from`, `update.rs` `update_mixing_from`).
+    v43: bool,
 }
 
 /// The most tracks an [`AnimationState`] plays (tracks `0..MAX_TRACKS`). Spine has no limit,
@@ -141,6 +144,7 @@ impl AnimationState {
             order: Vec::with_capacity(4),
             rig_uid: rig.uid,
             clips: rig.clips.len(),
+            v43: rig.runtime == crate::types::SpineRuntime::V43,
         }
     }
 

@@ -126,6 +126,15 @@ impl AnimationState {
                     self.entries[ff].mixing_to = to as u32;
                 }
                 self.entries[to].interrupt_alpha = self.entries[from].interrupt_alpha;
+                // Spine 4.3: once an entry that had faded to nothing leaves the chain, the
+                // entries still mixing out above it keep the holds they have.
+                if self.v43 && self.entries[from].total_alpha == 0.0 {
+                    let mut next = to;
+                    while let Some(up) = link(self.entries[next].mixing_to) {
+                        self.entries[next].keep_hold = true;
+                        next = up;
+                    }
+                }
                 self.queue(StateEventKind::End, from);
             }
             return finished;
