@@ -150,7 +150,7 @@ fn which_arg(which: u32) -> Res<SinewTrackEntry> {
 }
 
 /// A track index below `MAX_TRACKS` (256), else `InvalidArgument` naming it.
-fn track_arg(track: u32) -> Res<usize> {
+pub(super) fn track_arg(track: u32) -> Res<usize> {
     let t = track as usize;
     if t < MAX_TRACKS {
         Ok(t)

@@ -106,12 +106,7 @@ pub extern "C" fn sinew_character_track(
     out: *mut SinewTrackInfo,
 ) -> SinewStatus {
     guard(|| {
-        let t = track as usize;
-        if t >= sinew::anim::state::MAX_TRACKS {
-            return Err(char_fail(sinew::CharacterError::TrackOutOfRange {
-                track: t,
-            }));
-        }
+        let t = super::entry_options::track_arg(track)?;
         with(character, |s| {
             let state = s.character.state();
             let mut info = SinewTrackInfo {
